@@ -1,0 +1,80 @@
+import { type CurrentUser, ERROR_MESSAGES, type LoginResponse, type TLoginForm } from '@switchyard/domain';
+import type { Kysely } from 'kysely';
+import { type Actor, effectivePermissions } from '../../auth/actor.js';
+import type { LoginLimiter } from '../../auth/login-limiter.js';
+import { verifyAgainstDummy, verifyPassword } from '../../auth/password.js';
+import type { SessionClient, Sessions } from '../../auth/sessions.js';
+import { NotFoundError, TooManyRequestsError, UnauthorizedError } from '../../errors.js';
+import type { Database } from '../../store/schema.js';
+
+export class AuthService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly sessions: Sessions,
+    private readonly limiter: LoginLimiter,
+  ) {}
+
+  async login(form: TLoginForm, client: SessionClient): Promise<LoginResponse> {
+    const keys = [`ip:${client.ip ?? 'unknown'}`, `account:${form.email}`];
+    const waits = await Promise.all(keys.map((key) => this.limiter.retryAfterMs(key)));
+    const wait = Math.max(...waits);
+    if (wait > 0) throw new TooManyRequestsError(Math.ceil(wait / 1000));
+
+    const user = await this.db
+      .selectFrom('users')
+      .select(['id', 'password_hash', 'active', 'status'])
+      .where('email', '=', form.email)
+      .executeTakeFirst();
+    // The same work and the same answer for an unknown email, a wrong password and a deactivated user.
+    const passwordMatches = user
+      ? await verifyPassword(form.password, user.password_hash)
+      : await verifyAgainstDummy(form.password);
+    if (!user || !passwordMatches || user.active === 0 || user.status !== 'active') {
+      await Promise.all(keys.map((key) => this.limiter.recordFailure(key)));
+      throw new UnauthorizedError(ERROR_MESSAGES.invalidCredentials);
+    }
+
+    await this.sessions.deleteExpired();
+    return { token: await this.sessions.create(user.id, client) };
+  }
+
+  /** The actor a bearer token stands for; null for an unknown, expired or revoked token or a deactivated user. */
+  async authenticate(token: string): Promise<Actor | null> {
+    const session = await this.sessions.find(token);
+    if (!session) return null;
+    const permissions = await effectivePermissions(this.db, session.user_id);
+    if (!permissions) return null;
+    return { userId: session.user_id, sessionId: session.id, permissions };
+  }
+
+  async logout(actor: Actor): Promise<void> {
+    await this.sessions.revoke(actor.sessionId);
+  }
+
+  async me(actor: Actor): Promise<CurrentUser> {
+    const user = await this.db
+      .selectFrom('users')
+      .select(['id', 'name', 'email'])
+      .where('id', '=', actor.userId)
+      .executeTakeFirst();
+    if (!user) throw new NotFoundError();
+    const [roles, workspaces] = await Promise.all([
+      this.db
+        .selectFrom('user_roles')
+        .innerJoin('roles', 'roles.id', 'user_roles.role_id')
+        .select(['roles.id', 'roles.name'])
+        .where('user_roles.user_id', '=', actor.userId)
+        .orderBy('roles.id')
+        .execute(),
+      this.db
+        .selectFrom('user_workspaces')
+        .innerJoin('workspaces', 'workspaces.id', 'user_workspaces.workspace_id')
+        .select(['workspaces.id', 'workspaces.name'])
+        .where('user_workspaces.user_id', '=', actor.userId)
+        .where('workspaces.status', '=', 'active')
+        .orderBy('workspaces.id')
+        .execute(),
+    ]);
+    return { id: user.id, name: user.name, email: user.email, permissions: actor.permissions, roles, workspaces };
+  }
+}

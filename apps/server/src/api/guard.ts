@@ -1,0 +1,34 @@
+import { type Action, can, type Section } from '@switchyard/domain';
+import type { FastifyRequest } from 'fastify';
+import type { Actor } from '../auth/actor.js';
+import { ForbiddenError, UnauthorizedError } from '../errors.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the authentication hook on every /api route that is not public. */
+    actor: Actor | null;
+  }
+  interface FastifyContextConfig {
+    /** Reachable without a session (login). */
+    public?: boolean;
+  }
+}
+
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+export function requireActor(request: FastifyRequest): Actor {
+  if (!request.actor) throw new UnauthorizedError();
+  return request.actor;
+}
+
+/** §6: the acting user must hold the root, the section, the resource or the action. */
+export function authorize(request: FastifyRequest, section: Section, resource: string, action: Action): Actor {
+  const actor = requireActor(request);
+  if (!can(actor, section, resource, action)) throw new ForbiddenError();
+  return actor;
+}

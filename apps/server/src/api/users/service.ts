@@ -1,0 +1,273 @@
+import {
+  type ListResponse,
+  type TListQuery,
+  type TUserForm,
+  type TUserUpdate,
+  type User,
+  ungrantable,
+  VALIDATION_MESSAGES,
+} from '@switchyard/domain';
+import type { Kysely, Transaction } from 'kysely';
+import type { Actor } from '../../auth/actor.js';
+import { hashPassword } from '../../auth/password.js';
+import type { Sessions } from '../../auth/sessions.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
+import { fromBoolean, isUniqueViolation, now, parseStringList, toBoolean } from '../../store/database.js';
+import { listFilter, listOrder, listPage } from '../../store/list.js';
+import type { Database, UserRow } from '../../store/schema.js';
+import type { RecordId, ResourceService } from '../resource-routes.js';
+
+type UserInput = Omit<TUserForm, 'password'> & { password?: string | undefined };
+
+/** The columns a user record is read from; the password hash is never among them. */
+const USER_COLUMNS = [
+  'id',
+  'name',
+  'email',
+  'permissions',
+  'active',
+  'email_verified',
+  'status',
+  'created_at',
+  'updated_at',
+] as const;
+type UserRecordRow = Pick<UserRow, (typeof USER_COLUMNS)[number]>;
+
+function unique<T>(values: readonly T[]): T[] {
+  return [...new Set(values)];
+}
+
+/** Largest id a PostgreSQL `integer` holds; larger ones cannot exist and would make the query fail. */
+const MAX_STORED_ID = 2_147_483_647;
+
+function storableIds(ids: readonly number[]): number[] {
+  return ids.filter((id) => id <= MAX_STORED_ID);
+}
+
+function emailTaken(): ValidationError {
+  return new ValidationError({ email: [VALIDATION_MESSAGES.emailTaken] });
+}
+
+export class UsersService implements ResourceService<User, TUserForm, TUserUpdate> {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly sessions: Sessions,
+  ) {}
+
+  async list(query: TListQuery): Promise<ListResponse<User>> {
+    const filter = listFilter(query, ['name', 'email']);
+    const page = listPage(query);
+    let rows = this.db.selectFrom('users').select(USER_COLUMNS).where(filter).orderBy(listOrder(query));
+    if (page) rows = rows.limit(page.limit).offset(page.offset);
+    const [list, count] = await Promise.all([
+      rows.execute(),
+      this.db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number | string>().as('total'))
+        .where(filter)
+        .executeTakeFirstOrThrow(),
+    ]);
+    return { list: await this.toUsers(list), total: Number(count.total) };
+  }
+
+  async get(id: RecordId): Promise<User> {
+    const row = await this.db.selectFrom('users').select(USER_COLUMNS).where('id', '=', Number(id)).executeTakeFirst();
+    if (!row) throw new NotFoundError();
+    const [user] = await this.toUsers([row]);
+    if (!user) throw new NotFoundError();
+    return user;
+  }
+
+  async create(input: TUserForm, actor: Actor): Promise<User> {
+    const form = this.normalize(input);
+    await this.checkGrant(form, actor);
+    await this.checkReferences(form);
+    const passwordHash = await hashPassword(input.password);
+    const timestamp = now();
+    let id: number;
+    try {
+      id = await this.db.transaction().execute(async (trx) => {
+        await this.checkEmailFree(trx, form.email);
+        const { id } = await trx
+          .insertInto('users')
+          .values({
+            name: form.name,
+            email: form.email,
+            password_hash: passwordHash,
+            active: fromBoolean(form.active),
+            email_verified: 0,
+            permissions: JSON.stringify(form.permissions),
+            invited_by: actor.userId,
+            status: 'active',
+            created_at: timestamp,
+            updated_at: timestamp,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await this.replaceLinks(trx, id, form);
+        return id;
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw emailTaken();
+      throw error;
+    }
+    return this.get(id);
+  }
+
+  async update(id: RecordId, input: TUserUpdate, actor: Actor): Promise<User> {
+    const userId = Number(id);
+    const target = await this.db
+      .selectFrom('users')
+      .select(['id', 'permissions'])
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    if (!target) throw new NotFoundError();
+    // Editing a user means being able to grant everything they hold: otherwise a user manager could
+    // take over an administrator by resetting their password.
+    const targetRoles = await this.db
+      .selectFrom('user_roles')
+      .select('role_id')
+      .where('user_id', '=', userId)
+      .execute();
+    const targetPermissions = [
+      ...parseStringList(target.permissions),
+      ...(await this.rolesById(targetRoles.map((row) => row.role_id))).flatMap((role) => role.permissions),
+    ];
+    if (ungrantable(actor, targetPermissions).length > 0) throw new ForbiddenError();
+
+    const form = this.normalize(input);
+    await this.checkGrant(form, actor);
+    if (userId === actor.userId && !form.active) {
+      throw new ValidationError({ active: [VALIDATION_MESSAGES.cannotDeactivateSelf] });
+    }
+    await this.checkReferences(form);
+    const passwordHash = form.password ? await hashPassword(form.password) : undefined;
+
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        await this.checkEmailFree(trx, form.email, userId);
+        await trx
+          .updateTable('users')
+          .set({
+            name: form.name,
+            email: form.email,
+            active: fromBoolean(form.active),
+            permissions: JSON.stringify(form.permissions),
+            updated_at: now(),
+            ...(passwordHash ? { password_hash: passwordHash } : {}),
+          })
+          .where('id', '=', userId)
+          .execute();
+        await this.replaceLinks(trx, userId, form);
+        if (!form.active) {
+          await this.sessions.revokeAllOf(userId, undefined, trx);
+        } else if (passwordHash) {
+          // A new password ends the user's other sessions; the one making the change stays.
+          await this.sessions.revokeAllOf(userId, userId === actor.userId ? actor.sessionId : undefined, trx);
+        }
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw emailTaken();
+      throw error;
+    }
+    return this.get(userId);
+  }
+
+  private normalize<T extends UserInput>(input: T): T {
+    return {
+      ...input,
+      roles: unique(input.roles),
+      workspaces: unique(input.workspaces),
+      permissions: unique(input.permissions),
+    };
+  }
+
+  /** Nobody can grant a permission they do not hold, directly or through a role. */
+  private async checkGrant(form: UserInput, actor: Actor): Promise<void> {
+    const errors: Record<string, string[]> = {};
+    if (ungrantable(actor, form.permissions).length > 0) errors.permissions = [VALIDATION_MESSAGES.cannotGrant];
+    const roles = await this.rolesById(form.roles);
+    if (roles.some((role) => ungrantable(actor, role.permissions).length > 0)) {
+      errors.roles = [VALIDATION_MESSAGES.cannotGrant];
+    }
+    if (Object.keys(errors).length > 0) throw new ForbiddenError(errors);
+  }
+
+  private async checkReferences(form: UserInput): Promise<void> {
+    const errors: Record<string, string[]> = {};
+    const roles = await this.rolesById(form.roles);
+    if (roles.length !== form.roles.length) errors.roles = [VALIDATION_MESSAGES.unknownRole];
+    if (form.workspaces.length > 0) {
+      const candidates = storableIds(form.workspaces);
+      const workspaces =
+        candidates.length === 0
+          ? []
+          : await this.db
+              .selectFrom('workspaces')
+              .select('id')
+              .where('id', 'in', candidates)
+              .where('status', '=', 'active')
+              .execute();
+      if (workspaces.length !== form.workspaces.length) errors.workspaces = [VALIDATION_MESSAGES.unknownWorkspace];
+    }
+    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+  }
+
+  private async checkEmailFree(trx: Transaction<Database>, email: string, exceptUserId?: number): Promise<void> {
+    let query = trx.selectFrom('users').select('id').where('email', '=', email);
+    if (exceptUserId !== undefined) query = query.where('id', '!=', exceptUserId);
+    if (await query.executeTakeFirst()) throw emailTaken();
+  }
+
+  private async rolesById(ids: readonly number[]): Promise<{ id: number; permissions: string[] }[]> {
+    // Ids beyond a PostgreSQL integer cannot exist; leaving them out keeps the query valid.
+    const candidates = storableIds(ids);
+    if (candidates.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('roles')
+      .select(['id', 'permissions'])
+      .where('id', 'in', candidates)
+      .where('status', '=', 'active')
+      .execute();
+    return rows.map((row) => ({ id: row.id, permissions: parseStringList(row.permissions) }));
+  }
+
+  private async replaceLinks(trx: Transaction<Database>, userId: number, form: UserInput): Promise<void> {
+    await trx.deleteFrom('user_roles').where('user_id', '=', userId).execute();
+    await trx.deleteFrom('user_workspaces').where('user_id', '=', userId).execute();
+    if (form.roles.length > 0) {
+      await trx
+        .insertInto('user_roles')
+        .values(form.roles.map((roleId) => ({ user_id: userId, role_id: roleId })))
+        .execute();
+    }
+    if (form.workspaces.length > 0) {
+      await trx
+        .insertInto('user_workspaces')
+        .values(form.workspaces.map((workspaceId) => ({ user_id: userId, workspace_id: workspaceId })))
+        .execute();
+    }
+  }
+
+  private async toUsers(rows: readonly UserRecordRow[]): Promise<User[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((row) => row.id);
+    const [roleLinks, workspaceLinks] = await Promise.all([
+      this.db.selectFrom('user_roles').selectAll().where('user_id', 'in', ids).orderBy('role_id').execute(),
+      this.db.selectFrom('user_workspaces').selectAll().where('user_id', 'in', ids).orderBy('workspace_id').execute(),
+    ]);
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      email: row.email,
+      roles: roleLinks.filter((link) => link.user_id === row.id).map((link) => link.role_id),
+      permissions: parseStringList(row.permissions),
+      workspaces: workspaceLinks.filter((link) => link.user_id === row.id).map((link) => link.workspace_id),
+      active: toBoolean(row.active),
+      email_verified: toBoolean(row.email_verified),
+      status: row.status === 'archived' ? 'archived' : 'active',
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    }));
+  }
+}

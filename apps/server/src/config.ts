@@ -1,0 +1,63 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export type DatabaseDialect = 'sqlite' | 'postgres';
+
+export interface Config {
+  port: number;
+  host: string;
+  /** `postgres://…` selects PostgreSQL; unset means SQLite in `dataDir`. */
+  databaseUrl: string | undefined;
+  /** Not used yet: caps and config-change notices move to Redis in a later issue. */
+  redisUrl: string | undefined;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  dataDir: string;
+  webDist: string;
+  production: boolean;
+}
+
+const DEFAULT_PORT = 3000;
+const sourceDir = path.dirname(fileURLToPath(import.meta.url));
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_PORT;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new Error(`PORT must be a port number, got "${value}"`);
+  return port;
+}
+
+export function isPostgresUrl(url: string | undefined): url is string {
+  return url !== undefined && /^postgres(ql)?:\/\//i.test(url);
+}
+
+export function databaseDialect(config: Pick<Config, 'databaseUrl'>): DatabaseDialect {
+  return isPostgresUrl(config.databaseUrl) ? 'postgres' : 'sqlite';
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const databaseUrl = nonEmpty(env.DATABASE_URL);
+  if (databaseUrl !== undefined && !isPostgresUrl(databaseUrl)) {
+    throw new Error('DATABASE_URL must start with postgres:// or postgresql://; leave it unset to use SQLite');
+  }
+  // `npm start` runs in apps/server; relative paths mean the directory the operator ran it from.
+  const invokedFrom = nonEmpty(env.INIT_CWD) ?? process.cwd();
+  const webDist = nonEmpty(env.SWITCHYARD_WEB_DIST);
+  return {
+    port: parsePort(nonEmpty(env.PORT)),
+    host: nonEmpty(env.HOST) ?? '0.0.0.0',
+    databaseUrl,
+    redisUrl: nonEmpty(env.REDIS_URL),
+    adminEmail: nonEmpty(env.SWITCHYARD_ADMIN_EMAIL),
+    adminPassword: env.SWITCHYARD_ADMIN_PASSWORD || undefined,
+    dataDir: path.resolve(invokedFrom, nonEmpty(env.SWITCHYARD_DATA_DIR) ?? './data'),
+    webDist: webDist ? path.resolve(invokedFrom, webDist) : path.resolve(sourceDir, '../../web/dist'),
+    production: env.NODE_ENV === 'production',
+  };
+}

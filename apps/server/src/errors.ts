@@ -1,0 +1,58 @@
+import { ERROR_MESSAGES } from '@switchyard/domain';
+
+/** An error the API answers with its own status and body; everything else is a 500. */
+export abstract class ApiError extends Error {
+  abstract readonly statusCode: number;
+  readonly errors: Record<string, string[]> | undefined;
+
+  constructor(message: string, errors?: Record<string, string[]>) {
+    super(message);
+    this.name = new.target.name;
+    this.errors = errors;
+  }
+}
+
+export class ValidationError extends ApiError {
+  readonly statusCode = 400;
+  constructor(errors: Record<string, string[]>, message: string = ERROR_MESSAGES.validation) {
+    super(message, errors);
+  }
+}
+
+export class UnauthorizedError extends ApiError {
+  readonly statusCode = 401;
+  constructor(message: string = ERROR_MESSAGES.unauthenticated) {
+    super(message);
+  }
+}
+
+export class ForbiddenError extends ApiError {
+  readonly statusCode = 403;
+  constructor(errors?: Record<string, string[]>, message: string = ERROR_MESSAGES.forbidden) {
+    super(message, errors);
+  }
+}
+
+export class NotFoundError extends ApiError {
+  readonly statusCode = 404;
+  constructor(message: string = ERROR_MESSAGES.notFound) {
+    super(message);
+  }
+}
+
+export class ConflictError extends ApiError {
+  readonly statusCode = 409;
+  constructor(message: string = ERROR_MESSAGES.conflict) {
+    super(message);
+  }
+}
+
+export class TooManyRequestsError extends ApiError {
+  readonly statusCode = 429;
+  constructor(
+    readonly retryAfterSeconds: number,
+    message: string = ERROR_MESSAGES.tooManyAttempts,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,35 @@
+import { buildApp } from './app.js';
+import { databaseDialect, loadConfig } from './config.js';
+
+const config = loadConfig();
+const app = await buildApp({
+  config,
+  logger: { level: process.env.LOG_LEVEL ?? 'info' },
+  trustProxy: process.env.SWITCHYARD_TRUST_PROXY === 'true',
+});
+
+const dialect = databaseDialect(config);
+app.log.info(
+  { database: dialect === 'postgres' ? 'postgres' : `sqlite (${config.dataDir})`, dashboard: config.webDist },
+  'storage ready',
+);
+
+let closing = false;
+async function shutdown(signal: string): Promise<void> {
+  if (closing) return;
+  closing = true;
+  app.log.info({ signal }, 'shutting down');
+  try {
+    await app.close();
+    process.exit(0);
+  } catch (error) {
+    app.log.error({ err: error }, 'shutdown failed');
+    process.exit(1);
+  }
+}
+process.once('SIGINT', () => void shutdown('SIGINT'));
+process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+const address = await app.listen({ port: config.port, host: config.host });
+const shown = config.host === '0.0.0.0' ? address.replace('0.0.0.0', 'localhost') : address;
+app.log.info(`Switchyard is listening on ${shown}`);

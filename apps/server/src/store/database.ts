@@ -1,0 +1,112 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type DialectAdapter,
+  type Driver,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteAdapter,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+} from 'kysely';
+import pg from 'pg';
+import { type Config, type DatabaseDialect, databaseDialect } from '../config.js';
+import { InCodeMigrationProvider } from './migrations.js';
+import type { Database } from './schema.js';
+
+export interface Store {
+  db: Kysely<Database>;
+  dialect: DatabaseDialect;
+}
+
+export const SQLITE_FILE_NAME = 'switchyard.db';
+const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * SQLite runs DDL inside transactions, but Kysely's adapter says it cannot, so its migrator would run
+ * each migration statement by statement: one failing (or a process stopped) half-way would leave a
+ * schema that no later start can migrate. Saying so makes every migration all or nothing.
+ */
+class TransactionalSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
+/**
+ * Transactions take the write lock when they begin (`BEGIN IMMEDIATE`), so a second process on the same
+ * file waits for it (busy_timeout) instead of failing when its read turns into a write, or migrating
+ * a schema the first one is migrating.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class SwitchyardSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.settings);
+  }
+
+  override createAdapter(): DialectAdapter {
+    return new TransactionalSqliteAdapter();
+  }
+}
+
+export function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Store {
+  const dialect = databaseDialect(config);
+  if (dialect === 'postgres') {
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+    return { dialect, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }) };
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  const database = new SQLite(path.join(config.dataDir, SQLITE_FILE_NAME), { timeout: SQLITE_BUSY_TIMEOUT_MS });
+  database.pragma('journal_mode = WAL');
+  database.pragma('foreign_keys = ON');
+  database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  return { dialect, db: new Kysely<Database>({ dialect: new SwitchyardSqliteDialect({ database }) }) };
+}
+
+export async function migrateToLatest(store: Store): Promise<void> {
+  const migrator = new Migrator({ db: store.db, provider: new InCodeMigrationProvider(store.dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error || failed) {
+    const cause = error instanceof Error ? error : new Error(String(error ?? 'unknown'));
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${cause.message}`, { cause });
+  }
+}
+
+/** Unique-index violation, in either dialect. */
+export function isUniqueViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return false;
+  const code = (error as { code: unknown }).code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+export function now(): string {
+  return new Date().toISOString();
+}
+
+export function toBoolean(value: number): boolean {
+  return value !== 0;
+}
+
+export function fromBoolean(value: boolean): number {
+  return value ? 1 : 0;
+}
+
+export function parseStringList(json: string): string[] {
+  const parsed: unknown = JSON.parse(json);
+  return Array.isArray(parsed) ? parsed.filter((item): item is string => typeof item === 'string') : [];
+}

@@ -1,0 +1,105 @@
+// The one HTTP client of the dashboard (§7, §8). Components never call fetch directly.
+import {
+  type ApiErrorBody,
+  AUTH_TOKEN_PREFIX,
+  CURRENT_USER_STORAGE_KEY,
+  ERROR_MESSAGES,
+  TOKEN_STORAGE_KEY,
+} from '@switchyard/domain';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ApiErrorBody,
+  ) {
+    super(body.message);
+    this.name = 'ApiError';
+  }
+
+  /** `errors[field][0]` for each field (§5.1). */
+  fieldErrors(): Record<string, string> {
+    const errors: Record<string, string> = {};
+    for (const [field, messages] of Object.entries(this.body.errors ?? {})) {
+      if (messages[0]) errors[field] = messages[0];
+    }
+    return errors;
+  }
+}
+
+const TOKEN_COOKIE = 'auth_token';
+
+/** §9: the token is kept in a cookie and in local storage. */
+export const tokenStore = {
+  get(): string | null {
+    return localStorage.getItem(TOKEN_STORAGE_KEY);
+  },
+  set(token: string): void {
+    localStorage.setItem(TOKEN_STORAGE_KEY, token);
+    // biome-ignore lint/suspicious/noDocumentCookie: §9 keeps the token in a cookie too.
+    document.cookie = `${TOKEN_COOKIE}=${encodeURIComponent(token)}; path=/; SameSite=Strict`;
+  },
+  clear(): void {
+    localStorage.removeItem(TOKEN_STORAGE_KEY);
+    localStorage.removeItem(CURRENT_USER_STORAGE_KEY);
+    // biome-ignore lint/suspicious/noDocumentCookie: §9 keeps the token in a cookie too.
+    document.cookie = `${TOKEN_COOKIE}=; path=/; max-age=0; SameSite=Strict`;
+  },
+};
+
+type UnauthorizedHandler = () => void;
+let onUnauthorized: UnauthorizedHandler = () => {};
+
+/** §4, §8: a 401 from any call logs the user out and goes to /login. The auth provider sets this. */
+export function setUnauthorizedHandler(handler: UnauthorizedHandler): void {
+  onUnauthorized = handler;
+}
+
+export type QueryValue = string | number | boolean | undefined | null;
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  const search = params.toString();
+  return `/api/${path.replace(/^\/+/, '')}${search ? `?${search}` : ''}`;
+}
+
+export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const token = tokenStore.get();
+  if (token) headers.Authorization = `${AUTH_TOKEN_PREFIX} ${token}`;
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+
+  const response = await fetch(buildUrl(path, options.query), {
+    method: options.method ?? 'GET',
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    signal: options.signal,
+  });
+  const text = await response.text();
+  let data: unknown = null;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = { message: text };
+    }
+  }
+  if (!response.ok) {
+    if (response.status === 401 && token) onUnauthorized();
+    const body = (data && typeof data === 'object' ? data : {}) as Partial<ApiErrorBody>;
+    throw new ApiError(response.status, {
+      message: body.message || response.statusText || ERROR_MESSAGES.internal,
+      errors: body.errors,
+    });
+  }
+  return data as T;
+}

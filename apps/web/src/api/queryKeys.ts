@@ -1,0 +1,10 @@
+import type { ResourceDefinition } from '@switchyard/domain';
+
+/** Every query of one resource starts with `['resources', name]`, so one invalidation refreshes them all. */
+export const resourceKeys = {
+  all: (definition: ResourceDefinition) => ['resources', definition.name] as const,
+  list: (definition: ResourceDefinition, params: object) => ['resources', definition.name, 'list', params] as const,
+  record: (definition: ResourceDefinition, id: string | number | undefined) =>
+    ['resources', definition.name, 'record', id === undefined ? undefined : String(id)] as const,
+  lookup: (definition: ResourceDefinition) => ['lookups', definition.name] as const,
+};

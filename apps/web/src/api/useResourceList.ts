@@ -1,0 +1,54 @@
+import {
+  DEFAULT_PAGE_SIZE,
+  type ListResponse,
+  type ResourceDefinition,
+  type SORT_FIELDS,
+  type SORT_ORDERS,
+  type StatusFilter,
+} from '@switchyard/domain';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api } from './client';
+import { resourceKeys } from './queryKeys';
+
+export interface ResourceListParams {
+  page: number;
+  limit?: number;
+  search?: string;
+  /** Sent only for archivable resources. */
+  status?: StatusFilter;
+  order_by?: (typeof SORT_FIELDS)[number];
+  order?: (typeof SORT_ORDERS)[number];
+}
+
+const EMPTY_LIST: ListResponse<never> = { list: [], total: 0 };
+
+/**
+ * One page of a resource's records. §8: a failed fetch is logged to the console and reads as an empty
+ * list with total 0 — no notice for the operator.
+ */
+export function useResourceList<TRecord = Record<string, unknown>>(
+  definition: ResourceDefinition,
+  params: ResourceListParams,
+) {
+  const query = {
+    page: params.page,
+    limit: params.limit ?? DEFAULT_PAGE_SIZE,
+    search: params.search || undefined,
+    status: definition.archivable ? params.status : undefined,
+    order_by: params.order_by,
+    order: params.order_by ? params.order : undefined,
+  };
+  return useQuery({
+    queryKey: resourceKeys.list(definition, query),
+    queryFn: async ({ signal }): Promise<ListResponse<TRecord>> => {
+      try {
+        return await api<ListResponse<TRecord>>(definition.apiPath, { query, signal });
+      } catch (error) {
+        if (signal.aborted) throw error;
+        console.error(`Unable to load ${definition.name}`, error);
+        return EMPTY_LIST;
+      }
+    },
+    placeholderData: keepPreviousData,
+  });
+}

@@ -1,0 +1,29 @@
+import type { ResourceDefinition } from '@switchyard/domain';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from './client';
+import { resourceKeys } from './queryKeys';
+
+export interface SaveRecordInput {
+  /** Absent: create (`POST`); present: update (`PUT …/:id`). */
+  id?: string | number;
+  body: unknown;
+}
+
+/** Creates or updates a record, then refreshes the resource's lists, lookups and that record. */
+export function useSaveRecord<TRecord = Record<string, unknown>>(definition: ResourceDefinition) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: SaveRecordInput) =>
+      id === undefined
+        ? api<TRecord>(definition.apiPath, { method: 'POST', body })
+        : api<TRecord>(`${definition.apiPath}/${encodeURIComponent(String(id))}`, { method: 'PUT', body }),
+    onSuccess: async (record) => {
+      const id = (record as Record<string, unknown> | null)?.[definition.idField];
+      if (id !== undefined) queryClient.setQueryData(resourceKeys.record(definition, id as string | number), record);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: resourceKeys.all(definition) }),
+        queryClient.invalidateQueries({ queryKey: resourceKeys.lookup(definition) }),
+      ]);
+    },
+  });
+}

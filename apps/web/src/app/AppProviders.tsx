@@ -1,0 +1,41 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import './notifications.css';
+import { DirectionProvider, MantineProvider } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
+import { Notifications } from '@mantine/notifications';
+import { NOTIFICATION_TIMEOUT_MS } from '@switchyard/domain';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import i18n, { directionOf } from '../i18n';
+import { AuthProvider } from './auth/AuthProvider';
+import { createQueryClient } from './queryClient';
+import { LayoutSettingsProvider } from './settings/LayoutSettingsProvider';
+import { theme } from './theme';
+
+export function AppProviders({ children, queryClient }: { children: ReactNode; queryClient?: QueryClient }) {
+  const [client] = useState(() => queryClient ?? createQueryClient());
+  return (
+    <DirectionProvider initialDirection={directionOf(i18n.language)}>
+      <MantineProvider theme={theme}>
+        <I18nextProvider i18n={i18n}>
+          <QueryClientProvider client={client}>
+            <ModalsProvider>
+              <Notifications
+                position="top-right"
+                autoClose={NOTIFICATION_TIMEOUT_MS}
+                containerWidth={380}
+                limit={10}
+                classNames={{ root: 'sy-notifications', notification: 'sy-notice' }}
+              />
+              <AuthProvider>
+                <LayoutSettingsProvider>{children}</LayoutSettingsProvider>
+              </AuthProvider>
+            </ModalsProvider>
+          </QueryClientProvider>
+        </I18nextProvider>
+      </MantineProvider>
+    </DirectionProvider>
+  );
+}

@@ -1,0 +1,13 @@
+import type { CurrentUser } from '@switchyard/domain';
+import { createContext } from 'react';
+
+export interface AuthContextValue {
+  /** Null when logged out. */
+  user: CurrentUser | null;
+  /** §4 Login: token, then the current user. Rejects with the ApiError of the failed call. */
+  login(email: string, password: string): Promise<CurrentUser>;
+  /** §4 Logout: tells the server, then clears the session whatever it answered. */
+  logout(): Promise<void>;
+}
+
+export const AuthContext = createContext<AuthContextValue | null>(null);

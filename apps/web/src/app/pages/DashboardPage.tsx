@@ -1,0 +1,48 @@
+import { Anchor, Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { visibleMenu } from '@switchyard/domain';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useCurrentUser } from '../auth/useCurrentUser';
+import { menuIcon } from '../layout/menuIcons';
+
+/** The welcome page: the areas this user may open (§2.3). Later issues add figures. */
+export function DashboardPage() {
+  const { t } = useTranslation();
+  const user = useCurrentUser();
+  const sections = visibleMenu(user).filter((section) => section.section && section.entries.length > 0);
+
+  return (
+    <Stack gap="lg">
+      <div>
+        <Title order={1} size="h2">
+          {t('dashboard.welcome', { name: user?.name ?? '' })}
+        </Title>
+        <Text c="dimmed">{sections.length ? t('dashboard.intro') : t('dashboard.nothing')}</Text>
+      </div>
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
+        {sections.map((section) => (
+          <Card key={section.section} withBorder padding="lg" radius="md">
+            <Text fw={700} size="lg" mb="sm">
+              {section.headingKey ? t(section.headingKey) : ''}
+            </Text>
+            <Stack gap="xs">
+              {section.entries.map((entry) => {
+                const Icon = menuIcon(entry.labelKey);
+                return (
+                  <Group key={entry.route} gap="sm" wrap="nowrap">
+                    <ThemeIcon variant="light" size="md" aria-hidden>
+                      <Icon size={16} />
+                    </ThemeIcon>
+                    <Anchor component={Link} to={entry.route}>
+                      {t('dashboard.open', { name: t(entry.labelKey) })}
+                    </Anchor>
+                  </Group>
+                );
+              })}
+            </Stack>
+          </Card>
+        ))}
+      </SimpleGrid>
+    </Stack>
+  );
+}

@@ -1,0 +1,91 @@
+import { Alert, Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../api/client';
+import { useAuth } from '../auth/useAuth';
+import { errorText, translateServerMessage } from '../errors/errorText';
+
+interface LoginValues {
+  email: string;
+  password: string;
+}
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** §4 Login. On success the guard of the login route sends the user to the remembered path. */
+export function LoginPage() {
+  const { t } = useTranslation();
+  const { login } = useAuth();
+  const [failure, setFailure] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const form = useForm<LoginValues>({
+    initialValues: { email: '', password: '' },
+    validate: {
+      email: (value) =>
+        !value.trim()
+          ? t('validation.required')
+          : EMAIL_PATTERN.test(value.trim())
+            ? null
+            : t('validation.invalidEmail'),
+      password: (value) => (value ? null : t('validation.required')),
+    },
+  });
+
+  async function submit(values: LoginValues) {
+    setFailure(null);
+    setSubmitting(true);
+    try {
+      await login(values.email.trim(), values.password);
+    } catch (error) {
+      setSubmitting(false);
+      if (error instanceof ApiError && error.body.errors) {
+        const fieldErrors = error.fieldErrors();
+        form.setErrors(
+          Object.fromEntries(
+            Object.entries(fieldErrors).map(([field, text]) => [field, translateServerMessage(t, text)]),
+          ),
+        );
+      }
+      setFailure(errorText(t, error));
+    }
+  }
+
+  return (
+    <Stack gap="lg">
+      <div>
+        <Title order={1} size="h3">
+          {t('auth.title')}
+        </Title>
+        <Text c="dimmed" size="sm">
+          {t('auth.subtitle')}
+        </Text>
+      </div>
+      {failure && (
+        <Alert color="red" role="alert" title={t('auth.failed')}>
+          {failure}
+        </Alert>
+      )}
+      <form onSubmit={form.onSubmit(submit)} noValidate>
+        <Stack gap="md">
+          <TextInput
+            label={t('auth.email')}
+            type="email"
+            autoComplete="username"
+            withAsterisk
+            {...form.getInputProps('email')}
+          />
+          <PasswordInput
+            label={t('auth.password')}
+            autoComplete="current-password"
+            withAsterisk
+            {...form.getInputProps('password')}
+          />
+          <Button type="submit" fullWidth loading={submitting}>
+            {t('auth.submit')}
+          </Button>
+        </Stack>
+      </form>
+    </Stack>
+  );
+}

@@ -1,0 +1,55 @@
+import { Navigate, type RouteObject } from 'react-router';
+import { ErrorPage } from '../errors/ErrorPage';
+import { RouteErrorBoundary } from '../errors/RouteErrorBoundary';
+import { AuthLayout } from '../layout/AuthLayout';
+import { DashboardLayout } from '../layout/DashboardLayout';
+import { DashboardPage } from '../pages/DashboardPage';
+import { LoginPage } from '../pages/LoginPage';
+import { LogoutPage } from '../pages/LogoutPage';
+import { GuestOnly } from './GuestOnly';
+import { RequireAuth } from './RequireAuth';
+import { RootRoute } from './RootRoute';
+import { RouteFallback } from './RouteFallback';
+import { resourceRoutes } from './resourceRoutes';
+
+/** The routes of §2.1 that exist so far. */
+export function appRoutes(screenRoutes: RouteObject[] = resourceRoutes()): RouteObject[] {
+  return [
+    {
+      element: <RootRoute />,
+      errorElement: <RouteErrorBoundary />,
+      hydrateFallbackElement: <RouteFallback />,
+      children: [
+        { path: '/', element: <Navigate to="/admin" replace /> },
+        { path: '/tracker', element: <Navigate to="/admin" replace /> },
+        // §2.1: the other reading of the login page.
+        { path: '/account/login', element: <Navigate to="/login" replace /> },
+        { path: '/logout', element: <LogoutPage /> },
+        {
+          element: <GuestOnly />,
+          children: [{ element: <AuthLayout />, children: [{ path: '/login', element: <LoginPage /> }] }],
+        },
+        {
+          element: <RequireAuth />,
+          children: [
+            {
+              element: <DashboardLayout />,
+              children: [
+                {
+                  // Errors of a screen show inside the layout, with the menu still there.
+                  errorElement: <RouteErrorBoundary />,
+                  children: [
+                    { path: '/admin', element: <DashboardPage /> },
+                    ...screenRoutes,
+                    { path: '/utility/404', element: <ErrorPage status={404} /> },
+                    { path: '*', element: <ErrorPage status={404} /> },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  ];
+}

@@ -1,0 +1,26 @@
+import { Paper, Stack, Title } from '@mantine/core';
+import type { ResourceDefinition } from '@switchyard/domain';
+import { useTranslation } from 'react-i18next';
+import { ResourceBreadcrumbs } from '../breadcrumbs/ResourceBreadcrumbs';
+import { ResourceForm, type ResourceFormProps } from './ResourceForm';
+import type { FormElement } from './types';
+
+export interface ResourceCreateProps {
+  definition: ResourceDefinition;
+  elements: readonly FormElement[];
+  afterCreate?: ResourceFormProps['afterCreate'];
+}
+
+/** The create screen of any resource: breadcrumbs, title and an empty form. */
+export function ResourceCreate({ definition, elements, afterCreate }: ResourceCreateProps) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap="md">
+      <ResourceBreadcrumbs definition={definition} screen="create" />
+      <Title order={2}>{t(`resources:${definition.name}.createTitle`)}</Title>
+      <Paper withBorder p="lg" radius="md" maw={760}>
+        <ResourceForm definition={definition} elements={elements} afterCreate={afterCreate} />
+      </Paper>
+    </Stack>
+  );
+}

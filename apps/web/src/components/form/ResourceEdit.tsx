@@ -1,0 +1,42 @@
+import { Alert, Center, Loader, Paper, Stack, Title } from '@mantine/core';
+import type { ResourceDefinition } from '@switchyard/domain';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { useResourceRecord } from '../../api/useResourceRecord';
+import { ResourceBreadcrumbs } from '../breadcrumbs/ResourceBreadcrumbs';
+import { useServerMessage } from '../feedback/useServerMessage';
+import { ResourceForm } from './ResourceForm';
+import type { FormElement } from './types';
+
+export interface ResourceEditProps {
+  definition: ResourceDefinition;
+  elements: readonly FormElement[];
+}
+
+/** The edit screen of any resource: loads `<route>/edit/:id`'s record and shows it in the form. */
+export function ResourceEdit({ definition, elements }: ResourceEditProps) {
+  const { t } = useTranslation();
+  const translate = useServerMessage();
+  const { id } = useParams();
+  const record = useResourceRecord(definition, id);
+
+  return (
+    <Stack gap="md">
+      <ResourceBreadcrumbs definition={definition} screen="edit" id={id} />
+      <Title order={2}>{t(`resources:${definition.name}.editTitle`, { id })}</Title>
+      <Paper withBorder p="lg" radius="md" maw={760}>
+        {record.isPending ? (
+          <Center py="xl">
+            <Loader aria-label={t('resources:list.loading')} />
+          </Center>
+        ) : record.isError ? (
+          <Alert color="red" variant="light" role="alert">
+            {translate(record.error.message)}
+          </Alert>
+        ) : (
+          <ResourceForm key={id} definition={definition} elements={elements} record={record.data} />
+        )}
+      </Paper>
+    </Stack>
+  );
+}

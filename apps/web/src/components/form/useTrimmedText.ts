@@ -1,0 +1,25 @@
+import { type ChangeEvent, useEffect, useState } from 'react';
+
+/**
+ * Text that trims whitespace as typed (§2.6) without fighting the user: the stored value is always
+ * trimmed, the shown one keeps what is being typed and is trimmed on blur.
+ */
+export function useTrimmedText(stored: unknown, store: (value: string) => void) {
+  const storedText = typeof stored === 'string' ? stored : stored == null ? '' : String(stored);
+  const [shown, setShown] = useState(storedText);
+
+  useEffect(() => {
+    setShown((current) => (current.trim() === storedText ? current : storedText));
+  }, [storedText]);
+
+  return {
+    value: shown,
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+      const typed = event.currentTarget.value;
+      setShown(typed);
+      const trimmed = typed.trim();
+      if (trimmed !== storedText) store(trimmed);
+    },
+    onBlur: () => setShown((current) => current.trim()),
+  };
+}

@@ -1,0 +1,76 @@
+import { Anchor, Badge, Group, Table } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useResourceListContext } from './ResourceListContext';
+import { RowActions } from './RowActions';
+import { SortableHeader } from './SortableHeader';
+import type { ListRecord } from './useResourceListController';
+
+function cellValue(value: unknown): ReactNode {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** The records of the current page; archived rows carry a badge and are dimmed. */
+export function ListTable() {
+  const { t } = useTranslation();
+  const { columns, records, recordId, editPath, isArchived, canArchive, isFetching } = useResourceListContext();
+  const linkIndex = Math.max(
+    0,
+    columns.findIndex((column) => column.link),
+  );
+
+  return (
+    <Table.ScrollContainer minWidth={600}>
+      <Table striped highlightOnHover verticalSpacing="sm" aria-busy={isFetching}>
+        <Table.Thead>
+          <Table.Tr>
+            {columns.map((column) => (
+              <SortableHeader key={column.accessor} accessor={column.accessor}>
+                {t(column.label)}
+              </SortableHeader>
+            ))}
+            {canArchive && <Table.Th>{t('resources:list.actions')}</Table.Th>}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {records.map((record: ListRecord) => {
+            const archived = isArchived(record);
+            return (
+              <Table.Tr key={String(recordId(record))} data-archived={archived || undefined}>
+                {columns.map((column, index) => {
+                  const content = column.render ? column.render(record) : cellValue(record[column.accessor]);
+                  return (
+                    <Table.Td key={column.accessor} opacity={archived ? 0.55 : undefined}>
+                      {index === linkIndex ? (
+                        <Group gap="xs" wrap="nowrap">
+                          <Anchor component={Link} to={editPath(record)} fw={500}>
+                            {content}
+                          </Anchor>
+                          {archived && (
+                            <Badge color="gray" variant="outline" size="sm">
+                              {t('resources:list.archivedBadge')}
+                            </Badge>
+                          )}
+                        </Group>
+                      ) : (
+                        content
+                      )}
+                    </Table.Td>
+                  );
+                })}
+                {canArchive && (
+                  <Table.Td>
+                    <RowActions record={record} />
+                  </Table.Td>
+                )}
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

@@ -1,0 +1,77 @@
+import { DEFAULT_LANGUAGE, LANGUAGES, type Language, RTL_LANGUAGES } from '@switchyard/domain';
+import i18n from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import arCommon from './locales/ar/common.json';
+import arResources from './locales/ar/resources.json';
+import enCommon from './locales/en/common.json';
+import enResources from './locales/en/resources.json';
+import esCommon from './locales/es/common.json';
+import esResources from './locales/es/resources.json';
+import frCommon from './locales/fr/common.json';
+import frResources from './locales/fr/resources.json';
+import zhCommon from './locales/zh/common.json';
+import zhResources from './locales/zh/resources.json';
+
+export const LANGUAGE_STORAGE_KEY = 'switchyard.language';
+export const NAMESPACES = ['common', 'resources'] as const;
+
+/** Each language is offered under its own name, the same in every interface language. */
+export const LANGUAGE_NAMES: Record<Language, string> = {
+  en: 'English',
+  fr: 'Français',
+  es: 'Español',
+  zh: '中文',
+  ar: 'العربية',
+};
+
+export const LOCALES = {
+  en: { common: enCommon, resources: enResources },
+  fr: { common: frCommon, resources: frResources },
+  es: { common: esCommon, resources: esResources },
+  zh: { common: zhCommon, resources: zhResources },
+  ar: { common: arCommon, resources: arResources },
+} satisfies Record<Language, Record<(typeof NAMESPACES)[number], object>>;
+
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+}
+
+export function storedLanguage(): Language {
+  try {
+    const stored = localStorage.getItem(LANGUAGE_STORAGE_KEY);
+    return isLanguage(stored) ? stored : DEFAULT_LANGUAGE;
+  } catch {
+    return DEFAULT_LANGUAGE;
+  }
+}
+
+export function directionOf(language: string): 'ltr' | 'rtl' {
+  return (RTL_LANGUAGES as readonly string[]).includes(language) ? 'rtl' : 'ltr';
+}
+
+/** `<html lang dir>` follow the interface language; Mantine's DirectionProvider watches `dir`. */
+function applyToDocument(language: string): void {
+  document.documentElement.lang = language;
+  document.documentElement.dir = directionOf(language);
+}
+
+export async function changeLanguage(language: Language): Promise<void> {
+  localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
+  await i18n.changeLanguage(language);
+}
+
+i18n.on('languageChanged', applyToDocument);
+
+void i18n.use(initReactI18next).init({
+  resources: LOCALES,
+  lng: storedLanguage(),
+  fallbackLng: DEFAULT_LANGUAGE,
+  supportedLngs: [...LANGUAGES],
+  ns: [...NAMESPACES],
+  defaultNS: 'common',
+  interpolation: { escapeValue: false },
+  returnNull: false,
+  initAsync: false,
+});
+
+export default i18n;

@@ -1,0 +1,79 @@
+// Field schemas shared by the resource forms. Messages come from VALIDATION_MESSAGES so the dashboard can
+// show them in the user's language.
+import { z } from 'zod';
+import { ALL_CONDITION_TEXT, parseConditionText, pruneCondition } from './conditions/index.js';
+import { VALIDATION_MESSAGES as M } from './messages.js';
+
+export const ZName = z
+  .string({ error: M.required })
+  .trim()
+  .min(1, { error: M.required })
+  .max(255, { error: M.tooLong });
+
+export const ZOptionalText = (max = 255) => z.string().trim().max(max, { error: M.tooLong }).default('');
+
+/** A reference to another record by its external id (`offer_external_id`, …). */
+export const ZExternalIdRef = z
+  .string({ error: M.required })
+  .trim()
+  .min(1, { error: M.required })
+  .max(64, { error: M.tooLong });
+
+export const ZOptionalExternalIdRef = z
+  .union([ZExternalIdRef, z.literal('').transform(() => null), z.null()])
+  .default(null);
+
+/** An http(s) URL that may carry macros such as `{clickid}`. */
+export const ZMacroUrl = z
+  .string({ error: M.required })
+  .trim()
+  .min(1, { error: M.required })
+  .max(2048, { error: M.tooLong })
+  .refine((value) => /^https?:\/\/[^\s/]+/i.test(value), { error: M.invalidUrl });
+
+export const ZOptionalMacroUrl = z.union([z.literal(''), ZMacroUrl]).default('');
+
+export const ZMoney = z
+  .number({ error: M.invalidNumber })
+  .finite({ error: M.invalidNumber })
+  .min(0, { error: M.notNegative });
+
+export const ZCount = z
+  .number({ error: M.invalidNumber })
+  .int({ error: M.wholeNumber })
+  .min(0, { error: M.notNegative });
+
+export const ZWeight = z
+  .number({ error: M.invalidNumber })
+  .int({ error: M.wholeNumber })
+  .min(0, { error: M.notNegative })
+  .max(1_000_000, { error: M.tooLarge });
+
+/** A row id inside a nested list (§3.4: a time stamp when the editor made it). */
+export const ZRowId = z.union([z.string().min(1).max(64), z.number().int()]).transform(String);
+
+/**
+ * A condition tree (§3.8) stored as JSON text: refused when it is not JSON, not of the shape of §3.8 or
+ * deeper than the limit (§5.5); stored pruned (§5.4), exactly as the builder saves it.
+ */
+export const ZConditionText = z
+  .string()
+  .default(ALL_CONDITION_TEXT)
+  .transform((text, context) => {
+    const parsed = parseConditionText(text);
+    if (parsed.tree) return JSON.stringify(pruneCondition(parsed.tree));
+    context.addIssue({ code: 'custom', message: parsed.problem === 'depth' ? M.conditionTooDeep : M.invalidCondition });
+    return z.NEVER;
+  });
+
+export const ZCurrencyCode = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{3}$/, { error: M.invalidCurrency });
+
+export const ZCountryCode = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{2}$/, { error: M.invalidCountry });

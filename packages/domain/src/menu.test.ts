@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { MENU, visibleMenu } from './menu.js';
+
+const routes = (permissions: string[]) =>
+  visibleMenu({ permissions }).flatMap((section) => section.entries.map((entry) => entry.route));
+const headings = (permissions: string[]) =>
+  visibleMenu({ permissions })
+    .filter((section) => section.showHeading)
+    .map((section) => section.section);
+
+describe('side menu (§2.3)', () => {
+  it('has the 17 entries of the spec, in its order', () => {
+    expect(MENU.flatMap((section) => section.entries.map((entry) => entry.route))).toEqual([
+      '/admin',
+      '/admin/flows',
+      '/admin/segments',
+      '/admin/campaigns',
+      '/admin/offers',
+      '/tracker/flows',
+      '/tracker/segments',
+      '/tracker/campaigns',
+      '/tracker/offers',
+      '/tracker/landers',
+      '/tracker/reports',
+      '/admin/traffic-sources',
+      '/admin/affiliate-networks',
+      '/admin/events',
+      '/admin/postback-events',
+      '/admin/workspaces',
+      '/admin/users',
+    ]);
+  });
+
+  it('shows everything with its headings to an administrator', () => {
+    expect(routes(['/'])).toHaveLength(17);
+    expect(headings(['/'])).toEqual(['api', 'tracker', 'general']);
+  });
+
+  it('shows only Dashboard and API › Offers to a user holding /api/offer/get', () => {
+    expect(routes(['/api/offer/get'])).toEqual(['/admin', '/admin/offers']);
+    expect(headings(['/api/offer/get'])).toEqual(['api']);
+  });
+
+  it.each([
+    // Headings follow §2.3 literally: segments, reports, events, postback events and users do not raise them.
+    [['/api/segments/get'], []],
+    [['/tracker/reports/get'], []],
+    [['/tracker/lander/get'], ['tracker']],
+    [['/general/user/get'], []],
+    [['/general/event/get'], []],
+    [['/general/workspace/get'], ['general']],
+    [['/general/affiliate-network'], ['general']],
+    [['/tracker'], ['tracker']],
+  ])('%j raises headings %j', (permissions, expected) => {
+    expect(headings(permissions)).toEqual(expected);
+  });
+
+  it('shows only the Dashboard to a user without permissions', () => {
+    expect(routes([])).toEqual(['/admin']);
+  });
+});

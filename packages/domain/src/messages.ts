@@ -1,0 +1,77 @@
+// The validation texts the server sends under `errors[field]`. The dashboard finds each text's key here
+// and shows it in the user's language (i18n key `validation.<key>`); API clients read the English.
+
+export const VALIDATION_MESSAGES = {
+  required: 'This field is required',
+  tooLong: 'This value is too long',
+  invalidEmail: 'Enter a valid email address',
+  passwordTooShort: 'The password must be at least 8 characters long',
+  emailTaken: 'This email is already in use',
+  unknownPermission: 'Unknown permission',
+  cannotGrant: 'You cannot grant a permission you do not hold',
+  unknownRole: 'Unknown role',
+  unknownWorkspace: 'Unknown workspace',
+  cannotDeactivateSelf: 'You cannot deactivate your own account',
+  invalidValue: 'Invalid value',
+  malformedJson: 'The request body is not valid JSON',
+  invalidUrl: 'Enter a URL starting with http:// or https://',
+  invalidNumber: 'Enter a number',
+  wholeNumber: 'Enter a whole number',
+  notNegative: 'The value must be 0 or more',
+  tooLarge: 'This value is too large',
+  invalidCondition: 'The condition is not valid',
+  conditionTooDeep: 'The condition is nested too deeply',
+  invalidCurrency: 'Unknown currency',
+  invalidCountry: 'Unknown country',
+  invalidTimezone: 'Unknown time zone',
+  unknownReference: 'This record does not exist',
+  backupChainLoop: 'The backup offer chain leads back to this offer',
+  segmentChainLoop: 'The segment would refer to itself',
+  duplicateEvent: 'Each postback event can be chosen once',
+  tooManyParameters: 'At most 10 parameters',
+} as const;
+
+export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;
+
+export const ERROR_MESSAGES = {
+  validation: 'The data you sent is not valid',
+  invalidCredentials: 'These credentials do not match our records.',
+  unauthenticated: 'Unauthorised',
+  forbidden: 'You do not have permission to do this',
+  notFound: 'Not found',
+  tooManyAttempts: 'Too many failed attempts. Try again in a minute.',
+  conflict: 'This record was changed by someone else',
+  internal: 'An error occurred',
+} as const;
+
+const keyByText = new Map<string, string>(
+  [
+    ...Object.entries(VALIDATION_MESSAGES).map(([key, text]) => [text, `validation.${key}`] as const),
+    ...Object.entries(ERROR_MESSAGES).map(([key, text]) => [text, `errors.${key}`] as const),
+  ].map(([text, key]) => [text, key]),
+);
+
+/** The i18n key of a text the server sends, or undefined for a text of its own. */
+export function messageKey(text: string): string | undefined {
+  return keyByText.get(text);
+}
+
+/** The error body of every non-2xx answer (ARCHITECTURE.md). */
+export interface ApiErrorBody {
+  message: string;
+  errors?: Record<string, string[]>;
+}
+
+/** Zod-like issues → `{ field: [messages] }`, the first message first. Root issues go under `_`. */
+export function fieldErrors(
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const issue of issues) {
+    const field = issue.path.map(String).join('.') || '_';
+    const list = errors[field] ?? [];
+    errors[field] = list;
+    if (!list.includes(issue.message)) list.push(issue.message);
+  }
+  return errors;
+}

@@ -1,0 +1,68 @@
+// Nested parts that several resources share (ENTITIES.md, "Field names of the nested parts").
+import { z } from 'zod';
+import { DEFAULT_PAYOUT } from '../constants.js';
+import { ZConditionText, ZExternalIdRef, ZMoney, ZOptionalMacroUrl, ZRowId } from '../fields.js';
+import { VALIDATION_MESSAGES as M } from '../messages.js';
+
+export const COST_MODELS = ['CPC', 'CPM', 'CPA', 'RevShare'] as const;
+export const ZCostModel = z.enum(COST_MODELS).default('CPC');
+
+/** §3.6: one postback event of a campaign or traffic source. */
+export const ZPostbackEventEntry = z.object({
+  postback_event_external_id: ZExternalIdRef,
+  postback_url: ZOptionalMacroUrl,
+  is_conversion: z.boolean().default(false),
+  send_to_traffic_source: z.boolean().default(false),
+  send_zero_conversions: z.boolean().default(false),
+});
+export type TPostbackEventEntry = z.infer<typeof ZPostbackEventEntry>;
+
+/** §3.6, §4: each postback event can be chosen once. */
+export const ZPostbackEventEntries = z
+  .array(ZPostbackEventEntry)
+  .default([])
+  .superRefine((entries, context) => {
+    const seen = new Set<string>();
+    entries.forEach((entry, index) => {
+      if (seen.has(entry.postback_event_external_id)) {
+        context.addIssue({
+          code: 'custom',
+          path: [index, 'postback_event_external_id'],
+          message: M.duplicateEvent,
+        });
+      }
+      seen.add(entry.postback_event_external_id);
+    });
+  });
+
+/** §3.5: a payout rule. */
+export const ZPayoutRule = z.object({
+  id: ZRowId,
+  payout: ZMoney,
+  payout_id: z.number().int().min(0).default(0),
+  priority: z.number().int().min(0).default(0),
+  condition: ZConditionText,
+});
+
+/** §3.5: the payout rules of one postback event. */
+export const ZPayoutRuleSet = z.object({
+  id: ZRowId,
+  postback_event_external_id: ZExternalIdRef,
+  event_name: z.string().trim().max(255).default(''),
+  default_payout: ZMoney.default(DEFAULT_PAYOUT),
+  rules: z.array(ZPayoutRule).default([]),
+});
+export type TPayoutRuleSet = z.infer<typeof ZPayoutRuleSet>;
+
+export const ZPayoutRuleSets = z.array(ZPayoutRuleSet).default([]);
+
+/** §4: the postback events not yet chosen; the add button shows only while this is not empty. */
+export function unusedPostbackEvents<T extends { value: string }>(
+  entries: readonly { postback_event_external_id: string }[],
+  events: readonly T[],
+  /** The entry being edited may keep its own event. */
+  keep?: string,
+): T[] {
+  const used = new Set(entries.map((entry) => entry.postback_event_external_id));
+  return events.filter((event) => event.value === keep || !used.has(event.value));
+}

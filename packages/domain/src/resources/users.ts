@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { PASSWORD_MIN_LENGTH } from '../constants.js';
+import { VALIDATION_MESSAGES as M } from '../messages.js';
+import { isKnownPermission } from '../permissions.js';
+import { defineResource } from './types.js';
+
+const ZName = z.string({ error: M.required }).trim().min(1, { error: M.required }).max(100, { error: M.tooLong });
+const ZEmail = z
+  .string({ error: M.required })
+  .trim()
+  .toLowerCase()
+  .min(1, { error: M.required })
+  .max(254, { error: M.tooLong })
+  .pipe(z.email({ error: M.invalidEmail }));
+const ZPassword = z
+  .string({ error: M.required })
+  .min(PASSWORD_MIN_LENGTH, { error: M.passwordTooShort })
+  .max(200, { error: M.tooLong });
+const ZIds = z.array(z.number().int().positive());
+
+const userFields = {
+  name: ZName,
+  email: ZEmail,
+  roles: ZIds.default([]),
+  permissions: z.array(z.string().refine(isKnownPermission, { error: M.unknownPermission })).default([]),
+  workspaces: ZIds.default([]),
+  active: z.boolean().default(true),
+};
+
+export const ZUserForm = z.object({ ...userFields, password: ZPassword });
+export type TUserForm = z.infer<typeof ZUserForm>;
+
+/** On update the password is optional: left out or empty keeps the current one. */
+export const ZUserUpdate = z.object({
+  ...userFields,
+  password: z.union([z.literal('').transform(() => undefined), ZPassword]).optional(),
+});
+export type TUserUpdate = z.infer<typeof ZUserUpdate>;
+
+export interface User {
+  id: number;
+  name: string;
+  email: string;
+  roles: number[];
+  permissions: string[];
+  workspaces: number[];
+  active: boolean;
+  email_verified: boolean;
+  status: 'active' | 'archived';
+  created_at: string;
+  updated_at: string;
+}
+
+/** `GET /api/me`: the user with its effective permissions. */
+export interface CurrentUser {
+  id: number;
+  name: string;
+  email: string;
+  /** Effective: from its roles plus its own. */
+  permissions: string[];
+  roles: { id: number; name: string }[];
+  workspaces: { id: number; name: string }[];
+}
+
+export const users = defineResource({
+  name: 'users',
+  apiPath: 'users',
+  route: '/admin/users',
+  idField: 'id',
+  permission: { section: 'general', resource: 'user' },
+  archivable: false,
+  menuSection: 'general',
+  lookup: { value: 'id', label: 'name' },
+  form: ZUserForm,
+  updateForm: ZUserUpdate,
+});
