@@ -2,18 +2,23 @@ import { DEFAULT_LANGUAGE, LANGUAGES, type Language, RTL_LANGUAGES } from '@swit
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import arCommon from './locales/ar/common.json';
+import arControls from './locales/ar/controls.json';
 import arResources from './locales/ar/resources.json';
 import enCommon from './locales/en/common.json';
+import enControls from './locales/en/controls.json';
 import enResources from './locales/en/resources.json';
 import esCommon from './locales/es/common.json';
+import esControls from './locales/es/controls.json';
 import esResources from './locales/es/resources.json';
 import frCommon from './locales/fr/common.json';
+import frControls from './locales/fr/controls.json';
 import frResources from './locales/fr/resources.json';
 import zhCommon from './locales/zh/common.json';
+import zhControls from './locales/zh/controls.json';
 import zhResources from './locales/zh/resources.json';
 
 export const LANGUAGE_STORAGE_KEY = 'switchyard.language';
-export const NAMESPACES = ['common', 'resources'] as const;
+export const NAMESPACES = ['common', 'resources', 'controls'] as const;
 
 /** Each language is offered under its own name, the same in every interface language. */
 export const LANGUAGE_NAMES: Record<Language, string> = {
@@ -25,11 +30,11 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
 };
 
 export const LOCALES = {
-  en: { common: enCommon, resources: enResources },
-  fr: { common: frCommon, resources: frResources },
-  es: { common: esCommon, resources: esResources },
-  zh: { common: zhCommon, resources: zhResources },
-  ar: { common: arCommon, resources: arResources },
+  en: { common: enCommon, resources: enResources, controls: enControls },
+  fr: { common: frCommon, resources: frResources, controls: frControls },
+  es: { common: esCommon, resources: esResources, controls: esControls },
+  zh: { common: zhCommon, resources: zhResources, controls: zhControls },
+  ar: { common: arCommon, resources: arResources, controls: arControls },
 } satisfies Record<Language, Record<(typeof NAMESPACES)[number], object>>;
 
 export function isLanguage(value: unknown): value is Language {
