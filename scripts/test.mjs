@@ -69,6 +69,11 @@ vitest('api', 'apps/server');
 
 if (!only.length || only.includes('browser')) {
   const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  // On a fresh Debian machine, as root, the browser the tests drive is installed from Debian's packages.
+  if (!existsSync(chromium) && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
+    console.log('Installing Debian\'s chromium for the browser tests…');
+    run('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium']);
+  }
   if (!existsSync(chromium)) {
     skipLoudly('browser', `Chromium not found at ${chromium}: run 'apt-get install -y chromium' (.ci/run does)`);
   } else if (!run('npm', ['run', 'build', '--workspace', 'apps/web'])) {

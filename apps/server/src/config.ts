@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PASSWORD_MIN_LENGTH } from '@switchyard/domain';
 
 export type DatabaseDialect = 'sqlite' | 'postgres';
 
@@ -46,6 +47,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl !== undefined && !isPostgresUrl(databaseUrl)) {
     throw new Error('DATABASE_URL must start with postgres:// or postgresql://; leave it unset to use SQLite');
   }
+  const adminEmail = nonEmpty(env.SWITCHYARD_ADMIN_EMAIL);
+  const adminPassword = env.SWITCHYARD_ADMIN_PASSWORD || undefined;
+  if (adminEmail !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(adminEmail)) {
+    throw new Error(`SWITCHYARD_ADMIN_EMAIL must be an email address, not "${adminEmail}"`);
+  }
+  if (adminPassword !== undefined && adminPassword.length < PASSWORD_MIN_LENGTH) {
+    throw new Error(`SWITCHYARD_ADMIN_PASSWORD must be at least ${PASSWORD_MIN_LENGTH} characters long`);
+  }
   // `npm start` runs in apps/server; relative paths mean the directory the operator ran it from.
   const invokedFrom = nonEmpty(env.INIT_CWD) ?? process.cwd();
   const webDist = nonEmpty(env.SWITCHYARD_WEB_DIST);
@@ -54,8 +63,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: nonEmpty(env.HOST) ?? '0.0.0.0',
     databaseUrl,
     redisUrl: nonEmpty(env.REDIS_URL),
-    adminEmail: nonEmpty(env.SWITCHYARD_ADMIN_EMAIL),
-    adminPassword: env.SWITCHYARD_ADMIN_PASSWORD || undefined,
+    adminEmail,
+    adminPassword,
     dataDir: path.resolve(invokedFrom, nonEmpty(env.SWITCHYARD_DATA_DIR) ?? './data'),
     webDist: webDist ? path.resolve(invokedFrom, webDist) : path.resolve(sourceDir, '../../web/dist'),
     production: env.NODE_ENV === 'production',

@@ -1,7 +1,15 @@
 import { buildApp } from './app.js';
+import type { Config } from './config.js';
 import { databaseDialect, loadConfig } from './config.js';
 
-const config = loadConfig();
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  // A wrong setting is the operator's to fix: say which, without a stack trace.
+  console.error(`Switchyard cannot start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
 const app = await buildApp({
   config,
   logger: { level: process.env.LOG_LEVEL ?? 'info' },

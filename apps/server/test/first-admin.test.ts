@@ -21,6 +21,8 @@ async function bootNode(database: DatabaseSettings): Promise<{ seeded: boolean; 
   const { stdout } = await run(process.execPath, ['--import', 'tsx', 'test/fixtures/boot-node.ts'], {
     cwd: serverDir,
     env,
+    // Below the test's own limit, so a stuck node is killed rather than left running after the test.
+    timeout: 150_000,
   });
   return JSON.parse(stdout) as { seeded: boolean; printed: string[] };
 }

@@ -1,5 +1,6 @@
 import { Anchor, Breadcrumbs, Text } from '@mantine/core';
 import type { ResourceDefinition } from '@switchyard/domain';
+import { IconChevronRight } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { listReturnPath } from '../list/listReturnPath';
@@ -22,7 +23,7 @@ export function ResourceBreadcrumbs({ definition, screen, id }: ResourceBreadcru
   );
   return (
     <nav aria-label={t('resources:breadcrumbs.label')}>
-      <Breadcrumbs separator="›">
+      <Breadcrumbs separator={<IconChevronRight size={14} className="sy-flip-rtl" aria-hidden />}>
         <Anchor component={Link} to="/admin" size="sm">
           {t('resources:breadcrumbs.dashboard')}
         </Anchor>
