@@ -71,7 +71,7 @@ if (!only.length || only.includes('browser')) {
   const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   // On a fresh Debian machine, as root, the browser the tests drive is installed from Debian's packages.
   if (!existsSync(chromium) && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
-    console.log('Installing Debian\'s chromium for the browser tests…');
+    console.log("Installing Debian's chromium for the browser tests…");
     run('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium']);
   }
   if (!existsSync(chromium)) {
