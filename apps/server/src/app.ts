@@ -1,7 +1,10 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { accountRoutes } from './api/accounts/routes.js';
 import { authRoutes } from './api/auth/routes.js';
 import { AuthService } from './api/auth/service.js';
+import { configRecordRoutes } from './api/config-records/routes.js';
 import { bearerToken } from './api/guard.js';
+import { referenceDataRoutes } from './api/reference-data/routes.js';
 import { roleRoutes } from './api/roles/routes.js';
 import { RolesService } from './api/roles/service.js';
 import { userRoutes } from './api/users/routes.js';
@@ -16,8 +19,11 @@ import { dashboard } from './http/dashboard.js';
 import { errorHandler } from './http/error-handler.js';
 import { lenientJsonBody } from './http/json-body.js';
 import { securityHeaders } from './http/security-headers.js';
+import { createMailer } from './mail/mailer.js';
 import { migrateToLatest, openStore, type Store } from './store/database.js';
 import { type SeedResult, seedEmptyDatabase } from './store/seed.js';
+import { trackerRoutes } from './tracker/routes.js';
+import { Tracker, type TrackerOptions } from './tracker/tracker.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -30,12 +36,15 @@ export interface BuildOptions {
   print?: (text: string) => void;
   /** Honour X-Forwarded-For when behind a reverse proxy (per-IP login limits use the client IP). */
   trustProxy?: FastifyServerOptions['trustProxy'];
+  /** Routing randomness, clock, cap counters and event batching of the tracker (tests replace them). */
+  tracker?: TrackerOptions;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     store: Store;
     seedResult: SeedResult;
+    tracker: Tracker;
   }
 }
 
@@ -76,6 +85,13 @@ async function createServer(options: BuildOptions, store: Store, seedResult: See
 
   const sessions = new Sessions(store.db);
   const auth = new AuthService(store.db, sessions, options.loginLimiter ?? new InMemoryLoginLimiter());
+  const mailer = createMailer(options.config);
+  if (mailer) app.addHook('onClose', async () => mailer.close());
+  const tracker = new Tracker(store.db, app.log, options.tracker);
+  await tracker.start();
+  app.decorate('tracker', tracker);
+  // onClose hooks run last-added first: waiting events are written before the database closes.
+  app.addHook('onClose', async () => tracker.close());
   const services = {
     users: new UsersService(store.db, sessions),
     workspaces: new WorkspacesService(store.db),
@@ -92,12 +108,18 @@ async function createServer(options: BuildOptions, store: Store, seedResult: See
         if (!request.actor) throw new UnauthorizedError();
       });
       authRoutes(api, auth);
+      accountRoutes(api, { db: store.db, sessions, mailer, publicUrl: options.config.publicUrl, log: app.log });
       userRoutes(api, services.users);
       workspaceRoutes(api, services.workspaces);
       roleRoutes(api, services.roles);
+      configRecordRoutes(api, store.db, tracker.configChanged);
+      referenceDataRoutes(api);
     },
     { prefix: '/api' },
   );
+
+  // Public: visitors and partners' servers call these, outside /api and its session check.
+  trackerRoutes(app, tracker);
 
   app.setNotFoundHandler(await dashboard(app, options.config.webDist));
   await app.ready();

@@ -16,6 +16,12 @@ export interface Config {
   dataDir: string;
   webDist: string;
   production: boolean;
+  /** `smtp://…` or `smtps://…`: account emails go through it; unset means links are shown and logged. */
+  smtpUrl: string | undefined;
+  /** The From of account emails. */
+  mailFrom: string;
+  /** Where the dashboard is reached from outside, without a trailing slash; links in emails start with it. */
+  publicUrl: string | undefined;
 }
 
 const DEFAULT_PORT = 3000;
@@ -32,6 +38,20 @@ function parsePort(value: string | undefined): number {
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new Error(`PORT must be a port number, got "${value}"`);
   return port;
+}
+
+function parsePublicUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`SWITCHYARD_PUBLIC_URL must be a URL such as https://track.example.com, not "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error('SWITCHYARD_PUBLIC_URL must start with http:// or https://');
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 export function isPostgresUrl(url: string | undefined): url is string {
@@ -55,6 +75,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (adminPassword !== undefined && adminPassword.length < PASSWORD_MIN_LENGTH) {
     throw new Error(`SWITCHYARD_ADMIN_PASSWORD must be at least ${PASSWORD_MIN_LENGTH} characters long`);
   }
+  const smtpUrl = nonEmpty(env.SMTP_URL);
+  if (smtpUrl !== undefined && !/^smtps?:\/\//i.test(smtpUrl)) {
+    throw new Error('SMTP_URL must start with smtp:// or smtps://');
+  }
+  const publicUrl = parsePublicUrl(nonEmpty(env.SWITCHYARD_PUBLIC_URL));
+  // Links in emails must not be built from the request's Host header, which the requester controls.
+  if (smtpUrl !== undefined && publicUrl === undefined) {
+    throw new Error('SWITCHYARD_PUBLIC_URL must be set when SMTP_URL is: links in emails start with it');
+  }
   // `npm start` runs in apps/server; relative paths mean the directory the operator ran it from.
   const invokedFrom = nonEmpty(env.INIT_CWD) ?? process.cwd();
   const webDist = nonEmpty(env.SWITCHYARD_WEB_DIST);
@@ -68,5 +97,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(invokedFrom, nonEmpty(env.SWITCHYARD_DATA_DIR) ?? './data'),
     webDist: webDist ? path.resolve(invokedFrom, webDist) : path.resolve(sourceDir, '../../web/dist'),
     production: env.NODE_ENV === 'production',
+    smtpUrl,
+    mailFrom:
+      nonEmpty(env.SMTP_FROM) ?? `Switchyard <no-reply@${publicUrl ? new URL(publicUrl).hostname : 'localhost'}>`,
+    publicUrl,
   };
 }

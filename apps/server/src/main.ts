@@ -1,6 +1,7 @@
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { databaseDialect, loadConfig } from './config.js';
+import { withoutLinkTokens } from './http/log-redaction.js';
 
 let config: Config;
 try {
@@ -12,7 +13,7 @@ try {
 }
 const app = await buildApp({
   config,
-  logger: { level: process.env.LOG_LEVEL ?? 'info' },
+  logger: { level: process.env.LOG_LEVEL ?? 'info', serializers: { req: withoutLinkTokens } },
   trustProxy: process.env.SWITCHYARD_TRUST_PROXY === 'true',
 });
 

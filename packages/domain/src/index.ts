@@ -1,3 +1,5 @@
+export * from './account-messages.js';
+export * from './accounts.js';
 export * from './auth.js';
 export * from './conditions/index.js';
 export * from './constants.js';
@@ -6,6 +8,7 @@ export * from './list-query.js';
 export * from './menu.js';
 export * from './messages.js';
 export * from './notifications.js';
+export * from './password-policy.js';
 export * from './permissions.js';
 export * from './reference-data.js';
 export * from './resources/index.js';

@@ -1,3 +1,5 @@
+import { ACCOUNT_MESSAGES } from './account-messages.js';
+
 // The validation texts the server sends under `errors[field]`. The dashboard finds each text's key here
 // and shows it in the user's language (i18n key `validation.<key>`); API clients read the English.
 
@@ -48,6 +50,7 @@ const keyByText = new Map<string, string>(
   [
     ...Object.entries(VALIDATION_MESSAGES).map(([key, text]) => [text, `validation.${key}`] as const),
     ...Object.entries(ERROR_MESSAGES).map(([key, text]) => [text, `errors.${key}`] as const),
+    ...Object.entries(ACCOUNT_MESSAGES).map(([key, text]) => [text, `account.messages.${key}`] as const),
   ].map(([text, key]) => [text, key]),
 );
 

@@ -12,7 +12,8 @@ export type RecordId = number | string;
  * definition's `form` (or `updateForm`); a method left out means the route is not registered.
  */
 export interface ResourceService<TRecord, TCreate = never, TUpdate = TCreate> {
-  list(query: TListQuery, actor: Actor): Promise<ListResponse<TRecord>>;
+  /** `rawQuery` carries a resource's own list flags (§7.2 `with_backup_chain`, `with_relations`). */
+  list(query: TListQuery, actor: Actor, rawQuery: Record<string, unknown>): Promise<ListResponse<TRecord>>;
   get(id: RecordId, actor: Actor): Promise<TRecord>;
   create?(input: TCreate, actor: Actor): Promise<TRecord>;
   update?(id: RecordId, input: TUpdate, actor: Actor): Promise<TRecord>;
@@ -49,7 +50,8 @@ export function resourceRoutes<TRecord, TCreate, TUpdate>(
 
   app.get(base, async (request) => {
     const actor = authorize(request, section, resource, 'get');
-    return service.list(parseInput(ZListQuery, request.query), actor);
+    const rawQuery = (request.query ?? {}) as Record<string, unknown>;
+    return service.list(parseInput(ZListQuery, rawQuery), actor, rawQuery);
   });
 
   app.get<IdParams>(`${base}/:id`, async (request) => {

@@ -1,5 +1,6 @@
 import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely, Migration, MigrationProvider } from 'kysely';
 import type { DatabaseDialect } from '../config.js';
+import { trackerEventsMigration } from './tracker-events.js';
 
 // One list of migrations for both dialects; the few differences go through `dialect`.
 // Append new migrations at the end with the next number; never edit one that has shipped.
@@ -81,9 +82,96 @@ function foundation(dialect: DatabaseDialect): Migration {
   };
 }
 
+/**
+ * Config entities (offers, flows, campaigns, …): one table, a row per record with the columns lists
+ * filter and sort on, and the rest of the record as JSON text in `body`.
+ */
+function configRecords(dialect: DatabaseDialect): Migration {
+  return {
+    async up(db: AnyDb) {
+      await withRecordColumns(
+        withId(db.schema.createTable('config_records'), dialect)
+          .addColumn('kind', 'text', (column) => column.notNull())
+          .addColumn('external_id', 'text', (column) => column.notNull())
+          .addColumn('workspace_id', 'integer', (column) => column.references('workspaces.id').onDelete('set null'))
+          .addColumn('name', 'text', (column) => column.notNull())
+          .addColumn('body', 'text', (column) => column.notNull().defaultTo('{}'))
+          .addUniqueConstraint('config_records_kind_external_id_key', ['kind', 'external_id']),
+      ).execute();
+      await db.schema
+        .createIndex('config_records_kind_status_idx')
+        .on('config_records')
+        .columns(['kind', 'status'])
+        .execute();
+      await db.schema
+        .createIndex('config_records_workspace_id_idx')
+        .on('config_records')
+        .column('workspace_id')
+        .execute();
+    },
+  };
+}
+
+/**
+ * Accounts (issue 6): invitations, single-use links (email verification, password reset), server
+ * settings, and per-user language and pending email confirmation.
+ */
+function accounts(dialect: DatabaseDialect): Migration {
+  return {
+    async up(db: AnyDb) {
+      await db.schema.alterTable('users').addColumn('language', 'text').execute();
+      await db.schema
+        .alterTable('users')
+        .addColumn('needs_verification', 'integer', (column) => column.notNull().defaultTo(0))
+        .execute();
+
+      await withId(db.schema.createTable('invitations'), dialect)
+        .addColumn('token_hash', 'text', (column) => column.notNull().unique())
+        .addColumn('email', 'text', (column) => column.notNull())
+        .addColumn('name', 'text', (column) => column.notNull().defaultTo(''))
+        .addColumn('roles', 'text', (column) => column.notNull().defaultTo('[]'))
+        .addColumn('permissions', 'text', (column) => column.notNull().defaultTo('[]'))
+        .addColumn('workspaces', 'text', (column) => column.notNull().defaultTo('[]'))
+        .addColumn('language', 'text', (column) => column.notNull())
+        .addColumn('invited_by', 'integer', (column) => column.references('users.id').onDelete('set null'))
+        .addColumn('created_at', 'text', (column) => column.notNull())
+        .addColumn('expires_at', 'text', (column) => column.notNull())
+        .addColumn('accepted_at', 'text')
+        .addColumn('accepted_user_id', 'integer', (column) => column.references('users.id').onDelete('set null'))
+        .addColumn('revoked_at', 'text')
+        .execute();
+      await db.schema.createIndex('invitations_email_idx').on('invitations').column('email').execute();
+
+      await withId(db.schema.createTable('account_tokens'), dialect)
+        .addColumn('token_hash', 'text', (column) => column.notNull().unique())
+        .addColumn('purpose', 'text', (column) => column.notNull())
+        .addColumn('user_id', 'integer', (column) => column.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('created_at', 'text', (column) => column.notNull())
+        .addColumn('expires_at', 'text', (column) => column.notNull())
+        .addColumn('used_at', 'text')
+        .execute();
+      await db.schema
+        .createIndex('account_tokens_user_id_purpose_idx')
+        .on('account_tokens')
+        .columns(['user_id', 'purpose'])
+        .execute();
+
+      await db.schema
+        .createTable('settings')
+        .addColumn('key', 'text', (column) => column.primaryKey())
+        .addColumn('value', 'text', (column) => column.notNull())
+        .addColumn('updated_at', 'text', (column) => column.notNull())
+        .execute();
+    },
+  };
+}
+
 export function migrations(dialect: DatabaseDialect): Record<string, Migration> {
   return {
     '0001_foundation': foundation(dialect),
+    '0002_config_records': configRecords(dialect),
+    '0003_accounts': accounts(dialect),
+    '0004_tracker_events': trackerEventsMigration(dialect),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { TrackerClickTable, TrackerLeadTable } from './tracker-events.js';
 
 // Both dialects store the same values: timestamps as ISO-8601 text, booleans as 0/1, lists as JSON text.
 
@@ -31,6 +32,10 @@ export interface UserTable {
   /** JSON array of the user's own permission strings (roles add theirs). */
   permissions: string;
   invited_by: number | null;
+  /** The user's language (§9 codes) for the interface and emails; null until chosen. */
+  language: Generated<string | null>;
+  /** 1 for a self-registered account that must confirm its email before logging in. */
+  needs_verification: Generated<number>;
   status: string;
   created_at: string;
   updated_at: string;
@@ -58,6 +63,59 @@ export interface SessionTable {
   user_agent: string | null;
 }
 
+/** A config entity (offer, flow, campaign, …); `kind` is its registry name. */
+export interface ConfigRecordTable {
+  id: Generated<number>;
+  kind: string;
+  /** Server-generated, unique per kind. */
+  external_id: string;
+  workspace_id: number | null;
+  name: string;
+  /** JSON object: the record's form fields other than `name`. */
+  body: string;
+  status: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An invitation to create an account; the link's token is stored only as its SHA-256. */
+export interface InvitationTable {
+  id: Generated<number>;
+  token_hash: string;
+  /** Lowercased. */
+  email: string;
+  name: string;
+  /** JSON arrays, granted on acceptance. */
+  roles: string;
+  permissions: string;
+  workspaces: string;
+  language: string;
+  invited_by: number | null;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+  accepted_user_id: number | null;
+  revoked_at: string | null;
+}
+
+/** A single-use link for an existing user: email verification or password reset. */
+export interface AccountTokenTable {
+  id: Generated<number>;
+  token_hash: string;
+  purpose: 'verify-email' | 'reset-password';
+  user_id: number;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** Server settings changed from the dashboard; `value` is JSON. */
+export interface SettingTable {
+  key: string;
+  value: string;
+  updated_at: string;
+}
+
 export interface Database {
   workspaces: WorkspaceTable;
   roles: RoleTable;
@@ -65,6 +123,12 @@ export interface Database {
   user_roles: UserRoleTable;
   user_workspaces: UserWorkspaceTable;
   sessions: SessionTable;
+  invitations: InvitationTable;
+  account_tokens: AccountTokenTable;
+  settings: SettingTable;
+  config_records: ConfigRecordTable;
+  tracker_clicks: TrackerClickTable;
+  tracker_leads: TrackerLeadTable;
 }
 
 export type WorkspaceRow = Selectable<WorkspaceTable>;
@@ -72,3 +136,5 @@ export type RoleRow = Selectable<RoleTable>;
 export type UserRow = Selectable<UserTable>;
 export type SessionRow = Selectable<SessionTable>;
 export type NewUserRow = Insertable<UserTable>;
+export type InvitationRow = Selectable<InvitationTable>;
+export type ConfigRecordRow = Selectable<ConfigRecordTable>;

@@ -77,4 +77,5 @@ export const offers = defineResource({
   lookup: { value: 'external_id', label: 'name' },
   form: ZOfferForm,
   references: [...offerReferences, { field: 'backup_offer_external_id', resource: 'offers' }],
+  richTextFields: ['description'],
 });

@@ -16,4 +16,5 @@ export const segments = defineResource({
   lookup: { value: 'external_id', label: 'name' },
   form: ZSegmentForm,
   references: [],
+  withChainApiPath: 'segments-with-chain',
 });

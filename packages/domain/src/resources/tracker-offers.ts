@@ -15,4 +15,5 @@ export const trackerOffers = defineResource({
     { field: 'affiliate_network_external_id', resource: 'affiliate-networks' },
     { field: 'backup_offer_external_id', resource: 'tracker-offers' },
   ],
+  richTextFields: ['description'],
 });

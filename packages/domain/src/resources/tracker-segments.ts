@@ -12,4 +12,5 @@ export const trackerSegments = defineResource({
   lookup: { value: 'external_id', label: 'name' },
   form: ZSegmentForm,
   references: [],
+  withChainApiPath: 'tracker/segments-with-chain',
 });

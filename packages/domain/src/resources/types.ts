@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { RecordStatus } from '../list-query.js';
 import type { Section } from '../permissions.js';
 
 export type ResourceName =
@@ -47,6 +48,13 @@ export interface ResourceDefinition<TForm extends z.ZodType = z.ZodType> {
    * list: `path_groups.*.paths.*.offer_external_id`.
    */
   references?: readonly ResourceReference[];
+  /** Fields holding rich text (HTML, §2.6); the server sanitizes them and stores empty content as ''. */
+  richTextFields?: readonly string[];
+  /**
+   * Path below /api of the list variant whose records carry `segments_chain` (§7.2
+   * `segments-with-chain`); only for segment kinds.
+   */
+  withChainApiPath?: string;
 }
 
 export interface ResourceReference {
@@ -59,3 +67,16 @@ export function defineResource<TForm extends z.ZodType>(
 ): ResourceDefinition<TForm> {
   return definition;
 }
+
+/** What every stored record carries besides its form fields (ENTITIES.md). */
+export interface RecordMeta {
+  status: RecordStatus;
+  created_at: string;
+  updated_at: string;
+  workspace_id: number | null;
+}
+
+/** A record as the API answers it: its id field, its form fields and the common ones. */
+export type StoredRecord<TForm, TIdField extends 'external_id' | 'id' = 'external_id'> = TForm &
+  RecordMeta &
+  (TIdField extends 'id' ? { id: number } : { external_id: string });

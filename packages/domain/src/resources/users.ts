@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { PASSWORD_MIN_LENGTH } from '../constants.js';
 import { VALIDATION_MESSAGES as M } from '../messages.js';
+import { ZNewPassword } from '../password-policy.js';
 import { isKnownPermission } from '../permissions.js';
 import { defineResource } from './types.js';
 
@@ -12,10 +12,8 @@ const ZEmail = z
   .min(1, { error: M.required })
   .max(254, { error: M.tooLong })
   .pipe(z.email({ error: M.invalidEmail }));
-const ZPassword = z
-  .string({ error: M.required })
-  .min(PASSWORD_MIN_LENGTH, { error: M.passwordTooShort })
-  .max(200, { error: M.tooLong });
+// A password an administrator sets follows the same rules as one a person chooses.
+const ZPassword = ZNewPassword;
 const ZIds = z.array(z.number().int().positive());
 
 const userFields = {

@@ -1,10 +1,16 @@
-import { type CurrentUser, ERROR_MESSAGES, type LoginResponse, type TLoginForm } from '@switchyard/domain';
+import {
+  ACCOUNT_MESSAGES,
+  type CurrentUser,
+  ERROR_MESSAGES,
+  type LoginResponse,
+  type TLoginForm,
+} from '@switchyard/domain';
 import type { Kysely } from 'kysely';
 import { type Actor, effectivePermissions } from '../../auth/actor.js';
 import type { LoginLimiter } from '../../auth/login-limiter.js';
 import { verifyAgainstDummy, verifyPassword } from '../../auth/password.js';
 import type { SessionClient, Sessions } from '../../auth/sessions.js';
-import { NotFoundError, TooManyRequestsError, UnauthorizedError } from '../../errors.js';
+import { ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../../errors.js';
 import type { Database } from '../../store/schema.js';
 
 export class AuthService {
@@ -22,7 +28,7 @@ export class AuthService {
 
     const user = await this.db
       .selectFrom('users')
-      .select(['id', 'password_hash', 'active', 'status'])
+      .select(['id', 'password_hash', 'active', 'status', 'needs_verification'])
       .where('email', '=', form.email)
       .executeTakeFirst();
     // The same work and the same answer for an unknown email, a wrong password and a deactivated user.
@@ -33,6 +39,8 @@ export class AuthService {
       await Promise.all(keys.map((key) => this.limiter.recordFailure(key)));
       throw new UnauthorizedError(ERROR_MESSAGES.invalidCredentials);
     }
+    // A self-registered account logs in once its email is confirmed (only said to whoever knows the password).
+    if (user.needs_verification === 1) throw new ForbiddenError(undefined, ACCOUNT_MESSAGES.emailNotVerified);
 
     await this.sessions.deleteExpired();
     return { token: await this.sessions.create(user.id, client) };

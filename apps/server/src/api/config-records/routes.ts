@@ -1,0 +1,31 @@
+import { RESOURCES, type ResourceDefinition, ZListQuery } from '@switchyard/domain';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../store/schema.js';
+import { authorize } from '../guard.js';
+import { parseInput } from '../parse.js';
+import { resourceRoutes } from '../resource-routes.js';
+import { type ConfigChangeListener, ConfigRecordsService } from './service.js';
+
+/** Resources with their own tables and modules; every other registry resource is a config record. */
+const OWN_MODULES = new Set(['workspaces', 'users', 'roles']);
+
+export const CONFIG_RESOURCES: readonly ResourceDefinition[] = RESOURCES.filter(
+  (definition) => !OWN_MODULES.has(definition.name),
+);
+
+/** §7.2, §7.3: the routes of every config entity, from the registry. */
+export function configRecordRoutes(app: FastifyInstance, db: Kysely<Database>, onChange?: ConfigChangeListener): void {
+  for (const definition of CONFIG_RESOURCES) {
+    const service = new ConfigRecordsService(db, definition, onChange);
+    resourceRoutes(app, definition, service);
+    const { withChainApiPath } = definition;
+    if (withChainApiPath) {
+      const { section, resource } = definition.permission;
+      app.get(`/${withChainApiPath}`, async (request) => {
+        const actor = authorize(request, section, resource, 'get');
+        return service.listWithChain(parseInput(ZListQuery, request.query), actor);
+      });
+    }
+  }
+}

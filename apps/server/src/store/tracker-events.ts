@@ -1,0 +1,164 @@
+// The tracker's event tables (issue 5, item 3): clicks and leads, written in batches off the request
+// path. Reports read them; columns are what reports group and filter on (ENTITIES.md, event entities).
+import type { ColumnDefinitionBuilder, CreateTableBuilder, Generated, Insertable, Kysely, Migration } from 'kysely';
+import type { DatabaseDialect } from '../config.js';
+
+/** var1…var10: a column each, as reports group by them. */
+interface VarColumns {
+  var1: string | null;
+  var2: string | null;
+  var3: string | null;
+  var4: string | null;
+  var5: string | null;
+  var6: string | null;
+  var7: string | null;
+  var8: string | null;
+  var9: string | null;
+  var10: string | null;
+}
+
+export const VAR_COLUMNS = ['var1', 'var2', 'var3', 'var4', 'var5', 'var6', 'var7', 'var8', 'var9', 'var10'] as const;
+
+/** A click on a tracker campaign URL. */
+export interface TrackerClickTable extends VarColumns {
+  id: Generated<number>;
+  click_id: string;
+  /** ISO-8601, UTC. */
+  created_at: string;
+  campaign_external_id: string;
+  flow_external_id: string | null;
+  path_group_id: string | null;
+  path_id: string | null;
+  lander_external_id: string | null;
+  offer_external_id: string | null;
+  traffic_source_external_id: string | null;
+  visitor_id: string;
+  /** 1 for the visitor's first click on this campaign in a day. */
+  is_unique: number;
+  ip: string | null;
+  country: string | null;
+  device: string | null;
+  platform: string | null;
+  browser: string | null;
+  user_agent: string | null;
+  referrer: string | null;
+  /** The traffic source's own click id (`{external_id}`). */
+  external_click_id: string | null;
+  subaff: string | null;
+  /** JSON object: every var the click carried (subaff, utm_*, var1…var10, …). */
+  vars: string;
+  cost: number;
+  is_bot: number;
+  /** The routing decision's reason (matched, backup_offer, no_matching_path_group, capped, no_offer). */
+  reason: string;
+}
+
+/** A lead (registration) posted to an API campaign. */
+export interface TrackerLeadTable extends VarColumns {
+  id: Generated<number>;
+  lead_id: string;
+  created_at: string;
+  campaign_external_id: string;
+  flow_external_id: string | null;
+  path_group_id: string | null;
+  path_id: string | null;
+  offer_external_id: string | null;
+  traffic_source_external_id: string | null;
+  /** SHA-256 (hex) of the lowercased email; the email itself is not stored. */
+  email_hash: string;
+  email_domain: string;
+  age: number | null;
+  ip: string | null;
+  country: string | null;
+  device: string | null;
+  platform: string | null;
+  browser: string | null;
+  user_agent: string | null;
+  subaff: string | null;
+  vars: string;
+  is_bot: number;
+  /** routed | unrouted */
+  decision: string;
+  reason: string;
+  backup_used: number;
+}
+
+export type NewTrackerClick = Insertable<TrackerClickTable>;
+export type NewTrackerLead = Insertable<TrackerLeadTable>;
+
+// biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as typed today.
+type AnyDb = Kysely<any>;
+type AnyTable = CreateTableBuilder<string, string>;
+
+function eventTable(db: AnyDb, name: string, dialect: DatabaseDialect): AnyTable {
+  return db.schema
+    .createTable(name)
+    .addColumn('id', 'integer', (column: ColumnDefinitionBuilder) =>
+      dialect === 'postgres' ? column.generatedByDefaultAsIdentity().primaryKey() : column.primaryKey().autoIncrement(),
+    );
+}
+
+function withRoutingColumns(table: AnyTable): AnyTable {
+  let result = table
+    .addColumn('created_at', 'text', (column) => column.notNull())
+    .addColumn('campaign_external_id', 'text', (column) => column.notNull())
+    .addColumn('flow_external_id', 'text')
+    .addColumn('path_group_id', 'text')
+    .addColumn('path_id', 'text')
+    .addColumn('offer_external_id', 'text')
+    .addColumn('traffic_source_external_id', 'text')
+    .addColumn('ip', 'text')
+    .addColumn('country', 'text')
+    .addColumn('device', 'text')
+    .addColumn('platform', 'text')
+    .addColumn('browser', 'text')
+    .addColumn('user_agent', 'text')
+    .addColumn('subaff', 'text');
+  for (const name of VAR_COLUMNS) result = result.addColumn(name, 'text');
+  return result
+    .addColumn('vars', 'text', (column) => column.notNull().defaultTo('{}'))
+    .addColumn('is_bot', 'integer', (column) => column.notNull().defaultTo(0))
+    .addColumn('reason', 'text', (column) => column.notNull());
+}
+
+/** 0004: tracker_clicks and tracker_leads. */
+export function trackerEventsMigration(dialect: DatabaseDialect): Migration {
+  const money = dialect === 'postgres' ? 'double precision' : 'real';
+  return {
+    async up(db: AnyDb) {
+      await withRoutingColumns(
+        eventTable(db, 'tracker_clicks', dialect).addColumn('click_id', 'text', (column) => column.notNull().unique()),
+      )
+        .addColumn('lander_external_id', 'text')
+        .addColumn('visitor_id', 'text', (column) => column.notNull())
+        .addColumn('is_unique', 'integer', (column) => column.notNull().defaultTo(0))
+        .addColumn('referrer', 'text')
+        .addColumn('external_click_id', 'text')
+        .addColumn('cost', money, (column) => column.notNull().defaultTo(0))
+        .execute();
+      await db.schema.createIndex('tracker_clicks_created_at_idx').on('tracker_clicks').column('created_at').execute();
+      await db.schema
+        .createIndex('tracker_clicks_campaign_created_at_idx')
+        .on('tracker_clicks')
+        .columns(['campaign_external_id', 'created_at'])
+        .execute();
+
+      await withRoutingColumns(
+        eventTable(db, 'tracker_leads', dialect).addColumn('lead_id', 'text', (column) => column.notNull().unique()),
+      )
+        .addColumn('email_hash', 'text', (column) => column.notNull())
+        .addColumn('email_domain', 'text', (column) => column.notNull())
+        .addColumn('age', 'integer')
+        .addColumn('decision', 'text', (column) => column.notNull())
+        .addColumn('backup_used', 'integer', (column) => column.notNull().defaultTo(0))
+        .execute();
+      await db.schema.createIndex('tracker_leads_created_at_idx').on('tracker_leads').column('created_at').execute();
+      await db.schema
+        .createIndex('tracker_leads_campaign_created_at_idx')
+        .on('tracker_leads')
+        .columns(['campaign_external_id', 'created_at'])
+        .execute();
+      await db.schema.createIndex('tracker_leads_email_hash_idx').on('tracker_leads').column('email_hash').execute();
+    },
+  };
+}

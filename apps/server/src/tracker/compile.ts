@@ -1,0 +1,288 @@
+// A campaign's routing compiled from the stored config (issue 5, item 1): every body is parsed once
+// with the registry's form, conditions are parsed into trees and URLs into templates, so the hot path
+// only reads maps and arrays.
+import {
+  ALL_CONDITION,
+  type ConditionNode,
+  parseConditionText,
+  ZCampaignForm,
+  ZFlowForm,
+  ZOfferForm,
+  ZSegmentForm,
+  ZTrackerCampaignForm,
+  ZTrackerFlowForm,
+  ZTrackerLanderForm,
+  ZTrackerOfferForm,
+  ZTrafficSourceForm,
+} from '@switchyard/domain';
+import type { z } from 'zod';
+import { compileUrlTemplate, type UrlTemplate } from './macros.js';
+
+/** A `config_records` row as the compiler reads it. */
+export interface ConfigRow {
+  kind: string;
+  external_id: string;
+  name: string;
+  body: string;
+  status: string;
+}
+
+export type Side = 'tracker' | 'api';
+
+export interface CompiledOffer {
+  side: Side;
+  externalId: string;
+  name: string;
+  url: UrlTemplate;
+  /** Active and (API offers) enabled; an unavailable offer passes traffic to its backup. */
+  available: boolean;
+  dailyCap: number;
+  capTimezone: string;
+  backupExternalId: string | null;
+  payout: number;
+  currency: string;
+  emailWeights: Readonly<Record<string, number>>;
+}
+
+export interface CompiledLander {
+  externalId: string;
+  name: string;
+  url: UrlTemplate;
+}
+
+export interface CompiledPath {
+  id: string;
+  name: string;
+  weight: number;
+  /** Regs Daily Cap (leads); 0 means none. */
+  dailyCap: number;
+  postbackDailyCap: number;
+  subaff: string;
+  /** Enabled offer rows with a positive weight (an API path has its one offer here, weight 1). */
+  offers: readonly { offerExternalId: string; weight: number }[];
+  /** Enabled rows naming active landers, with a positive weight. */
+  landers: readonly { lander: CompiledLander; weight: number }[];
+}
+
+export interface CompiledPathGroup {
+  id: string;
+  name: string;
+  priority: number;
+  condition: ConditionNode;
+  /** Enabled paths with a positive weight. */
+  paths: readonly CompiledPath[];
+}
+
+export interface TrafficSourceParameter {
+  /** The query parameter the source sends (`zone`). */
+  tsParameter: string;
+  /** Where routing and reports see it: var1…var10. */
+  internalToken: string;
+}
+
+export interface CompiledCampaign {
+  side: Side;
+  externalId: string;
+  name: string;
+  flowExternalId: string;
+  trafficSourceExternalId: string;
+  parameters: readonly TrafficSourceParameter[];
+  costModel: string;
+  cost: number;
+  /** API campaigns: the X-Api-Key a partner sends with leads. */
+  ingestToken: string | undefined;
+  /** Enabled path groups, by priority. */
+  groups: readonly CompiledPathGroup[];
+}
+
+interface SideMaps {
+  campaigns: Map<string, CompiledCampaign>;
+  offers: Map<string, CompiledOffer>;
+  segments: Map<string, ConditionNode>;
+}
+
+/** Everything routing reads, for both sides; replaced whole when config changes. */
+export interface RoutingSnapshot {
+  tracker: SideMaps;
+  api: SideMaps;
+  /** Records that could not be compiled (kind:external_id → why); they do not route. */
+  problems: ReadonlyMap<string, string>;
+}
+
+const KINDS = {
+  tracker: {
+    campaign: 'tracker-campaigns',
+    flow: 'tracker-flows',
+    offer: 'tracker-offers',
+    segment: 'tracker-segments',
+  },
+  api: { campaign: 'campaigns', flow: 'flows', offer: 'offers', segment: 'segments' },
+} as const;
+
+/** The config kinds routing depends on: a change to any of them recompiles. */
+export const ROUTING_KINDS: ReadonlySet<string> = new Set([
+  ...Object.values(KINDS.tracker),
+  ...Object.values(KINDS.api),
+  'tracker-landers',
+  'traffic-sources',
+]);
+
+function parseBody(row: ConfigRow): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(row.body);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
+}
+
+function conditionTree(text: string): ConditionNode {
+  return parseConditionText(text).tree ?? ALL_CONDITION;
+}
+
+export function compileRouting(rows: readonly ConfigRow[]): RoutingSnapshot {
+  const problems = new Map<string, string>();
+  const byKind = new Map<string, { row: ConfigRow; body: Record<string, unknown> }[]>();
+  for (const row of rows) {
+    const list = byKind.get(row.kind) ?? [];
+    list.push({ row, body: parseBody(row) });
+    byKind.set(row.kind, list);
+  }
+
+  /** Rows of a kind parsed with its form; a body the form refuses is reported and skipped. */
+  function parsed<T extends z.ZodType>(
+    kind: string,
+    form: T,
+  ): { row: ConfigRow; form: z.output<T>; body: Record<string, unknown> }[] {
+    const result: { row: ConfigRow; form: z.output<T>; body: Record<string, unknown> }[] = [];
+    for (const { row, body } of byKind.get(kind) ?? []) {
+      const outcome = form.safeParse({ ...body, name: row.name });
+      if (outcome.success) result.push({ row, form: outcome.data, body });
+      else problems.set(`${kind}:${row.external_id}`, outcome.error.issues[0]?.message ?? 'invalid');
+    }
+    return result;
+  }
+
+  const landers = new Map<string, CompiledLander>();
+  for (const { row, form } of parsed('tracker-landers', ZTrackerLanderForm)) {
+    if (row.status !== 'active' || !form.enabled) continue;
+    landers.set(row.external_id, { externalId: row.external_id, name: row.name, url: compileUrlTemplate(form.url) });
+  }
+
+  const trafficSources = new Map<string, readonly TrafficSourceParameter[]>();
+  for (const { row, form } of parsed('traffic-sources', ZTrafficSourceForm)) {
+    trafficSources.set(
+      row.external_id,
+      form.parameters
+        .filter((parameter) => parameter.enabled)
+        .map((parameter) => ({ tsParameter: parameter.ts_parameter, internalToken: parameter.internal_token })),
+    );
+  }
+
+  function compileSide(side: Side): SideMaps {
+    const kinds = KINDS[side];
+    const offers = new Map<string, CompiledOffer>();
+    const offerForm = side === 'api' ? ZOfferForm : ZTrackerOfferForm;
+    for (const { row, form } of parsed(kinds.offer, offerForm)) {
+      const enabled = 'enabled' in form ? form.enabled !== false : true;
+      offers.set(row.external_id, {
+        side,
+        externalId: row.external_id,
+        name: row.name,
+        url: compileUrlTemplate(form.url),
+        available: row.status === 'active' && enabled,
+        dailyCap: form.daily_cap,
+        capTimezone: form.cap_timezone,
+        backupExternalId: form.backup_offer_external_id,
+        payout: form.payout,
+        currency: form.currency,
+        emailWeights: 'email_weights' in form ? (form.email_weights as Record<string, number>) : {},
+      });
+    }
+
+    // Archived segments still answer: a flow that names one keeps routing as it was built.
+    const segments = new Map<string, ConditionNode>();
+    for (const { row, form } of parsed(kinds.segment, ZSegmentForm)) {
+      segments.set(row.external_id, conditionTree(form.condition));
+    }
+
+    const flows = new Map<string, CompiledPathGroup[]>();
+    const flowForm = side === 'api' ? ZFlowForm : ZTrackerFlowForm;
+    for (const { row, form } of parsed(kinds.flow, flowForm)) {
+      const groups = form.path_groups
+        .filter((group) => group.enabled)
+        .map(
+          (group): CompiledPathGroup => ({
+            id: group.id,
+            name: group.name,
+            priority: group.priority,
+            condition: conditionTree(group.condition),
+            paths: group.paths
+              .filter((path) => path.enabled && path.weight > 0)
+              .map((path) => compilePath(path as PathForm, landers)),
+          }),
+        )
+        .sort((a, b) => a.priority - b.priority);
+      flows.set(row.external_id, groups);
+    }
+
+    const campaigns = new Map<string, CompiledCampaign>();
+    const campaignForm = side === 'api' ? ZCampaignForm : ZTrackerCampaignForm;
+    for (const { row, form, body } of parsed(kinds.campaign, campaignForm)) {
+      if (row.status !== 'active') continue;
+      const groups = flows.get(form.flow_external_id);
+      if (!groups) problems.set(`${kinds.campaign}:${row.external_id}`, 'flow not found');
+      campaigns.set(row.external_id, {
+        side,
+        externalId: row.external_id,
+        name: row.name,
+        flowExternalId: form.flow_external_id,
+        trafficSourceExternalId: form.traffic_source_external_id,
+        parameters: trafficSources.get(form.traffic_source_external_id) ?? [],
+        costModel: 'cost_model' in form ? String(form.cost_model) : 'CPA',
+        cost: 'cost' in form ? Number(form.cost) : 0,
+        ingestToken: typeof body.ingest_token === 'string' ? body.ingest_token : undefined,
+        groups: groups ?? [],
+      });
+    }
+    return { campaigns, offers, segments };
+  }
+
+  return { tracker: compileSide('tracker'), api: compileSide('api'), problems };
+}
+
+interface PathForm {
+  id: string;
+  name: string;
+  weight: number;
+  daily_cap: number;
+  postback_daily_cap: number;
+  subaff: string;
+  offer_external_id?: string;
+  offers?: { offer_external_id: string; weight: number; enabled: boolean }[];
+  landers?: { lander_external_id: string; weight: number; enabled: boolean }[];
+}
+
+function compilePath(path: PathForm, landers: ReadonlyMap<string, CompiledLander>): CompiledPath {
+  const offers = path.offer_external_id
+    ? [{ offerExternalId: path.offer_external_id, weight: 1 }]
+    : (path.offers ?? [])
+        .filter((row) => row.enabled && row.weight > 0)
+        .map((row) => ({ offerExternalId: row.offer_external_id, weight: row.weight }));
+  const landerRows = (path.landers ?? []).flatMap((row) => {
+    const lander = landers.get(row.lander_external_id);
+    return row.enabled && row.weight > 0 && lander ? [{ lander, weight: row.weight }] : [];
+  });
+  return {
+    id: path.id,
+    name: path.name,
+    weight: path.weight,
+    dailyCap: path.daily_cap,
+    postbackDailyCap: path.postback_daily_cap,
+    subaff: path.subaff,
+    offers,
+    landers: landerRows,
+  };
+}

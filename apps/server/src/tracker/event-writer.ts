@@ -1,0 +1,112 @@
+// Clicks and leads are answered first and written after (issue 5, item 3): rows wait in memory and are
+// inserted in batches when enough have gathered or a short time has passed. What a hard crash can lose:
+// the rows not yet flushed, at most `maxBatch` rows or `flushIntervalMs` of traffic (plus any batch
+// the database refused and that is waiting for its retry). A graceful close flushes everything.
+import type { Kysely } from 'kysely';
+import type { Database } from '../store/schema.js';
+import type { NewTrackerClick, NewTrackerLead } from '../store/tracker-events.js';
+
+export interface EventWriterOptions {
+  /** Flush as soon as this many rows wait (per table). */
+  maxBatch?: number;
+  /** Flush rows older than this. */
+  flushIntervalMs?: number;
+  /** Rows kept while the database refuses them; beyond this the oldest are dropped (and logged). */
+  maxPending?: number;
+  log?: { error(object: unknown, message: string): void; warn(object: unknown, message: string): void };
+}
+
+/** Rows per INSERT: well under SQLite's and PostgreSQL's bound-parameter limits (about 35 columns). */
+const INSERT_CHUNK = 500;
+
+type EventTable = 'tracker_clicks' | 'tracker_leads';
+
+class EventBuffer<TRow> {
+  rows: TRow[] = [];
+  constructor(readonly table: EventTable) {}
+}
+
+export class EventWriter {
+  private readonly clicks = new EventBuffer<NewTrackerClick>('tracker_clicks');
+  private readonly leads = new EventBuffer<NewTrackerLead>('tracker_leads');
+  private readonly maxBatch: number;
+  private readonly maxPending: number;
+  private readonly timer: NodeJS.Timeout;
+  /** The flush in progress; flushes run one at a time, in order. */
+  private flushing: Promise<void> = Promise.resolve();
+  private queued = false;
+  private closed = false;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly options: EventWriterOptions = {},
+  ) {
+    this.maxBatch = options.maxBatch ?? 1000;
+    this.maxPending = options.maxPending ?? 200_000;
+    this.timer = setInterval(() => void this.flush(), options.flushIntervalMs ?? 1000);
+    this.timer.unref();
+  }
+
+  addClick(row: NewTrackerClick): void {
+    this.add(this.clicks, row);
+  }
+
+  addLead(row: NewTrackerLead): void {
+    this.add(this.leads, row);
+  }
+
+  /** Rows waiting to be written. */
+  get pending(): number {
+    return this.clicks.rows.length + this.leads.rows.length;
+  }
+
+  /** Writes every waiting row; resolves when they are stored (or have failed and wait for a retry). */
+  flush(): Promise<void> {
+    // A flush that has not started yet will write these rows too.
+    if (this.queued) return this.flushing;
+    this.queued = true;
+    this.flushing = this.flushing.then(async () => {
+      this.queued = false;
+      await this.write(this.clicks, (rows) => this.db.insertInto('tracker_clicks').values(rows).execute());
+      await this.write(this.leads, (rows) => this.db.insertInto('tracker_leads').values(rows).execute());
+    });
+    return this.flushing;
+  }
+
+  /** Stops the timer and writes what waits. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    await this.flush();
+    if (this.pending > 0) {
+      this.options.log?.error({ rows: this.pending }, 'tracker events could not be written before shutdown');
+    }
+  }
+
+  private add<TRow>(buffer: EventBuffer<TRow>, row: TRow): void {
+    buffer.rows.push(row);
+    if (buffer.rows.length > this.maxPending) {
+      const dropped = buffer.rows.length - this.maxPending;
+      buffer.rows.splice(0, dropped);
+      this.options.log?.error({ table: buffer.table, dropped }, 'tracker event buffer full; oldest rows dropped');
+    }
+    if (buffer.rows.length >= this.maxBatch && !this.closed) void this.flush();
+  }
+
+  private async write<TRow>(buffer: EventBuffer<TRow>, insert: (rows: TRow[]) => Promise<unknown>): Promise<void> {
+    while (buffer.rows.length > 0) {
+      const batch = buffer.rows.splice(0, INSERT_CHUNK);
+      try {
+        await insert(batch);
+      } catch (error) {
+        // Back to the front, in order, for the next flush.
+        buffer.rows.unshift(...batch);
+        this.options.log?.warn(
+          { err: error, table: buffer.table, rows: batch.length },
+          'tracker events not written; will retry',
+        );
+        return;
+      }
+    }
+  }
+}

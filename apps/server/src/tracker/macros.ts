@@ -1,0 +1,60 @@
+// Macros in offer, lander and postback URLs (issue 5, Contract): `{clickid}`, `{lead_id}`,
+// `{campaign_id}`, `{offer_id}`, `{lander_id}`, `{country}`, `{payout}`, `{status}`, `{txid}`,
+// `{external_id}`, `{subaff}`, `{var1}`…`{var10}`, `{utm_*}`. Values are URL-encoded; a known macro
+// without a value becomes empty; any other `{name}` is left as written (it may be the network's own).
+
+const KNOWN_MACROS = new Set([
+  'clickid',
+  'lead_id',
+  'campaign_id',
+  'offer_id',
+  'lander_id',
+  'country',
+  'payout',
+  'status',
+  'txid',
+  'external_id',
+  'subaff',
+  ...Array.from({ length: 10 }, (_, index) => `var${index + 1}`),
+]);
+
+export function isKnownMacro(name: string): boolean {
+  return KNOWN_MACROS.has(name) || name.startsWith('utm_');
+}
+
+export type MacroValues = Readonly<Record<string, string | number | null | undefined>>;
+
+/** A URL split once into literal text and macro names, so filling it is a join. */
+export interface UrlTemplate {
+  readonly source: string;
+  fill(values: MacroValues): string;
+}
+
+const MACRO = /\{([A-Za-z0-9_]+)\}/g;
+
+export function compileUrlTemplate(source: string): UrlTemplate {
+  const literals: string[] = [];
+  const names: string[] = [];
+  let last = 0;
+  for (const match of source.matchAll(MACRO)) {
+    const name = match[1]!;
+    if (!isKnownMacro(name)) continue;
+    literals.push(source.slice(last, match.index));
+    names.push(name);
+    last = match.index + match[0].length;
+  }
+  literals.push(source.slice(last));
+  if (names.length === 0) return { source, fill: () => source };
+  return {
+    source,
+    fill(values) {
+      let url = literals[0]!;
+      for (let index = 0; index < names.length; index += 1) {
+        const value = values[names[index]!];
+        if (value !== undefined && value !== null) url += encodeURIComponent(String(value));
+        url += literals[index + 1]!;
+      }
+      return url;
+    },
+  };
+}

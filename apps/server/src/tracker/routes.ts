@@ -1,0 +1,56 @@
+// Issue 5, Contract: the public tracker endpoints (no bearer token; they live outside /api).
+import type { FastifyInstance } from 'fastify';
+import { parseInput } from '../api/parse.js';
+import { NotFoundError, UnauthorizedError } from '../errors.js';
+import { ZLeadInput } from './lead-input.js';
+import type { Tracker } from './tracker.js';
+
+const EXTERNAL_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const CLICK_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+type CampaignParams = { Params: { campaign: string } };
+
+export function trackerRoutes(app: FastifyInstance, tracker: Tracker): void {
+  app.get<CampaignParams>('/c/:campaign', async (request, reply) => {
+    const { campaign } = request.params;
+    if (!EXTERNAL_ID.test(campaign)) throw new NotFoundError();
+    const answer = await tracker.click({
+      campaignExternalId: campaign,
+      query: (request.query ?? {}) as Record<string, unknown>,
+      ip: request.ip,
+      userAgent: request.headers['user-agent'],
+      referrer: request.headers.referer,
+      cookieHeader: request.headers.cookie,
+    });
+    if (answer.kind === 'not-found') throw new NotFoundError();
+    reply.header('cache-control', 'no-store');
+    if (answer.cookies.length > 0) reply.header('set-cookie', answer.cookies);
+    // The click is recorded either way; with nowhere to send it the visitor sees a 404.
+    if (answer.kind === 'no-route') throw new NotFoundError();
+    return reply.redirect(answer.location, 302);
+  });
+
+  app.get<CampaignParams & { Querystring: { clickid?: unknown } }>('/c/:campaign/offer', async (request, reply) => {
+    const { campaign } = request.params;
+    const clickId = request.query.clickid;
+    if (!EXTERNAL_ID.test(campaign) || typeof clickId !== 'string' || !CLICK_ID.test(clickId)) {
+      throw new NotFoundError();
+    }
+    const location = await tracker.offerForClick(campaign, clickId);
+    if (!location) throw new NotFoundError();
+    reply.header('cache-control', 'no-store');
+    return reply.redirect(location, 302);
+  });
+
+  app.post<CampaignParams>('/v1/campaigns/:campaign/leads', async (request) => {
+    const { campaign } = request.params;
+    if (!EXTERNAL_ID.test(campaign)) throw new NotFoundError();
+    const apiKey = request.headers['x-api-key'];
+    const answer = await tracker.lead(campaign, typeof apiKey === 'string' ? apiKey : undefined, () =>
+      parseInput(ZLeadInput, request.body),
+    );
+    if (answer.kind === 'not-found') throw new NotFoundError();
+    if (answer.kind === 'unauthorized') throw new UnauthorizedError();
+    return answer.body;
+  });
+}

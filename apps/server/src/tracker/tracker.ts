@@ -1,0 +1,436 @@
+// The tracker's hot path (ARCHITECTURE.md, tracker/): routing compiled in memory and swapped whole on a
+// config change, caps counted in memory, events written later in batches. A click or lead waits on
+// nothing but the process itself.
+import { timingSafeEqual } from 'node:crypto';
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../store/schema.js';
+import { type NewTrackerClick, type NewTrackerLead, VAR_COLUMNS } from '../store/tracker-events.js';
+import { type CapCounters, dayIn, InProcessCapCounters, offerCapKey, pathRegsCapKey } from './caps.js';
+import {
+  type CompiledCampaign,
+  type ConfigRow,
+  compileRouting,
+  ROUTING_KINDS,
+  type RoutingSnapshot,
+} from './compile.js';
+import { emailDomain, emailHash, emailRate } from './email.js';
+import { EventWriter, type EventWriterOptions } from './event-writer.js';
+import { countryOfIp } from './geo.js';
+import type { TLeadInput } from './lead-input.js';
+import type { MacroValues } from './macros.js';
+import { type Decision, decide, PATH_CAP_TIMEZONE } from './routing.js';
+import { UserAgentCache } from './user-agent.js';
+import { identifyVisitor, newEventId } from './visitor.js';
+import type { Random } from './weighted.js';
+
+export interface TrackerLog {
+  info(object: unknown, message: string): void;
+  warn(object: unknown, message: string): void;
+  error(object: unknown, message: string): void;
+}
+
+export interface TrackerOptions {
+  random?: Random;
+  caps?: CapCounters;
+  now?: () => Date;
+  events?: Omit<EventWriterOptions, 'log'>;
+}
+
+/** What a click request brings. */
+export interface ClickRequest {
+  campaignExternalId: string;
+  query: Readonly<Record<string, unknown>>;
+  ip: string;
+  userAgent: string | undefined;
+  referrer: string | undefined;
+  cookieHeader: string | undefined;
+}
+
+export type ClickAnswer =
+  | { kind: 'redirect'; location: string; cookies: string[]; clickId: string }
+  | { kind: 'not-found' }
+  | { kind: 'no-route'; cookies: string[]; clickId: string };
+
+export type LeadAnswer =
+  | { kind: 'not-found' }
+  | { kind: 'unauthorized' }
+  | {
+      kind: 'routed';
+      body: {
+        lead_id: string;
+        offer: { external_id: string; name: string; url: string } | null;
+        path_group: { id: string; name: string } | null;
+        reason: string;
+      };
+    };
+
+/** Query parameters that name the traffic source's own click id (`{external_id}`). */
+const EXTERNAL_CLICK_ID_PARAMETERS = new Set(['external_id', 'click_id', 'clickid', 'cid', 'subid']);
+/** Vars a click URL may carry as they are, besides the traffic source's mapped parameters. */
+const DIRECT_VAR = /^(subaff|email_source|step|utm_[a-z0-9_]{1,32}|var(10|[1-9]))$/;
+const MAX_VAR_LENGTH = 1024;
+/** Clicks remembered for the lander's offer link; older ones are looked up in the database. */
+const RECENT_CLICKS = 100_000;
+const EMPTY_SNAPSHOT: RoutingSnapshot = compileRouting([]);
+
+function firstValue(value: unknown): string | undefined {
+  const first = Array.isArray(value) ? value[0] : value;
+  return typeof first === 'string' ? first.slice(0, MAX_VAR_LENGTH) : undefined;
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Macro values of a click or lead row (Contract: values URL-encoded by the template). */
+function macroValues(
+  row: Pick<NewTrackerClick, 'campaign_external_id' | 'offer_external_id' | 'country' | 'subaff' | 'vars'> & {
+    lander_external_id?: string | null;
+    external_click_id?: string | null;
+  },
+  eventId: { clickid: string; lead_id?: string },
+  vars: Readonly<Record<string, string>> = JSON.parse(row.vars) as Record<string, string>,
+): MacroValues {
+  return {
+    ...vars,
+    ...eventId,
+    campaign_id: row.campaign_external_id,
+    offer_id: row.offer_external_id,
+    lander_id: row.lander_external_id,
+    country: row.country,
+    subaff: row.subaff,
+    external_id: row.external_click_id ?? vars.external_id,
+  };
+}
+
+function varColumns(
+  vars: Readonly<Record<string, string | undefined>>,
+): Record<(typeof VAR_COLUMNS)[number], string | null> {
+  return Object.fromEntries(VAR_COLUMNS.map((name) => [name, vars[name] ?? null])) as Record<
+    (typeof VAR_COLUMNS)[number],
+    string | null
+  >;
+}
+
+function clickCost(campaign: CompiledCampaign): number {
+  if (campaign.costModel === 'CPC') return campaign.cost;
+  if (campaign.costModel === 'CPM') return campaign.cost / 1000;
+  return 0;
+}
+
+export class Tracker {
+  private snapshot: RoutingSnapshot = EMPTY_SNAPSHOT;
+  private readonly random: Random;
+  private readonly caps: CapCounters;
+  private readonly now: () => Date;
+  private readonly userAgents = new UserAgentCache();
+  private readonly events: EventWriter;
+  /** Click id → where its lander's offer link goes. */
+  private readonly recentClicks = new Map<string, { campaignExternalId: string; offerUrl: string | null }>();
+  /** Email hash → registrations seen (regsCount). */
+  private readonly registrations = new Map<string, number>();
+  private compiling: Promise<void> | null = null;
+  private stale = false;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly log: TrackerLog,
+    options: TrackerOptions = {},
+  ) {
+    this.random = options.random ?? Math.random;
+    this.caps = options.caps ?? new InProcessCapCounters();
+    this.now = options.now ?? (() => new Date());
+    this.events = new EventWriter(db, { ...options.events, log });
+  }
+
+  /** Compiles the routing and counts what today's stored events already spent of the caps. */
+  async start(): Promise<void> {
+    await this.recompile();
+    await this.warmUp();
+  }
+
+  /** The routing in force (tests and diagnostics). */
+  get routing(): RoutingSnapshot {
+    return this.snapshot;
+  }
+
+  /**
+   * Called when a config record is saved, archived or restored: routing is recompiled and swapped in;
+   * the promise settles once the change is live. Changes during a compile trigger one more.
+   */
+  configChanged = (kind: string): Promise<void> => {
+    if (!ROUTING_KINDS.has(kind)) return Promise.resolve();
+    return this.recompile();
+  };
+
+  private recompile(): Promise<void> {
+    this.stale = true;
+    this.compiling ??= (async () => {
+      try {
+        while (this.stale) {
+          this.stale = false;
+          const rows: ConfigRow[] = await this.db
+            .selectFrom('config_records')
+            .select(['kind', 'external_id', 'name', 'body', 'status'])
+            .where('kind', 'in', [...ROUTING_KINDS])
+            .execute();
+          this.snapshot = compileRouting(rows);
+          for (const [record, problem] of this.snapshot.problems) {
+            this.log.warn({ record, problem }, 'config record not used for routing');
+          }
+        }
+      } catch (error) {
+        this.log.error({ err: error }, 'routing not recompiled; the previous routing stays in force');
+      } finally {
+        this.compiling = null;
+      }
+    })();
+    return this.compiling;
+  }
+
+  /** Today's counts from stored events, so a restart does not hand out a cap a second time. */
+  private async warmUp(): Promise<void> {
+    const now = this.now();
+    // Every timezone's "today" began less than 38 hours ago (UTC−12 … UTC+14).
+    const since = new Date(now.getTime() - 38 * 60 * 60 * 1000).toISOString();
+    const minute = sql<string>`substr(created_at, 1, 16)`;
+    for (const side of ['tracker', 'api'] as const) {
+      const offers = this.snapshot[side].offers;
+      const capped = [...offers.values()].filter((offer) => offer.dailyCap > 0).map((offer) => offer.externalId);
+      if (capped.length === 0) continue;
+      const table = side === 'tracker' ? 'tracker_clicks' : 'tracker_leads';
+      const rows = await this.db
+        .selectFrom(table)
+        .select(['offer_external_id', minute.as('minute'), (eb) => eb.fn.countAll<number | string>().as('count')])
+        .where('created_at', '>=', since)
+        .where('offer_external_id', 'in', capped)
+        .groupBy(['offer_external_id', minute])
+        .execute();
+      for (const row of rows) {
+        const offer = offers.get(row.offer_external_id ?? '');
+        if (!offer) continue;
+        const today = dayIn(now, offer.capTimezone);
+        if (dayIn(new Date(`${row.minute}:00.000Z`), offer.capTimezone) !== today) continue;
+        await this.caps.add(offerCapKey(`${side}:${offer.externalId}`), today, Number(row.count));
+      }
+    }
+    const pathDay = dayIn(now, PATH_CAP_TIMEZONE);
+    const paths = await this.db
+      .selectFrom('tracker_leads')
+      .select(['flow_external_id', 'path_id', (eb) => eb.fn.countAll<number | string>().as('count')])
+      .where('created_at', '>=', `${pathDay}T00:00:00.000Z`)
+      .where('decision', '=', 'routed')
+      .groupBy(['flow_external_id', 'path_id'])
+      .execute();
+    for (const row of paths) {
+      if (!row.flow_external_id || !row.path_id) continue;
+      await this.caps.add(pathRegsCapKey(row.flow_external_id, row.path_id), pathDay, Number(row.count));
+    }
+    const registrations = await this.db
+      .selectFrom('tracker_leads')
+      .select(['email_hash', (eb) => eb.fn.countAll<number | string>().as('count')])
+      .groupBy('email_hash')
+      .execute();
+    for (const row of registrations) this.registrations.set(row.email_hash, Number(row.count));
+  }
+
+  async click(request: ClickRequest): Promise<ClickAnswer> {
+    const campaign = this.snapshot.tracker.campaigns.get(request.campaignExternalId);
+    if (!campaign) return { kind: 'not-found' };
+    const now = this.now();
+    const userAgent = request.userAgent ?? '';
+    const traits = this.userAgents.describe(userAgent);
+    const country = countryOfIp(request.ip);
+    const { vars, externalClickId } = this.clickVars(campaign, request.query);
+    const decision = await decide(
+      this.snapshot,
+      campaign,
+      {
+        fields: {
+          countryCode: country,
+          device: traits.device,
+          platform: traits.platform,
+          browser: traits.browser,
+          campaignId: campaign.externalId,
+        },
+        vars,
+        now,
+      },
+      { random: this.random, caps: this.caps },
+      false,
+    );
+    const visitor = identifyVisitor(request.cookieHeader, campaign.externalId);
+    const clickId = newEventId();
+    const row: NewTrackerClick = {
+      click_id: clickId,
+      created_at: now.toISOString(),
+      campaign_external_id: campaign.externalId,
+      flow_external_id: campaign.flowExternalId,
+      path_group_id: decision.group?.id ?? null,
+      path_id: decision.path?.id ?? null,
+      lander_external_id: decision.lander?.externalId ?? null,
+      offer_external_id: decision.offer?.externalId ?? null,
+      traffic_source_external_id: campaign.trafficSourceExternalId,
+      visitor_id: visitor.id,
+      is_unique: visitor.unique ? 1 : 0,
+      ip: request.ip || null,
+      country: country ?? null,
+      device: traits.device,
+      platform: traits.platform ?? null,
+      browser: traits.browser ?? null,
+      user_agent: userAgent.slice(0, 2048) || null,
+      referrer: request.referrer?.slice(0, 2048) || null,
+      external_click_id: externalClickId ?? null,
+      subaff: vars.subaff ?? (decision.path?.subaff || null),
+      ...varColumns(vars),
+      vars: JSON.stringify(vars),
+      cost: clickCost(campaign),
+      is_bot: traits.bot ? 1 : 0,
+      reason: decision.reason,
+    };
+    this.events.addClick(row);
+    const macros = macroValues(row, { clickid: clickId }, vars);
+    const offerUrl = decision.offer?.url.fill(macros) ?? null;
+    this.remember(clickId, campaign.externalId, offerUrl);
+    const location = decision.lander?.url.fill(macros) ?? offerUrl;
+    if (!location) return { kind: 'no-route', cookies: visitor.cookies, clickId };
+    return { kind: 'redirect', location, cookies: visitor.cookies, clickId };
+  }
+
+  /** Where a lander's offer link goes for `clickId`: the offer chosen at the click. */
+  async offerForClick(campaignExternalId: string, clickId: string): Promise<string | null> {
+    const recent = this.recentClicks.get(clickId);
+    if (recent) return recent.campaignExternalId === campaignExternalId ? recent.offerUrl : null;
+    // Clicks from before a restart, or served by another node.
+    const row = await this.db
+      .selectFrom('tracker_clicks')
+      .selectAll()
+      .where('click_id', '=', clickId)
+      .where('campaign_external_id', '=', campaignExternalId)
+      .executeTakeFirst();
+    if (!row?.offer_external_id) return null;
+    const offer = this.snapshot.tracker.offers.get(row.offer_external_id);
+    return offer ? offer.url.fill(macroValues(row, { clickid: clickId })) : null;
+  }
+
+  /** A lead for an API campaign; `apiKey` is checked before the body is read. */
+  async lead(campaignExternalId: string, apiKey: string | undefined, parseBody: () => TLeadInput): Promise<LeadAnswer> {
+    const campaign = this.snapshot.api.campaigns.get(campaignExternalId);
+    if (!campaign) return { kind: 'not-found' };
+    if (!campaign.ingestToken || !apiKey || !sameSecret(apiKey, campaign.ingestToken)) return { kind: 'unauthorized' };
+    const input = parseBody();
+    const now = this.now();
+    const traits = input.user_agent !== undefined ? this.userAgents.describe(input.user_agent) : undefined;
+    const country = input.country ?? countryOfIp(input.ip);
+    const hash = emailHash(input.email);
+    const vars: Record<string, string> = { ...input.vars };
+    const decision: Decision = await decide(
+      this.snapshot,
+      campaign,
+      {
+        fields: {
+          countryCode: country,
+          device: traits?.device,
+          platform: traits?.platform,
+          browser: traits?.browser,
+          campaignId: campaign.externalId,
+          regsCount: this.registrations.get(hash) ?? 0,
+          // Conversions arrive with postbacks, which this process does not take yet.
+          payoutsCount: 0,
+          emailRate: emailRate(input.email),
+          age: input.age,
+        },
+        vars,
+        now,
+      },
+      { random: this.random, caps: this.caps },
+      true,
+    );
+    const leadId = newEventId();
+    const row: NewTrackerLead = {
+      lead_id: leadId,
+      created_at: now.toISOString(),
+      campaign_external_id: campaign.externalId,
+      flow_external_id: campaign.flowExternalId,
+      path_group_id: decision.group?.id ?? null,
+      path_id: decision.path?.id ?? null,
+      offer_external_id: decision.offer?.externalId ?? null,
+      traffic_source_external_id: campaign.trafficSourceExternalId,
+      email_hash: hash,
+      email_domain: emailDomain(input.email),
+      age: input.age ?? null,
+      ip: input.ip ?? null,
+      country: country ?? null,
+      device: traits?.device ?? null,
+      platform: traits?.platform ?? null,
+      browser: traits?.browser ?? null,
+      user_agent: input.user_agent || null,
+      subaff: vars.subaff ?? (decision.path?.subaff || null),
+      ...varColumns(vars),
+      vars: JSON.stringify(vars),
+      is_bot: traits?.bot ? 1 : 0,
+      decision: decision.offer ? 'routed' : 'unrouted',
+      reason: decision.reason,
+      backup_used: decision.backupUsed ? 1 : 0,
+    };
+    this.events.addLead(row);
+    this.registrations.set(hash, (this.registrations.get(hash) ?? 0) + 1);
+    const offer = decision.offer;
+    return {
+      kind: 'routed',
+      body: {
+        lead_id: leadId,
+        offer: offer
+          ? {
+              external_id: offer.externalId,
+              name: offer.name,
+              // An API offer's `{clickid}` is the lead: postbacks name it back.
+              url: offer.url.fill(macroValues(row, { clickid: leadId, lead_id: leadId }, vars)),
+            }
+          : null,
+        path_group: decision.group ? { id: decision.group.id, name: decision.group.name } : null,
+        reason: decision.reason,
+      },
+    };
+  }
+
+  /** Writes every waiting event now. */
+  flush(): Promise<void> {
+    return this.events.flush();
+  }
+
+  async close(): Promise<void> {
+    await this.compiling;
+    await this.events.close();
+  }
+
+  private clickVars(
+    campaign: CompiledCampaign,
+    query: Readonly<Record<string, unknown>>,
+  ): { vars: Record<string, string>; externalClickId: string | undefined } {
+    const vars: Record<string, string> = {};
+    let externalClickId = firstValue(query.external_id);
+    for (const [name, raw] of Object.entries(query)) {
+      if (!DIRECT_VAR.test(name)) continue;
+      const value = firstValue(raw);
+      if (value !== undefined) vars[name] = value;
+    }
+    // The traffic source's parameters win over a var of the same name sent as it is.
+    for (const parameter of campaign.parameters) {
+      const value = firstValue(query[parameter.tsParameter]);
+      if (value === undefined) continue;
+      vars[parameter.internalToken] = value;
+      if (externalClickId === undefined && EXTERNAL_CLICK_ID_PARAMETERS.has(parameter.tsParameter.toLowerCase())) {
+        externalClickId = value;
+      }
+    }
+    return { vars, externalClickId };
+  }
+
+  private remember(clickId: string, campaignExternalId: string, offerUrl: string | null): void {
+    if (this.recentClicks.size >= RECENT_CLICKS) this.recentClicks.delete(this.recentClicks.keys().next().value!);
+    this.recentClicks.set(clickId, { campaignExternalId, offerUrl });
+  }
+}

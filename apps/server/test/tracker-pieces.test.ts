@@ -1,0 +1,174 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { migrateToLatest, openStore } from '../src/store/database.js';
+import { emailHash, emailProvider, emailRate } from '../src/tracker/email.js';
+import { EventWriter } from '../src/tracker/event-writer.js';
+import { countryOfIp } from '../src/tracker/geo.js';
+import { ZLeadInput } from '../src/tracker/lead-input.js';
+import { compileUrlTemplate } from '../src/tracker/macros.js';
+import { describeUserAgent } from '../src/tracker/user-agent.js';
+import { cookieValue, identifyVisitor } from '../src/tracker/visitor.js';
+
+describe('macros', () => {
+  it('fills known macros URL-encoded, empties known ones without a value, keeps others', () => {
+    const template = compileUrlTemplate(
+      'https://x.example/{clickid}?s={subaff}&v={var10}&u={utm_term}&p={payout}&own={aff_sub}',
+    );
+    expect(template.fill({ clickid: 'a b', subaff: 'x&y=z', var10: 'é', utm_term: '/' })).toBe(
+      'https://x.example/a%20b?s=x%26y%3Dz&v=%C3%A9&u=%2F&p=&own={aff_sub}',
+    );
+    expect(compileUrlTemplate('https://plain.example/').fill({ clickid: 'x' })).toBe('https://plain.example/');
+  });
+});
+
+describe('user agents', () => {
+  it.each([
+    [
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+      { device: 'mobile', platform: 'ios', browser: 'Mobile Safari', bot: false },
+    ],
+    [
+      'Mozilla/5.0 (iPad; CPU OS 16_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/16.6 Mobile/15E148 Safari/604.1',
+      { device: 'tablet', platform: 'ios', bot: false },
+    ],
+    [
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
+      { device: 'desktop', platform: 'windows', browser: 'Chrome', bot: false },
+    ],
+    [
+      'Mozilla/5.0 (Linux; Android 14; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/24.0 Chrome/117.0.0.0 Mobile Safari/537.36',
+      { device: 'mobile', platform: 'android', browser: 'Samsung Internet', bot: false },
+    ],
+    [
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_4) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15',
+      { device: 'desktop', platform: 'mac', browser: 'Safari', bot: false },
+    ],
+    ['Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', { browser: 'Google Bot', bot: true }],
+    ['curl/8.5.0', { browser: 'cURL', bot: true }],
+    ['', { device: 'desktop', bot: true }],
+  ])('%s', (userAgent, expected) => {
+    expect(describeUserAgent(userAgent)).toMatchObject(expected);
+  });
+});
+
+describe('GeoIP', () => {
+  it('finds the country of public IPv4 and IPv6 addresses, none for private ones', () => {
+    expect(countryOfIp('81.2.69.160')).toBe('GB');
+    expect(countryOfIp('::ffff:81.2.69.160')).toBe('GB');
+    expect(countryOfIp('8.8.8.8')).toBe('US');
+    expect(countryOfIp('2a00:1450:4001:80b::200e')).toBe('DE');
+    expect(countryOfIp('127.0.0.1')).toBeUndefined();
+    expect(countryOfIp('10.1.2.3')).toBeUndefined();
+    expect(countryOfIp('not an ip')).toBeUndefined();
+    expect(countryOfIp(undefined)).toBeUndefined();
+  });
+});
+
+describe('email', () => {
+  it("rates a lead by its provider's default email weight, or the given weights", () => {
+    expect(emailProvider('a@GoogleMail.com')).toBe('gmail');
+    expect(emailProvider('a@company.example')).toBe('other');
+    expect(emailRate('a@gmail.com')).toBe(100);
+    expect(emailRate('a@gmail.com', { gmail: 40 })).toBe(40);
+    expect(emailHash(' A@Gmail.com ')).toBe(emailHash('a@gmail.com'));
+  });
+});
+
+describe('visitor cookies', () => {
+  it('keeps a known visitor, marks a repeat click not unique, and refuses a forged id', () => {
+    expect(cookieValue('a=1; sy_vid=abc; b=2', 'sy_vid')).toBe('abc');
+    const first = identifyVisitor(undefined, 'camp');
+    expect(first.unique).toBe(true);
+    expect(first.cookies.map((cookie) => cookie.split('=')[0])).toEqual(['sy_vid', 'sy_seen']);
+    expect(first.cookies[1]).toContain('Path=/c/camp;');
+    const again = identifyVisitor(`sy_vid=${first.id}; sy_seen=1`, 'camp');
+    expect(again).toEqual({ id: first.id, unique: false, cookies: [] });
+    expect(identifyVisitor('sy_vid=<script>', 'camp').id).not.toBe('<script>');
+  });
+});
+
+describe('lead body', () => {
+  it('accepts the Contract fields and strings for numbers', () => {
+    expect(
+      ZLeadInput.parse({ email: ' a@b.co ', age: '21', vars: { utm_source: 'x', var10: 3, subaff: 's' }, extra: true }),
+    ).toEqual({ email: 'a@b.co', age: 21, vars: { utm_source: 'x', var10: '3', subaff: 's' } });
+    expect(ZLeadInput.safeParse({ email: 'a@b.co', vars: { var11: 'x' } }).success).toBe(false);
+    expect(ZLeadInput.safeParse({ email: 'a@b.co', age: 1.5 }).success).toBe(false);
+    expect(ZLeadInput.safeParse({ email: 'a@b.co', ip: '2001:db8::1', country: 'gb' }).data?.country).toBe('GB');
+  });
+});
+
+describe('event writer', () => {
+  it('writes waiting rows on close, long before its timer', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'switchyard-events-'));
+    const store = openStore({ databaseUrl: undefined, dataDir });
+    try {
+      await migrateToLatest(store);
+      const writer = new EventWriter(store.db, { flushIntervalMs: 3_600_000, maxBatch: 10_000 });
+      for (let index = 0; index < 1200; index += 1) {
+        writer.addClick({
+          click_id: `click-${index}`,
+          created_at: new Date().toISOString(),
+          campaign_external_id: 'camp',
+          visitor_id: 'visitor',
+          is_unique: 1,
+          vars: '{}',
+          cost: 0,
+          is_bot: 0,
+          reason: 'matched',
+        });
+      }
+      expect(writer.pending).toBe(1200);
+      const before = await store.db.selectFrom('tracker_clicks').select('id').execute();
+      expect(before).toHaveLength(0);
+      await writer.close();
+      expect(writer.pending).toBe(0);
+      const after = await store.db.selectFrom('tracker_clicks').select('click_id').orderBy('id').execute();
+      expect(after.map((row) => row.click_id)).toEqual(Array.from({ length: 1200 }, (_, index) => `click-${index}`));
+    } finally {
+      await store.db.destroy();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps rows the database refused, in order, for the next flush', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'switchyard-events-'));
+    const store = openStore({ databaseUrl: undefined, dataDir });
+    const warnings: unknown[] = [];
+    try {
+      const writer = new EventWriter(store.db, {
+        flushIntervalMs: 3_600_000,
+        maxBatch: 2,
+        log: { warn: (object) => warnings.push(object), error: () => undefined },
+      });
+      const lead = (id: string) => ({
+        lead_id: id,
+        created_at: new Date().toISOString(),
+        campaign_external_id: 'camp',
+        email_hash: 'h',
+        email_domain: 'd',
+        vars: '{}',
+        is_bot: 0,
+        decision: 'routed',
+        reason: 'matched',
+        backup_used: 0,
+      });
+      // No tables yet: the insert fails and the rows wait.
+      writer.addLead(lead('a'));
+      await writer.flush();
+      expect(writer.pending).toBe(1);
+      expect(warnings).toHaveLength(1);
+      await migrateToLatest(store);
+      writer.addLead(lead('b'));
+      await writer.flush();
+      const rows = await store.db.selectFrom('tracker_leads').select('lead_id').orderBy('id').execute();
+      expect(rows.map((row) => row.lead_id)).toEqual(['a', 'b']);
+      await writer.close();
+    } finally {
+      await store.db.destroy();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
