@@ -16,5 +16,7 @@ export default defineConfig({
     setupFiles: ['./vitest.setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
+    // jsdom renders of the builders take seconds on a loaded 2-core machine; a timeout is not a finding.
+    testTimeout: 30_000,
   },
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -14,6 +14,8 @@ const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
+
+const root = new URL('../..', import.meta.url).pathname;
 
 export const baseURL = () => inject('baseURL');
 export const admin = () => inject('admin');
@@ -35,7 +37,16 @@ export function useBrowser(viewport = { width: 1280, height: 900 }) {
     });
   });
 
-  afterEach(async () => {
+  afterEach(async (test) => {
+    // A failed test leaves a picture of what the browser showed, for whoever reads the failure.
+    if (test.task.result?.state === 'fail') {
+      const folder = join(root, '.test-results', 'screenshots');
+      mkdirSync(folder, { recursive: true });
+      const name = test.task.name.replace(/[^\w-]+/g, '-').slice(0, 80);
+      for (const [index, page] of pages.entries()) {
+        await page.screenshot({ path: join(folder, `${name}-${index}.png`), fullPage: true }).catch(() => undefined);
+      }
+    }
     for (const page of pages.splice(0)) await page.close();
     await context?.clearCookies();
   });
@@ -67,4 +78,6 @@ export async function logIn(page: Page, email: string, password: string): Promis
   await page.getByRole('textbox', { name: 'Email' }).fill(email);
   await page.getByRole('textbox', { name: 'Password' }).fill(password);
   await page.getByRole('button', { name: 'Log in' }).click();
+  // Logged in once the dashboard has taken over from the login page.
+  await page.waitForURL((url) => url.pathname !== '/login');
 }

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseURL: string;
     admin: { email: string; password: string };
+    /** The server's output, as it is written: tests read links the server logs instead of emailing. */
+    serverLog: string;
   }
 }
 
@@ -64,12 +66,14 @@ export default async function setup(project: TestProject) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout?.on('data', (chunk) => {
+  const serverLog = join(dataDir, 'server.log');
+  writeFileSync(serverLog, '');
+  const record = (chunk: Buffer) => {
     output += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
+    appendFileSync(serverLog, chunk);
+  };
+  child.stdout?.on('data', record);
+  child.stderr?.on('data', record);
   try {
     await waitForServer(baseURL, child);
   } catch (error) {
@@ -79,6 +83,7 @@ export default async function setup(project: TestProject) {
   }
   project.provide('baseURL', baseURL);
   project.provide('admin', ADMIN);
+  project.provide('serverLog', serverLog);
 
   return async () => {
     child.kill('SIGTERM');

@@ -8,3 +8,8 @@ export const resourceKeys = {
     ['resources', definition.name, 'record', id === undefined ? undefined : String(id)] as const,
   lookup: (definition: ResourceDefinition) => ['lookups', definition.name] as const,
 };
+
+/** Reference data of §7.4 (currency, default email weights, timezone locations) sits beside the lookups. */
+export const referenceKeys = {
+  list: (path: string) => ['lookups', 'reference', path] as const,
+};

@@ -1,5 +1,6 @@
 import type { ResourceName } from '@switchyard/domain';
 import type { ComponentType } from 'react';
+import type { ResourceScreenComponents } from './screens/resourceScreens';
 
 /** A screen module loaded on demand (react-router's `lazy`). */
 export type LazyScreen = () => Promise<{ Component: ComponentType }>;
@@ -10,11 +11,35 @@ export interface ResourceScreens {
   edit: LazyScreen;
 }
 
+/** The three screens of a module made with `resourceScreens`, loaded when first visited. */
+function lazyScreens(load: () => Promise<ResourceScreenComponents>): ResourceScreens {
+  return {
+    list: () => load().then((screens) => ({ Component: screens.List })),
+    create: () => load().then((screens) => ({ Component: screens.Create })),
+    edit: () => load().then((screens) => ({ Component: screens.Edit })),
+  };
+}
+
 /**
  * The screens of each resource. The router makes `<route>`, `<route>/create` and `<route>/edit/:id` from
  * these and the resource registry of packages/domain; a resource appears here once its screens exist.
  */
 export const RESOURCE_SCREENS: Partial<Record<ResourceName, ResourceScreens>> = {
+  flows: lazyScreens(() => import('./flows/screens').then((m) => m.flowScreens)),
+  segments: lazyScreens(() => import('./segments/screens').then((m) => m.segmentScreens)),
+  campaigns: lazyScreens(() => import('./campaigns/screens').then((m) => m.campaignScreens)),
+  offers: lazyScreens(() => import('./offers/screens').then((m) => m.offerScreens)),
+  'tracker-flows': lazyScreens(() => import('./flows/screens').then((m) => m.trackerFlowScreens)),
+  'tracker-segments': lazyScreens(() => import('./segments/screens').then((m) => m.trackerSegmentScreens)),
+  'tracker-campaigns': lazyScreens(() => import('./campaigns/screens').then((m) => m.trackerCampaignScreens)),
+  'tracker-offers': lazyScreens(() => import('./offers/screens').then((m) => m.trackerOfferScreens)),
+  'tracker-landers': lazyScreens(() => import('./tracker-landers/screens').then((m) => m.trackerLanderScreens)),
+  'traffic-sources': lazyScreens(() => import('./traffic-sources/screens').then((m) => m.trafficSourceScreens)),
+  'affiliate-networks': lazyScreens(() =>
+    import('./affiliate-networks/screens').then((m) => m.affiliateNetworkScreens),
+  ),
+  events: lazyScreens(() => import('./events/screens').then((m) => m.eventScreens)),
+  'postback-events': lazyScreens(() => import('./postback-events/screens').then((m) => m.postbackEventScreens)),
   users: {
     list: () => import('./users/UserListScreen').then((m) => ({ Component: m.UserListScreen })),
     create: () => import('./users/UserCreateScreen').then((m) => ({ Component: m.UserCreateScreen })),

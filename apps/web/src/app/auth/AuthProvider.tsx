@@ -1,7 +1,8 @@
-import { type CurrentUser, TOKEN_STORAGE_KEY } from '@switchyard/domain';
+import { type CurrentUser, type Profile, TOKEN_STORAGE_KEY } from '@switchyard/domain';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { api, setUnauthorizedHandler, tokenStore } from '../../api/client';
+import { changeLanguage } from '../../i18n';
 import { AuthContext, type AuthContextValue } from './AuthContext';
 import { clearSession, readStoredUser, storeUser } from './session';
 
@@ -46,18 +47,40 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       });
   }, []);
 
-  const login = useCallback(async (email: string, password: string) => {
+  const startSession = useCallback(async (token: string) => {
     try {
-      const { token } = await api<{ token: string }>('login', { method: 'POST', body: { email, password } });
       tokenStore.set(token);
       const me = await api<CurrentUser>('me');
       storeUser(me);
       setUser(me);
+      // The language chosen in the profile follows the user to every browser they log in from.
+      api<Profile>('profile')
+        .then((profile) => (profile.language ? changeLanguage(profile.language) : undefined))
+        .catch(() => {});
       return me;
     } catch (error) {
       clearSession();
       throw error;
     }
+  }, []);
+
+  const login = useCallback(
+    async (email: string, password: string) => {
+      try {
+        const { token } = await api<{ token: string }>('login', { method: 'POST', body: { email, password } });
+        return await startSession(token);
+      } catch (error) {
+        clearSession();
+        throw error;
+      }
+    },
+    [startSession],
+  );
+
+  const reloadUser = useCallback(async () => {
+    const fresh = await api<CurrentUser>('me');
+    storeUser(fresh);
+    setUser(fresh);
   }, []);
 
   const logout = useCallback(async () => {
@@ -70,6 +93,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
   }, [endSession]);
 
-  const value = useMemo<AuthContextValue>(() => ({ user, login, logout }), [user, login, logout]);
+  const value = useMemo<AuthContextValue>(
+    () => ({ user, login, startSession, reloadUser, logout }),
+    [user, login, startSession, reloadUser, logout],
+  );
   return <AuthContext value={value}>{children}</AuthContext>;
 }

@@ -1,5 +1,5 @@
 import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
-import { IconChevronDown, IconLogout, IconSettings } from '@tabler/icons-react';
+import { IconChevronDown, IconLogout, IconSettings, IconUserCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useCurrentUser } from '../auth/useCurrentUser';
@@ -38,6 +38,9 @@ export function UserMenu() {
       </Menu.Target>
       <Menu.Dropdown>
         <Menu.Label>{user?.email}</Menu.Label>
+        <Menu.Item component={Link} to="/profile" leftSection={<IconUserCircle size={16} aria-hidden />}>
+          {t('account.profile.menu')}
+        </Menu.Item>
         <Menu.Item leftSection={<IconSettings size={16} aria-hidden />} onClick={openPanel}>
           {t('topbar.settings')}
         </Menu.Item>

@@ -1,8 +1,10 @@
-import { Alert, Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { ApiError } from '../../api/client';
+import { useRegistrationStatus } from '../account/useRegistrationStatus';
 import { useAuth } from '../auth/useAuth';
 import { errorText, translateServerMessage } from '../errors/errorText';
 
@@ -17,6 +19,7 @@ const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export function LoginPage() {
   const { t } = useTranslation();
   const { login } = useAuth();
+  const registration = useRegistrationStatus();
   const [failure, setFailure] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const form = useForm<LoginValues>({
@@ -86,6 +89,16 @@ export function LoginPage() {
           </Button>
         </Stack>
       </form>
+      <Group justify="space-between" gap="xs">
+        <Anchor component={Link} to="/forgot-password" size="sm">
+          {t('account.links.forgotPassword')}
+        </Anchor>
+        {registration.data?.enabled && (
+          <Anchor component={Link} to="/register" size="sm">
+            {t('account.links.register')}
+          </Anchor>
+        )}
+      </Group>
     </Stack>
   );
 }

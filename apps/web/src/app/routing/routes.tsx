@@ -1,4 +1,10 @@
 import { Navigate, type RouteObject } from 'react-router';
+import { AcceptInvitePage } from '../account/AcceptInvitePage';
+import { ForgotPasswordPage } from '../account/ForgotPasswordPage';
+import { ProfilePage } from '../account/ProfilePage';
+import { RegisterPage } from '../account/RegisterPage';
+import { ResetPasswordPage } from '../account/ResetPasswordPage';
+import { VerifyEmailPage } from '../account/VerifyEmailPage';
 import { ErrorPage } from '../errors/ErrorPage';
 import { RouteErrorBoundary } from '../errors/RouteErrorBoundary';
 import { AuthLayout } from '../layout/AuthLayout';
@@ -25,9 +31,30 @@ export function appRoutes(screenRoutes: RouteObject[] = resourceRoutes()): Route
         // §2.1: the other reading of the login page.
         { path: '/account/login', element: <Navigate to="/login" replace /> },
         { path: '/logout', element: <LogoutPage /> },
+        // §2.1: the template's recovery and registration pages.
+        { path: '/auth/recoverpwd', element: <Navigate to="/forgot-password" replace /> },
+        { path: '/auth/register-1', element: <Navigate to="/register" replace /> },
         {
           element: <GuestOnly />,
-          children: [{ element: <AuthLayout />, children: [{ path: '/login', element: <LoginPage /> }] }],
+          children: [
+            {
+              element: <AuthLayout />,
+              children: [
+                { path: '/login', element: <LoginPage /> },
+                { path: '/register', element: <RegisterPage /> },
+                { path: '/forgot-password', element: <ForgotPasswordPage /> },
+                { path: '/reset-password/:token?', element: <ResetPasswordPage /> },
+              ],
+            },
+          ],
+        },
+        {
+          // Links from emails work whoever is logged in on this browser.
+          element: <AuthLayout />,
+          children: [
+            { path: '/accept-invite/:token?', element: <AcceptInvitePage /> },
+            { path: '/verify-email/:token?', element: <VerifyEmailPage /> },
+          ],
         },
         {
           element: <RequireAuth />,
@@ -40,6 +67,7 @@ export function appRoutes(screenRoutes: RouteObject[] = resourceRoutes()): Route
                   errorElement: <RouteErrorBoundary />,
                   children: [
                     { path: '/admin', element: <DashboardPage /> },
+                    { path: '/profile', element: <ProfilePage /> },
                     ...screenRoutes,
                     { path: '/utility/404', element: <ErrorPage status={404} /> },
                     { path: '*', element: <ErrorPage status={404} /> },

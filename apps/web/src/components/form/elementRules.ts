@@ -14,8 +14,22 @@ export function emptyValueOf(element: FormElement): unknown {
     case 'switch':
       return false;
     case 'select':
+    case 'select-offer':
+    case 'select-tracker-offer':
+    case 'select-tracker-lander':
       return element.multiple ? [] : null;
+    case 'tags':
+    case 'event-values-repeater':
+    case 'ts-parameters-repeater':
+    case 'postback-events-repeater':
+      return [];
+    case 'offer-vars-repeater':
+    case 'email-weights-repeater':
+      return {};
+    case 'switch-with-select':
+      return 0;
     case 'number':
+    case 'radio-with-info':
       return null;
     default:
       return '';

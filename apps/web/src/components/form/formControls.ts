@@ -1,13 +1,31 @@
 import type { ComponentType } from 'react';
+import { ConditionBuilderControl } from '../condition-builder/ConditionBuilderControl';
+import { EmailWeightsRepeaterControl } from '../repeaters/EmailWeightsRepeaterControl';
+import { EventValuesRepeater } from '../repeaters/EventValuesRepeater';
+import { OfferVarsRepeater } from '../repeaters/OfferVarsRepeater';
+import { PostbackEventsRepeaterControl } from '../repeaters/PostbackEventsRepeaterControl';
+import { PathGroupsRepeater } from '../repeaters/path-groups';
+import { PayoutRuleSetsRepeaterControl } from '../repeaters/payout-rules/PayoutRuleSetsRepeaterControl';
+import { TsParametersRepeater } from '../repeaters/TsParametersRepeater';
+import { CampaignUrlControl } from './controls/CampaignUrlControl';
 import { CopyTextControl } from './controls/CopyTextControl';
 import { HiddenControl } from './controls/HiddenControl';
 import { InputControl } from './controls/InputControl';
 import { NumberControl } from './controls/NumberControl';
 import { PasswordControl } from './controls/PasswordControl';
+import { RadioWithInfoControl } from './controls/RadioWithInfoControl';
 import { SelectControl } from './controls/SelectControl';
+import { SelectOfferControl } from './controls/SelectOfferControl';
+import { SelectTrackerLanderControl } from './controls/SelectTrackerLanderControl';
 import { SwitchControl } from './controls/SwitchControl';
+import { SwitchWithSelectControl } from './controls/SwitchWithSelectControl';
+import { TagsControl } from './controls/TagsControl';
 import { TextareaControl } from './controls/TextareaControl';
+import { lazyControl } from './lazyControl';
 import type { FormControlProps } from './types';
+
+const RichTextControl = lazyControl(() => import('./controls/RichTextControl'), 'RichTextControl');
+const DateTimeControl = lazyControl(() => import('./controls/DateTimeControl'), 'DateTimeControl');
 
 /**
  * The control of each element kind (§3.2). A new kind (text-html-editor, condition-builder, a repeater…)
@@ -22,7 +40,39 @@ export const FORM_CONTROLS: Record<string, ComponentType<FormControlProps>> = {
   number: NumberControl,
   hidden: HiddenControl,
   'copy-text': CopyTextControl,
+  'text-html-editor': RichTextControl,
+  'text-vue-editor': RichTextControl,
+  datetime: DateTimeControl,
+  tags: TagsControl,
+  'select-offer': SelectOfferControl,
+  'select-tracker-offer': SelectOfferControl,
+  'select-tracker-lander': SelectTrackerLanderControl,
+  'switch-with-select': SwitchWithSelectControl,
+  'radio-with-info': RadioWithInfoControl,
+  'offer-vars-repeater': OfferVarsRepeater,
+  'event-values-repeater': EventValuesRepeater,
+  'email-weights-repeater': EmailWeightsRepeaterControl,
+  'ts-parameters-repeater': TsParametersRepeater,
+  'postback-events-repeater': PostbackEventsRepeaterControl,
+  'condition-builder': ConditionBuilderControl,
+  'path-groups-repeater': PathGroupsRepeater,
+  'payout-rule-sets-repeater': PayoutRuleSetsRepeaterControl,
+  'campaign-url': CampaignUrlControl,
 };
 
 /** Kinds that show no "Looks good!" after a submit: nothing there for the operator to get wrong. */
-export const WITHOUT_SUCCESS_TEXT = new Set(['hidden', 'switch', 'copy-text']);
+export const WITHOUT_SUCCESS_TEXT = new Set(['hidden', 'switch', 'copy-text', 'switch-with-select', 'campaign-url']);
+
+/**
+ * Kinds that show the messages inside their value (`fieldErrors`, e.g. `parameters.0.ts_parameter`) under
+ * the input they belong to. Every other kind gets the first of them as its own `error`.
+ */
+export const PLACES_FIELD_ERRORS = new Set([
+  'offer-vars-repeater',
+  'event-values-repeater',
+  'email-weights-repeater',
+  'ts-parameters-repeater',
+  'postback-events-repeater',
+  'payout-rule-sets-repeater',
+  'path-groups-repeater',
+]);

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 
-/** The element kinds of §3.2 rendered today; each later kind (rich text, repeaters, …) adds one control. */
+/** The element kinds of §3.2 rendered today; each later kind (repeaters, …) adds one control. */
 export type FormElementType =
   | 'input'
   | 'password'
@@ -10,6 +10,24 @@ export type FormElementType =
   | 'number'
   | 'hidden'
   | 'copy-text'
+  | 'text-html-editor'
+  | 'text-vue-editor'
+  | 'datetime'
+  | 'tags'
+  | 'select-offer'
+  | 'select-tracker-offer'
+  | 'select-tracker-lander'
+  | 'switch-with-select'
+  | 'radio-with-info'
+  | 'offer-vars-repeater'
+  | 'event-values-repeater'
+  | 'email-weights-repeater'
+  | 'ts-parameters-repeater'
+  | 'postback-events-repeater'
+  | 'condition-builder'
+  | 'path-groups-repeater'
+  | 'payout-rule-sets-repeater'
+  | 'campaign-url'
   | (string & {});
 
 export type FormValues = Record<string, unknown>;
@@ -66,6 +84,11 @@ export interface FormElement {
   input?: Record<string, unknown>;
   /** For offer selects: the chosen offer's enabled flag (§4). Plain kinds ignore it. */
   enabled?: boolean;
+  /**
+   * For offer selects (§4): called after a choice with the chosen offer's enabled flag, so a row can
+   * copy it into its own `enabled` (tracker offers carry none and report true).
+   */
+  onEnabledChange?: (enabled: boolean) => void;
 }
 
 /** What every control of the element-kind map receives. */
@@ -77,7 +100,14 @@ export interface FormControlProps {
   label?: ReactNode;
   description?: ReactNode;
   placeholder?: string;
+  /** The error of the element itself (translated). */
   error?: ReactNode;
+  /**
+   * Translated messages below the element, keyed by the path relative to it (`0.ts_parameter` for
+   * `parameters.0.ts_parameter`). Only controls listed in `PLACES_FIELD_ERRORS` get them; they show each
+   * under its input, and in `error` only what no input shows.
+   */
+  fieldErrors?: Record<string, string>;
   required: boolean;
   disabled: boolean;
 }

@@ -9,7 +9,8 @@ import { useServerMessage } from '../feedback/useServerMessage';
 import { listReturnPath } from '../list/listReturnPath';
 import { emptyValueOf } from './elementRules';
 import type { FormElement, FormValues } from './types';
-import { elementOfPath, validateForm } from './validateForm';
+import { addError, changedAt, type NestedErrors, placeOfPath, validateForm } from './validateForm';
+import { valueAtPath } from './valuePaths';
 
 export interface ResourceFormOptions {
   /** Where a new record leads: its edit screen (default) or the list. */
@@ -19,10 +20,32 @@ export interface ResourceFormOptions {
 export function initialValues(elements: readonly FormElement[], record?: Record<string, unknown>): FormValues {
   const values: FormValues = {};
   for (const element of elements) {
-    const fromRecord = record?.[element.name];
+    const fromRecord = record ? valueAtPath(record, element.name) : undefined;
     values[element.name] = fromRecord ?? element.value ?? emptyValueOf(element);
   }
   return values;
+}
+
+/** The server's 400 field errors (§5.1): on elements themselves, and on paths inside them. */
+interface ServerFieldErrors {
+  errors: Record<string, string>;
+  fieldErrors: NestedErrors;
+}
+
+const NO_SERVER_ERRORS: ServerFieldErrors = { errors: {}, fieldErrors: {} };
+
+/**
+ * A server error goes once its field is edited: the element's own at any change of it, one inside it
+ * (`parameters.1.name`) when what its path points at changed.
+ */
+function clearEdited(current: ServerFieldErrors, name: string, before: unknown, after: unknown): ServerFieldErrors {
+  const inside = Object.entries(current.fieldErrors[name] ?? {});
+  const kept = inside.filter(([path]) => !changedAt(before, after, path));
+  if (!(name in current.errors) && kept.length === inside.length) return current;
+  const { [name]: _cleared, ...errors } = current.errors;
+  const { [name]: _inside, ...fieldErrors } = current.fieldErrors;
+  if (kept.length > 0) fieldErrors[name] = Object.fromEntries(kept);
+  return { errors, fieldErrors };
 }
 
 /**
@@ -46,7 +69,7 @@ export function useResourceForm(
 
   const [values, setValues] = useState<FormValues>(() => initialValues(elements, record));
   const [submitted, setSubmitted] = useState(false);
-  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+  const [serverErrors, setServerErrors] = useState<ServerFieldErrors>(NO_SERVER_ERRORS);
   const [formError, setFormError] = useState<string | null>(null);
   const valuesRef = useRef(values);
   valuesRef.current = values;
@@ -60,21 +83,38 @@ export function useResourceForm(
   // Errors show from the first submit on; after that they follow every change.
   const errors = useMemo(() => {
     const shown: Record<string, string> = submitted ? { ...validation.errors } : {};
-    for (const [name, message] of Object.entries(serverErrors)) shown[name] ??= message;
+    for (const [name, message] of Object.entries(serverErrors.errors)) shown[name] ??= message;
     return Object.fromEntries(Object.entries(shown).map(([name, message]) => [name, translate(message)]));
   }, [submitted, validation.errors, serverErrors, translate]);
+
+  // The same for paths inside elements (a repeater's rows), per element and translated the same way.
+  const fieldErrors = useMemo(() => {
+    const shown: NestedErrors = {};
+    const add = (source: NestedErrors) => {
+      for (const [name, inside] of Object.entries(source)) {
+        const into = shown[name] ?? {};
+        shown[name] = into;
+        for (const [path, message] of Object.entries(inside)) into[path] ??= message;
+      }
+    };
+    if (submitted) add(validation.fieldErrors);
+    add(serverErrors.fieldErrors);
+    return Object.fromEntries(
+      Object.entries(shown).map(([name, inside]) => [
+        name,
+        Object.fromEntries(Object.entries(inside).map(([path, message]) => [path, translate(message)])),
+      ]),
+    ) as NestedErrors;
+  }, [submitted, validation.fieldErrors, serverErrors, translate]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: setValue hands itself to the element's onChange.
   const setValue = useCallback(
     (name: string, value: unknown) => {
+      const previous = valuesRef.current[name];
       const next = { ...valuesRef.current, [name]: value };
       valuesRef.current = next;
       setValues(next);
-      setServerErrors((current) => {
-        if (!(name in current)) return current;
-        const { [name]: _cleared, ...rest } = current;
-        return rest;
-      });
+      setServerErrors((current) => clearEdited(current, name, previous, value));
       elements.find((element) => element.name === name)?.onChange?.(value, { values: next, setValue });
     },
     [elements],
@@ -82,15 +122,16 @@ export function useResourceForm(
 
   const showSaveError = (error: Error) => {
     if (error instanceof ApiError && error.status === 400) {
-      const fieldErrors: Record<string, string> = {};
+      const placed: ServerFieldErrors = { errors: {}, fieldErrors: {} };
       const unplaced: string[] = [];
       for (const [path, message] of Object.entries(error.fieldErrors())) {
-        const name = elementOfPath(elements, path);
-        if (name && !fieldErrors[name]) fieldErrors[name] = message;
-        else if (!name) unplaced.push(translate(message));
+        const place = placeOfPath(elements, path);
+        if (place) addError(placed.errors, placed.fieldErrors, place, message);
+        else unplaced.push(translate(message));
       }
-      setServerErrors(fieldErrors);
-      if (unplaced.length > 0 || Object.keys(fieldErrors).length === 0) {
+      setServerErrors(placed);
+      const anyPlaced = Object.keys(placed.errors).length > 0 || Object.keys(placed.fieldErrors).length > 0;
+      if (unplaced.length > 0 || !anyPlaced) {
         setFormError([translate(error.message), ...unplaced].join(' '));
       }
       return;
@@ -102,8 +143,8 @@ export function useResourceForm(
     event?.preventDefault();
     setSubmitted(true);
     setFormError(null);
-    setServerErrors({});
-    if (Object.keys(validation.errors).length > 0) return;
+    setServerErrors(NO_SERVER_ERRORS);
+    if (Object.keys(validation.errors).length > 0 || Object.keys(validation.fieldErrors).length > 0) return;
     if (validation.otherErrors.length > 0) {
       setFormError(validation.otherErrors.map(translate).join(' '));
       return;
@@ -140,6 +181,11 @@ export function useResourceForm(
     values,
     setValue,
     errors,
+    /**
+     * Messages inside elements, per element name and keyed by the path inside it (`0.ts_parameter`);
+     * controls that show them under their own inputs get them as `fieldErrors` (§2.6).
+     */
+    fieldErrors,
     /** True after a submit attempt: fields without an error then read "Looks good!" (§2.6). */
     submitted,
     formError,

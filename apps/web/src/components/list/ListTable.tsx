@@ -17,6 +17,8 @@ function cellValue(value: unknown): ReactNode {
 export function ListTable() {
   const { t } = useTranslation();
   const { columns, records, recordId, editPath, isArchived, canArchive, isFetching } = useResourceListContext();
+  // A list with a status column marks archived rows there; otherwise the link cell carries the badge.
+  const hasStatusColumn = columns.some((column) => column.accessor === 'status');
   const linkIndex = Math.max(
     0,
     columns.findIndex((column) => column.link),
@@ -49,7 +51,7 @@ export function ListTable() {
                           <Anchor component={Link} to={editPath(record)} fw={500}>
                             {content}
                           </Anchor>
-                          {archived && (
+                          {archived && !hasStatusColumn && (
                             <Badge color="gray" variant="outline" size="sm">
                               {t('resources:list.archivedBadge')}
                             </Badge>

@@ -1,4 +1,4 @@
-import { Badge, Group } from '@mantine/core';
+import { Badge, Group, Stack } from '@mantine/core';
 import { getResource, type User } from '@switchyard/domain';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,11 +6,12 @@ import { useLookup } from '../../api/useLookup';
 import { formatDateTime } from '../../components/list/formatDateTime';
 import { ResourceList } from '../../components/list/ResourceList';
 import type { ListColumn } from '../../components/list/types';
+import { InvitationsPanel } from './InvitationsPanel';
 
 const users = getResource('users');
 const roles = getResource('roles');
 
-/** /admin/users: name, email, role names, active, created. */
+/** /admin/users: name, email, role names, active, created; then the invitations. */
 export function UserListScreen() {
   const { t } = useTranslation();
   const roleOptions = useLookup(roles);
@@ -53,5 +54,10 @@ export function UserListScreen() {
       },
     ];
   }, [roleOptions, t]);
-  return <ResourceList definition={users} columns={columns} />;
+  return (
+    <Stack gap="xl">
+      <ResourceList definition={users} columns={columns} />
+      <InvitationsPanel />
+    </Stack>
+  );
 }

@@ -1,0 +1,48 @@
+import type { ConditionNode } from '@switchyard/domain';
+import { useState } from 'react';
+import {
+  type BuilderGroup,
+  builderFromValue,
+  type ConditionValue,
+  conditionValueKey,
+  readConditionValue,
+  storedCondition,
+} from './builderTree';
+
+export interface ConditionForm {
+  group: BuilderGroup;
+  /** The value given could not be read as a condition; the builder started from AllCondition. */
+  unreadable: boolean;
+  change: (group: BuilderGroup) => void;
+}
+
+/**
+ * The editor form kept locally: a rule still being filled in is not stored (§5.4) yet must stay on
+ * screen. Every change reports the stored JSON; the form is rebuilt from `value` only when the value
+ * changes from outside (a record loaded, a reset), not when our own report comes back.
+ */
+export function useConditionForm(
+  value: ConditionValue,
+  onChange: (text: string, tree: ConditionNode) => void,
+): ConditionForm {
+  const [group, setGroup] = useState(() => builderFromValue(value));
+  const [known, setKnown] = useState(() => conditionValueKey(value));
+  const incoming = conditionValueKey(value);
+  let current = group;
+  if (incoming !== known) {
+    current = builderFromValue(value);
+    setKnown(incoming);
+    setGroup(current);
+  }
+
+  const change = (next: BuilderGroup) => {
+    const tree = storedCondition(next);
+    const text = JSON.stringify(tree);
+    setGroup(next);
+    if (text === known) return;
+    setKnown(text);
+    onChange(text, tree);
+  };
+
+  return { group: current, unreadable: readConditionValue(value).unreadable, change };
+}

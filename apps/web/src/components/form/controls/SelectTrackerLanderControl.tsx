@@ -1,0 +1,13 @@
+import { trackerLanders } from '@switchyard/domain';
+import { useLookup } from '../../../api/useLookup';
+import type { FormControlProps } from '../types';
+import { SelectControl } from './SelectControl';
+
+/**
+ * The lander select of `select-tracker-lander`: every tracker lander (limit 0). Value: the lander's
+ * external_id (string), null when none, or string[] with `multiple`.
+ */
+export function SelectTrackerLanderControl(props: FormControlProps) {
+  const landers = useLookup(trackerLanders);
+  return <SelectControl {...props} element={{ ...props.element, options: landers }} />;
+}

@@ -1,0 +1,83 @@
+import { TagsInput } from '@mantine/core';
+import { type TagProblem, tagProblem } from '@switchyard/domain';
+import { useTranslation } from 'react-i18next';
+import { showNotice } from '../../feedback/showNotice';
+import type { FormControlProps } from '../types';
+
+/**
+ * A multi-select that takes new values as typed (`tags`): `options` are offered, anything else typed is
+ * checked by the rules of §5.2 and refused with the danger notice "Invalid tag".
+ * Value: string[]. `input.vars: true` marks a vars selector, which says "No vars created, start typing
+ * to add new one" while there is nothing to offer (§2.6). Other `input` props go to Mantine's TagsInput.
+ */
+function freeTextProblem(tag: string, existing: string[]): TagProblem | null {
+  const trimmed = tag.trim();
+  if (!trimmed) return 'empty';
+  return existing.some((other) => other.toLowerCase() === trimmed.toLowerCase()) ? 'exists' : null;
+}
+
+export function TagsControl({
+  element,
+  value,
+  onChange,
+  label,
+  description,
+  placeholder,
+  error,
+  required,
+  disabled,
+}: FormControlProps) {
+  const { t } = useTranslation();
+  const { vars, freeText, ...inputProps } = (element.input ?? {}) as {
+    vars?: boolean;
+    freeText?: boolean;
+  } & Record<string, unknown>;
+  const tags = Array.isArray(value) ? value.map(String) : [];
+  const options = element.options ?? [];
+  const offered = options.map((option) => String(option.value));
+  const known = [...offered, ...options.map((option) => option.label)];
+
+  const refuse = (problem: TagProblem) =>
+    showNotice({
+      kind: 'danger',
+      title: t('controls:controls.tags.invalid'),
+      message: t(`controls:controls.tags.problems.${problem}`),
+    });
+
+  const change = (next: string[]) => {
+    const accepted: string[] = [];
+    for (const tag of next) {
+      if (tags.includes(tag) || offered.includes(tag)) {
+        accepted.push(tag);
+        continue;
+      }
+      // `input.freeText`: values that are not tags (status codes such as `1` or `sale_ok`): only empty
+      // and repeated values are refused.
+      const problem = freeText
+        ? freeTextProblem(tag, [...accepted, ...tags])
+        : tagProblem(tag, [...accepted, ...tags, ...known]);
+      if (problem) refuse(problem);
+      else accepted.push(tag.trim());
+    }
+    onChange(accepted);
+  };
+
+  const emptyText = vars && options.length === 0 && tags.length === 0 ? t('controls:controls.tags.noVars') : undefined;
+  return (
+    <TagsInput
+      name={element.name}
+      label={label}
+      description={description}
+      placeholder={emptyText ?? placeholder}
+      error={error}
+      required={required}
+      disabled={disabled}
+      data={options.map((option) => ({ value: String(option.value), label: option.label }))}
+      value={tags}
+      onChange={change}
+      onDuplicate={() => refuse('exists')}
+      clearable={element.allowEmpty}
+      {...inputProps}
+    />
+  );
+}

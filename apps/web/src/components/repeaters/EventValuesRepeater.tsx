@@ -1,0 +1,75 @@
+import { useTranslation } from 'react-i18next';
+import type { FormControlProps } from '../form/types';
+import { Repeater } from './Repeater';
+import { RepeaterField } from './RepeaterField';
+import { indexPath, rowErrors } from './rowErrors';
+import { TrimmedTextInput } from './TrimmedTextInput';
+import { useLocalRows } from './useLocalRows';
+
+export function eventValuesToRows(value: unknown): string[] {
+  return Array.isArray(value) ? value.map((text) => (text == null ? '' : String(text))) : [];
+}
+
+/** Empty rows stay on screen but are not stored: the event form accepts only non-empty values. */
+export function eventValuesFromRows(rows: readonly string[]): string[] {
+  return rows.map((text) => text.trim()).filter((text) => text !== '');
+}
+
+/**
+ * `event-values-repeater`: the status values an event accepts, stored as an array of strings (§3.7).
+ * A message on a stored value (`1`) shows under the row it came from, empty rows not counted.
+ */
+export function EventValuesRepeater({
+  element,
+  value,
+  onChange,
+  label,
+  description,
+  error,
+  fieldErrors,
+  required,
+  disabled,
+}: FormControlProps) {
+  const { t } = useTranslation();
+  const [rows, setRows] = useLocalRows(value, onChange, eventValuesToRows, eventValuesFromRows);
+  // The displayed row of each stored value: the same index while the value holds every row (as loaded),
+  // else the non-empty rows in order, as eventValuesFromRows keeps them.
+  const holdsEveryRow = Array.isArray(value) && value.length === rows.length;
+  const storedRows = rows.flatMap((text, index) => (holdsEveryRow || text.trim() !== '' ? [index] : []));
+  const errors = rowErrors(error, fieldErrors, (path) => {
+    const spot = indexPath(path);
+    const row = spot && spot.field === '' ? storedRows[spot.index] : undefined;
+    return row === undefined ? undefined : { row, field: '' };
+  });
+
+  return (
+    <RepeaterField
+      label={label}
+      description={description ?? t('controls:repeaters.eventValues.hint')}
+      error={errors.error}
+      required={required}
+    >
+      <Repeater<string>
+        rows={rows}
+        onChange={setRows}
+        createRow={() => ''}
+        label={typeof label === 'string' ? label : element.name}
+        addLabel={t('controls:repeaters.eventValues.add')}
+        emptyText={t('controls:repeaters.eventValues.empty')}
+        addTestId={`${element.name}-add`}
+        disabled={disabled}
+        renderRow={(row, index, update) => (
+          <TrimmedTextInput
+            size="xs"
+            aria-label={t('controls:repeaters.eventValues.valueAt', { position: index + 1 })}
+            value={row}
+            onChange={update}
+            error={errors.at(index)}
+            maxLength={64}
+            disabled={disabled}
+          />
+        )}
+      />
+    </RepeaterField>
+  );
+}

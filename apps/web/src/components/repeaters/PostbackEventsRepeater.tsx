@@ -1,0 +1,143 @@
+import { Group, Select, Stack, Switch, Text } from '@mantine/core';
+import { type TPostbackEventEntry, unusedPostbackEvents } from '@switchyard/domain';
+import { useTranslation } from 'react-i18next';
+import type { LookupOption } from '../../api/useLookup';
+import type { FormControlProps } from '../form/types';
+import { Repeater } from './Repeater';
+import { RepeaterField } from './RepeaterField';
+import { locateInRows, rowErrors } from './rowErrors';
+import { TrimmedTextInput } from './TrimmedTextInput';
+
+/** The entry as the form holds it: `postback_url` only where the element shows it. */
+export type PostbackEventEntry = Omit<TPostbackEventEntry, 'postback_url'> & { postback_url?: string };
+
+const FLAGS = [
+  ['is_conversion', 'isConversion'],
+  ['send_to_traffic_source', 'sendToTrafficSource'],
+  ['send_zero_conversions', 'sendZeroConversions'],
+] as const;
+
+export interface PostbackEventsRepeaterProps extends FormControlProps {
+  /** The postback events to choose from (§3.1 lookup: external_id and name). */
+  events: readonly LookupOption[];
+}
+
+/**
+ * `postback-events-repeater`: `[{ postback_event_external_id, postback_url?, is_conversion,
+ * send_to_traffic_source, send_zero_conversions }]` (§3.6). Each event once: a row's select offers only
+ * the events no other row uses, a new row takes the first unused one, and Add shows only while one
+ * remains (§4). `element.input.showPostbackUrl` adds the postback URL (traffic sources). Messages inside
+ * the value (`0.postback_event_external_id`) show under that row's input: the rows are the stored array.
+ */
+export function PostbackEventsRepeater({
+  element,
+  value,
+  onChange,
+  label,
+  description,
+  error,
+  fieldErrors,
+  required,
+  disabled,
+  events,
+}: PostbackEventsRepeaterProps) {
+  const { t } = useTranslation();
+  const rows = Array.isArray(value) ? (value as PostbackEventEntry[]) : [];
+  const showPostbackUrl = element.input?.showPostbackUrl === true;
+  const options = events.map((event) => ({ value: String(event.value), label: event.label }));
+  const unused = unusedPostbackEvents(rows, options);
+  const errors = rowErrors(
+    error,
+    fieldErrors,
+    locateInRows(rows.length, [
+      'postback_event_external_id',
+      ...(showPostbackUrl ? ['postback_url'] : []),
+      ...FLAGS.map(([field]) => field),
+    ]),
+  );
+
+  const optionsFor = (row: PostbackEventEntry) => {
+    const available = unusedPostbackEvents(rows, options, row.postback_event_external_id);
+    // An event missing from the lookup (archived since) still shows as chosen.
+    const listed = available.some((option) => option.value === row.postback_event_external_id);
+    return listed || !row.postback_event_external_id
+      ? available
+      : [{ value: row.postback_event_external_id, label: row.postback_event_external_id }, ...available];
+  };
+
+  return (
+    <RepeaterField label={label} description={description} error={errors.error} required={required}>
+      <Repeater<PostbackEventEntry>
+        rows={rows}
+        onChange={onChange}
+        createRow={() => ({
+          postback_event_external_id: unused[0]?.value ?? '',
+          ...(showPostbackUrl ? { postback_url: '' } : {}),
+          is_conversion: false,
+          send_to_traffic_source: false,
+          send_zero_conversions: false,
+        })}
+        hideAdd={unused.length === 0}
+        duplicable={false}
+        label={typeof label === 'string' ? label : element.name}
+        addLabel={t('controls:repeaters.postbackEvents.add')}
+        emptyText={t('controls:repeaters.postbackEvents.empty')}
+        addTestId={`${element.name}-add`}
+        disabled={disabled}
+        footer={
+          rows.length > 0 &&
+          unused.length === 0 && (
+            <Text size="sm" c="dimmed">
+              {t('controls:repeaters.postbackEvents.allUsed')}
+            </Text>
+          )
+        }
+        renderRow={(row, index, update) => (
+          <Stack gap="xs">
+            <Group gap="xs" grow align="flex-start" wrap="wrap">
+              <Select
+                size="xs"
+                label={t('controls:repeaters.postbackEvents.event')}
+                data={optionsFor(row)}
+                value={row.postback_event_external_id || null}
+                onChange={(chosen) => chosen && update({ ...row, postback_event_external_id: chosen })}
+                allowDeselect={false}
+                error={errors.at(index, 'postback_event_external_id')}
+                searchable
+                nothingFoundMessage={t('resources:form.noResults')}
+                required
+                disabled={disabled}
+              />
+              {showPostbackUrl && (
+                <TrimmedTextInput
+                  size="xs"
+                  type="url"
+                  placeholder="https://"
+                  label={t('controls:repeaters.postbackEvents.postbackUrl')}
+                  value={row.postback_url ?? ''}
+                  onChange={(url) => update({ ...row, postback_url: url })}
+                  error={errors.at(index, 'postback_url')}
+                  maxLength={2048}
+                  disabled={disabled}
+                />
+              )}
+            </Group>
+            <Group gap="md">
+              {FLAGS.map(([field, key]) => (
+                <Switch
+                  key={field}
+                  size="xs"
+                  label={t(`controls:repeaters.postbackEvents.${key}`)}
+                  checked={Boolean(row[field])}
+                  onChange={(event) => update({ ...row, [field]: event.currentTarget.checked })}
+                  error={errors.at(index, field)}
+                  disabled={disabled}
+                />
+              ))}
+            </Group>
+          </Stack>
+        )}
+      />
+    </RepeaterField>
+  );
+}

@@ -1,0 +1,102 @@
+import { useMemo, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useOfferLookup } from '../../../api/useOfferLookup';
+import type { FormControlProps } from '../../form/types';
+import { Repeater } from '../Repeater';
+import { RepeaterField } from '../RepeaterField';
+import { PathGroupRow } from './PathGroupRow';
+import { PathGroupsContext, type PathGroupsSettings } from './PathGroupsContext';
+import {
+  createPathGroup,
+  duplicatePathGroup,
+  errorsUnder,
+  type FlowType,
+  normalizePathGroups,
+  type PathGroup,
+  readPathGroups,
+} from './pathGroupRows';
+
+/** What `element.input` of a `path-groups-repeater` element carries. */
+export interface PathGroupsRepeaterInput {
+  /** API paths name one offer; tracker paths rotate offer and lander rows (§3.4). Default 'api'. */
+  flowType?: FlowType;
+}
+
+/**
+ * `path-groups-repeater` (§2.8, §3.3): a flow's `path_groups`, each with its condition and paths. Value:
+ * the groups as they travel in JSON (ENTITIES.md), priority = row index, conditions as pruned JSON text.
+ * Messages inside the value (`0.paths.1.offer_external_id`) show under the input they belong to.
+ */
+export function PathGroupsRepeater({
+  element,
+  value,
+  onChange,
+  label,
+  description,
+  error,
+  fieldErrors,
+  required,
+  disabled,
+}: FormControlProps) {
+  const { t } = useTranslation();
+  const input = (element.input ?? {}) as PathGroupsRepeaterInput;
+  const flowType: FlowType = input.flowType === 'tracker' ? 'tracker' : 'api';
+  const offers = useOfferLookup(flowType === 'tracker' ? 'tracker-offers' : 'offers');
+  const groups = readPathGroups(value);
+  const made = useRef(new Set<string>());
+
+  const settings = useMemo<PathGroupsSettings>(() => {
+    const enabledById = new Map(offers.map((offer) => [offer.value, offer.enabled]));
+    return {
+      flowType,
+      offers,
+      offerEnabled: (id) => enabledById.get(id),
+      disabled,
+      isNew: (id) => made.current.has(id),
+      markNew: (id) => {
+        made.current.add(id);
+      },
+    };
+  }, [flowType, offers, disabled]);
+
+  const remember = (group: PathGroup) => {
+    settings.markNew(group.id);
+    for (const path of group.paths) settings.markNew(path.id);
+    return group;
+  };
+  // Messages no group shows (the list itself, a group that is gone) stay on the element.
+  const groupErrors = (index: number) => errorsUnder(fieldErrors, String(index));
+  const rest = Object.entries(fieldErrors ?? {})
+    .filter(([path]) => !/^\d+\./.test(path) || Number(path.split('.')[0]) >= groups.length)
+    .map(([, message]) => message);
+  const shownError = [error, ...rest].filter(Boolean);
+
+  return (
+    <PathGroupsContext.Provider value={settings}>
+      <RepeaterField
+        label={label}
+        description={description}
+        error={
+          shownError.length > 0 ? shownError.map((message) => <div key={String(message)}>{message}</div>) : undefined
+        }
+        required={required}
+      >
+        <Repeater<PathGroup>
+          rows={groups}
+          onChange={onChange}
+          normalize={normalizePathGroups}
+          createRow={() => remember(createPathGroup())}
+          duplicateRow={(group) => remember(duplicatePathGroup(group))}
+          label={typeof label === 'string' ? label : t('controls:pathGroups.groups')}
+          addLabel={t('controls:pathGroups.addGroup')}
+          emptyText={t('controls:pathGroups.emptyGroups')}
+          addTestId={`${element.name}-add`}
+          disabled={disabled}
+          renderRow={(group, index, update) => (
+            <PathGroupRow group={group} position={index + 1} update={update} fieldErrors={groupErrors(index)} />
+          )}
+        />
+      </RepeaterField>
+    </PathGroupsContext.Provider>
+  );
+}

@@ -1,0 +1,165 @@
+import { Badge, Group, NumberInput, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { SelectOfferControl } from '../../form/controls/SelectOfferControl';
+import { TrimmedTextInput } from '../TrimmedTextInput';
+import { ExpandToggle } from './ExpandToggle';
+import { usePathGroupsContext } from './PathGroupsContext';
+import { type ApiPath, type Path, pathStartsExpanded, type TrackerPath } from './pathGroupRows';
+import { LanderRows, OfferRows } from './RouteRows';
+
+interface PathRowProps {
+  path: Path;
+  position: number;
+  update: (path: Path) => void;
+  /** Messages inside this path (`weight`, `offers.0.offer_external_id`). */
+  fieldErrors?: Record<string, string>;
+}
+
+/** Empty reads as 0: caps and weights are whole numbers the server requires. */
+const wholeNumber = (value: number | string) => (typeof value === 'number' ? value : Number(value) || 0);
+
+/** One path (§3.4): name, weight, caps and subaff, then its offer (API) or its offer and lander rows (tracker). */
+export function PathRow({ path, position, update, fieldErrors }: PathRowProps) {
+  const { t } = useTranslation();
+  const { offers, disabled, isNew } = usePathGroupsContext();
+  const [opened, setOpened] = useState(() => pathStartsExpanded(path, isNew(path.id)));
+  const expanded = opened || fieldErrors !== undefined;
+  const bodyId = useId();
+  const title = path.name || t('controls:pathGroups.untitledPath', { position });
+  const isTracker = 'offers' in path;
+  const offerName = isTracker
+    ? undefined
+    : (offers.find((offer) => offer.value === path.offer_external_id)?.label ?? t('controls:pathGroups.noOffer'));
+
+  return (
+    <Stack gap="xs" data-testid="path">
+      <Group gap="xs" wrap="nowrap">
+        <ExpandToggle
+          expanded={expanded}
+          onToggle={() => setOpened(!expanded)}
+          label={t('controls:pathGroups.details', { name: title })}
+          controls={bodyId}
+        />
+        <Group gap="xs" wrap="wrap" style={{ flex: 1, minInlineSize: 0 }}>
+          <Text size="sm" fw={500}>
+            {title}
+          </Text>
+          <Badge size="xs" variant="light" color={path.enabled ? 'teal' : 'gray'}>
+            {path.enabled ? t('controls:pathGroups.enabled') : t('controls:pathGroups.disabled')}
+          </Badge>
+          <Text size="xs" c="dimmed">
+            {isTracker
+              ? t('controls:pathGroups.trackerPathSummary', {
+                  weight: path.weight,
+                  offers: path.offers.length,
+                  landers: path.landers.length,
+                })
+              : t('controls:pathGroups.apiPathSummary', { weight: path.weight, offer: offerName })}
+          </Text>
+        </Group>
+      </Group>
+      {expanded && (
+        <Stack gap="xs" id={bodyId}>
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="xs">
+            <TrimmedTextInput
+              size="xs"
+              label={t('controls:pathGroups.pathName')}
+              value={path.name}
+              onChange={(name) => update({ ...path, name })}
+              error={fieldErrors?.name}
+              maxLength={255}
+              disabled={disabled}
+            />
+            <NumberInput
+              size="xs"
+              label={t('controls:pathGroups.weight')}
+              value={path.weight}
+              onChange={(weight) => update({ ...path, weight: wholeNumber(weight) })}
+              error={fieldErrors?.weight}
+              min={0}
+              allowDecimal={false}
+              disabled={disabled}
+            />
+            <TrimmedTextInput
+              size="xs"
+              label={t('controls:pathGroups.subaff')}
+              value={path.subaff}
+              onChange={(subaff) => update({ ...path, subaff })}
+              error={fieldErrors?.subaff}
+              maxLength={255}
+              disabled={disabled}
+            />
+            <NumberInput
+              size="xs"
+              label={t('controls:pathGroups.dailyCap')}
+              value={path.daily_cap}
+              onChange={(cap) => update({ ...path, daily_cap: wholeNumber(cap) })}
+              error={fieldErrors?.daily_cap}
+              min={0}
+              allowDecimal={false}
+              disabled={disabled}
+            />
+            <NumberInput
+              size="xs"
+              label={t('controls:pathGroups.postbackDailyCap')}
+              value={path.postback_daily_cap}
+              onChange={(cap) => update({ ...path, postback_daily_cap: wholeNumber(cap) })}
+              error={fieldErrors?.postback_daily_cap}
+              min={0}
+              allowDecimal={false}
+              disabled={disabled}
+            />
+            {!isTracker && <ApiPathOffer path={path} update={update} error={fieldErrors?.offer_external_id} />}
+          </SimpleGrid>
+          <Switch
+            size="sm"
+            label={t('controls:pathGroups.pathEnabled')}
+            checked={path.enabled}
+            onChange={(event) => update({ ...path, enabled: event.currentTarget.checked })}
+            disabled={disabled}
+          />
+          {isTracker && <TrackerPathRoutes path={path} update={update} fieldErrors={fieldErrors} />}
+        </Stack>
+      )}
+    </Stack>
+  );
+}
+
+/** §4: choosing an offer sets the path's enabled flag from the offer's, in the same change as the choice. */
+function ApiPathOffer({ path, update, error }: { path: ApiPath; update: (path: Path) => void; error?: string }) {
+  const { t } = useTranslation();
+  const { offerEnabled, disabled } = usePathGroupsContext();
+  return (
+    <SelectOfferControl
+      element={{ name: 'offer_external_id', type: 'select-offer', input: { size: 'xs' } }}
+      value={path.offer_external_id || null}
+      onChange={(chosen) => {
+        const offer = typeof chosen === 'string' ? chosen : '';
+        update({ ...path, offer_external_id: offer, enabled: offerEnabled(offer) ?? path.enabled });
+      }}
+      label={t('controls:pathGroups.offer')}
+      error={error}
+      required
+      disabled={disabled}
+      placeholder={t('controls:pathGroups.chooseOffer')}
+    />
+  );
+}
+
+function TrackerPathRoutes({
+  path,
+  update,
+  fieldErrors,
+}: {
+  path: TrackerPath;
+  update: (path: Path) => void;
+  fieldErrors?: Record<string, string>;
+}) {
+  return (
+    <SimpleGrid cols={{ base: 1, md: 2 }} spacing="sm">
+      <OfferRows rows={path.offers} onChange={(offers) => update({ ...path, offers })} fieldErrors={fieldErrors} />
+      <LanderRows rows={path.landers} onChange={(landers) => update({ ...path, landers })} fieldErrors={fieldErrors} />
+    </SimpleGrid>
+  );
+}

@@ -1,0 +1,1 @@
+export { PathGroupsRepeater, type PathGroupsRepeaterInput } from './PathGroupsRepeater';

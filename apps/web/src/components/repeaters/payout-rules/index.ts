@@ -1,0 +1,3 @@
+export { PayoutRuleSetsRepeater, type PayoutRuleSetsRepeaterProps } from './PayoutRuleSetsRepeater';
+export { type PayoutRuleSetsInput, PayoutRuleSetsRepeaterControl } from './PayoutRuleSetsRepeaterControl';
+export * from './payoutRuleSets';

@@ -1,0 +1,36 @@
+import { getResource, type ResourceDefinition } from '@switchyard/domain';
+import { useMemo } from 'react';
+import { useLookup } from '../../api/useLookup';
+import type { ListColumn } from '../../components/list/types';
+import { nameColumn, type Row, referenceColumn, statusColumn, timestampColumns } from '../screens/columns';
+import { useFormatMoney } from '../screens/useFormatMoney';
+
+const trafficSources = getResource('traffic-sources');
+
+/** Campaigns: name, traffic source, flow, (cost model and cost), status, dates. */
+export function useCampaignColumns(definition: ResourceDefinition): ListColumn<Row>[] {
+  const isApi = definition.name === 'campaigns';
+  const trafficSourceOptions = useLookup(trafficSources);
+  const flowOptions = useLookup(getResource(isApi ? 'flows' : 'tracker-flows'));
+  const formatMoney = useFormatMoney();
+  return useMemo(
+    () => [
+      nameColumn,
+      referenceColumn('traffic_source_external_id', 'resources:fields.traffic_source', trafficSourceOptions),
+      referenceColumn('flow_external_id', 'resources:fields.flow', flowOptions),
+      ...(isApi
+        ? []
+        : [
+            {
+              accessor: 'cost',
+              label: 'resources:fields.cost',
+              // The model is shown by its code (CPC, CPM, …), as operators write it.
+              render: (campaign: Row) => `${formatMoney(campaign.cost)} · ${String(campaign.cost_model ?? '')}`,
+            },
+          ]),
+      statusColumn,
+      ...timestampColumns,
+    ],
+    [isApi, trafficSourceOptions, flowOptions, formatMoney],
+  );
+}

@@ -1,0 +1,107 @@
+import { getResource, type ResourceDefinition } from '@switchyard/domain';
+import { useMemo } from 'react';
+import { useLookup } from '../../api/useLookup';
+import type { FormElement } from '../../components/form/types';
+import {
+  campaignPostbackEvents,
+  readPayoutRuleSets,
+  syncPayoutRuleSets,
+} from '../../components/repeaters/payout-rules';
+import { moneyElement, nameElement, readOnlyCopyElement } from '../screens/formElements';
+import { useCostModelOptions } from '../screens/referenceOptions';
+import type { FormMode } from '../screens/resourceScreens';
+import { useEditedRecord } from '../screens/useEditedRecord';
+
+const trafficSources = getResource('traffic-sources');
+const postbackEvents = getResource('postback-events');
+
+/**
+ * The campaign form (ENTITIES.md). API campaigns show their ingest token once the server has made one;
+ * tracker campaigns have a cost model and cost and show their campaign URL. The payout rule sets follow
+ * the postback events (§3.5): choosing or removing an event adds or drops its set at once.
+ */
+export function useCampaignFormElements(definition: ResourceDefinition, mode: FormMode): readonly FormElement[] {
+  const isApi = definition.name === 'campaigns';
+  const trafficSourceOptions = useLookup(trafficSources);
+  const flowOptions = useLookup(getResource(isApi ? 'flows' : 'tracker-flows'));
+  const postbackEventOptions = useLookup(postbackEvents);
+  const costModelOptions = useCostModelOptions();
+  const hasIngestToken = Boolean(useEditedRecord(definition, mode)?.ingest_token);
+
+  return useMemo(() => {
+    const whenEditing = (...elements: FormElement[]) => (mode === 'edit' ? elements : []);
+    const trackerOnly = (...elements: FormElement[]) => (isApi ? [] : elements);
+    return [
+      nameElement(),
+      {
+        name: 'traffic_source_external_id',
+        type: 'select',
+        label: 'resources:fields.traffic_source',
+        placeholder: 'resources:campaigns.trafficSourcePlaceholder',
+        options: trafficSourceOptions,
+        required: true,
+      },
+      {
+        name: 'flow_external_id',
+        type: 'select',
+        label: 'resources:fields.flow',
+        placeholder: 'resources:campaigns.flowPlaceholder',
+        options: flowOptions,
+        required: true,
+      },
+      ...trackerOnly(
+        {
+          name: 'cost_model',
+          type: 'radio-with-info',
+          label: 'resources:fields.cost_model',
+          options: costModelOptions,
+          value: 'CPC',
+        },
+        moneyElement('cost', 'resources:fields.cost'),
+      ),
+      ...whenEditing(
+        ...(isApi
+          ? hasIngestToken
+            ? [
+                readOnlyCopyElement(
+                  'ingest_token',
+                  'resources:campaigns.fields.ingest_token',
+                  'resources:campaigns.ingestTokenHint',
+                ),
+              ]
+            : []
+          : [
+              {
+                name: 'campaign_url',
+                type: 'campaign-url',
+                label: 'resources:tracker-campaigns.fields.campaign_url',
+                labelDescription: 'resources:tracker-campaigns.campaignUrlHint',
+                input: { dir: 'ltr' },
+              } satisfies FormElement,
+            ]),
+      ),
+      {
+        name: 'postback_events',
+        type: 'postback-events-repeater',
+        label: 'resources:fields.postback_events',
+        labelDescription: 'resources:campaigns.postbackEventsHint',
+        options: postbackEventOptions,
+        value: [],
+        onChange: (entries, form) => {
+          const sets = readPayoutRuleSets(form.values.payout_rule_sets);
+          const synced = syncPayoutRuleSets(sets, campaignPostbackEvents(entries, postbackEventOptions));
+          if (synced !== sets) form.setValue('payout_rule_sets', synced);
+        },
+      },
+      {
+        name: 'payout_rule_sets',
+        type: 'payout-rule-sets-repeater',
+        label: 'resources:campaigns.fields.payout_rule_sets',
+        labelDescription: 'resources:campaigns.payoutRuleSetsHint',
+        options: postbackEventOptions,
+        value: [],
+        input: { flowType: isApi ? 'api' : 'tracker' },
+      },
+    ];
+  }, [isApi, mode, hasIngestToken, trafficSourceOptions, flowOptions, postbackEventOptions, costModelOptions]);
+}

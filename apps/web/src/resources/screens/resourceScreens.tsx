@@ -1,0 +1,41 @@
+import type { ResourceDefinition } from '@switchyard/domain';
+import type { ComponentType } from 'react';
+import { ResourceCreate } from '../../components/form/ResourceCreate';
+import { ResourceEdit } from '../../components/form/ResourceEdit';
+import type { FormElement } from '../../components/form/types';
+import { ResourceList } from '../../components/list/ResourceList';
+import type { ListColumn } from '../../components/list/types';
+
+export type FormMode = 'create' | 'edit';
+
+/** What makes one resource's screens: its definition, its list columns and its form. */
+export interface ResourceScreenConfig<TRecord> {
+  definition: ResourceDefinition;
+  useColumns: () => ListColumn<TRecord>[];
+  /** The form elements of the create or the edit screen. */
+  useFormElements: (mode: FormMode) => readonly FormElement[];
+}
+
+export interface ResourceScreenComponents {
+  List: ComponentType;
+  Create: ComponentType;
+  Edit: ComponentType;
+}
+
+/** The list, create and edit screens of a resource, all three from one description of it. */
+export function resourceScreens<TRecord>({
+  definition,
+  useColumns,
+  useFormElements,
+}: ResourceScreenConfig<TRecord>): ResourceScreenComponents {
+  function List() {
+    return <ResourceList definition={definition} columns={useColumns()} />;
+  }
+  function Create() {
+    return <ResourceCreate definition={definition} elements={useFormElements('create')} />;
+  }
+  function Edit() {
+    return <ResourceEdit definition={definition} elements={useFormElements('edit')} />;
+  }
+  return { List, Create, Edit };
+}

@@ -1,0 +1,35 @@
+import { Text } from '@mantine/core';
+import { getResource } from '@switchyard/domain';
+import type { FormElement } from '../../components/form/types';
+import type { ListColumn } from '../../components/list/types';
+import { nameColumn, type Row, statusWithEnabledColumn, timestampColumns } from '../screens/columns';
+import { nameElement, urlElement } from '../screens/formElements';
+import { resourceScreens } from '../screens/resourceScreens';
+
+const COLUMNS: ListColumn<Row>[] = [
+  nameColumn,
+  {
+    accessor: 'url',
+    label: 'resources:fields.url',
+    render: (lander) => (
+      <Text size="sm" ff="monospace" maw={360} truncate="end" dir="ltr" title={String(lander.url ?? '')}>
+        {String(lander.url ?? '')}
+      </Text>
+    ),
+  },
+  statusWithEnabledColumn,
+  ...timestampColumns,
+];
+
+const ELEMENTS: readonly FormElement[] = [
+  nameElement(),
+  urlElement('resources:tracker-landers.urlHint'),
+  { name: 'enabled', type: 'switch', label: 'resources:tracker-landers.fields.enabled', value: true },
+];
+
+/** /tracker/landers: name, URL, enabled. */
+export const trackerLanderScreens = resourceScreens({
+  definition: getResource('tracker-landers'),
+  useColumns: () => COLUMNS,
+  useFormElements: () => ELEMENTS,
+});
