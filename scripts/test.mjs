@@ -59,7 +59,7 @@ function skipLoudly(name, why) {
   summary.push({ name, passed: 0, failed: 0, skipped: 1, note: why });
 }
 
-for (const project of ['packages/domain', 'apps/server', 'apps/web', 'e2e']) {
+for (const project of ['packages/domain', 'apps/server', 'apps/web', 'e2e', 'bench']) {
   check(`typecheck:${project}`, 'npx', ['tsc', '-p', project]);
 }
 check('lint', 'npx', ['biome', 'ci', '.']);
