@@ -68,6 +68,8 @@ export interface BuildTestAppOptions {
   print?: BuildOptions['print'];
   /** Boot on this database (from `createDatabase`) instead of a new empty one. */
   database?: DatabaseSettings;
+  /** The tracker's clock, randomness and worker settings. */
+  tracker?: BuildOptions['tracker'];
 }
 
 /** The environment variables that select one database: DATABASE_URL or SWITCHYARD_DATA_DIR. */
@@ -85,7 +87,11 @@ export class DatabaseUnderTest {
     const database = options.database ?? (await this.createDatabase());
     const env: NodeJS.ProcessEnv = { ...options.env, ...database };
     env.SWITCHYARD_WEB_DIST ??= path.join(tmpdir(), 'switchyard-no-dashboard');
-    const app = await buildApp({ config: loadConfig(env), print: options.print ?? (() => undefined) });
+    const app = await buildApp({
+      config: loadConfig(env),
+      print: options.print ?? (() => undefined),
+      ...(options.tracker ? { tracker: options.tracker } : {}),
+    });
     this.cleanups.push(() => app.close());
     this.databases.set(app, database);
     return app;

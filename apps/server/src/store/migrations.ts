@@ -1,5 +1,6 @@
 import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely, Migration, MigrationProvider } from 'kysely';
 import type { DatabaseDialect } from '../config.js';
+import { conversionsMigration } from './conversions.js';
 import { trackerEventsMigration } from './tracker-events.js';
 
 // One list of migrations for both dialects; the few differences go through `dialect`.
@@ -172,6 +173,7 @@ export function migrations(dialect: DatabaseDialect): Record<string, Migration> 
     '0002_config_records': configRecords(dialect),
     '0003_accounts': accounts(dialect),
     '0004_tracker_events': trackerEventsMigration(dialect),
+    '0005_conversions': conversionsMigration(dialect),
   };
 }
 

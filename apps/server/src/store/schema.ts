@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { ConversionTable, OutboundPostbackTable, PostbackLogTable } from './conversions.js';
 import type { TrackerClickTable, TrackerLeadTable } from './tracker-events.js';
 
 // Both dialects store the same values: timestamps as ISO-8601 text, booleans as 0/1, lists as JSON text.
@@ -129,6 +130,9 @@ export interface Database {
   config_records: ConfigRecordTable;
   tracker_clicks: TrackerClickTable;
   tracker_leads: TrackerLeadTable;
+  conversions: ConversionTable;
+  postback_log: PostbackLogTable;
+  outbound_postbacks: OutboundPostbackTable;
 }
 
 export type WorkspaceRow = Selectable<WorkspaceTable>;

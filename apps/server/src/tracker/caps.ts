@@ -90,3 +90,6 @@ function formatDay(now: Date, zone: string): string {
 
 export const offerCapKey = (offerExternalId: string) => `offer:${offerExternalId}`;
 export const pathRegsCapKey = (flowExternalId: string, pathId: string) => `path-regs:${flowExternalId}:${pathId}`;
+/** Postbacks Daily Cap: conversions today on a path (counted as postbacks arrive; routing reads it). */
+export const pathPostbacksCapKey = (flowExternalId: string, pathId: string) =>
+  `path-postbacks:${flowExternalId}:${pathId}`;

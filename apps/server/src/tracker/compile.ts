@@ -8,6 +8,7 @@ import {
   ZCampaignForm,
   ZFlowForm,
   ZOfferForm,
+  ZPostbackEventForm,
   ZSegmentForm,
   ZTrackerCampaignForm,
   ZTrackerFlowForm,
@@ -93,6 +94,44 @@ export interface CompiledCampaign {
   ingestToken: string | undefined;
   /** Enabled path groups, by priority. */
   groups: readonly CompiledPathGroup[];
+  /** §3.6: the campaign's postback events and what to tell the traffic source. */
+  postbackEvents: readonly CampaignPostbackEvent[];
+  /** §3.5: payout rule sets by postback event external id. */
+  payoutRuleSets: ReadonlyMap<string, CompiledPayoutRuleSet>;
+  /** The traffic source's postback URL for each postback event that has one. */
+  trafficSourcePostbackUrls: ReadonlyMap<string, UrlTemplate>;
+}
+
+/** A postback event (Admin → Postback events): what incoming status values map to it. */
+export interface CompiledPostbackEvent {
+  externalId: string;
+  name: string;
+  /** Lowercased. */
+  statusValues: readonly string[];
+  isConversion: boolean;
+  affiliateNetworkExternalId: string | null;
+}
+
+/** §3.6: one postback event entry of a campaign. */
+export interface CampaignPostbackEvent {
+  eventExternalId: string;
+  isConversion: boolean;
+  sendToTrafficSource: boolean;
+  sendZeroConversions: boolean;
+}
+
+export interface CompiledPayoutRule {
+  id: string;
+  payout: number;
+  priority: number;
+  condition: ConditionNode;
+}
+
+/** §3.5: rules by priority (then as listed); the default when none matches. */
+export interface CompiledPayoutRuleSet {
+  eventExternalId: string;
+  defaultPayout: number;
+  rules: readonly CompiledPayoutRule[];
 }
 
 interface SideMaps {
@@ -105,6 +144,8 @@ interface SideMaps {
 export interface RoutingSnapshot {
   tracker: SideMaps;
   api: SideMaps;
+  /** Active postback events by external id (both sides). */
+  postbackEvents: ReadonlyMap<string, CompiledPostbackEvent>;
   /** Records that could not be compiled (kind:external_id → why); they do not route. */
   problems: ReadonlyMap<string, string>;
 }
@@ -125,6 +166,7 @@ export const ROUTING_KINDS: ReadonlySet<string> = new Set([
   ...Object.values(KINDS.api),
   'tracker-landers',
   'traffic-sources',
+  'postback-events',
 ]);
 
 function parseBody(row: ConfigRow): Record<string, unknown> {
@@ -172,6 +214,7 @@ export function compileRouting(rows: readonly ConfigRow[]): RoutingSnapshot {
   }
 
   const trafficSources = new Map<string, readonly TrafficSourceParameter[]>();
+  const trafficSourcePostbacks = new Map<string, ReadonlyMap<string, UrlTemplate>>();
   for (const { row, form } of parsed('traffic-sources', ZTrafficSourceForm)) {
     trafficSources.set(
       row.external_id,
@@ -179,6 +222,23 @@ export function compileRouting(rows: readonly ConfigRow[]): RoutingSnapshot {
         .filter((parameter) => parameter.enabled)
         .map((parameter) => ({ tsParameter: parameter.ts_parameter, internalToken: parameter.internal_token })),
     );
+    const urls = new Map<string, UrlTemplate>();
+    for (const entry of form.postback_events) {
+      if (entry.postback_url) urls.set(entry.postback_event_external_id, compileUrlTemplate(entry.postback_url));
+    }
+    trafficSourcePostbacks.set(row.external_id, urls);
+  }
+
+  const postbackEvents = new Map<string, CompiledPostbackEvent>();
+  for (const { row, form } of parsed('postback-events', ZPostbackEventForm)) {
+    if (row.status !== 'active') continue;
+    postbackEvents.set(row.external_id, {
+      externalId: row.external_id,
+      name: row.name,
+      statusValues: form.status_values.map((value) => value.toLowerCase()),
+      isConversion: form.is_conversion,
+      affiliateNetworkExternalId: form.affiliate_network_external_id ?? null,
+    });
   }
 
   function compileSide(side: Side): SideMaps {
@@ -245,12 +305,37 @@ export function compileRouting(rows: readonly ConfigRow[]): RoutingSnapshot {
         cost: 'cost' in form ? Number(form.cost) : 0,
         ingestToken: typeof body.ingest_token === 'string' ? body.ingest_token : undefined,
         groups: groups ?? [],
+        postbackEvents: form.postback_events.map((entry) => ({
+          eventExternalId: entry.postback_event_external_id,
+          isConversion: entry.is_conversion,
+          sendToTrafficSource: entry.send_to_traffic_source,
+          sendZeroConversions: entry.send_zero_conversions,
+        })),
+        payoutRuleSets: new Map(
+          form.payout_rule_sets.map((set) => [
+            set.postback_event_external_id,
+            {
+              eventExternalId: set.postback_event_external_id,
+              defaultPayout: set.default_payout,
+              rules: set.rules
+                .map((rule) => ({
+                  id: rule.id,
+                  payout: rule.payout,
+                  priority: rule.priority,
+                  condition: conditionTree(rule.condition),
+                }))
+                // Array.prototype.sort is stable: equal priorities keep the order they are listed in.
+                .sort((a, b) => a.priority - b.priority),
+            },
+          ]),
+        ),
+        trafficSourcePostbackUrls: trafficSourcePostbacks.get(form.traffic_source_external_id) ?? new Map(),
       });
     }
     return { campaigns, offers, segments };
   }
 
-  return { tracker: compileSide('tracker'), api: compileSide('api'), problems };
+  return { tracker: compileSide('tracker'), api: compileSide('api'), postbackEvents, problems };
 }
 
 interface PathForm {

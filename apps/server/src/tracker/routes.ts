@@ -1,8 +1,9 @@
 // Issue 5, Contract: the public tracker endpoints (no bearer token; they live outside /api).
 import type { FastifyInstance } from 'fastify';
 import { parseInput } from '../api/parse.js';
-import { NotFoundError, UnauthorizedError } from '../errors.js';
+import { NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
 import { ZLeadInput } from './lead-input.js';
+import { readPostbackParams } from './postbacks.js';
 import type { Tracker } from './tracker.js';
 
 const EXTERNAL_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -52,5 +53,29 @@ export function trackerRoutes(app: FastifyInstance, tracker: Tracker): void {
     if (answer.kind === 'not-found') throw new NotFoundError();
     if (answer.kind === 'unauthorized') throw new UnauthorizedError();
     return answer.body;
+  });
+
+  // Postbacks from affiliate networks: GET with a query string, or POST with a query string, a form or
+  // JSON. The form parser lives in this scope only.
+  void app.register(async (scope) => {
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 64 * 1024 },
+      (_request, body, done) => {
+        done(null, Object.fromEntries(new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'))));
+      },
+    );
+    scope.route({
+      method: ['GET', 'POST'],
+      url: '/postback',
+      handler: async (request, reply) => {
+        const answer = await tracker.postback(readPostbackParams(request.query, request.body), request.ip);
+        if (answer.kind === 'not-found') throw new NotFoundError();
+        if (answer.kind === 'missing-click-id') throw new ValidationError({ clickid: ['Required'] });
+        reply.header('cache-control', 'no-store');
+        // A repeated txid is acknowledged like the first one (Contract), so networks stop resending.
+        return reply.type('text/plain; charset=utf-8').send('OK');
+      },
+    });
   });
 }

@@ -3,7 +3,7 @@
 // unavailable offer passes to its backup chain; a path over its Regs Daily Cap, or with nowhere to
 // send, gives way to the group's other paths and then to the next matching group.
 import { type ConditionContext, type ConditionNode, evaluateCondition } from '@switchyard/domain';
-import { type CapCounters, dayIn, offerCapKey, pathRegsCapKey } from './caps.js';
+import { type CapCounters, dayIn, offerCapKey, pathPostbacksCapKey, pathRegsCapKey } from './caps.js';
 import type {
   CompiledCampaign,
   CompiledLander,
@@ -132,6 +132,16 @@ async function routePath(
 ): Promise<PathOutcome> {
   const none = { lander: null, offer: null, backupUsed: false };
   let capped = false;
+  // Postbacks Daily Cap: the path rests for the day once its conversions reach the cap.
+  if (
+    path.postbackDailyCap > 0 &&
+    (await deps.caps.count(
+      pathPostbacksCapKey(campaign.flowExternalId, path.id),
+      dayIn(subject.now, PATH_CAP_TIMEZONE),
+    )) >= path.postbackDailyCap
+  ) {
+    return { ...none, capped: true, routed: false };
+  }
   const counted = countRegs && path.dailyCap > 0;
   const regsKey = counted ? pathRegsCapKey(campaign.flowExternalId, path.id) : '';
   const regsDay = counted ? dayIn(subject.now, PATH_CAP_TIMEZONE) : '';

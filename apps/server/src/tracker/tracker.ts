@@ -2,10 +2,24 @@
 // config change, caps counted in memory, events written later in batches. A click or lead waits on
 // nothing but the process itself.
 import { timingSafeEqual } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { NewConversion } from '../store/conversions.js';
 import type { Database } from '../store/schema.js';
-import { type NewTrackerClick, type NewTrackerLead, VAR_COLUMNS } from '../store/tracker-events.js';
-import { type CapCounters, dayIn, InProcessCapCounters, offerCapKey, pathRegsCapKey } from './caps.js';
+import {
+  type NewTrackerClick,
+  type NewTrackerLead,
+  type TrackerClickTable,
+  type TrackerLeadTable,
+  VAR_COLUMNS,
+} from '../store/tracker-events.js';
+import {
+  type CapCounters,
+  dayIn,
+  InProcessCapCounters,
+  offerCapKey,
+  pathPostbacksCapKey,
+  pathRegsCapKey,
+} from './caps.js';
 import {
   type CompiledCampaign,
   type ConfigRow,
@@ -18,7 +32,9 @@ import { EventWriter, type EventWriterOptions } from './event-writer.js';
 import { countryOfIp } from './geo.js';
 import type { TLeadInput } from './lead-input.js';
 import type { MacroValues } from './macros.js';
-import { type Decision, decide, PATH_CAP_TIMEZONE } from './routing.js';
+import { type OutboundOptions, OutboundPostbacks } from './outbound.js';
+import { type PostbackParams, resolvePostbackEvent, rulePayout } from './postbacks.js';
+import { conditionContext, type Decision, decide, PATH_CAP_TIMEZONE, type RoutingSubject } from './routing.js';
 import { UserAgentCache } from './user-agent.js';
 import { identifyVisitor, newEventId } from './visitor.js';
 import type { Random } from './weighted.js';
@@ -34,7 +50,18 @@ export interface TrackerOptions {
   caps?: CapCounters;
   now?: () => Date;
   events?: Omit<EventWriterOptions, 'log'>;
+  /** The outbound postback worker (its clock defaults to `now`). */
+  outbound?: OutboundOptions;
 }
+
+export type PostbackAnswer =
+  | { kind: 'converted'; conversionId: string }
+  | { kind: 'duplicate'; conversionId: null }
+  | { kind: 'not-found' }
+  | { kind: 'missing-click-id' };
+
+type StoredClick = Selectable<TrackerClickTable>;
+type StoredLead = Selectable<TrackerLeadTable>;
 
 /** What a click request brings. */
 export interface ClickRequest {
@@ -127,6 +154,8 @@ export class Tracker {
   private readonly now: () => Date;
   private readonly userAgents = new UserAgentCache();
   private readonly events: EventWriter;
+  /** The queue of postbacks owed to traffic sources, and its worker. */
+  readonly outbound: OutboundPostbacks;
   /** Click id → where its lander's offer link goes. */
   private readonly recentClicks = new Map<string, { campaignExternalId: string; offerUrl: string | null }>();
   /** Email hash → registrations seen (regsCount). */
@@ -143,12 +172,14 @@ export class Tracker {
     this.caps = options.caps ?? new InProcessCapCounters();
     this.now = options.now ?? (() => new Date());
     this.events = new EventWriter(db, { ...options.events, log });
+    this.outbound = new OutboundPostbacks(db, log, { now: this.now, ...options.outbound });
   }
 
   /** Compiles the routing and counts what today's stored events already spent of the caps. */
   async start(): Promise<void> {
     await this.recompile();
     await this.warmUp();
+    this.outbound.start();
   }
 
   /** The routing in force (tests and diagnostics). */
@@ -234,6 +265,17 @@ export class Tracker {
       .groupBy('email_hash')
       .execute();
     for (const row of registrations) this.registrations.set(row.email_hash, Number(row.count));
+    const postbacks = await this.db
+      .selectFrom('conversions')
+      .select(['flow_external_id', 'path_id', (eb) => eb.fn.countAll<number | string>().as('count')])
+      .where('created_at', '>=', `${pathDay}T00:00:00.000Z`)
+      .where('is_conversion', '=', 1)
+      .groupBy(['flow_external_id', 'path_id'])
+      .execute();
+    for (const row of postbacks) {
+      if (!row.flow_external_id || !row.path_id) continue;
+      await this.caps.add(pathPostbacksCapKey(row.flow_external_id, row.path_id), pathDay, Number(row.count));
+    }
   }
 
   async click(request: ClickRequest): Promise<ClickAnswer> {
@@ -337,7 +379,7 @@ export class Tracker {
           browser: traits?.browser,
           campaignId: campaign.externalId,
           regsCount: this.registrations.get(hash) ?? 0,
-          // Conversions arrive with postbacks, which this process does not take yet.
+          // Not counted yet: conversions are stored (postbacks) but not yet summed per email for routing.
           payoutsCount: 0,
           emailRate: emailRate(input.email),
           age: input.age,
@@ -403,7 +445,171 @@ export class Tracker {
 
   async close(): Promise<void> {
     await this.compiling;
+    await this.outbound.close();
     await this.events.close();
+  }
+
+  /**
+   * A postback from an affiliate network. The conversion, its log line and any outbound postbacks are
+   * committed in one transaction before this resolves, so an answered postback is never lost; a
+   * crash before the commit leaves the network without its `OK`, and networks resend.
+   */
+  async postback(params: PostbackParams, ip: string | undefined): Promise<PostbackAnswer> {
+    const now = this.now();
+    const log = {
+      created_at: now.toISOString(),
+      click_id: params.clickId ?? null,
+      txid: params.txid ?? null,
+      ip: ip || null,
+      raw: JSON.stringify(params.raw),
+    };
+    if (params.clickId === undefined) {
+      await this.db
+        .insertInto('postback_log')
+        .values({ ...log, outcome: 'missing_click_id', conversion_id: null })
+        .execute();
+      return { kind: 'missing-click-id' };
+    }
+    const origin = await this.findOrigin(params.clickId);
+    if (!origin) {
+      await this.db
+        .insertInto('postback_log')
+        .values({ ...log, outcome: 'unknown_click', conversion_id: null })
+        .execute();
+      return { kind: 'not-found' };
+    }
+    const { row } = origin;
+    const side = origin.kind === 'click' ? 'tracker' : 'api';
+    const snapshot = this.snapshot;
+    const campaign = snapshot[side].campaigns.get(row.campaign_external_id);
+    const resolved = resolvePostbackEvent(snapshot, campaign, params);
+    const vars = JSON.parse(row.vars) as Record<string, string>;
+    const context = conditionContext(snapshot[side].segments, this.subjectOf(origin, vars));
+    const { payout, ruleId } = rulePayout(campaign, resolved.event?.externalId ?? null, context, params.revenue);
+    const conversionId = newEventId();
+    const clickId = origin.kind === 'click' ? origin.row.click_id : null;
+    const leadId = origin.kind === 'lead' ? origin.row.lead_id : null;
+    const conversion: NewConversion = {
+      conversion_id: conversionId,
+      created_at: now.toISOString(),
+      click_id: clickId,
+      lead_id: leadId,
+      campaign_external_id: row.campaign_external_id,
+      flow_external_id: row.flow_external_id,
+      path_group_id: row.path_group_id,
+      path_id: row.path_id,
+      offer_external_id: row.offer_external_id,
+      lander_external_id: origin.kind === 'click' ? origin.row.lander_external_id : null,
+      traffic_source_external_id: row.traffic_source_external_id,
+      affiliate_network_external_id: resolved.event?.affiliateNetworkExternalId ?? null,
+      postback_event_external_id: resolved.event?.externalId ?? null,
+      status: params.status ?? null,
+      is_conversion: resolved.isConversion ? 1 : 0,
+      payout,
+      revenue: params.revenue ?? null,
+      currency: (row.offer_external_id && snapshot[side].offers.get(row.offer_external_id)?.currency) || 'USD',
+      txid: params.txid ?? null,
+      country: row.country,
+      subaff: row.subaff,
+      payout_rule_id: ruleId,
+      raw: log.raw,
+    };
+    const entry = resolved.entry;
+    const postbackUrl = resolved.event ? campaign?.trafficSourcePostbackUrls.get(resolved.event.externalId) : undefined;
+    const outboundUrl =
+      entry?.sendToTrafficSource && postbackUrl && (payout !== 0 || entry.sendZeroConversions)
+        ? postbackUrl.fill({
+            ...macroValues(
+              origin.kind === 'click' ? origin.row : { ...origin.row, lander_external_id: null },
+              { clickid: params.clickId, ...(leadId ? { lead_id: leadId } : {}) },
+              vars,
+            ),
+            payout,
+            status: params.status,
+            txid: params.txid,
+          })
+        : null;
+    const inserted = await this.db.transaction().execute(async (trx) => {
+      // A repeated txid for the same click or lead hits a unique index and inserts nothing.
+      const stored = await trx
+        .insertInto('conversions')
+        .values(conversion)
+        .onConflict((conflict) => conflict.doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      await trx
+        .insertInto('postback_log')
+        .values({ ...log, outcome: stored ? 'converted' : 'duplicate', conversion_id: stored ? conversionId : null })
+        .execute();
+      if (stored && outboundUrl) {
+        await trx
+          .insertInto('outbound_postbacks')
+          .values({
+            conversion_id: conversionId,
+            created_at: now.toISOString(),
+            url: outboundUrl,
+            state: 'pending',
+            attempts: 0,
+            last_status: null,
+            last_error: null,
+            last_attempt_at: null,
+            next_attempt_at: now.toISOString(),
+          })
+          .execute();
+      }
+      return stored !== undefined;
+    });
+    if (!inserted) return { kind: 'duplicate', conversionId: null };
+    if (resolved.isConversion && row.flow_external_id && row.path_id) {
+      await this.caps.add(pathPostbacksCapKey(row.flow_external_id, row.path_id), dayIn(now, PATH_CAP_TIMEZONE), 1);
+    }
+    if (outboundUrl) this.outbound.kick();
+    return { kind: 'converted', conversionId };
+  }
+
+  /** The click or lead a postback names; one still waiting in the event buffer is written first. */
+  private async findOrigin(
+    id: string,
+  ): Promise<{ kind: 'click'; row: StoredClick } | { kind: 'lead'; row: StoredLead } | null> {
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const click = await this.db
+        .selectFrom('tracker_clicks')
+        .selectAll()
+        .where('click_id', '=', id)
+        .executeTakeFirst();
+      if (click) return { kind: 'click', row: click };
+      const lead = await this.db.selectFrom('tracker_leads').selectAll().where('lead_id', '=', id).executeTakeFirst();
+      if (lead) return { kind: 'lead', row: lead };
+      if (attempt > 0) break;
+      // Always wait for the writer, even with nothing pending: a batch being inserted right now has
+      // already left the buffer.
+      await this.events.flush();
+    }
+    return null;
+  }
+
+  /** What payout rule conditions see: the original click or lead as routing saw it. */
+  private subjectOf(
+    origin: { kind: 'click'; row: StoredClick } | { kind: 'lead'; row: StoredLead },
+    vars: Record<string, string>,
+  ): RoutingSubject {
+    const { row } = origin;
+    const fields: RoutingSubject['fields'] = {
+      countryCode: row.country ?? undefined,
+      device: row.device ?? undefined,
+      platform: row.platform ?? undefined,
+      browser: row.browser ?? undefined,
+      campaignId: row.campaign_external_id,
+    };
+    if (origin.kind === 'lead') {
+      Object.assign(fields, {
+        regsCount: this.registrations.get(origin.row.email_hash) ?? 0,
+        payoutsCount: 0,
+        emailRate: emailRate(`x@${origin.row.email_domain}`),
+        age: origin.row.age ?? undefined,
+      });
+    }
+    return { fields, vars, now: new Date(row.created_at) };
   }
 
   private clickVars(
