@@ -11,6 +11,7 @@ import { CampaignUrlControl } from './controls/CampaignUrlControl';
 import { CopyTextControl } from './controls/CopyTextControl';
 import { HiddenControl } from './controls/HiddenControl';
 import { InputControl } from './controls/InputControl';
+import { NetworkPostbackUrlControl } from './controls/NetworkPostbackUrlControl';
 import { NumberControl } from './controls/NumberControl';
 import { PasswordControl } from './controls/PasswordControl';
 import { RadioWithInfoControl } from './controls/RadioWithInfoControl';
@@ -58,10 +59,18 @@ export const FORM_CONTROLS: Record<string, ComponentType<FormControlProps>> = {
   'path-groups-repeater': PathGroupsRepeater,
   'payout-rule-sets-repeater': PayoutRuleSetsRepeaterControl,
   'campaign-url': CampaignUrlControl,
+  'network-postback-url': NetworkPostbackUrlControl,
 };
 
 /** Kinds that show no "Looks good!" after a submit: nothing there for the operator to get wrong. */
-export const WITHOUT_SUCCESS_TEXT = new Set(['hidden', 'switch', 'copy-text', 'switch-with-select', 'campaign-url']);
+export const WITHOUT_SUCCESS_TEXT = new Set([
+  'hidden',
+  'switch',
+  'copy-text',
+  'switch-with-select',
+  'campaign-url',
+  'network-postback-url',
+]);
 
 /**
  * Kinds that show the messages inside their value (`fieldErrors`, e.g. `parameters.0.ts_parameter`) under

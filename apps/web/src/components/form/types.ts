@@ -28,6 +28,7 @@ export type FormElementType =
   | 'path-groups-repeater'
   | 'payout-rule-sets-repeater'
   | 'campaign-url'
+  | 'network-postback-url'
   | (string & {});
 
 export type FormValues = Record<string, unknown>;

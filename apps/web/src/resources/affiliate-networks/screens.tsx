@@ -3,8 +3,7 @@ import { getResource } from '@switchyard/domain';
 import type { FormElement } from '../../components/form/types';
 import type { ListColumn } from '../../components/list/types';
 import { nameColumn, type Row, statusColumn, timestampColumns } from '../screens/columns';
-import { nameElement, readOnlyCopyElement } from '../screens/formElements';
-import type { FormMode } from '../screens/resourceScreens';
+import { nameElement } from '../screens/formElements';
 import { resourceScreens } from '../screens/resourceScreens';
 
 const COLUMNS: ListColumn<Row>[] = [
@@ -33,7 +32,7 @@ const POSTBACK_PARAMETERS = [
   ['txid', 'txid'],
 ] as const;
 
-function elements(mode: FormMode): readonly FormElement[] {
+function elements(): readonly FormElement[] {
   return [
     nameElement(),
     {
@@ -54,25 +53,23 @@ function elements(mode: FormMode): readonly FormElement[] {
         input: { autoComplete: 'off', dir: 'ltr', placeholder: value },
       }),
     ),
-    ...(mode === 'edit'
-      ? [
-          readOnlyCopyElement(
-            'postback_url',
-            'resources:affiliate-networks.fields.postback_url',
-            'resources:affiliate-networks.postbackUrlHint',
-          ),
-        ]
-      : []),
+    {
+      // The address to give the network, made from the macro names above (not stored).
+      name: 'postback_url',
+      type: 'network-postback-url',
+      label: 'resources:affiliate-networks.fields.postback_url',
+      labelDescription: 'resources:affiliate-networks.postbackUrlHint',
+      input: { dir: 'ltr' },
+    },
     { name: 'notes', type: 'textarea', label: 'resources:affiliate-networks.fields.notes', rows: 4 },
   ];
 }
 
-const CREATE_ELEMENTS = elements('create');
-const EDIT_ELEMENTS = elements('edit');
+const ELEMENTS = elements();
 
 /** /admin/affiliate-networks: name, offer URL parameters, postback parameter names, postback URL, notes. */
 export const affiliateNetworkScreens = resourceScreens({
   definition: getResource('affiliate-networks'),
   useColumns: () => COLUMNS,
-  useFormElements: (mode) => (mode === 'edit' ? EDIT_ELEMENTS : CREATE_ELEMENTS),
+  useFormElements: () => ELEMENTS,
 });
