@@ -20,6 +20,7 @@ import { errorHandler } from './http/error-handler.js';
 import { lenientJsonBody } from './http/json-body.js';
 import { securityHeaders } from './http/security-headers.js';
 import { createMailer } from './mail/mailer.js';
+import { reportRoutes } from './reports/routes.js';
 import { migrateToLatest, openStore, type Store } from './store/database.js';
 import { type SeedResult, seedEmptyDatabase } from './store/seed.js';
 import { trackerRoutes } from './tracker/routes.js';
@@ -114,6 +115,7 @@ async function createServer(options: BuildOptions, store: Store, seedResult: See
       roleRoutes(api, services.roles);
       configRecordRoutes(api, store.db, tracker.configChanged);
       referenceDataRoutes(api);
+      reportRoutes(api, store.db);
     },
     { prefix: '/api' },
   );

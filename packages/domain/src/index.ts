@@ -11,5 +11,6 @@ export * from './notifications.js';
 export * from './password-policy.js';
 export * from './permissions.js';
 export * from './reference-data.js';
+export * from './reports.js';
 export * from './resources/index.js';
 export * from './tags.js';

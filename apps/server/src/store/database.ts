@@ -22,6 +22,8 @@ import type { Database } from './schema.js';
 export interface Store {
   db: Kysely<Database>;
   dialect: DatabaseDialect;
+  /** The better-sqlite3 database behind `db` on SQLite (the tracker's event writer uses it directly). */
+  sqlite?: SQLite.Database;
 }
 
 export const SQLITE_FILE_NAME = 'switchyard.db';
@@ -67,6 +69,11 @@ export function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Stor
   const dialect = databaseDialect(config);
   if (dialect === 'postgres') {
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+    // An idle connection the server ends (restart, failover, a dropped test database) must not take the
+    // process down: the pool replaces it on the next query, so it is only worth a warning.
+    pool.on('error', (error) => {
+      console.warn(`PostgreSQL closed an idle connection: ${error.message}`);
+    });
     return { dialect, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }) };
   }
   mkdirSync(config.dataDir, { recursive: true });
@@ -74,7 +81,11 @@ export function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Stor
   database.pragma('journal_mode = WAL');
   database.pragma('foreign_keys = ON');
   database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
-  return { dialect, db: new Kysely<Database>({ dialect: new SwitchyardSqliteDialect({ database }) }) };
+  return {
+    dialect,
+    sqlite: database,
+    db: new Kysely<Database>({ dialect: new SwitchyardSqliteDialect({ database }) }),
+  };
 }
 
 export async function migrateToLatest(store: Store): Promise<void> {

@@ -1,0 +1,401 @@
+// Reports (issue 5, item 4; §3.10, §7.5): clicks, leads and conversions grouped by one or more names.
+//
+// Each event table is aggregated in the database, grouped by the asked columns (and, for day or hour,
+// by UTC quarter-hour); the three results are merged here, quarter-hours folded into local days and
+// hours, names resolved from config_records, then searched, ordered and paged. Column names come from
+// the whitelists below, never from the request; every value from the request is a bound parameter.
+//
+// Figures (every division by zero gives 0):
+// - clicks: rows of tracker_clicks (bots included: they were routed and may have cost money);
+// - unique_clicks: clicks flagged unique (the visitor's first on the campaign that day);
+// - leads: rows of tracker_leads (the API side's entries);
+// - conversions: conversion rows whose postback event counts as a conversion (is_conversion = 1);
+// - revenue: the payout of every conversion row, after the campaign's payout rules;
+// - cost: the clicks' cost;
+// - profit: revenue − cost;
+// - roi: profit / cost × 100;
+// - cr: conversions / (clicks + leads) × 100 — a campaign has clicks (tracker) or leads (API), not both;
+// - epc: revenue / (clicks + leads).
+// Conversions are counted at the time of the postback (their created_at), clicks and leads at theirs.
+// Amounts are summed as stored, whatever their currency.
+
+import type {
+  ReportFigures,
+  ReportGroup,
+  ReportResponse,
+  ReportRow,
+  ReportVarFilter,
+  TReportQuery,
+} from '@switchyard/domain';
+import { type Expression, type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
+import type { Database } from '../store/schema.js';
+import { localBucket, nextDay, startOfLocalDay } from './time.js';
+
+type Source = 'clicks' | 'leads' | 'conversions';
+
+/** The column each group reads in each table (`null`: the table does not have it). */
+const COLUMNS: Record<Exclude<ReportGroup, 'day' | 'hour'>, Record<Source, string | null>> = {
+  campaign: { clicks: 'campaign_external_id', leads: 'campaign_external_id', conversions: 'campaign_external_id' },
+  flow: { clicks: 'flow_external_id', leads: 'flow_external_id', conversions: 'flow_external_id' },
+  path_group: { clicks: 'path_group_id', leads: 'path_group_id', conversions: 'path_group_id' },
+  path: { clicks: 'path_id', leads: 'path_id', conversions: 'path_id' },
+  offer: { clicks: 'offer_external_id', leads: 'offer_external_id', conversions: 'offer_external_id' },
+  lander: { clicks: 'lander_external_id', leads: null, conversions: 'lander_external_id' },
+  traffic_source: {
+    clicks: 'traffic_source_external_id',
+    leads: 'traffic_source_external_id',
+    conversions: 'traffic_source_external_id',
+  },
+  // Clicks and leads: the network of their offer (resolved below); conversions: the postback event's.
+  affiliate_network: { clicks: null, leads: null, conversions: 'affiliate_network_external_id' },
+  country: { clicks: 'country', leads: 'country', conversions: 'country' },
+  // Conversions take these (and var1…var10) from the click or lead they convert: FROM_ORIGIN.
+  device: { clicks: 'device', leads: 'device', conversions: 'device' },
+  platform: { clicks: 'platform', leads: 'platform', conversions: 'platform' },
+  browser: { clicks: 'browser', leads: 'browser', conversions: 'browser' },
+  subaff: { clicks: 'subaff', leads: 'subaff', conversions: 'subaff' },
+  var1: { clicks: 'var1', leads: 'var1', conversions: 'var1' },
+  var2: { clicks: 'var2', leads: 'var2', conversions: 'var2' },
+  var3: { clicks: 'var3', leads: 'var3', conversions: 'var3' },
+  var4: { clicks: 'var4', leads: 'var4', conversions: 'var4' },
+  var5: { clicks: 'var5', leads: 'var5', conversions: 'var5' },
+  var6: { clicks: 'var6', leads: 'var6', conversions: 'var6' },
+  var7: { clicks: 'var7', leads: 'var7', conversions: 'var7' },
+  var8: { clicks: 'var8', leads: 'var8', conversions: 'var8' },
+  var9: { clicks: 'var9', leads: 'var9', conversions: 'var9' },
+  var10: { clicks: 'var10', leads: 'var10', conversions: 'var10' },
+};
+
+/** Columns a conversion reads from its click (`c`) or lead (`l`). */
+const FROM_ORIGIN = new Set(['device', 'platform', 'browser', ...Array.from({ length: 10 }, (_, i) => `var${i + 1}`)]);
+
+/** The config kinds whose names label each group. */
+const NAME_KINDS: Partial<Record<ReportGroup, readonly string[]>> = {
+  campaign: ['campaigns', 'tracker-campaigns'],
+  flow: ['flows', 'tracker-flows'],
+  offer: ['offers', 'tracker-offers'],
+  lander: ['tracker-landers'],
+  traffic_source: ['traffic-sources'],
+  affiliate_network: ['affiliate-networks'],
+};
+
+const TIME_GROUPS: readonly ReportGroup[] = ['day', 'hour'];
+
+const NONE_LABEL = '(none)';
+
+interface Counts {
+  clicks: number;
+  unique_clicks: number;
+  leads: number;
+  conversions: number;
+  revenue: number;
+  cost: number;
+}
+
+type AggregateRow = Record<string, unknown>;
+
+function emptyCounts(): Counts {
+  return { clicks: 0, unique_clicks: 0, leads: 0, conversions: 0, revenue: 0, cost: 0 };
+}
+
+function round(value: number): number {
+  return Math.round(value * 1e6) / 1e6;
+}
+
+function ratio(numerator: number, denominator: number): number {
+  return denominator === 0 ? 0 : numerator / denominator;
+}
+
+/** The derived figures of §Figures above. */
+export function figures(counts: Counts): ReportFigures {
+  const revenue = round(counts.revenue);
+  const cost = round(counts.cost);
+  const profit = round(counts.revenue - counts.cost);
+  const entries = counts.clicks + counts.leads;
+  return {
+    clicks: counts.clicks,
+    unique_clicks: counts.unique_clicks,
+    leads: counts.leads,
+    conversions: counts.conversions,
+    revenue,
+    cost,
+    profit,
+    roi: round(ratio(profit, cost) * 100),
+    cr: round(ratio(counts.conversions, entries) * 100),
+    epc: round(ratio(revenue, entries)),
+  };
+}
+
+function text(value: unknown): string | null {
+  return value === null || value === undefined ? null : String(value);
+}
+
+interface ConfigNames {
+  /** kind group → external id → name. */
+  names: Map<ReportGroup, Map<string, string>>;
+  /** Path group and path ids (from every flow's body) → name. */
+  pathGroups: Map<string, string>;
+  paths: Map<string, string>;
+  /** Offer external id → its affiliate network's external id. */
+  offerNetworks: Map<string, string>;
+}
+
+export class ReportsService {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async run(query: TReportQuery): Promise<ReportResponse> {
+    const groups = query.group_by;
+    const range = {
+      from: query.date_from ? startOfLocalDay(query.date_from, query.timezone).toISOString() : null,
+      to: query.date_to ? startOfLocalDay(nextDay(query.date_to), query.timezone).toISOString() : null,
+    };
+    const [clicks, leads, conversions, config] = await Promise.all([
+      this.aggregate('clicks', groups, range, query.vars),
+      this.aggregate('leads', groups, range, query.vars),
+      this.aggregate('conversions', groups, range, query.vars),
+      this.configNames(groups),
+    ]);
+
+    // Merge the three tables' rows by the groups' (local) values.
+    const merged = new Map<string, { values: (string | null)[]; counts: Counts }>();
+    const buckets = new Map<string, { day: string; hour: string }>();
+    const add = (row: AggregateRow, into: (counts: Counts) => void) => {
+      const local =
+        row.g_utc_hour === undefined
+          ? null
+          : localBucket(String(row.g_utc_hour), Number(row.g_quarter), query.timezone, buckets);
+      const values = groups.map((group): string | null => {
+        if (group === 'day') return local?.day ?? null;
+        if (group === 'hour') return local?.hour ?? null;
+        const value = text(row[`g_${group}`]);
+        if (group === 'affiliate_network' && value === null) {
+          const offer = text(row.g_network_offer);
+          return offer === null ? null : (config.offerNetworks.get(offer) ?? null);
+        }
+        return value;
+      });
+      const key = JSON.stringify(values);
+      let entry = merged.get(key);
+      if (!entry) {
+        entry = { values, counts: emptyCounts() };
+        merged.set(key, entry);
+      }
+      into(entry.counts);
+    };
+    for (const row of clicks) {
+      add(row, (counts) => {
+        counts.clicks += Number(row.clicks);
+        counts.unique_clicks += Number(row.unique_clicks);
+        counts.cost += Number(row.cost);
+      });
+    }
+    for (const row of leads) {
+      add(row, (counts) => {
+        counts.leads += Number(row.leads);
+      });
+    }
+    for (const row of conversions) {
+      add(row, (counts) => {
+        counts.conversions += Number(row.conversions);
+        counts.revenue += Number(row.revenue);
+      });
+    }
+
+    // Label, search, order, page.
+    const needle = query.search_text.toLowerCase();
+    const rows: { row: ReportRow; labels: string[]; values: (string | null)[]; key: string; counts: Counts }[] = [];
+    for (const [key, { values, counts }] of merged) {
+      const labels = groups.map((group, index) => this.label(group, values[index] ?? null, config));
+      if (
+        needle &&
+        !labels.some((label) => label.toLowerCase().includes(needle)) &&
+        !values.some((value) => value?.toLowerCase().includes(needle))
+      ) {
+        continue;
+      }
+      const row = { label: labels.join(' / ') } as ReportRow;
+      groups.forEach((group, index) => {
+        row[group] = values[index] ?? null;
+        row[`${group}_name`] = labels[index] ?? NONE_LABEL;
+      });
+      Object.assign(row, figures(counts));
+      rows.push({ row, labels, values, key, counts });
+    }
+
+    const orderBy = query.order_by ?? groups[0] ?? 'label';
+    const direction = query.order === 'desc' ? -1 : 1;
+    const groupIndex = groups.indexOf(orderBy as ReportGroup);
+    const sortKey = (entry: (typeof rows)[number]): number | string | null => {
+      if (orderBy === 'label') return entry.row.label.toLowerCase();
+      if (groupIndex >= 0) {
+        const value = entry.values[groupIndex] ?? null;
+        if (value === null) return null;
+        return TIME_GROUPS.includes(orderBy as ReportGroup) ? value : (entry.labels[groupIndex] ?? '').toLowerCase();
+      }
+      return entry.row[orderBy] as number;
+    };
+    rows.sort((a, b) => {
+      const left = sortKey(a);
+      const right = sortKey(b);
+      // Rows without a value come last either way.
+      if (left === null && right !== null) return 1;
+      if (right === null && left !== null) return -1;
+      if (left !== null && right !== null && left !== right) return (left < right ? -1 : 1) * direction;
+      return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+    });
+
+    const totals = emptyCounts();
+    for (const { counts } of rows) {
+      totals.clicks += counts.clicks;
+      totals.unique_clicks += counts.unique_clicks;
+      totals.leads += counts.leads;
+      totals.conversions += counts.conversions;
+      totals.revenue += counts.revenue;
+      totals.cost += counts.cost;
+    }
+    const page =
+      query.limit === 0
+        ? rows
+        : rows.slice((query.page - 1) * query.limit, (query.page - 1) * query.limit + query.limit);
+    return { list: page.map((entry) => entry.row), total: rows.length, totals: figures(totals) };
+  }
+
+  private label(group: ReportGroup, value: string | null, config: ConfigNames): string {
+    if (value === null) return NONE_LABEL;
+    if (group === 'hour') return `${value}:00`;
+    if (group === 'path_group') return config.pathGroups.get(value) ?? value;
+    if (group === 'path') return config.paths.get(value) ?? value;
+    return config.names.get(group)?.get(value) ?? value;
+  }
+
+  /** One table's rows grouped by the asked columns, with its figures. */
+  private async aggregate(
+    source: Source,
+    groups: readonly ReportGroup[],
+    range: { from: string | null; to: string | null },
+    vars: Partial<Record<ReportVarFilter, string | null>>,
+  ): Promise<AggregateRow[]> {
+    // Conversions read device, platform, browser and var1…var10 from the click or lead they convert.
+    const column = (name: string): RawBuilder<unknown> => {
+      if (source === 'conversions' && FROM_ORIGIN.has(name)) {
+        return sql`coalesce(${sql.ref(`c.${name}`)}, ${sql.ref(`l.${name}`)})`;
+      }
+      return sql`${sql.ref(`e.${name}`)}`;
+    };
+    const selections: RawBuilder<unknown>[] = [];
+    const groupings: RawBuilder<unknown>[] = [];
+    let joinOrigin = false;
+    const select = (expression: RawBuilder<unknown>, alias: string) => {
+      selections.push(sql`${expression} as ${sql.ref(alias)}`);
+      groupings.push(expression);
+    };
+    for (const group of groups) {
+      if (group === 'day' || group === 'hour') continue;
+      const name = COLUMNS[group][source];
+      if (group === 'affiliate_network') {
+        select(column('offer_external_id'), 'g_network_offer');
+        if (source === 'conversions') select(column('affiliate_network_external_id'), 'g_affiliate_network');
+        continue;
+      }
+      if (name === null) continue;
+      if (source === 'conversions' && FROM_ORIGIN.has(name)) joinOrigin = true;
+      select(column(name), `g_${group}`);
+    }
+    if (groups.some((group) => TIME_GROUPS.includes(group))) {
+      // The UTC hour (`YYYY-MM-DDTHH`) and quarter (0…3) of the ISO-8601 text, in both dialects.
+      select(sql`substr(${sql.ref('e.created_at')}, 1, 13)`, 'g_utc_hour');
+      select(sql`cast(substr(${sql.ref('e.created_at')}, 15, 2) as integer) / 15`, 'g_quarter');
+    }
+
+    const where: Expression<SqlBool>[] = [];
+    if (range.from) where.push(sql<SqlBool>`${sql.ref('e.created_at')} >= ${range.from}`);
+    if (range.to) where.push(sql<SqlBool>`${sql.ref('e.created_at')} < ${range.to}`);
+    for (const [name, value] of Object.entries(vars) as [ReportVarFilter, string | null][]) {
+      if (source === 'conversions' && FROM_ORIGIN.has(name)) joinOrigin = true;
+      const expression = column(name);
+      where.push(value === null ? sql<SqlBool>`${expression} is null` : sql<SqlBool>`${expression} = ${value}`);
+    }
+
+    const figuresOf: Record<Source, RawBuilder<unknown>[]> = {
+      clicks: [
+        sql`count(*) as ${sql.ref('clicks')}`,
+        sql`coalesce(sum(${sql.ref('e.is_unique')}), 0) as ${sql.ref('unique_clicks')}`,
+        sql`coalesce(sum(${sql.ref('e.cost')}), 0) as ${sql.ref('cost')}`,
+      ],
+      leads: [sql`count(*) as ${sql.ref('leads')}`],
+      conversions: [
+        sql`coalesce(sum(case when ${sql.ref('e.is_conversion')} = 1 then 1 else 0 end), 0) as ${sql.ref('conversions')}`,
+        sql`coalesce(sum(${sql.ref('e.payout')}), 0) as ${sql.ref('revenue')}`,
+      ],
+    };
+    const table = { clicks: 'tracker_clicks', leads: 'tracker_leads', conversions: 'conversions' }[source];
+    const joins = joinOrigin
+      ? sql` left join ${sql.table('tracker_clicks')} as ${sql.table('c')} on ${sql.ref('c.click_id')} = ${sql.ref('e.click_id')}
+          left join ${sql.table('tracker_leads')} as ${sql.table('l')} on ${sql.ref('l.lead_id')} = ${sql.ref('e.lead_id')}`
+      : sql``;
+    const statement = sql<AggregateRow>`select ${sql.join([...selections, ...figuresOf[source]])}
+      from ${sql.table(table)} as ${sql.table('e')}${joins}
+      ${where.length > 0 ? sql`where ${sql.join(where, sql` and `)}` : sql``}
+      ${groupings.length > 0 ? sql`group by ${sql.join(groupings)}` : sql`having count(*) > 0`}`;
+    const result = await statement.execute(this.db);
+    return result.rows;
+  }
+
+  /** Names for the groups asked: config records, path groups and paths from flows, offers' networks. */
+  private async configNames(groups: readonly ReportGroup[]): Promise<ConfigNames> {
+    const config: ConfigNames = {
+      names: new Map(),
+      pathGroups: new Map(),
+      paths: new Map(),
+      offerNetworks: new Map(),
+    };
+    const kinds = new Set<string>();
+    for (const group of groups) for (const kind of NAME_KINDS[group] ?? []) kinds.add(kind);
+    const needsFlows = groups.includes('path_group') || groups.includes('path');
+    if (needsFlows) for (const kind of ['flows', 'tracker-flows']) kinds.add(kind);
+    if (groups.includes('affiliate_network')) for (const kind of ['offers', 'tracker-offers']) kinds.add(kind);
+    if (kinds.size === 0) return config;
+    const records = await this.db
+      .selectFrom('config_records')
+      .select(['kind', 'external_id', 'name', 'body'])
+      .where('kind', 'in', [...kinds])
+      .execute();
+    for (const record of records) {
+      for (const group of groups) {
+        if (!NAME_KINDS[group]?.includes(record.kind)) continue;
+        let names = config.names.get(group);
+        if (!names) {
+          names = new Map();
+          config.names.set(group, names);
+        }
+        names.set(record.external_id, record.name);
+      }
+      const isFlow = record.kind === 'flows' || record.kind === 'tracker-flows';
+      const isOffer = record.kind === 'offers' || record.kind === 'tracker-offers';
+      if (!isFlow && !isOffer) continue;
+      let body: Record<string, unknown>;
+      try {
+        body = JSON.parse(record.body) as Record<string, unknown>;
+      } catch {
+        continue;
+      }
+      if (isOffer && typeof body.affiliate_network_external_id === 'string' && body.affiliate_network_external_id) {
+        config.offerNetworks.set(record.external_id, body.affiliate_network_external_id);
+      }
+      if (isFlow && Array.isArray(body.path_groups)) {
+        for (const pathGroup of body.path_groups as { id?: unknown; name?: unknown; paths?: unknown }[]) {
+          if (typeof pathGroup?.id === 'string' && typeof pathGroup.name === 'string') {
+            config.pathGroups.set(pathGroup.id, pathGroup.name);
+          }
+          if (!Array.isArray(pathGroup?.paths)) continue;
+          for (const path of pathGroup.paths as { id?: unknown; name?: unknown }[]) {
+            if (typeof path?.id === 'string' && typeof path.name === 'string' && path.name) {
+              config.paths.set(path.id, path.name);
+            }
+          }
+        }
+      }
+    }
+    return config;
+  }
+}

@@ -1,0 +1,103 @@
+// Days and hours in a report's timezone. Events store created_at as ISO-8601 UTC text; the database
+// groups them by UTC quarter-hour (every zone's offset is a whole number of quarter-hours), and these
+// helpers turn a quarter-hour into the day and hour it falls in locally, the same on SQLite and PostgreSQL.
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let found = formatters.get(timeZone);
+  if (!found) {
+    found = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    formatters.set(timeZone, found);
+  }
+  return found;
+}
+
+interface LocalParts {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+function localParts(instant: number, timeZone: string): LocalParts {
+  const parts: Record<string, number> = {};
+  for (const part of formatter(timeZone).formatToParts(new Date(instant))) {
+    if (part.type !== 'literal') parts[part.type] = Number(part.value);
+  }
+  return {
+    year: parts.year ?? 0,
+    month: parts.month ?? 1,
+    day: parts.day ?? 1,
+    hour: (parts.hour ?? 0) % 24,
+    minute: parts.minute ?? 0,
+    second: parts.second ?? 0,
+  };
+}
+
+/** The zone's offset from UTC at an instant, in milliseconds (local = UTC + offset). */
+function offsetAt(instant: number, timeZone: string): number {
+  const local = localParts(instant, timeZone);
+  const asUtc = Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second);
+  return asUtc - Math.floor(instant / 1000) * 1000;
+}
+
+/**
+ * The first instant of a local day (YYYY-MM-DD) in a zone. A day that starts inside a DST gap starts at
+ * the first local time that exists.
+ */
+export function startOfLocalDay(day: string, timeZone: string): Date {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  const wall = Date.UTC(year, month - 1, date);
+  // Two passes settle the offset on either side of a transition.
+  let instant = wall - offsetAt(wall, timeZone);
+  instant = wall - offsetAt(instant, timeZone);
+  if (localDay(instant, timeZone) < day) {
+    // Midnight does not exist (a gap): step forward to the first quarter-hour of the day.
+    while (localDay(instant, timeZone) < day) instant += 15 * 60 * 1000;
+  }
+  return new Date(instant);
+}
+
+/** The day after a YYYY-MM-DD day. */
+export function nextDay(day: string): string {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, date + 1)).toISOString().slice(0, 10);
+}
+
+function pad(value: number): string {
+  return String(value).padStart(2, '0');
+}
+
+function localDay(instant: number, timeZone: string): string {
+  const local = localParts(instant, timeZone);
+  return `${local.year}-${pad(local.month)}-${pad(local.day)}`;
+}
+
+/** A UTC quarter-hour (`YYYY-MM-DDTHH` and the quarter 0…3) → its local day and hour ("00"…"23"). */
+export function localBucket(
+  utcHour: string,
+  quarter: number,
+  timeZone: string,
+  cache: Map<string, { day: string; hour: string }>,
+): { day: string; hour: string } {
+  const key = `${utcHour}:${quarter}`;
+  let found = cache.get(key);
+  if (!found) {
+    const local = localParts(Date.parse(`${utcHour}:${pad(quarter * 15)}:00Z`), timeZone);
+    found = { day: `${local.year}-${pad(local.month)}-${pad(local.day)}`, hour: pad(local.hour) };
+    cache.set(key, found);
+  }
+  return found;
+}

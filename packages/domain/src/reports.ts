@@ -1,0 +1,180 @@
+import { z } from 'zod';
+import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './constants.js';
+import { SORT_ORDERS } from './list-query.js';
+
+// §3.10, §7.5 and issue 5 item 4: `GET /api/reports` groups clicks, leads and conversions.
+
+export const REPORT_VAR_NAMES = [
+  'var1',
+  'var2',
+  'var3',
+  'var4',
+  'var5',
+  'var6',
+  'var7',
+  'var8',
+  'var9',
+  'var10',
+] as const;
+
+/** Every name `group_by` accepts (one or more, comma-separated or repeated). */
+export const REPORT_GROUPS = [
+  'campaign',
+  'flow',
+  'path_group',
+  'path',
+  'offer',
+  'lander',
+  'traffic_source',
+  'affiliate_network',
+  'country',
+  'device',
+  'platform',
+  'browser',
+  'day',
+  'hour',
+  'subaff',
+  ...REPORT_VAR_NAMES,
+] as const;
+export type ReportGroup = (typeof REPORT_GROUPS)[number];
+
+/** The vars filter's keys: `vars={"subaff":"s1","var1":"zone-7"}` keeps events whose columns equal these. */
+export const REPORT_VAR_FILTERS = ['subaff', ...REPORT_VAR_NAMES] as const;
+export type ReportVarFilter = (typeof REPORT_VAR_FILTERS)[number];
+
+/** The figures of a report row (and of `totals`). */
+export const REPORT_METRICS = [
+  'clicks',
+  'unique_clicks',
+  'leads',
+  'conversions',
+  'revenue',
+  'cost',
+  'profit',
+  'roi',
+  'cr',
+  'epc',
+] as const;
+export type ReportMetric = (typeof REPORT_METRICS)[number];
+
+/** `order_by`: a figure, a grouped name (its label; time in order) or `label` (the joined labels). */
+export const REPORT_ORDER_FIELDS = [...REPORT_METRICS, ...REPORT_GROUPS, 'label'] as const;
+
+export const REPORT_MAX_GROUPS = 4;
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function isDate(text: string): boolean {
+  if (!DATE.test(text)) return false;
+  const [year, month, day] = text.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const ZDate = z.string().trim().refine(isDate, { message: 'Use a date as YYYY-MM-DD.' });
+
+/** `a,b` or a repeated parameter → the list of names, unknown names refused with the ones accepted. */
+const ZGroupBy = z
+  .union([z.string(), z.array(z.string())])
+  .transform((value) =>
+    (Array.isArray(value) ? value : [value])
+      .flatMap((part) => part.split(','))
+      .map((part) => part.trim())
+      .filter((part) => part !== ''),
+  )
+  .superRefine((names, context) => {
+    const unknown = names.filter((name) => !(REPORT_GROUPS as readonly string[]).includes(name));
+    if (unknown.length > 0) {
+      context.addIssue({
+        code: 'custom',
+        message: `Cannot group by ${unknown.join(', ')}; use ${REPORT_GROUPS.join(', ')}.`,
+      });
+    }
+    if (names.length === 0) context.addIssue({ code: 'custom', message: 'Name at least one group.' });
+    if (new Set(names).size !== names.length) context.addIssue({ code: 'custom', message: 'A group is named twice.' });
+    if (names.length > REPORT_MAX_GROUPS) {
+      context.addIssue({ code: 'custom', message: `Group by at most ${REPORT_MAX_GROUPS} names.` });
+    }
+  })
+  .transform((names) => names as ReportGroup[]);
+
+/** `vars` as a JSON object text (what a query string carries) or an object. */
+const ZVarsFilter = z
+  .union([z.string(), z.record(z.string(), z.unknown())])
+  .transform((value, context) => {
+    if (typeof value !== 'string') return value;
+    if (value.trim() === '') return {};
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      context.addIssue({ code: 'custom', message: 'Send vars as a JSON object.' });
+      return z.NEVER;
+    }
+  })
+  .pipe(
+    z
+      .record(z.string(), z.union([z.string().max(500), z.null()]))
+      .superRefine((vars, context) => {
+        for (const key of Object.keys(vars)) {
+          if (!(REPORT_VAR_FILTERS as readonly string[]).includes(key)) {
+            context.addIssue({
+              code: 'custom',
+              message: `Cannot filter on ${key}; use ${REPORT_VAR_FILTERS.join(', ')}.`,
+            });
+          }
+        }
+      })
+      .transform((vars) => vars as Partial<Record<ReportVarFilter, string | null>>),
+  );
+
+/**
+ * The report query (§7.5). `date_from`/`date_to` (or the spec's `start_date`/`end_date`) are days in
+ * `timezone`, both included; either may be left out for an open range.
+ */
+export const ZReportQuery = z
+  .object({
+    group_by: ZGroupBy,
+    date_from: ZDate.optional(),
+    date_to: ZDate.optional(),
+    start_date: ZDate.optional(),
+    end_date: ZDate.optional(),
+    timezone: z.string().trim().default('UTC').refine(isTimeZone, { message: 'Use an IANA timezone.' }),
+    search_text: z.string().trim().max(200).default(''),
+    vars: ZVarsFilter.default({}),
+    order_by: z.enum(REPORT_ORDER_FIELDS).optional(),
+    order: z.enum(SORT_ORDERS).default('asc'),
+    page: z.coerce.number().int().min(1).default(DEFAULT_PAGE),
+    /** 0: every row. */
+    limit: z.coerce.number().int().min(0).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+  })
+  .transform(({ start_date, end_date, ...query }) => ({
+    ...query,
+    date_from: query.date_from ?? start_date,
+    date_to: query.date_to ?? end_date,
+  }))
+  .superRefine((query, context) => {
+    if (query.date_from && query.date_to && query.date_from > query.date_to) {
+      context.addIssue({ code: 'custom', path: ['date_to'], message: 'The range ends before it starts.' });
+    }
+  });
+export type TReportQuery = z.infer<typeof ZReportQuery>;
+
+export type ReportFigures = Record<ReportMetric, number>;
+
+/** One row: each grouped name's value and `<name>_name` label, the joined `label`, and the figures. */
+export type ReportRow = ReportFigures & { label: string } & Record<string, string | number | null>;
+
+export interface ReportResponse {
+  list: ReportRow[];
+  total: number;
+  totals: ReportFigures;
+}
