@@ -88,7 +88,10 @@ async function createServer(options: BuildOptions, store: Store, seedResult: See
   const auth = new AuthService(store.db, sessions, options.loginLimiter ?? new InMemoryLoginLimiter());
   const mailer = createMailer(options.config);
   if (mailer) app.addHook('onClose', async () => mailer.close());
-  const tracker = new Tracker(store.db, app.log, options.tracker);
+  const tracker = new Tracker(store.db, app.log, {
+    ...options.tracker,
+    events: { ...options.tracker?.events, ...(store.sqlite ? { sqlite: store.sqlite } : {}) },
+  });
   await tracker.start();
   app.decorate('tracker', tracker);
   // onClose hooks run last-added first: waiting events are written before the database closes.

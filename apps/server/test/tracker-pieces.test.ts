@@ -100,13 +100,19 @@ describe('lead body', () => {
   });
 });
 
-describe('event writer', () => {
+// Through Kysely (as on PostgreSQL) and through prepared better-sqlite3 statements (as the app does on SQLite).
+describe.each([
+  ['Kysely', false],
+  ['prepared SQLite statements', true],
+])('event writer (%s)', (_name, direct) => {
+  const sqliteOf = (store: ReturnType<typeof openStore>) => (direct ? { sqlite: store.sqlite! } : {});
+
   it('writes waiting rows on close, long before its timer', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'switchyard-events-'));
     const store = openStore({ databaseUrl: undefined, dataDir });
     try {
       await migrateToLatest(store);
-      const writer = new EventWriter(store.db, { flushIntervalMs: 3_600_000, maxBatch: 10_000 });
+      const writer = new EventWriter(store.db, { flushIntervalMs: 3_600_000, maxBatch: 10_000, ...sqliteOf(store) });
       for (let index = 0; index < 1200; index += 1) {
         writer.addClick({
           click_id: `click-${index}`,
@@ -142,6 +148,7 @@ describe('event writer', () => {
         flushIntervalMs: 3_600_000,
         maxBatch: 2,
         log: { warn: (object) => warnings.push(object), error: () => undefined },
+        ...sqliteOf(store),
       });
       const lead = (id: string) => ({
         lead_id: id,

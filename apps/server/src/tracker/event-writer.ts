@@ -2,6 +2,12 @@
 // inserted in batches when enough have gathered or a short time has passed. What a hard crash can lose:
 // the rows not yet flushed, at most `maxBatch` rows or `flushIntervalMs` of traffic (plus any batch
 // the database refused and that is waiting for its retry). A graceful close flushes everything.
+//
+// Writing never holds the event loop for long: rows go in chunks, and the writer yields to waiting
+// requests between chunks. On SQLite (better-sqlite3 runs synchronously on the event loop) a chunk is
+// one transaction of prepared single-row inserts, run while holding Kysely's connection so that no
+// Kysely transaction is open on the connection at the time; PostgreSQL goes through Kysely.
+import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
 import type { NewTrackerClick, NewTrackerLead } from '../store/tracker-events.js';
@@ -14,10 +20,14 @@ export interface EventWriterOptions {
   /** Rows kept while the database refuses them; beyond this the oldest are dropped (and logged). */
   maxPending?: number;
   log?: { error(object: unknown, message: string): void; warn(object: unknown, message: string): void };
+  /** The better-sqlite3 database behind `db` when it is SQLite: rows then go in through prepared statements. */
+  sqlite?: SQLite.Database;
 }
 
 /** Rows per INSERT: well under SQLite's and PostgreSQL's bound-parameter limits (about 35 columns). */
 const INSERT_CHUNK = 500;
+/** Rows per SQLite transaction: a few milliseconds of work at most before the writer yields. */
+const SQLITE_CHUNK = 200;
 
 type EventTable = 'tracker_clicks' | 'tracker_leads';
 
@@ -45,6 +55,10 @@ export class EventWriter {
     this.maxPending = options.maxPending ?? 200_000;
     this.timer = setInterval(() => void this.flush(), options.flushIntervalMs ?? 1000);
     this.timer.unref();
+    const sqlite = options.sqlite;
+    this.sqliteInsert = sqlite?.transaction((table: EventTable, rows: object[]) => {
+      for (const row of rows) this.insertRow(sqlite, table, row as Record<string, unknown>);
+    });
   }
 
   addClick(row: NewTrackerClick): void {
@@ -67,8 +81,8 @@ export class EventWriter {
     this.queued = true;
     this.flushing = this.flushing.then(async () => {
       this.queued = false;
-      await this.write(this.clicks, (rows) => this.db.insertInto('tracker_clicks').values(rows).execute());
-      await this.write(this.leads, (rows) => this.db.insertInto('tracker_leads').values(rows).execute());
+      await this.write(this.clicks);
+      await this.write(this.leads);
     });
     return this.flushing;
   }
@@ -93,11 +107,17 @@ export class EventWriter {
     if (buffer.rows.length >= this.maxBatch && !this.closed) void this.flush();
   }
 
-  private async write<TRow>(buffer: EventBuffer<TRow>, insert: (rows: TRow[]) => Promise<unknown>): Promise<void> {
+  private async write<TRow extends object>(buffer: EventBuffer<TRow>): Promise<void> {
+    const chunk = this.options.sqlite ? SQLITE_CHUNK : INSERT_CHUNK;
+    let first = true;
     while (buffer.rows.length > 0) {
-      const batch = buffer.rows.splice(0, INSERT_CHUNK);
+      // Let requests that arrived meanwhile be answered before the next chunk.
+      if (!first) await new Promise((resolve) => setImmediate(resolve));
+      first = false;
+      if (buffer.rows.length === 0) break;
+      const batch = buffer.rows.splice(0, chunk);
       try {
-        await insert(batch);
+        await this.insert(buffer.table, batch);
       } catch (error) {
         // Back to the front, in order, for the next flush.
         buffer.rows.unshift(...batch);
@@ -108,5 +128,42 @@ export class EventWriter {
         return;
       }
     }
+  }
+
+  private insert(table: EventTable, rows: object[]): Promise<unknown> {
+    const insertRows = this.sqliteInsert;
+    if (!insertRows)
+      return this.db
+        .insertInto(table)
+        .values(rows as never)
+        .execute();
+    // Holding Kysely's one connection: no Kysely transaction is open on it while this one runs.
+    return this.db.connection().execute(async () => insertRows.immediate(table, rows));
+  }
+
+  /** One SQLite transaction (BEGIN IMMEDIATE, as Kysely's transactions here) inserting `rows`. */
+  private readonly sqliteInsert: SQLite.Transaction<(table: EventTable, rows: object[]) => void> | undefined;
+
+  /** Prepared INSERTs by table and column list (rows leave out columns that take their default). */
+  private readonly statements = new Map<string, SQLite.Statement>();
+
+  private insertRow(sqlite: SQLite.Database, table: EventTable, row: Record<string, unknown>): void {
+    const columns: string[] = [];
+    const values: unknown[] = [];
+    for (const column in row) {
+      const value = row[column];
+      // As Kysely does: an undefined value leaves the column out.
+      if (value === undefined) continue;
+      columns.push(column);
+      values.push(value);
+    }
+    const key = `${table}:${columns.join(',')}`;
+    let statement = this.statements.get(key);
+    if (!statement) {
+      const names = columns.map((column) => `"${column.replaceAll('"', '""')}"`).join(', ');
+      statement = sqlite.prepare(`insert into "${table}" (${names}) values (${columns.map(() => '?').join(', ')})`);
+      this.statements.set(key, statement);
+    }
+    statement.run(values);
   }
 }

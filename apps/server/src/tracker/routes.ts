@@ -11,8 +11,16 @@ const CLICK_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 type CampaignParams = { Params: { campaign: string } };
 
+/** Log levels below `warn`, at which Fastify writes two access-log lines per request. */
+const CHATTY_LEVELS = new Set(['trace', 'debug', 'info']);
+
 export function trackerRoutes(app: FastifyInstance, tracker: Tracker): void {
-  app.get<CampaignParams>('/c/:campaign', async (request, reply) => {
+  // Clicks are not access-logged: each one is a row in tracker_clicks, and at click rates two log lines
+  // per visitor would cost more than the click. Warnings and errors are still logged. (Left to inherit
+  // when the server logs warnings and up anyway: a route level makes pino rebuild each request's logger.)
+  const clickRoute: { logLevel?: 'warn' } = CHATTY_LEVELS.has(app.log.level) ? { logLevel: 'warn' } : {};
+
+  app.get<CampaignParams>('/c/:campaign', clickRoute, async (request, reply) => {
     const { campaign } = request.params;
     if (!EXTERNAL_ID.test(campaign)) throw new NotFoundError();
     const answer = await tracker.click({
@@ -31,17 +39,21 @@ export function trackerRoutes(app: FastifyInstance, tracker: Tracker): void {
     return reply.redirect(answer.location, 302);
   });
 
-  app.get<CampaignParams & { Querystring: { clickid?: unknown } }>('/c/:campaign/offer', async (request, reply) => {
-    const { campaign } = request.params;
-    const clickId = request.query.clickid;
-    if (!EXTERNAL_ID.test(campaign) || typeof clickId !== 'string' || !CLICK_ID.test(clickId)) {
-      throw new NotFoundError();
-    }
-    const location = await tracker.offerForClick(campaign, clickId);
-    if (!location) throw new NotFoundError();
-    reply.header('cache-control', 'no-store');
-    return reply.redirect(location, 302);
-  });
+  app.get<CampaignParams & { Querystring: { clickid?: unknown } }>(
+    '/c/:campaign/offer',
+    clickRoute,
+    async (request, reply) => {
+      const { campaign } = request.params;
+      const clickId = request.query.clickid;
+      if (!EXTERNAL_ID.test(campaign) || typeof clickId !== 'string' || !CLICK_ID.test(clickId)) {
+        throw new NotFoundError();
+      }
+      const location = await tracker.offerForClick(campaign, clickId);
+      if (!location) throw new NotFoundError();
+      reply.header('cache-control', 'no-store');
+      return reply.redirect(location, 302);
+    },
+  );
 
   app.post<CampaignParams>('/v1/campaigns/:campaign/leads', async (request) => {
     const { campaign } = request.params;

@@ -135,10 +135,9 @@ function macroValues(
 function varColumns(
   vars: Readonly<Record<string, string | undefined>>,
 ): Record<(typeof VAR_COLUMNS)[number], string | null> {
-  return Object.fromEntries(VAR_COLUMNS.map((name) => [name, vars[name] ?? null])) as Record<
-    (typeof VAR_COLUMNS)[number],
-    string | null
-  >;
+  const columns = {} as Record<(typeof VAR_COLUMNS)[number], string | null>;
+  for (const name of VAR_COLUMNS) columns[name] = vars[name] ?? null;
+  return columns;
 }
 
 function clickCost(campaign: CompiledCampaign): number {
