@@ -1,4 +1,4 @@
-import { Alert, Button, Center, Loader, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Center, Loader, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { InvitationPreview } from '@switchyard/domain';
 import { useQuery } from '@tanstack/react-query';
@@ -11,6 +11,7 @@ import { errorText } from '../errors/errorText';
 import { AccountPageHeader } from './AccountPageHeader';
 import { confirmationError, newPasswordError, showServerErrors } from './formErrors';
 import { InvalidLinkNotice } from './InvalidLinkNotice';
+import { NewPasswordFields } from './NewPasswordFields';
 
 interface AcceptValues {
   name: string;
@@ -99,19 +100,7 @@ export function AcceptInvitePage() {
             withAsterisk
             {...form.getInputProps('name')}
           />
-          <PasswordInput
-            label={t('account.fields.password')}
-            description={t('account.passwordHint')}
-            autoComplete="new-password"
-            withAsterisk
-            {...form.getInputProps('password')}
-          />
-          <PasswordInput
-            label={t('account.fields.confirmPassword')}
-            autoComplete="new-password"
-            withAsterisk
-            {...form.getInputProps('confirmation')}
-          />
+          <NewPasswordFields form={form} />
           <Button type="submit" fullWidth loading={submitting}>
             {t('account.accept.submit')}
           </Button>

@@ -6,9 +6,7 @@ import { api } from '../../api/client';
 import { translateServerMessage } from '../errors/errorText';
 import { AccountPageHeader } from './AccountPageHeader';
 import { BackToLoginLink } from './BackToLoginLink';
-import { showServerErrors } from './formErrors';
-
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+import { emailError, showServerErrors } from './formErrors';
 
 /** Forgot password: the answer is the same whether or not an account has the email. */
 export function ForgotPasswordPage() {
@@ -19,12 +17,7 @@ export function ForgotPasswordPage() {
   const form = useForm({
     initialValues: { email: '' },
     validate: {
-      email: (value) =>
-        !value.trim()
-          ? t('validation.required')
-          : EMAIL_PATTERN.test(value.trim())
-            ? null
-            : t('validation.invalidEmail'),
+      email: (value) => emailError(t, value),
     },
   });
 

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { notify } from '../notify';
 import { confirmationError, newPasswordError, showServerErrors } from './formErrors';
+import { NewPasswordFields } from './NewPasswordFields';
 import { PROFILE_KEY } from './useProfile';
 
 interface PasswordValues {
@@ -66,19 +67,7 @@ export function PasswordChangeCard() {
             withAsterisk
             {...form.getInputProps('current_password')}
           />
-          <PasswordInput
-            label={t('account.fields.newPassword')}
-            description={t('account.passwordHint')}
-            autoComplete="new-password"
-            withAsterisk
-            {...form.getInputProps('password')}
-          />
-          <PasswordInput
-            label={t('account.fields.confirmPassword')}
-            autoComplete="new-password"
-            withAsterisk
-            {...form.getInputProps('confirmation')}
-          />
+          <NewPasswordFields form={form} label="newPassword" />
           <Group justify="flex-end">
             <Button type="submit" loading={saving}>
               {t('account.profile.passwordSubmit')}

@@ -1,4 +1,4 @@
-import { Alert, Button, Center, Loader, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Center, Loader, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { RegisterResult } from '@switchyard/domain';
 import { useState } from 'react';
@@ -8,7 +8,8 @@ import { api } from '../../api/client';
 import { notify } from '../notify';
 import { AccountPageHeader } from './AccountPageHeader';
 import { BackToLoginLink } from './BackToLoginLink';
-import { confirmationError, newPasswordError, showServerErrors } from './formErrors';
+import { confirmationError, emailError, newPasswordError, showServerErrors } from './formErrors';
+import { NewPasswordFields } from './NewPasswordFields';
 import { useRegistrationStatus } from './useRegistrationStatus';
 
 interface RegisterValues {
@@ -17,8 +18,6 @@ interface RegisterValues {
   password: string;
   confirmation: string;
 }
-
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** /register (§4): success shows "Registration successful" and goes to the login page. */
 export function RegisterPage() {
@@ -31,12 +30,7 @@ export function RegisterPage() {
     initialValues: { name: '', email: '', password: '', confirmation: '' },
     validate: {
       name: (value) => (value.trim() ? null : t('validation.required')),
-      email: (value) =>
-        !value.trim()
-          ? t('validation.required')
-          : EMAIL_PATTERN.test(value.trim())
-            ? null
-            : t('validation.invalidEmail'),
+      email: (value) => emailError(t, value),
       password: (value) => newPasswordError(t, value),
       confirmation: (value, values) => confirmationError(t, value, values.password),
     },
@@ -109,19 +103,7 @@ export function RegisterPage() {
             withAsterisk
             {...form.getInputProps('email')}
           />
-          <PasswordInput
-            label={t('account.fields.password')}
-            description={t('account.passwordHint')}
-            autoComplete="new-password"
-            withAsterisk
-            {...form.getInputProps('password')}
-          />
-          <PasswordInput
-            label={t('account.fields.confirmPassword')}
-            autoComplete="new-password"
-            withAsterisk
-            {...form.getInputProps('confirmation')}
-          />
+          <NewPasswordFields form={form} />
           <Button type="submit" fullWidth loading={submitting}>
             {t('account.register.submit')}
           </Button>

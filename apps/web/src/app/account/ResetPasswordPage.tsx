@@ -1,4 +1,4 @@
-import { Alert, Button, PasswordInput, Stack } from '@mantine/core';
+import { Alert, Button, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { ACCOUNT_MESSAGES } from '@switchyard/domain';
 import { useState } from 'react';
@@ -9,6 +9,7 @@ import { notify } from '../notify';
 import { AccountPageHeader } from './AccountPageHeader';
 import { confirmationError, newPasswordError, showServerErrors } from './formErrors';
 import { InvalidLinkNotice } from './InvalidLinkNotice';
+import { NewPasswordFields } from './NewPasswordFields';
 
 interface ResetValues {
   password: string;
@@ -63,19 +64,7 @@ export function ResetPasswordPage() {
           )}
           <form onSubmit={form.onSubmit(submit)} noValidate>
             <Stack gap="md">
-              <PasswordInput
-                label={t('account.fields.newPassword')}
-                description={t('account.passwordHint')}
-                autoComplete="new-password"
-                withAsterisk
-                {...form.getInputProps('password')}
-              />
-              <PasswordInput
-                label={t('account.fields.confirmPassword')}
-                autoComplete="new-password"
-                withAsterisk
-                {...form.getInputProps('confirmation')}
-              />
+              <NewPasswordFields form={form} label="newPassword" />
               <Button type="submit" fullWidth loading={submitting}>
                 {t('account.reset.submit')}
               </Button>

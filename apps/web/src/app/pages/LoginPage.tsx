@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiError } from '../../api/client';
+import { emailError } from '../account/formErrors';
 import { useRegistrationStatus } from '../account/useRegistrationStatus';
 import { useAuth } from '../auth/useAuth';
 import { errorText, translateServerMessage } from '../errors/errorText';
@@ -12,8 +13,6 @@ interface LoginValues {
   email: string;
   password: string;
 }
-
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** §4 Login. On success the guard of the login route sends the user to the remembered path. */
 export function LoginPage() {
@@ -25,12 +24,7 @@ export function LoginPage() {
   const form = useForm<LoginValues>({
     initialValues: { email: '', password: '' },
     validate: {
-      email: (value) =>
-        !value.trim()
-          ? t('validation.required')
-          : EMAIL_PATTERN.test(value.trim())
-            ? null
-            : t('validation.invalidEmail'),
+      email: (value) => emailError(t, value),
       password: (value) => (value ? null : t('validation.required')),
     },
   });

@@ -13,7 +13,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { useLookup } from '../../api/useLookup';
-import { showServerErrors } from '../../app/account/formErrors';
+import { emailError, showServerErrors } from '../../app/account/formErrors';
 import { notify } from '../../app/notify';
 import { isLanguage, LANGUAGE_NAMES } from '../../i18n';
 import { INVITATIONS_KEY } from './invitationKeys';
@@ -23,8 +23,6 @@ const roles = getResource('roles');
 const workspaces = getResource('workspaces');
 const PERMISSION_OPTIONS = allPermissions().map((permission) => ({ value: permission, label: permission }));
 const LANGUAGE_OPTIONS = LANGUAGES.map((language) => ({ value: language, label: LANGUAGE_NAMES[language] }));
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 interface InviteValues {
   email: string;
   name: string;
@@ -63,12 +61,7 @@ export function InviteUserModal({ opened, onClose, result: given }: InviteUserMo
       language: isLanguage(i18n.language) ? i18n.language : 'en',
     },
     validate: {
-      email: (value) =>
-        !value.trim()
-          ? t('validation.required')
-          : EMAIL_PATTERN.test(value.trim())
-            ? null
-            : t('validation.invalidEmail'),
+      email: (value) => emailError(t, value),
     },
   });
   const shown = given ?? created;
