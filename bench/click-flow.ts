@@ -60,10 +60,14 @@ const GROUP_CONDITIONS: [string, Node][] = [
 
 export interface CreatedFlow {
   campaignExternalId: string;
+  flowExternalId: string;
+  trafficSourceExternalId: string;
   groups: number;
   paths: number;
   offers: number;
   landers: number;
+  /** The flow's routing, for generating events that follow it (part b). */
+  pathGroups: { id: string; paths: { id: string; offers: string[]; landers: string[] }[] }[];
 }
 
 /** Creates the records through the dashboard API, as an operator would. */
@@ -136,6 +140,16 @@ export async function createClickFlow(api: Api): Promise<CreatedFlow> {
   });
   return {
     campaignExternalId: String(campaign.external_id),
+    flowExternalId: String(flow.external_id),
+    trafficSourceExternalId: String(source.external_id),
+    pathGroups: pathGroups.map((group) => ({
+      id: group.id,
+      paths: group.paths.map((path) => ({
+        id: path.id,
+        offers: path.offers.map((offer) => offer.offer_external_id),
+        landers: path.landers.map((lander) => lander.lander_external_id),
+      })),
+    })),
     groups: pathGroups.length,
     paths,
     offers: offers.length,

@@ -1,113 +1,43 @@
-// `npm run bench`: issue 5, item 5 (a) — click throughput and latency on a realistic tracker flow,
-// against a bare Fastify 302 route measured in the same run. Prints figures and the issue's targets;
-// exits 0 when targets are missed (benchmarks print, tests assert) and non-zero only when something
-// broke (a server did not start, configuration failed, a server crashed or did not shut down cleanly).
-// Part (b), reports on 10 million clicks, is not built yet.
-import { type ChildProcess, spawn } from 'node:child_process';
+// `npm run bench`: issue 5, item 5. (a) click throughput and latency on a realistic tracker flow,
+// against a bare Fastify 302 route measured in the same run; (b) reports on 10 million generated clicks
+// and 100k conversions (bench/reports-bench.ts). Prints figures and the issue's targets; exits 0 when
+// targets are missed (benchmarks print, tests assert) and non-zero only when something broke (a server
+// did not start, configuration failed, a server crashed or did not shut down cleanly).
+// BENCH_PART=a or BENCH_PART=b runs one part.
 import type { EventEmitter } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { type ClickRequest, clickRequests, createClickFlow } from './click-flow.js';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
-const HOST = '127.0.0.1';
+import { reportsBench } from './reports-bench.js';
+import {
+  api,
+  BenchFailure,
+  type Child,
+  freePort,
+  HOST,
+  int,
+  ms,
+  startChild,
+  startSwitchyard,
+  stopChild,
+  type TargetRow,
+  table,
+  verdict,
+  waitUntilReady,
+} from './support.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 3);
 const CLICK_VARIANTS = 2000;
-const ADMIN_EMAIL = 'bench@switchyard.local';
-const ADMIN_PASSWORD = 'bench-password-1';
+const PART = process.env.BENCH_PART ?? 'ab';
 
 // The issue's targets for part (a) (Done when).
 const TARGET_RATIO = 0.6;
 const TARGET_P99_MS = 10;
-
-class BenchFailure extends Error {}
-
-// ---------------------------------------------------------------------------------------------------
-// Child processes
-
-interface Child {
-  name: string;
-  process: ChildProcess;
-  output: string[];
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  exitedAlready: boolean;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, HOST, () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function startChild(name: string, script: string, env: NodeJS.ProcessEnv): Child {
-  const child = spawn(TSX, [script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const output: string[] = [];
-  const keep = (chunk: Buffer) => {
-    for (const line of chunk.toString().split('\n')) if (line.trim()) output.push(line);
-    if (output.length > 400) output.splice(0, output.length - 400);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  const record: Child = {
-    name,
-    process: child,
-    output,
-    exitedAlready: false,
-    exited: new Promise((resolve) => {
-      child.once('exit', (code, signal) => {
-        record.exitedAlready = true;
-        resolve({ code, signal });
-      });
-    }),
-  };
-  return record;
-}
-
-async function waitUntilReady(child: Child, probe: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitedAlready) {
-      throw new BenchFailure(`${child.name} exited during start-up:\n${child.output.slice(-40).join('\n')}`);
-    }
-    if (await probe().catch(() => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new BenchFailure(`${child.name} did not answer within ${timeoutMs / 1000} s:\n${child.output.join('\n')}`);
-}
-
-/** SIGTERM and wait; a server that needs killing, or exits non-zero, is a failure. */
-async function stopChild(child: Child, timeoutMs = 30_000): Promise<number> {
-  const started = Date.now();
-  if (!child.exitedAlready) child.process.kill('SIGTERM');
-  const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), timeoutMs).unref());
-  const result = await Promise.race([child.exited, timeout]);
-  if (result === 'timeout') {
-    child.process.kill('SIGKILL');
-    await child.exited;
-    throw new BenchFailure(`${child.name} did not stop within ${timeoutMs / 1000} s of SIGTERM`);
-  }
-  if (result.code !== 0) {
-    throw new BenchFailure(
-      `${child.name} exited with ${result.code ?? result.signal} on SIGTERM:\n${child.output.slice(-40).join('\n')}`,
-    );
-  }
-  return Date.now() - started;
-}
 
 // ---------------------------------------------------------------------------------------------------
 // Load
@@ -209,37 +139,142 @@ async function load(label: string, url: string, durationS: number, requests?: Cl
   };
 }
 
-// ---------------------------------------------------------------------------------------------------
-// Printing
+/** Part (a): the bare route, then the real server on a new SQLite database; answers its targets. */
+async function clickBench(children: Child[], cleanups: (() => Promise<unknown>)[]): Promise<TargetRow[]> {
+  console.log(
+    `Part (a), clicks: ${CONNECTIONS} connections, ${DURATION_S} s per run after ${WARMUP_S} s warm-up; ` +
+      `node ${process.version}, autocannon in this process, servers in child processes (tsx)\n`,
+  );
 
-function table(headers: string[], rows: string[][]): string {
-  const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => row[column]!.length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
-      .join('  ');
-  return [line(headers), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
-}
-
-const ms = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)} ms` : 'n/a');
-const int = (value: number) => Math.round(value).toLocaleString('en-US');
-const verdict = (ok: boolean) => (ok ? 'MET' : 'MISSED');
-
-// ---------------------------------------------------------------------------------------------------
-// The run
-
-async function api(base: string, token: string | undefined, method: string, route: string, body?: unknown) {
-  const response = await fetch(`${base}${route}`, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
+  // 1. Baseline: a bare Fastify 302 route.
+  const barePort = await freePort();
+  const bare = startChild('bare Fastify server', 'bench/bare-server.ts', {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(barePort),
+    HOST,
   });
-  const text = await response.text();
-  if (!response.ok) throw new BenchFailure(`${method} ${route} answered ${response.status}: ${text.slice(0, 500)}`);
-  return JSON.parse(text) as Record<string, unknown>;
+  children.push(bare);
+  const bareUrl = `http://${HOST}:${barePort}/c/bench`;
+  await waitUntilReady(bare, async () => (await fetch(bareUrl, { redirect: 'manual' })).status === 302);
+  console.log('baseline: warming up…');
+  await load('baseline warm-up', bareUrl, WARMUP_S);
+  console.log('baseline: measuring…');
+  const baseline = await load('bare Fastify 302', bareUrl, DURATION_S);
+  await stopChild(bare);
+
+  // 2. The real server on a temporary SQLite database.
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'switchyard-bench-'));
+  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+  const { child: server, base, token } = await startSwitchyard(dataDir);
+  children.push(server);
+  const flow = await createClickFlow({ post: (route, body) => api(base, token, 'POST', route, body) });
+  console.log(
+    `\nflow: ${flow.groups} path groups (country/device/platform/browser/vars conditions), ${flow.paths} paths, ` +
+      `${flow.offers} offers, ${flow.landers} landers; campaign ${flow.campaignExternalId}`,
+  );
+
+  const requests = clickRequests(flow.campaignExternalId, CLICK_VARIANTS);
+  let clicksAnswered3xx = 0;
+  // One click by hand first: it must be a 302 to a lander or an offer.
+  const first = await fetch(`${base}${requests[0]!.path}`, { headers: requests[0]!.headers, redirect: 'manual' });
+  const location = first.headers.get('location') ?? '';
+  if (first.status !== 302 || !/^https:\/\/(lander|offer)\d+\.example\//.test(location)) {
+    throw new BenchFailure(`a click answered ${first.status} ${location}: ${(await first.text()).slice(0, 300)}`);
+  }
+  clicksAnswered3xx += 1;
+
+  const clickUrl = `${base}/c/${flow.campaignExternalId}`;
+  console.log('click: warming up…');
+  const clickWarmup = await load('click warm-up', clickUrl, WARMUP_S, requests);
+  clicksAnswered3xx += clickWarmup.status3xx;
+  console.log('click: measuring…');
+  const click = await load('Switchyard click', clickUrl, DURATION_S, requests);
+  clicksAnswered3xx += click.status3xx;
+  // Requests still in flight when autocannon stops are answered by the server (and recorded) but not
+  // counted by autocannon: at most one per connection per run.
+  const inFlightAllowance = 2 * CONNECTIONS;
+  const shutdownMs = await stopChild(server);
+
+  // 3. Every completed click recorded?
+  const db = new Database(path.join(dataDir, 'switchyard.db'), { readonly: true, fileMustExist: true });
+  let recorded: number;
+  let byGroup: { path_group_id: string | null; count: number }[];
+  let byReason: { reason: string; count: number }[];
+  try {
+    recorded = (db.prepare('select count(*) as count from tracker_clicks').get() as { count: number }).count;
+    byGroup = db
+      .prepare('select path_group_id, count(*) as count from tracker_clicks group by path_group_id order by 1')
+      .all() as typeof byGroup;
+    byReason = db
+      .prepare('select reason, count(*) as count from tracker_clicks group by reason order by 2 desc')
+      .all() as typeof byReason;
+  } finally {
+    db.close();
+  }
+
+  // 4. Report.
+  const ratio = click.rps / baseline.rps;
+  console.log('\nResults (latency from every response; errors = connection errors + timeouts)\n');
+  console.log(
+    table(
+      ['run', 'requests', 'req/s', 'p50', 'p97.5', 'p99', 'max', 'errors', '2xx', '3xx', 'other status'],
+      [baseline, click].map((run) => [
+        run.label,
+        int(run.requests),
+        int(run.rps),
+        ms(run.p50),
+        ms(run.p975),
+        ms(run.p99),
+        ms(run.max),
+        int(run.errors + run.timeouts),
+        int(run.status2xx),
+        int(run.status3xx),
+        int(run.statusOther),
+      ]),
+    ),
+  );
+  for (const run of [baseline, click]) {
+    if (run.statusOther > 0) console.log(`  ${run.label} status codes: ${JSON.stringify(run.statusCodes)}`);
+  }
+  console.log(`\nclick/baseline throughput: ${(ratio * 100).toFixed(1)}%`);
+
+  const missing = clicksAnswered3xx - recorded;
+  const extra = recorded - clicksAnswered3xx;
+  const allRecorded = missing <= 0 && extra <= inFlightAllowance;
+  console.log(
+    `\nclicks answered 3xx (1 check + warm-up + measured): ${int(clicksAnswered3xx)}; rows in tracker_clicks after ` +
+      `SIGTERM (shutdown took ${shutdownMs} ms): ${int(recorded)}` +
+      (extra > 0 ? ` (${extra} more: requests in flight when autocannon stopped, at most ${inFlightAllowance})` : ''),
+  );
+  console.log(`rows by path group: ${byGroup.map((row) => `${row.path_group_id ?? '-'} ${row.count}`).join(', ')}`);
+  console.log(`rows by reason: ${byReason.map((row) => `${row.reason} ${row.count}`).join(', ')}`);
+
+  const clickErrors = click.errors + click.timeouts + clickWarmup.errors + clickWarmup.timeouts;
+  const serverProblems = server.output.filter((line) => /"level":(50|60)/.test(line));
+  if (serverProblems.length > 0) {
+    console.log(
+      `\nthe server logged ${serverProblems.length} error line(s), the first:\n${serverProblems.slice(0, 5).join('\n')}`,
+    );
+  }
+  return [
+    [
+      `click throughput >= ${TARGET_RATIO * 100}% of baseline`,
+      `${(ratio * 100).toFixed(1)}%`,
+      verdict(ratio >= TARGET_RATIO),
+    ],
+    [
+      `click p99 < ${TARGET_P99_MS} ms at ${CONNECTIONS} connections`,
+      ms(click.p99),
+      verdict(click.p99 < TARGET_P99_MS),
+    ],
+    [
+      'zero errors (and every click answered 3xx)',
+      `${clickErrors} errors, ${click.statusOther + clickWarmup.statusOther} other status`,
+      verdict(clickErrors === 0 && click.statusOther + clickWarmup.statusOther === 0),
+    ],
+    ['every completed click recorded', `${int(recorded)} rows / ${int(clicksAnswered3xx)} 3xx`, verdict(allRecorded)],
+  ];
 }
 
 async function main(): Promise<void> {
@@ -252,178 +287,11 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
 
   try {
-    console.log(
-      `Switchyard click benchmark (issue 5, 5a): ${CONNECTIONS} connections, ${DURATION_S} s per run after ${WARMUP_S} s warm-up`,
-    );
-    console.log(`node ${process.version}, autocannon in this process, servers in child processes (tsx)\n`);
-
-    // 1. Baseline: a bare Fastify 302 route.
-    const barePort = await freePort();
-    const bare = startChild('bare Fastify server', 'bench/bare-server.ts', {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(barePort),
-      HOST,
-    });
-    children.push(bare);
-    const bareUrl = `http://${HOST}:${barePort}/c/bench`;
-    await waitUntilReady(bare, async () => (await fetch(bareUrl, { redirect: 'manual' })).status === 302);
-    console.log('baseline: warming up…');
-    await load('baseline warm-up', bareUrl, WARMUP_S);
-    console.log('baseline: measuring…');
-    const baseline = await load('bare Fastify 302', bareUrl, DURATION_S);
-    await stopChild(bare);
-
-    // 2. The real server on a temporary SQLite database.
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'switchyard-bench-'));
-    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-    const port = await freePort();
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST,
-      SWITCHYARD_DATA_DIR: dataDir,
-      SWITCHYARD_ADMIN_EMAIL: ADMIN_EMAIL,
-      SWITCHYARD_ADMIN_PASSWORD: ADMIN_PASSWORD,
-      // Clicks carry X-Forwarded-For (countries), as they would behind a load balancer.
-      SWITCHYARD_TRUST_PROXY: 'true',
-      LOG_LEVEL: 'warn',
-    };
-    for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'SWITCHYARD_PUBLIC_URL', 'INIT_CWD']) delete env[name];
-    const server = startChild('Switchyard server', 'apps/server/src/main.ts', env);
-    children.push(server);
-    const base = `http://${HOST}:${port}`;
-    let token: string | undefined;
-    await waitUntilReady(server, async () => {
-      const response = await fetch(`${base}/api/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
-      });
-      if (response.status !== 200) return false;
-      token = String(((await response.json()) as { token: string }).token);
-      return true;
-    });
-    const flow = await createClickFlow({ post: (route, body) => api(base, token, 'POST', route, body) });
-    console.log(
-      `\nflow: ${flow.groups} path groups (country/device/platform/browser/vars conditions), ${flow.paths} paths, ` +
-        `${flow.offers} offers, ${flow.landers} landers; campaign ${flow.campaignExternalId}`,
-    );
-
-    const requests = clickRequests(flow.campaignExternalId, CLICK_VARIANTS);
-    let clicksAnswered3xx = 0;
-    // One click by hand first: it must be a 302 to a lander or an offer.
-    const first = await fetch(`${base}${requests[0]!.path}`, { headers: requests[0]!.headers, redirect: 'manual' });
-    const location = first.headers.get('location') ?? '';
-    if (first.status !== 302 || !/^https:\/\/(lander|offer)\d+\.example\//.test(location)) {
-      throw new BenchFailure(`a click answered ${first.status} ${location}: ${(await first.text()).slice(0, 300)}`);
-    }
-    clicksAnswered3xx += 1;
-
-    const clickUrl = `${base}/c/${flow.campaignExternalId}`;
-    console.log('click: warming up…');
-    const clickWarmup = await load('click warm-up', clickUrl, WARMUP_S, requests);
-    clicksAnswered3xx += clickWarmup.status3xx;
-    console.log('click: measuring…');
-    const click = await load('Switchyard click', clickUrl, DURATION_S, requests);
-    clicksAnswered3xx += click.status3xx;
-    // Requests still in flight when autocannon stops are answered by the server (and recorded) but not
-    // counted by autocannon: at most one per connection per run.
-    const inFlightAllowance = 2 * CONNECTIONS;
-    const shutdownMs = await stopChild(server);
-
-    // 3. Every completed click recorded?
-    const db = new Database(path.join(dataDir, 'switchyard.db'), { readonly: true, fileMustExist: true });
-    let recorded: number;
-    let byGroup: { path_group_id: string | null; count: number }[];
-    let byReason: { reason: string; count: number }[];
-    try {
-      recorded = (db.prepare('select count(*) as count from tracker_clicks').get() as { count: number }).count;
-      byGroup = db
-        .prepare('select path_group_id, count(*) as count from tracker_clicks group by path_group_id order by 1')
-        .all() as typeof byGroup;
-      byReason = db
-        .prepare('select reason, count(*) as count from tracker_clicks group by reason order by 2 desc')
-        .all() as typeof byReason;
-    } finally {
-      db.close();
-    }
-
-    // 4. Report.
-    const ratio = click.rps / baseline.rps;
-    console.log('\nResults (latency from every response; errors = connection errors + timeouts)\n');
-    console.log(
-      table(
-        ['run', 'requests', 'req/s', 'p50', 'p97.5', 'p99', 'max', 'errors', '2xx', '3xx', 'other status'],
-        [baseline, click].map((run) => [
-          run.label,
-          int(run.requests),
-          int(run.rps),
-          ms(run.p50),
-          ms(run.p975),
-          ms(run.p99),
-          ms(run.max),
-          int(run.errors + run.timeouts),
-          int(run.status2xx),
-          int(run.status3xx),
-          int(run.statusOther),
-        ]),
-      ),
-    );
-    for (const run of [baseline, click]) {
-      if (run.statusOther > 0) console.log(`  ${run.label} status codes: ${JSON.stringify(run.statusCodes)}`);
-    }
-    console.log(`\nclick/baseline throughput: ${(ratio * 100).toFixed(1)}%`);
-
-    const missing = clicksAnswered3xx - recorded;
-    const extra = recorded - clicksAnswered3xx;
-    const allRecorded = missing <= 0 && extra <= inFlightAllowance;
-    console.log(
-      `\nclicks answered 3xx (1 check + warm-up + measured): ${int(clicksAnswered3xx)}; rows in tracker_clicks after ` +
-        `SIGTERM (shutdown took ${shutdownMs} ms): ${int(recorded)}` +
-        (extra > 0 ? ` (${extra} more: requests in flight when autocannon stopped, at most ${inFlightAllowance})` : ''),
-    );
-    console.log(`rows by path group: ${byGroup.map((row) => `${row.path_group_id ?? '-'} ${row.count}`).join(', ')}`);
-    console.log(`rows by reason: ${byReason.map((row) => `${row.reason} ${row.count}`).join(', ')}`);
-
-    const clickErrors = click.errors + click.timeouts + clickWarmup.errors + clickWarmup.timeouts;
+    const targets: TargetRow[] = [];
+    if (PART.includes('a')) targets.push(...(await clickBench(children, cleanups)));
+    if (PART.includes('b')) targets.push(...(await reportsBench(children, cleanups)));
     console.log('\nTargets (issue 5, Done when; on the 2-core reference machine)');
-    console.log(
-      table(
-        ['target', 'measured', 'verdict'],
-        [
-          [
-            `click throughput >= ${TARGET_RATIO * 100}% of baseline`,
-            `${(ratio * 100).toFixed(1)}%`,
-            verdict(ratio >= TARGET_RATIO),
-          ],
-          [
-            `click p99 < ${TARGET_P99_MS} ms at ${CONNECTIONS} connections`,
-            ms(click.p99),
-            verdict(click.p99 < TARGET_P99_MS),
-          ],
-          [
-            'zero errors (and every click answered 3xx)',
-            `${clickErrors} errors, ${click.statusOther + clickWarmup.statusOther} other status`,
-            verdict(clickErrors === 0 && click.statusOther + clickWarmup.statusOther === 0),
-          ],
-          [
-            'every completed click recorded',
-            `${int(recorded)} rows / ${int(clicksAnswered3xx)} 3xx`,
-            verdict(allRecorded),
-          ],
-          ['reports under 500 ms median (part b)', 'not built yet', '-'],
-        ],
-      ),
-    );
-
-    const serverProblems = server.output.filter((line) => /"level":(50|60)/.test(line));
-    if (serverProblems.length > 0) {
-      console.log(
-        `\nthe server logged ${serverProblems.length} error line(s), the first:\n${serverProblems.slice(0, 5).join('\n')}`,
-      );
-    }
+    console.log(table(['target', 'measured', 'verdict'], targets));
   } finally {
     await cleanup();
   }

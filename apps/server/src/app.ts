@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Redis } from 'ioredis';
 import { accountRoutes } from './api/accounts/routes.js';
 import { authRoutes } from './api/auth/routes.js';
 import { AuthService } from './api/auth/service.js';
@@ -12,6 +13,7 @@ import { UsersService } from './api/users/service.js';
 import { workspaceRoutes } from './api/workspaces/routes.js';
 import { WorkspacesService } from './api/workspaces/service.js';
 import { InMemoryLoginLimiter, type LoginLimiter } from './auth/login-limiter.js';
+import { RedisLoginLimiter } from './auth/redis-login-limiter.js';
 import { Sessions } from './auth/sessions.js';
 import type { Config } from './config.js';
 import { UnauthorizedError } from './errors.js';
@@ -20,9 +22,12 @@ import { errorHandler } from './http/error-handler.js';
 import { lenientJsonBody } from './http/json-body.js';
 import { securityHeaders } from './http/security-headers.js';
 import { createMailer } from './mail/mailer.js';
+import { postbackLogRoutes } from './postback-log/routes.js';
 import { reportRoutes } from './reports/routes.js';
 import { migrateToLatest, openStore, type Store } from './store/database.js';
+import { closeRedis, OutageWarning, openRedis } from './store/redis.js';
 import { type SeedResult, seedEmptyDatabase } from './store/seed.js';
+import { RedisCapCounters } from './tracker/redis-caps.js';
 import { trackerRoutes } from './tracker/routes.js';
 import { Tracker, type TrackerOptions } from './tracker/tracker.js';
 
@@ -31,7 +36,7 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 export interface BuildOptions {
   config: Config;
   logger?: FastifyServerOptions['logger'];
-  /** Failed-login counting; in memory unless replaced (e.g. by a shared one). */
+  /** Failed-login counting; in Redis when REDIS_URL is set, else in memory, unless replaced. */
   loginLimiter?: LoginLimiter;
   /** Where the generated first-administrator password is printed; console.log by default. */
   print?: (text: string) => void;
@@ -39,6 +44,8 @@ export interface BuildOptions {
   trustProxy?: FastifyServerOptions['trustProxy'];
   /** Routing randomness, clock, cap counters and event batching of the tracker (tests replace them). */
   tracker?: TrackerOptions;
+  /** Start of every Redis key; `switchyard:` unless replaced (tests use one per run). */
+  redisKeyPrefix?: string;
 }
 
 declare module 'fastify' {
@@ -53,21 +60,30 @@ declare module 'fastify' {
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const { config } = options;
   const store = openStore(config);
+  let redis: Redis | null = null;
   try {
+    // Shared by the cap counters and the login limiter; a node set to share them does not start alone.
+    if (config.redisUrl) redis = await openRedis(config.redisUrl);
     await migrateToLatest(store);
     const seedResult = await seedEmptyDatabase(store, {
       adminEmail: config.adminEmail,
       adminPassword: config.adminPassword,
       ...(options.print ? { print: options.print } : {}),
     });
-    return await createServer(options, store, seedResult);
+    return await createServer(options, store, seedResult, redis);
   } catch (error) {
+    redis?.disconnect();
     await store.db.destroy();
     throw error;
   }
 }
 
-async function createServer(options: BuildOptions, store: Store, seedResult: SeedResult): Promise<FastifyInstance> {
+async function createServer(
+  options: BuildOptions,
+  store: Store,
+  seedResult: SeedResult,
+  redis: Redis | null,
+): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -79,16 +95,19 @@ async function createServer(options: BuildOptions, store: Store, seedResult: See
   app.addHook('onClose', async () => {
     await store.db.destroy();
   });
+  const shared = redis ? sharedCounts(app, redis, options.redisKeyPrefix) : null;
 
   securityHeaders(app);
   lenientJsonBody(app);
   app.setErrorHandler(errorHandler);
 
   const sessions = new Sessions(store.db);
-  const auth = new AuthService(store.db, sessions, options.loginLimiter ?? new InMemoryLoginLimiter());
+  const loginLimiter = options.loginLimiter ?? shared?.loginLimiter ?? new InMemoryLoginLimiter();
+  const auth = new AuthService(store.db, sessions, loginLimiter);
   const mailer = createMailer(options.config);
   if (mailer) app.addHook('onClose', async () => mailer.close());
   const tracker = new Tracker(store.db, app.log, {
+    ...(shared ? { caps: shared.caps } : {}),
     ...options.tracker,
     events: { ...options.tracker?.events, ...(store.sqlite ? { sqlite: store.sqlite } : {}) },
   });
@@ -119,6 +138,7 @@ async function createServer(options: BuildOptions, store: Store, seedResult: See
       configRecordRoutes(api, store.db, tracker.configChanged);
       referenceDataRoutes(api);
       reportRoutes(api, store.db);
+      postbackLogRoutes(api, store.db);
     },
     { prefix: '/api' },
   );
@@ -129,4 +149,17 @@ async function createServer(options: BuildOptions, store: Store, seedResult: See
   app.setNotFoundHandler(await dashboard(app, options.config.webDist));
   await app.ready();
   return app;
+}
+
+/** Cap counters and failed-login counts in Redis, shared with every node; the connection closes with the app. */
+function sharedCounts(app: FastifyInstance, redis: Redis, prefix: string | undefined) {
+  const outage = new OutageWarning(app.log, 'Redis connection lost; reconnecting');
+  redis.on('error', (error) => outage.report(error));
+  redis.on('ready', () => app.log.info('Redis answers again'));
+  // Added right after the store's: runs after the tracker has closed, just before the store closes.
+  app.addHook('onClose', async () => closeRedis(redis));
+  return {
+    caps: new RedisCapCounters(redis, { log: app.log, prefix }),
+    loginLimiter: new RedisLoginLimiter(redis, { log: app.log, prefix }),
+  };
 }

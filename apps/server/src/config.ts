@@ -9,7 +9,10 @@ export interface Config {
   host: string;
   /** `postgres://…` selects PostgreSQL; unset means SQLite in `dataDir`. */
   databaseUrl: string | undefined;
-  /** Not used yet: caps and config-change notices move to Redis in a later issue. */
+  /**
+   * `redis://…`: every node shares daily cap counters and failed-login counts through it; unset means
+   * each process counts alone.
+   */
   redisUrl: string | undefined;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
@@ -67,6 +70,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl !== undefined && !isPostgresUrl(databaseUrl)) {
     throw new Error('DATABASE_URL must start with postgres:// or postgresql://; leave it unset to use SQLite');
   }
+  const redisUrl = nonEmpty(env.REDIS_URL);
+  if (redisUrl !== undefined && !/^rediss?:\/\//i.test(redisUrl)) {
+    throw new Error('REDIS_URL must start with redis:// or rediss://; leave it unset to count in each process');
+  }
   const adminEmail = nonEmpty(env.SWITCHYARD_ADMIN_EMAIL);
   const adminPassword = env.SWITCHYARD_ADMIN_PASSWORD || undefined;
   if (adminEmail !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(adminEmail)) {
@@ -91,7 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: parsePort(nonEmpty(env.PORT)),
     host: nonEmpty(env.HOST) ?? '0.0.0.0',
     databaseUrl,
-    redisUrl: nonEmpty(env.REDIS_URL),
+    redisUrl,
     adminEmail,
     adminPassword,
     dataDir: path.resolve(invokedFrom, nonEmpty(env.SWITCHYARD_DATA_DIR) ?? './data'),

@@ -19,7 +19,12 @@ const app = await buildApp({
 
 const dialect = databaseDialect(config);
 app.log.info(
-  { database: dialect === 'postgres' ? 'postgres' : `sqlite (${config.dataDir})`, dashboard: config.webDist },
+  {
+    database: dialect === 'postgres' ? 'postgres' : `sqlite (${config.dataDir})`,
+    // The URL may carry a password: only say where the counts live.
+    capsAndLoginLimits: config.redisUrl ? 'redis' : 'in process',
+    dashboard: config.webDist,
+  },
   'storage ready',
 );
 

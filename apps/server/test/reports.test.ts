@@ -1,4 +1,4 @@
-import type { ReportResponse, ReportRow } from '@switchyard/domain';
+import { REPORT_FILTER_GROUPS, REPORT_METRICS, type ReportResponse, type ReportRow } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { localBucket, nextDay, startOfLocalDay } from '../src/reports/time.js';
@@ -311,6 +311,63 @@ forEachDatabase('reports', (db) => {
     expect(first.list).toHaveLength(2);
     expect([...first.list, ...second.list]).toEqual(all.list);
     expect(first.totals).toEqual(all.totals);
+  });
+
+  const filtersOf = (filters: Record<string, unknown>) => `filters=${encodeURIComponent(JSON.stringify(filters))}`;
+
+  it('narrows to one value of a group: a campaign row drills down to its offers', async () => {
+    const offers = await reportOk(`group_by=offer&${filtersOf({ campaign: campaign.external_id })}`);
+    expect(offers.list.map((row) => [row.offer, row.clicks, row.conversions, row.revenue]).sort()).toEqual(
+      [
+        [offerGb.external_id, 2, 1, 5],
+        [offerRest.external_id, 3, 1, 2],
+      ].sort(),
+    );
+    expect(offers.totals).toMatchObject({ clicks: 5, leads: 0, conversions: 2, revenue: 7 });
+
+    // Several filters at once, with vars and a search; clicks and leads by their offer's network.
+    const narrowed = await reportOk(
+      `group_by=country&${filtersOf({ campaign: campaign.external_id, affiliate_network: network.external_id })}`,
+    );
+    expect(narrowed.list.map((row) => [row.country, row.clicks, row.conversions, row.revenue])).toEqual([
+      ['GB', 2, 1, 5],
+    ]);
+    const withVars = await reportOk(
+      `group_by=device&${filtersOf({ offer: offerGb.external_id })}&vars=${encodeURIComponent('{"var1":"zone-1"}')}`,
+    );
+    expect(withVars.list).toEqual([expect.objectContaining({ device: 'mobile', clicks: 1, conversions: 1 })]);
+
+    // null: the rows labelled "(none)". Leads have no lander, and this flow sends clicks to no lander.
+    const noLander = await reportOk(`group_by=campaign&${filtersOf({ lander: null })}`);
+    expect(noLander.totals).toMatchObject({ clicks: 5, leads: 2, conversions: 3 });
+    const someLander = await reportOk(`group_by=campaign&${filtersOf({ lander: 'lander-x' })}`);
+    expect(someLander).toMatchObject({ list: [], total: 0, totals: { clicks: 0, leads: 0, conversions: 0 } });
+  });
+
+  it('filters agree with grouping: each row of a group is what filtering on its value gives', async () => {
+    for (const group of REPORT_FILTER_GROUPS) {
+      const { list } = await reportOk(`group_by=${group}&limit=0`);
+      expect(list.length, group).toBeGreaterThan(0);
+      for (const row of list) {
+        const value = row[group] === null ? null : String(row[group]);
+        const { totals } = await reportOk(`group_by=campaign&limit=0&${filtersOf({ [group]: value })}`);
+        const expected = Object.fromEntries(REPORT_METRICS.map((metric) => [metric, row[metric]]));
+        expect(totals, `${group} = ${value}`).toEqual(expected);
+      }
+    }
+  });
+
+  it('binds filter values, and refuses filters on unknown or time groups', async () => {
+    const injected = await reportOk(`group_by=campaign&${filtersOf({ campaign: "x' or '1'='1" })}`);
+    expect(injected.total).toBe(0);
+    const networkInjected = await reportOk(`group_by=campaign&${filtersOf({ affiliate_network: "x') or ('1'='1" })}`);
+    expect(networkInjected.totals).toMatchObject({ clicks: 0, leads: 0, conversions: 0 });
+
+    const unknown = expectError(await report(`group_by=campaign&${filtersOf({ planet: 'mars' })}`), 400);
+    expect(JSON.stringify(unknown.errors)).toContain('Cannot filter on planet');
+    expectError(await report(`group_by=campaign&${filtersOf({ day: '2026-11-10' })}`), 400);
+    expectError(await report('group_by=campaign&filters=%7Bnot-json'), 400);
+    expectError(await report(`group_by=campaign&filters=${encodeURIComponent('{"campaign":5}')}`), 400);
   });
 
   it('needs the reports permission, and refuses unknown groups', async () => {

@@ -10,6 +10,7 @@ export * from './messages.js';
 export * from './notifications.js';
 export * from './password-policy.js';
 export * from './permissions.js';
+export * from './postback-log.js';
 export * from './reference-data.js';
 export * from './reports.js';
 export * from './resources/index.js';

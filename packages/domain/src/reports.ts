@@ -107,34 +107,51 @@ const ZGroupBy = z
   })
   .transform((names) => names as ReportGroup[]);
 
-/** `vars` as a JSON object text (what a query string carries) or an object. */
-const ZVarsFilter = z
-  .union([z.string(), z.record(z.string(), z.unknown())])
-  .transform((value, context) => {
-    if (typeof value !== 'string') return value;
-    if (value.trim() === '') return {};
-    try {
-      return JSON.parse(value) as unknown;
-    } catch {
-      context.addIssue({ code: 'custom', message: 'Send vars as a JSON object.' });
-      return z.NEVER;
-    }
-  })
-  .pipe(
-    z
-      .record(z.string(), z.union([z.string().max(500), z.null()]))
-      .superRefine((vars, context) => {
-        for (const key of Object.keys(vars)) {
-          if (!(REPORT_VAR_FILTERS as readonly string[]).includes(key)) {
-            context.addIssue({
-              code: 'custom',
-              message: `Cannot filter on ${key}; use ${REPORT_VAR_FILTERS.join(', ')}.`,
-            });
+/** The groups a report can be narrowed to one value of (`filters`): every group but the time ones. */
+export const REPORT_FILTER_GROUPS = REPORT_GROUPS.filter(
+  (group): group is Exclude<ReportGroup, 'day' | 'hour'> => group !== 'day' && group !== 'hour',
+);
+export type ReportFilterGroup = (typeof REPORT_FILTER_GROUPS)[number];
+
+/**
+ * A JSON object text (what a query string carries) or an object, whose keys are among `allowed` and whose
+ * values are a text or null (null: the events without a value, the rows labelled "(none)").
+ */
+function jsonObjectOf<Key extends string>(parameter: string, allowed: readonly Key[]) {
+  return z
+    .union([z.string(), z.record(z.string(), z.unknown())])
+    .transform((value, context) => {
+      if (typeof value !== 'string') return value;
+      if (value.trim() === '') return {};
+      try {
+        return JSON.parse(value) as unknown;
+      } catch {
+        context.addIssue({ code: 'custom', message: `Send ${parameter} as a JSON object.` });
+        return z.NEVER;
+      }
+    })
+    .pipe(
+      z
+        .record(z.string(), z.union([z.string().max(500), z.null()]))
+        .superRefine((entries, context) => {
+          for (const key of Object.keys(entries)) {
+            if (!(allowed as readonly string[]).includes(key)) {
+              context.addIssue({ code: 'custom', message: `Cannot filter on ${key}; use ${allowed.join(', ')}.` });
+            }
           }
-        }
-      })
-      .transform((vars) => vars as Partial<Record<ReportVarFilter, string | null>>),
-  );
+        })
+        .transform((entries) => entries as Partial<Record<Key, string | null>>),
+    );
+}
+
+/** `vars={"subaff":"s1","var1":"zone-7"}` keeps events whose columns equal these. */
+const ZVarsFilter = jsonObjectOf('vars', REPORT_VAR_FILTERS);
+
+/**
+ * `filters={"campaign":"c-1","offer":null}` keeps the events of one value of each named group (the
+ * reports screen's drill-down: a campaign's row opens that campaign's offers).
+ */
+const ZGroupFilters = jsonObjectOf('filters', REPORT_FILTER_GROUPS);
 
 /**
  * The report query (§7.5). `date_from`/`date_to` (or the spec's `start_date`/`end_date`) are days in
@@ -150,6 +167,7 @@ export const ZReportQuery = z
     timezone: z.string().trim().default('UTC').refine(isTimeZone, { message: 'Use an IANA timezone.' }),
     search_text: z.string().trim().max(200).default(''),
     vars: ZVarsFilter.default({}),
+    filters: ZGroupFilters.default({}),
     order_by: z.enum(REPORT_ORDER_FIELDS).optional(),
     order: z.enum(SORT_ORDERS).default('asc'),
     page: z.coerce.number().int().min(1).default(DEFAULT_PAGE),

@@ -1,8 +1,8 @@
 import { LOGIN_FAILURE_WINDOW_MS, LOGIN_FAILURES_PER_WINDOW } from '@switchyard/domain';
 
 /**
- * Counts failed logins per key (an IP, an account) in a sliding window. In memory for one node; a
- * Redis implementation of the same interface lets several nodes share the counts.
+ * Counts failed logins per key (an IP, an account) in a sliding window. In memory for one node; the
+ * Redis implementation (redis-login-limiter.ts, when REDIS_URL is set) lets several nodes share the counts.
  */
 export interface LoginLimiter {
   /** Milliseconds until the key may try again; 0 when it may try now. */

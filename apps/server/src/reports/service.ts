@@ -1,7 +1,8 @@
 // Reports (issue 5, item 4; §3.10, §7.5): clicks, leads and conversions grouped by one or more names.
 //
 // Each event table is aggregated in the database, grouped by the asked columns (and, for day or hour,
-// by UTC quarter-hour); the three results are merged here, quarter-hours folded into local days and
+// by UTC quarter-hour) — clicks and leads from a rollup cube when one holds every dimension asked
+// (store/report-rollups.ts; the same figures, from far fewer rows); the three results are merged here, quarter-hours folded into local days and
 // hours, names resolved from config_records, then searched, ordered and paged. Column names come from
 // the whitelists below, never from the request; every value from the request is a bound parameter.
 //
@@ -21,6 +22,7 @@
 
 import type {
   ReportFigures,
+  ReportFilterGroup,
   ReportGroup,
   ReportResponse,
   ReportRow,
@@ -29,6 +31,7 @@ import type {
 } from '@switchyard/domain';
 import { type Expression, type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Database } from '../store/schema.js';
+import { aggregateFromRollups, type DimensionFilters, isRollupDimension } from './rollup-query.js';
 import { localBucket, nextDay, startOfLocalDay } from './time.js';
 
 type Source = 'clicks' | 'leads' | 'conversions';
@@ -140,20 +143,88 @@ interface ConfigNames {
   offerNetworks: Map<string, string>;
 }
 
+/** What narrows every table: the vars and group filters, and the config names they may need. */
+interface Narrowing {
+  vars: Partial<Record<ReportVarFilter, string | null>>;
+  filters: Partial<Record<ReportFilterGroup, string | null>>;
+  config: Promise<ConfigNames>;
+}
+
+/**
+ * The affiliate_network filter, matching how the group is valued above: clicks and leads by their offer's
+ * network; conversions by the postback event's network, else their offer's. Offer ids are bound values.
+ */
+function networkFilter(
+  source: Source,
+  network: string | null,
+  offerNetworks: Map<string, string>,
+): Expression<SqlBool> {
+  const offer = sql.ref('e.offer_external_id');
+  const offers = [...offerNetworks].filter(([, owner]) => network === null || owner === network).map(([id]) => id);
+  const list = sql.join(offers.map((id) => sql`${id}`));
+  // null: no network — no offer, or an offer that belongs to none.
+  const byOffer =
+    network === null
+      ? offers.length === 0
+        ? sql<SqlBool>`1 = 1`
+        : sql<SqlBool>`(${offer} is null or ${offer} not in (${list}))`
+      : offers.length === 0
+        ? sql<SqlBool>`1 = 0`
+        : sql<SqlBool>`${offer} in (${list})`;
+  if (source !== 'conversions') return byOffer;
+  const own = sql.ref('e.affiliate_network_external_id');
+  return network === null
+    ? sql<SqlBool>`(${own} is null and ${byOffer})`
+    : sql<SqlBool>`(${own} = ${network} or (${own} is null and ${byOffer}))`;
+}
+
+/**
+ * The group filters as cube dimension filters (an affiliate network as the list of its offers), or null
+ * when one has no cube dimension (subaff, var1…var10, or events of no network: the event scan does those).
+ */
+async function rollupFilters(
+  filters: Partial<Record<ReportFilterGroup, string | null>>,
+  config: Promise<ConfigNames>,
+): Promise<DimensionFilters | null> {
+  const result: DimensionFilters = {};
+  for (const [group, value] of Object.entries(filters) as [ReportFilterGroup, string | null][]) {
+    if (group === 'affiliate_network') {
+      if (value === null || 'offer' in filters) return null;
+      const { offerNetworks } = await config;
+      result.offer = [...offerNetworks].filter(([, owner]) => owner === value).map(([offer]) => offer);
+      continue;
+    }
+    if (!isRollupDimension(group)) return null;
+    result[group] = value;
+  }
+  return result;
+}
+
 export class ReportsService {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** `rollups: false` reads every figure from the events (tests compare the two ways). */
+    private readonly options: { rollups?: boolean } = {},
+  ) {}
 
   async run(query: TReportQuery): Promise<ReportResponse> {
     const groups = query.group_by;
     const range = {
       from: query.date_from ? startOfLocalDay(query.date_from, query.timezone).toISOString() : null,
       to: query.date_to ? startOfLocalDay(nextDay(query.date_to), query.timezone).toISOString() : null,
+      timezone: query.timezone,
     };
+    // A filter on affiliate_network needs the offers' networks before the queries are built.
+    const configuring = this.configNames(
+      groups,
+      Object.keys(query.filters).includes('affiliate_network') ? ['affiliate_network'] : [],
+    );
+    const narrowing = { vars: query.vars, filters: query.filters, config: configuring };
     const [clicks, leads, conversions, config] = await Promise.all([
-      this.aggregate('clicks', groups, range, query.vars),
-      this.aggregate('leads', groups, range, query.vars),
-      this.aggregate('conversions', groups, range, query.vars),
-      this.configNames(groups),
+      this.aggregate('clicks', groups, range, narrowing),
+      this.aggregate('leads', groups, range, narrowing),
+      this.aggregate('conversions', groups, range, narrowing),
+      configuring,
     ]);
 
     // Merge the three tables' rows by the groups' (local) values.
@@ -272,9 +343,16 @@ export class ReportsService {
   private async aggregate(
     source: Source,
     groups: readonly ReportGroup[],
-    range: { from: string | null; to: string | null },
-    vars: Partial<Record<ReportVarFilter, string | null>>,
+    range: { from: string | null; to: string | null; timezone: string },
+    { vars, filters, config }: Narrowing,
   ): Promise<AggregateRow[]> {
+    if (this.options.rollups !== false && source !== 'conversions' && Object.keys(vars).length === 0) {
+      const dimensionFilters = await rollupFilters(filters, config);
+      const rows =
+        dimensionFilters &&
+        (await aggregateFromRollups(this.db, source, groups, range, range.timezone, dimensionFilters));
+      if (rows) return rows;
+    }
     // Conversions read device, platform, browser and var1…var10 from the click or lead they convert.
     const column = (name: string): RawBuilder<unknown> => {
       if (source === 'conversions' && FROM_ORIGIN.has(name)) {
@@ -315,6 +393,21 @@ export class ReportsService {
       const expression = column(name);
       where.push(value === null ? sql<SqlBool>`${expression} is null` : sql<SqlBool>`${expression} = ${value}`);
     }
+    for (const [group, value] of Object.entries(filters) as [ReportFilterGroup, string | null][]) {
+      if (group === 'affiliate_network') {
+        where.push(networkFilter(source, value, (await config).offerNetworks));
+        continue;
+      }
+      const name = COLUMNS[group][source];
+      // A table without the column has no value for it: every row is "(none)".
+      if (name === null) {
+        if (value !== null) where.push(sql<SqlBool>`1 = 0`);
+        continue;
+      }
+      if (source === 'conversions' && FROM_ORIGIN.has(name)) joinOrigin = true;
+      const expression = column(name);
+      where.push(value === null ? sql<SqlBool>`${expression} is null` : sql<SqlBool>`${expression} = ${value}`);
+    }
 
     const figuresOf: Record<Source, RawBuilder<unknown>[]> = {
       clicks: [
@@ -341,8 +434,14 @@ export class ReportsService {
     return result.rows;
   }
 
-  /** Names for the groups asked: config records, path groups and paths from flows, offers' networks. */
-  private async configNames(groups: readonly ReportGroup[]): Promise<ConfigNames> {
+  /**
+   * Names for the groups asked: config records, path groups and paths from flows, offers' networks (also
+   * loaded for the groups only filtered on).
+   */
+  private async configNames(
+    groups: readonly ReportGroup[],
+    filtered: readonly ReportFilterGroup[] = [],
+  ): Promise<ConfigNames> {
     const config: ConfigNames = {
       names: new Map(),
       pathGroups: new Map(),
@@ -353,7 +452,9 @@ export class ReportsService {
     for (const group of groups) for (const kind of NAME_KINDS[group] ?? []) kinds.add(kind);
     const needsFlows = groups.includes('path_group') || groups.includes('path');
     if (needsFlows) for (const kind of ['flows', 'tracker-flows']) kinds.add(kind);
-    if (groups.includes('affiliate_network')) for (const kind of ['offers', 'tracker-offers']) kinds.add(kind);
+    if (groups.includes('affiliate_network') || filtered.includes('affiliate_network')) {
+      for (const kind of ['offers', 'tracker-offers']) kinds.add(kind);
+    }
     if (kinds.size === 0) return config;
     const records = await this.db
       .selectFrom('config_records')

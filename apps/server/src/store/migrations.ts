@@ -1,6 +1,8 @@
 import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely, Migration, MigrationProvider } from 'kysely';
 import type { DatabaseDialect } from '../config.js';
 import { conversionsMigration } from './conversions.js';
+import { postbackLogIndexesMigration } from './postback-log-indexes.js';
+import { reportRollupsMigration } from './report-rollups.js';
 import { trackerEventsMigration } from './tracker-events.js';
 
 // One list of migrations for both dialects; the few differences go through `dialect`.
@@ -174,6 +176,8 @@ export function migrations(dialect: DatabaseDialect): Record<string, Migration> 
     '0003_accounts': accounts(dialect),
     '0004_tracker_events': trackerEventsMigration(dialect),
     '0005_conversions': conversionsMigration(dialect),
+    '0006_report_rollups': reportRollupsMigration(dialect),
+    '0007_postback_log_indexes': postbackLogIndexesMigration(),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { ConversionTable, OutboundPostbackTable, PostbackLogTable } from './conversions.js';
+import type { ReportRollupTable } from './report-rollups.js';
 import type { TrackerClickTable, TrackerLeadTable } from './tracker-events.js';
 
 // Both dialects store the same values: timestamps as ISO-8601 text, booleans as 0/1, lists as JSON text.
@@ -133,6 +134,7 @@ export interface Database {
   conversions: ConversionTable;
   postback_log: PostbackLogTable;
   outbound_postbacks: OutboundPostbackTable;
+  report_rollups: ReportRollupTable;
 }
 
 export type WorkspaceRow = Selectable<WorkspaceTable>;

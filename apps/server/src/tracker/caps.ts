@@ -1,6 +1,6 @@
 // Daily caps (issue 5, item 2) are counted at decision time, so a cap holds under concurrent load:
-// a take either fits under the limit and counts, or is refused. In process by default; a shared
-// implementation (Redis, when REDIS_URL is set) can replace it behind the same interface.
+// a take either fits under the limit and counts, or is refused. In process by default; when REDIS_URL
+// is set, RedisCapCounters (redis-caps.ts) replaces it behind the same interface.
 
 /** Counters of things sent somewhere today (leads to a path, leads or clicks to an offer). */
 export interface CapCounters {
@@ -8,8 +8,13 @@ export interface CapCounters {
   tryTake(key: string, day: string, limit: number): Promise<boolean>;
   /** Gives back one counted by `tryTake` (a decision that did not go through). */
   release(key: string, day: string): Promise<void>;
-  /** Adds `count` already spent on `day` (warming up from stored events at start). */
+  /** Adds `count` spent on `day` as it happens (a postback counted live). */
   add(key: string, day: string, count: number): Promise<void>;
+  /**
+   * Sets `key`'s count on `day` to `count` (spent according to stored events, at start) unless it is
+   * already counting that day: with shared counters another node may be, and its count is the live one.
+   */
+  warm(key: string, day: string, count: number): Promise<void>;
   /** What `key` has counted on `day`. */
   count(key: string, day: string): Promise<number>;
 }
@@ -33,6 +38,12 @@ export class InProcessCapCounters implements CapCounters {
 
   add(key: string, day: string, count: number): Promise<void> {
     this.current(key, day).count += count;
+    return Promise.resolve();
+  }
+
+  warm(key: string, day: string, count: number): Promise<void> {
+    const counter = this.counters.get(key);
+    if (!counter || counter.day < day) this.counters.set(key, { day, count });
     return Promise.resolve();
   }
 

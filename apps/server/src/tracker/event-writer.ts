@@ -2,13 +2,20 @@
 // inserted in batches when enough have gathered or a short time has passed. What a hard crash can lose:
 // the rows not yet flushed, at most `maxBatch` rows or `flushIntervalMs` of traffic (plus any batch
 // the database refused and that is waiting for its retry). A graceful close flushes everything.
+// On SQLite, event chunks commit without waiting for the disk (synchronous = NORMAL, for those commits
+// only): a crash of the process loses nothing more, and a crash of the machine (power, kernel) can also
+// lose the event chunks committed since the last durable commit — the next conversion, configuration
+// change or WAL checkpoint, which do wait for the disk. An fsync per chunk cost more than routing a click.
 //
 // Writing never holds the event loop for long: rows go in chunks, and the writer yields to waiting
 // requests between chunks. On SQLite (better-sqlite3 runs synchronously on the event loop) a chunk is
 // one transaction of prepared single-row inserts, run while holding Kysely's connection so that no
 // Kysely transaction is open on the connection at the time; PostgreSQL goes through Kysely.
+// Each chunk's transaction also adds the chunk to the report rollups (store/report-rollups.ts), so the
+// rollups always count exactly the rows stored.
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
+import { applyRollupDeltas, type RollupDelta, rollupDeltas, UPSERT_ONE } from '../store/report-rollups.js';
 import type { Database } from '../store/schema.js';
 import type { NewTrackerClick, NewTrackerLead } from '../store/tracker-events.js';
 
@@ -56,8 +63,21 @@ export class EventWriter {
     this.timer = setInterval(() => void this.flush(), options.flushIntervalMs ?? 1000);
     this.timer.unref();
     const sqlite = options.sqlite;
-    this.sqliteInsert = sqlite?.transaction((table: EventTable, rows: object[]) => {
+    this.sqliteInsert = sqlite?.transaction((table: EventTable, rows: object[], deltas: RollupDelta[]) => {
       for (const row of rows) this.insertRow(sqlite, table, row as Record<string, unknown>);
+      this.upsertRollup ??= sqlite.prepare(UPSERT_ONE);
+      for (const delta of deltas) {
+        this.upsertRollup.run(
+          delta.cube,
+          delta.bucket,
+          delta.k1,
+          delta.k2,
+          delta.clicks,
+          delta.unique_clicks,
+          delta.cost,
+          delta.leads,
+        );
+      }
     });
   }
 
@@ -131,18 +151,39 @@ export class EventWriter {
   }
 
   private insert(table: EventTable, rows: object[]): Promise<unknown> {
+    const deltas =
+      table === 'tracker_clicks'
+        ? rollupDeltas(rows as NewTrackerClick[], [])
+        : rollupDeltas([], rows as NewTrackerLead[]);
     const insertRows = this.sqliteInsert;
-    if (!insertRows)
-      return this.db
-        .insertInto(table)
-        .values(rows as never)
-        .execute();
+    if (!insertRows) {
+      return this.db.transaction().execute(async (transaction) => {
+        await transaction
+          .insertInto(table)
+          .values(rows as never)
+          .execute();
+        await applyRollupDeltas(transaction, deltas);
+      });
+    }
     // Holding Kysely's one connection: no Kysely transaction is open on it while this one runs.
-    return this.db.connection().execute(async () => insertRows.immediate(table, rows));
+    return this.db.connection().execute(async () => {
+      const sqlite = this.options.sqlite as SQLite.Database;
+      const previous = sqlite.pragma('synchronous', { simple: true });
+      sqlite.pragma('synchronous = NORMAL');
+      try {
+        insertRows.immediate(table, rows, deltas);
+      } finally {
+        sqlite.pragma(`synchronous = ${Number(previous)}`);
+      }
+    });
   }
 
   /** One SQLite transaction (BEGIN IMMEDIATE, as Kysely's transactions here) inserting `rows`. */
-  private readonly sqliteInsert: SQLite.Transaction<(table: EventTable, rows: object[]) => void> | undefined;
+  private readonly sqliteInsert:
+    | SQLite.Transaction<(table: EventTable, rows: object[], deltas: RollupDelta[]) => void>
+    | undefined;
+
+  private upsertRollup: SQLite.Statement | undefined;
 
   /** Prepared INSERTs by table and column list (rows leave out columns that take their default). */
   private readonly statements = new Map<string, SQLite.Statement>();

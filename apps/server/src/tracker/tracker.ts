@@ -238,13 +238,17 @@ export class Tracker {
         .where('offer_external_id', 'in', capped)
         .groupBy(['offer_external_id', minute])
         .execute();
+      // Rows are per minute; a counter is warmed once, with its whole day (warm sets, it does not add).
+      const spent = new Map<string, { day: string; count: number }>();
       for (const row of rows) {
         const offer = offers.get(row.offer_external_id ?? '');
         if (!offer) continue;
         const today = dayIn(now, offer.capTimezone);
         if (dayIn(new Date(`${row.minute}:00.000Z`), offer.capTimezone) !== today) continue;
-        await this.caps.add(offerCapKey(`${side}:${offer.externalId}`), today, Number(row.count));
+        const key = offerCapKey(`${side}:${offer.externalId}`);
+        spent.set(key, { day: today, count: (spent.get(key)?.count ?? 0) + Number(row.count) });
       }
+      for (const [key, { day, count }] of spent) await this.caps.warm(key, day, count);
     }
     const pathDay = dayIn(now, PATH_CAP_TIMEZONE);
     const paths = await this.db
@@ -256,7 +260,7 @@ export class Tracker {
       .execute();
     for (const row of paths) {
       if (!row.flow_external_id || !row.path_id) continue;
-      await this.caps.add(pathRegsCapKey(row.flow_external_id, row.path_id), pathDay, Number(row.count));
+      await this.caps.warm(pathRegsCapKey(row.flow_external_id, row.path_id), pathDay, Number(row.count));
     }
     const registrations = await this.db
       .selectFrom('tracker_leads')
@@ -273,7 +277,7 @@ export class Tracker {
       .execute();
     for (const row of postbacks) {
       if (!row.flow_external_id || !row.path_id) continue;
-      await this.caps.add(pathPostbacksCapKey(row.flow_external_id, row.path_id), pathDay, Number(row.count));
+      await this.caps.warm(pathPostbacksCapKey(row.flow_external_id, row.path_id), pathDay, Number(row.count));
     }
   }
 

@@ -1,14 +1,22 @@
-import { Anchor, Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Anchor, Card, Group, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { visibleMenu } from '@switchyard/domain';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useCan } from '../auth/useCan';
 import { useCurrentUser } from '../auth/useCurrentUser';
 import { menuIcon } from '../layout/menuIcons';
 
-/** The welcome page: the areas this user may open (§2.3). Later issues add figures. */
+// Loaded on demand: the chart library is only needed by those who may see reports.
+const DashboardFigures = lazy(() =>
+  import('../../reports/DashboardFigures').then((m) => ({ default: m.DashboardFigures })),
+);
+
+/** The welcome page: today's figures for those who may get reports, then the areas this user may open (§2.3). */
 export function DashboardPage() {
   const { t } = useTranslation();
   const user = useCurrentUser();
+  const canSeeReports = useCan('tracker', 'reports', 'get');
   const sections = visibleMenu(user).filter((section) => section.section && section.entries.length > 0);
 
   return (
@@ -19,6 +27,11 @@ export function DashboardPage() {
         </Title>
         <Text c="dimmed">{sections.length ? t('dashboard.intro') : t('dashboard.nothing')}</Text>
       </div>
+      {canSeeReports && (
+        <Suspense fallback={<Skeleton h={360} radius="md" />}>
+          <DashboardFigures />
+        </Suspense>
+      )}
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
         {sections.map((section) => (
           <Card key={section.section} withBorder padding="lg" radius="md">

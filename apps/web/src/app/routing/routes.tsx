@@ -14,6 +14,7 @@ import { LoginPage } from '../pages/LoginPage';
 import { LogoutPage } from '../pages/LogoutPage';
 import { GuestOnly } from './GuestOnly';
 import { RequireAuth } from './RequireAuth';
+import { RequirePermission } from './RequirePermission';
 import { RootRoute } from './RootRoute';
 import { RouteFallback } from './RouteFallback';
 import { resourceRoutes } from './resourceRoutes';
@@ -69,6 +70,27 @@ export function appRoutes(screenRoutes: RouteObject[] = resourceRoutes()): Route
                     { path: '/admin', element: <DashboardPage /> },
                     { path: '/profile', element: <ProfilePage /> },
                     ...screenRoutes,
+                    {
+                      element: <RequirePermission section="tracker" resource="reports" action="get" />,
+                      children: [
+                        {
+                          path: '/tracker/reports',
+                          lazy: () => import('../../reports/ReportsPage').then((m) => ({ Component: m.ReportsPage })),
+                        },
+                      ],
+                    },
+                    {
+                      element: <RequirePermission section="tracker" resource="reports" action="get" />,
+                      children: [
+                        {
+                          path: '/tracker/reports/postbacks',
+                          lazy: () =>
+                            import('../../postback-log/PostbackLogScreen').then((m) => ({
+                              Component: m.PostbackLogScreen,
+                            })),
+                        },
+                      ],
+                    },
                     { path: '/utility/404', element: <ErrorPage status={404} /> },
                     { path: '*', element: <ErrorPage status={404} /> },
                   ],

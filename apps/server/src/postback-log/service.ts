@@ -1,0 +1,294 @@
+// The postback log (issue 5): incoming postbacks as the tracker logged them, each with the conversion it
+// created and its campaign, and the outbound postbacks owed to traffic sources. Both newest first.
+//
+// A page is read from the log table alone (filters, order, limit), so it stays on the 0007 indexes
+// whatever the joins; the conversion, click and lead rows are joined by unique keys, and record names
+// are looked up once per page. Every value from the request is a bound parameter.
+
+import type {
+  ListResponse,
+  LoggedRecord,
+  OutboundPostbackEntry,
+  OutboundState,
+  PostbackLogEntry,
+  PostbackOutcome,
+  TOutboundPostbackQuery,
+  TPostbackLogQuery,
+} from '@switchyard/domain';
+import { POSTBACK_OUTCOME_STATUS, POSTBACK_OUTCOMES } from '@switchyard/domain';
+import type { ExpressionBuilder, Kysely } from 'kysely';
+import { nextDay, startOfLocalDay } from '../reports/time.js';
+import type { Database } from '../store/schema.js';
+
+/** The config kinds a logged campaign can be: tracker campaigns take clicks, API campaigns leads. */
+const TRACKER_CAMPAIGNS = 'tracker-campaigns';
+const API_CAMPAIGNS = 'campaigns';
+const POSTBACK_EVENTS = 'postback-events';
+
+interface RecordRef {
+  kind: string;
+  external_id: string;
+}
+
+/** Names of the records a page mentions, in one query; a deleted record keeps its id, with no name. */
+async function recordNames(db: Kysely<Database>, refs: RecordRef[]): Promise<(ref: RecordRef) => LoggedRecord> {
+  const ids = [...new Set(refs.map((ref) => ref.external_id))];
+  const kinds = [...new Set(refs.map((ref) => ref.kind))];
+  const names = new Map<string, string>();
+  if (ids.length > 0) {
+    const rows = await db
+      .selectFrom('config_records')
+      .select(['kind', 'external_id', 'name'])
+      .where('kind', 'in', kinds)
+      .where('external_id', 'in', ids)
+      .execute();
+    for (const row of rows) names.set(`${row.kind}\u0000${row.external_id}`, row.name);
+  }
+  return (ref) => ({ ...ref, name: names.get(`${ref.kind}\u0000${ref.external_id}`) ?? null });
+}
+
+function parseRaw(text: string): Record<string, string> {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function asOutcome(text: string): PostbackOutcome {
+  // Every outcome the tracker writes is listed; an unknown one (a newer node's) reads as unmatched.
+  return (POSTBACK_OUTCOMES as readonly string[]).includes(text) ? (text as PostbackOutcome) : 'unknown_click';
+}
+
+function outboundState(state: string, attempts: number): OutboundState {
+  if (state === 'sent') return 'sent';
+  if (state === 'failed') return 'failed';
+  return attempts > 0 ? 'retrying' : 'pending';
+}
+
+export class PostbackLogService {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async incoming(query: TPostbackLogQuery): Promise<ListResponse<PostbackLogEntry>> {
+    const from = query.date_from ? startOfLocalDay(query.date_from, query.timezone).toISOString() : undefined;
+    const to = query.date_to ? startOfLocalDay(nextDay(query.date_to), query.timezone).toISOString() : undefined;
+    const filter = (eb: ExpressionBuilder<Database, 'postback_log'>) => {
+      const conditions = [];
+      if (query.outcome) conditions.push(eb('postback_log.outcome', '=', query.outcome));
+      if (query.search) {
+        conditions.push(
+          eb.or([eb('postback_log.click_id', '=', query.search), eb('postback_log.txid', '=', query.search)]),
+        );
+      }
+      if (from) conditions.push(eb('postback_log.created_at', '>=', from));
+      if (to) conditions.push(eb('postback_log.created_at', '<', to));
+      return eb.and(conditions);
+    };
+
+    const [rows, count] = await Promise.all([
+      this.db
+        .selectFrom((eb) =>
+          eb
+            .selectFrom('postback_log')
+            .selectAll('postback_log')
+            .where(filter)
+            .orderBy('postback_log.created_at', 'desc')
+            .orderBy('postback_log.id', 'desc')
+            .limit(query.limit)
+            .offset((query.page - 1) * query.limit)
+            .as('p'),
+        )
+        .leftJoin('conversions as c', 'c.conversion_id', 'p.conversion_id')
+        .leftJoin('tracker_clicks as k', 'k.click_id', 'p.click_id')
+        .leftJoin('tracker_leads as l', 'l.lead_id', 'p.click_id')
+        .select([
+          'p.id',
+          'p.created_at',
+          'p.outcome',
+          'p.click_id',
+          'p.txid',
+          'p.ip',
+          'p.raw',
+          'c.conversion_id',
+          'c.payout',
+          'c.revenue',
+          'c.currency',
+          'c.status',
+          'c.postback_event_external_id',
+          'c.is_conversion',
+          'c.click_id as conversion_click_id',
+          'c.campaign_external_id as conversion_campaign',
+          'k.campaign_external_id as click_campaign',
+          'l.campaign_external_id as lead_campaign',
+        ])
+        .orderBy('p.created_at', 'desc')
+        .orderBy('p.id', 'desc')
+        .execute(),
+      this.db
+        .selectFrom('postback_log')
+        .select((eb) => eb.fn.countAll().as('total'))
+        .where(filter)
+        .executeTakeFirstOrThrow(),
+    ]);
+
+    const campaignOf = (row: (typeof rows)[number]): RecordRef | null => {
+      if (row.conversion_campaign) {
+        const kind = row.conversion_click_id ? TRACKER_CAMPAIGNS : API_CAMPAIGNS;
+        return { kind, external_id: row.conversion_campaign };
+      }
+      if (row.click_campaign) return { kind: TRACKER_CAMPAIGNS, external_id: row.click_campaign };
+      if (row.lead_campaign) return { kind: API_CAMPAIGNS, external_id: row.lead_campaign };
+      return null;
+    };
+    const refs = rows.flatMap((row) => {
+      const found: RecordRef[] = [];
+      const campaign = campaignOf(row);
+      if (campaign) found.push(campaign);
+      if (row.postback_event_external_id) {
+        found.push({ kind: POSTBACK_EVENTS, external_id: row.postback_event_external_id });
+      }
+      return found;
+    });
+    const named = await recordNames(this.db, refs);
+
+    const list = rows.map((row): PostbackLogEntry => {
+      const outcome = asOutcome(row.outcome);
+      const campaign = campaignOf(row);
+      return {
+        id: Number(row.id),
+        created_at: row.created_at,
+        outcome,
+        response_status: POSTBACK_OUTCOME_STATUS[outcome],
+        click_id: row.click_id,
+        txid: row.txid,
+        ip: row.ip,
+        raw: parseRaw(row.raw),
+        conversion: row.conversion_id
+          ? {
+              conversion_id: row.conversion_id,
+              payout: Number(row.payout ?? 0),
+              revenue: row.revenue === null ? null : Number(row.revenue),
+              currency: row.currency ?? 'USD',
+              status: row.status,
+              event: row.postback_event_external_id
+                ? named({ kind: POSTBACK_EVENTS, external_id: row.postback_event_external_id })
+                : null,
+              is_conversion: Number(row.is_conversion) === 1,
+            }
+          : null,
+        campaign: campaign ? named(campaign) : null,
+      };
+    });
+    return { list, total: Number(count.total) };
+  }
+
+  async outbound(query: TOutboundPostbackQuery): Promise<ListResponse<OutboundPostbackEntry>> {
+    const filter = (eb: ExpressionBuilder<Database, 'outbound_postbacks'>) => {
+      const conditions = [];
+      switch (query.state) {
+        case 'pending':
+          conditions.push(eb('outbound_postbacks.state', '=', 'pending'), eb('outbound_postbacks.attempts', '=', 0));
+          break;
+        case 'retrying':
+          conditions.push(eb('outbound_postbacks.state', '=', 'pending'), eb('outbound_postbacks.attempts', '>', 0));
+          break;
+        case 'sent':
+        case 'failed':
+          conditions.push(eb('outbound_postbacks.state', '=', query.state));
+          break;
+        case undefined:
+          break;
+      }
+      if (query.search) {
+        const search = query.search;
+        conditions.push(
+          eb.or([
+            eb('outbound_postbacks.conversion_id', '=', search),
+            eb(
+              'outbound_postbacks.conversion_id',
+              'in',
+              eb
+                .selectFrom('conversions')
+                .select('conversions.conversion_id')
+                .where((inner) => inner.or([inner('click_id', '=', search), inner('lead_id', '=', search)])),
+            ),
+          ]),
+        );
+      }
+      return eb.and(conditions);
+    };
+
+    const [rows, count] = await Promise.all([
+      this.db
+        .selectFrom((eb) =>
+          eb
+            .selectFrom('outbound_postbacks')
+            .selectAll('outbound_postbacks')
+            .where(filter)
+            .orderBy('outbound_postbacks.created_at', 'desc')
+            .orderBy('outbound_postbacks.id', 'desc')
+            .limit(query.limit)
+            .offset((query.page - 1) * query.limit)
+            .as('o'),
+        )
+        .leftJoin('conversions as c', 'c.conversion_id', 'o.conversion_id')
+        .select([
+          'o.id',
+          'o.created_at',
+          'o.url',
+          'o.state',
+          'o.attempts',
+          'o.last_status',
+          'o.last_error',
+          'o.last_attempt_at',
+          'o.next_attempt_at',
+          'o.conversion_id',
+          'c.click_id',
+          'c.lead_id',
+          'c.txid',
+          'c.campaign_external_id',
+        ])
+        .orderBy('o.created_at', 'desc')
+        .orderBy('o.id', 'desc')
+        .execute(),
+      this.db
+        .selectFrom('outbound_postbacks')
+        .select((eb) => eb.fn.countAll().as('total'))
+        .where(filter)
+        .executeTakeFirstOrThrow(),
+    ]);
+
+    const campaignOf = (row: (typeof rows)[number]): RecordRef | null =>
+      row.campaign_external_id
+        ? { kind: row.click_id ? TRACKER_CAMPAIGNS : API_CAMPAIGNS, external_id: row.campaign_external_id }
+        : null;
+    const named = await recordNames(
+      this.db,
+      rows.map(campaignOf).filter((ref) => ref !== null),
+    );
+
+    const list = rows.map((row): OutboundPostbackEntry => {
+      const attempts = Number(row.attempts);
+      const state = outboundState(row.state, attempts);
+      const campaign = campaignOf(row);
+      return {
+        id: Number(row.id),
+        created_at: row.created_at,
+        url: row.url,
+        state,
+        attempts,
+        last_status: row.last_status === null ? null : Number(row.last_status),
+        last_error: row.last_error,
+        last_attempt_at: row.last_attempt_at,
+        next_attempt_at: state === 'pending' || state === 'retrying' ? row.next_attempt_at : null,
+        conversion_id: row.conversion_id,
+        click_id: row.click_id,
+        lead_id: row.lead_id,
+        txid: row.txid,
+        campaign: campaign ? named(campaign) : null,
+      };
+    });
+    return { list, total: Number(count.total) };
+  }
+}

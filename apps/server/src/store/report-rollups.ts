@@ -1,0 +1,291 @@
+// Report rollups (issue 5, items 4 and 5b): clicks and leads counted per UTC quarter-hour along a few
+// fixed sets of dimensions ("cubes"), so that a report over millions of events reads thousands of rows.
+//
+// Each cube row holds what its events add up to: clicks, unique clicks, cost and leads for one
+// quarter-hour and one value of each of the cube's dimensions. Rows are written in the same transaction
+// as the events they count (EventWriter), so a report read from a cube agrees exactly with one read from
+// the events. Quarter-hours, not hours: every timezone's offset is a whole number of quarter-hours, so a
+// local day or hour is always a whole number of buckets (as the event scan in reports/service.ts folds).
+//
+// A report uses the smallest cube holding every dimension it groups or filters by; reports that group or
+// filter by subaff or var1…var10 read the events themselves (those values are unbounded).
+import type { Kysely, Migration } from 'kysely';
+import { sql } from 'kysely';
+import type { DatabaseDialect } from '../config.js';
+import type { Database } from './schema.js';
+import type { NewTrackerClick, NewTrackerLead } from './tracker-events.js';
+
+/** The dimensions a cube can hold, named as the report groups; each is a column of both event tables. */
+export const ROLLUP_DIMENSIONS = [
+  'campaign',
+  'flow',
+  'path_group',
+  'path',
+  'offer',
+  'lander',
+  'traffic_source',
+  'country',
+  'device',
+  'platform',
+  'browser',
+] as const;
+export type RollupDimension = (typeof ROLLUP_DIMENSIONS)[number];
+
+/** The event column of each dimension. */
+export const DIMENSION_COLUMNS = {
+  campaign: 'campaign_external_id',
+  flow: 'flow_external_id',
+  path_group: 'path_group_id',
+  path: 'path_id',
+  offer: 'offer_external_id',
+  lander: 'lander_external_id',
+  traffic_source: 'traffic_source_external_id',
+  country: 'country',
+  device: 'device',
+  platform: 'platform',
+  browser: 'browser',
+} as const satisfies Record<RollupDimension, string>;
+
+/**
+ * A cube's time grain: UTC quarter-hours (any timezone's days and hours are whole numbers of them) or
+ * UTC days (a month's report over one campaign per offer reads 30 rows per pair, not 2,880).
+ */
+export type Grain = 'quarter' | 'day';
+
+export interface Cube {
+  /** Stored in each row: the dimensions joined with `+` (or `all`), and `/day` for the day grain. */
+  id: string;
+  dimensions: readonly RollupDimension[];
+  grain: Grain;
+}
+
+/** The same dimensions in both grains. */
+function cubes(...dimensions: RollupDimension[]): Cube[] {
+  const id = dimensions.length === 0 ? 'all' : dimensions.join('+');
+  return [
+    { id, dimensions, grain: 'quarter' },
+    { id: `${id}/day`, dimensions, grain: 'day' },
+  ];
+}
+
+/**
+ * Every cube: the totals (for day and hour alone, and the dashboard), each dimension alone, and the
+ * pairs a drill-down from a campaign or an offer asks for, each in both grains. Each cube costs one
+ * upsert per distinct key in a written batch, so pairs are few; a report no cube holds reads the events.
+ * Adding a cube needs a migration that fills it from the stored events (see `backfillRollups`).
+ */
+export const CUBES: readonly Cube[] = [
+  ...cubes(),
+  ...ROLLUP_DIMENSIONS.flatMap((dimension) => cubes(dimension)),
+  ...cubes('campaign', 'offer'),
+  ...cubes('campaign', 'country'),
+  ...cubes('campaign', 'lander'),
+  ...cubes('offer', 'country'),
+];
+
+/** Most dimensions a cube holds (columns k1…k2). */
+const KEY_COLUMNS = ['k1', 'k2'] as const;
+
+/** Stored for a dimension without a value (keys are part of the primary key, which refuses null). */
+export const NO_VALUE = '';
+
+export interface ReportRollupTable {
+  cube: string;
+  /** The UTC quarter-hour, `YYYY-MM-DDTHH:MM` (minutes 00, 15, 30 or 45), or day, `YYYY-MM-DD`. */
+  bucket: string;
+  k1: string;
+  k2: string;
+  clicks: number;
+  unique_clicks: number;
+  cost: number;
+  leads: number;
+}
+
+/** The smallest cube of `grain` holding all of `dimensions`, or null (then the report reads the events). */
+export function cubeFor(dimensions: Iterable<RollupDimension>, grain: Grain = 'quarter'): Cube | null {
+  const wanted = new Set(dimensions);
+  let best: Cube | null = null;
+  for (const candidate of CUBES) {
+    if (candidate.grain !== grain) continue;
+    if (![...wanted].every((dimension) => candidate.dimensions.includes(dimension))) continue;
+    if (!best || candidate.dimensions.length < best.dimensions.length) best = candidate;
+  }
+  return best;
+}
+
+/** The key column (`k1`, `k2`) holding `dimension` in `cube`. */
+export function keyColumn(of: Cube, dimension: RollupDimension): 'k1' | 'k2' {
+  const index = of.dimensions.indexOf(dimension);
+  const column = KEY_COLUMNS[index];
+  if (!column) throw new Error(`cube ${of.id} does not hold ${dimension}`);
+  return column;
+}
+
+/** The quarter-hour (or day) bucket of an ISO-8601 UTC time. */
+export function bucketOf(createdAt: string, grain: Grain = 'quarter'): string {
+  if (grain === 'day') return createdAt.slice(0, 10);
+  const minute = Number(createdAt.slice(14, 16));
+  return `${createdAt.slice(0, 14)}${String(minute - (minute % 15)).padStart(2, '0')}`;
+}
+
+/** One cube row's increments, keyed by everything but the figures. */
+export type RollupDelta = ReportRollupTable;
+
+type EventRow = (NewTrackerClick | NewTrackerLead) & Record<string, unknown>;
+
+/**
+ * What `clicks` and `leads` add to every cube, one delta per distinct cube row, in key order (so that
+ * concurrent writers — several nodes on one PostgreSQL — lock rows in the same order). Called for every
+ * written batch: nested maps rather than joined keys, as this runs for every event and every cube.
+ */
+export function rollupDeltas(clicks: readonly NewTrackerClick[], leads: readonly NewTrackerLead[]): RollupDelta[] {
+  // cube → bucket → k1 → k2 → delta
+  const byCube = CUBES.map(() => new Map<string, Map<string, Map<string, RollupDelta>>>());
+  const addRow = (row: EventRow, isClick: boolean) => {
+    const quarter = bucketOf(row.created_at);
+    const day = bucketOf(row.created_at, 'day');
+    const unique = isClick && (row as NewTrackerClick).is_unique ? 1 : 0;
+    const cost = isClick ? ((row as NewTrackerClick).cost ?? 0) : 0;
+    for (let index = 0; index < CUBES.length; index += 1) {
+      const { id, dimensions, grain } = CUBES[index] as Cube;
+      const bucket = grain === 'day' ? day : quarter;
+      const k1 = dimensions[0] ? keyValue(row, dimensions[0]) : NO_VALUE;
+      const k2 = dimensions[1] ? keyValue(row, dimensions[1]) : NO_VALUE;
+      const buckets = byCube[index] as Map<string, Map<string, Map<string, RollupDelta>>>;
+      let firsts = buckets.get(bucket);
+      if (!firsts) {
+        firsts = new Map();
+        buckets.set(bucket, firsts);
+      }
+      let seconds = firsts.get(k1);
+      if (!seconds) {
+        seconds = new Map();
+        firsts.set(k1, seconds);
+      }
+      let delta = seconds.get(k2);
+      if (!delta) {
+        delta = { cube: id, bucket, k1, k2, clicks: 0, unique_clicks: 0, cost: 0, leads: 0 };
+        seconds.set(k2, delta);
+      }
+      if (isClick) {
+        delta.clicks += 1;
+        delta.unique_clicks += unique;
+        delta.cost += cost;
+      } else {
+        delta.leads += 1;
+      }
+    }
+  };
+  for (const row of clicks) addRow(row as EventRow, true);
+  for (const row of leads) addRow(row as EventRow, false);
+
+  const deltas: RollupDelta[] = [];
+  const sorted = <T>(map: Map<string, T>) => [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const cubeOrder = CUBES.map((cube, index) => [cube.id, index] as const).sort(([a], [b]) => (a < b ? -1 : 1));
+  for (const [, index] of cubeOrder) {
+    for (const [, firsts] of sorted(byCube[index] as Map<string, Map<string, Map<string, RollupDelta>>>)) {
+      for (const [, seconds] of sorted(firsts)) for (const [, delta] of sorted(seconds)) deltas.push(delta);
+    }
+  }
+  return deltas;
+}
+
+function keyValue(row: EventRow, dimension: RollupDimension): string {
+  const value = row[DIMENSION_COLUMNS[dimension]];
+  return value === null || value === undefined || value === '' ? NO_VALUE : String(value);
+}
+
+const FIGURES = ['clicks', 'unique_clicks', 'cost', 'leads'] as const;
+const COLUMNS = ['cube', 'bucket', 'k1', 'k2', ...FIGURES] as const;
+
+/** `INSERT … ON CONFLICT DO UPDATE` adding one delta (the same text in both dialects). */
+export const UPSERT_ONE = `insert into report_rollups (${COLUMNS.join(', ')}) values (${COLUMNS.map(() => '?').join(', ')})
+  on conflict (cube, bucket, k1, k2) do update set ${FIGURES.map((name) => `${name} = report_rollups.${name} + excluded.${name}`).join(', ')}`;
+
+/** Rows per multi-row upsert on PostgreSQL (8 parameters each). */
+const UPSERT_CHUNK = 1000;
+
+/** Adds `deltas` through Kysely (PostgreSQL, or SQLite without the prepared statement path). */
+export async function applyRollupDeltas(db: Kysely<Database>, deltas: RollupDelta[]) {
+  for (let start = 0; start < deltas.length; start += UPSERT_CHUNK) {
+    await db
+      .insertInto('report_rollups')
+      .values(deltas.slice(start, start + UPSERT_CHUNK))
+      .onConflict((conflict) =>
+        conflict.columns(['cube', 'bucket', 'k1', 'k2']).doUpdateSet({
+          clicks: sql`report_rollups.clicks + excluded.clicks`,
+          unique_clicks: sql`report_rollups.unique_clicks + excluded.unique_clicks`,
+          cost: sql`report_rollups.cost + excluded.cost`,
+          leads: sql`report_rollups.leads + excluded.leads`,
+        }),
+      )
+      .execute();
+  }
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as typed today.
+type AnyDb = Kysely<any>;
+
+/** Fills every cube from the stored events (after the migration that adds them). */
+export async function backfillRollups(db: AnyDb): Promise<void> {
+  // The quarter-hour or day of created_at, in both dialects.
+  const day = sql`substr(created_at, 1, 10)`;
+  const quarter = sql`substr(created_at, 1, 14) || case
+      when substr(created_at, 15, 2) < '15' then '00'
+      when substr(created_at, 15, 2) < '30' then '15'
+      when substr(created_at, 15, 2) < '45' then '30'
+      else '45' end`;
+  for (const { id, dimensions, grain } of CUBES) {
+    const bucket = grain === 'day' ? day : quarter;
+    for (const table of ['tracker_clicks', 'tracker_leads'] as const) {
+      // Each key: its column (null turned into NO_VALUE), or NO_VALUE where the cube or table has none
+      // (leads have no lander). Literals, not parameters: PostgreSQL matches a selected expression to its
+      // GROUP BY text, two parameters are two expressions to it, and it refuses constants in GROUP BY.
+      const columns = KEY_COLUMNS.map((_, index) => {
+        const dimension = dimensions[index];
+        if (!dimension || (table === 'tracker_leads' && dimension === 'lander')) return null;
+        return sql`coalesce(${sql.ref(DIMENSION_COLUMNS[dimension])}, ${sql.lit(NO_VALUE)})`;
+      });
+      const keys = columns.map((column) => column ?? sql.lit(NO_VALUE));
+      const grouped = [bucket, ...columns.filter((column) => column !== null)];
+      const figures =
+        table === 'tracker_clicks'
+          ? sql`count(*), coalesce(sum(is_unique), 0), coalesce(sum(cost), 0), 0`
+          : sql`0, 0, 0, count(*)`;
+      await sql`insert into report_rollups (cube, bucket, k1, k2, clicks, unique_clicks, cost, leads)
+        select ${id}, ${bucket}, ${sql.join(keys)}, ${figures}
+        from ${sql.table(table)}
+        where true
+        group by ${sql.join(grouped)}
+        on conflict (cube, bucket, k1, k2) do update set
+          clicks = report_rollups.clicks + excluded.clicks,
+          unique_clicks = report_rollups.unique_clicks + excluded.unique_clicks,
+          cost = report_rollups.cost + excluded.cost,
+          leads = report_rollups.leads + excluded.leads`.execute(db);
+    }
+  }
+}
+
+/** 0006: report_rollups, filled from the events stored so far. */
+export function reportRollupsMigration(dialect: DatabaseDialect): Migration {
+  const money = dialect === 'postgres' ? 'double precision' : 'real';
+  const count = dialect === 'postgres' ? 'bigint' : 'integer';
+  return {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable('report_rollups')
+        .addColumn('cube', 'text', (column) => column.notNull())
+        .addColumn('bucket', 'text', (column) => column.notNull())
+        .addColumn('k1', 'text', (column) => column.notNull())
+        .addColumn('k2', 'text', (column) => column.notNull())
+        .addColumn('clicks', count, (column) => column.notNull().defaultTo(0))
+        .addColumn('unique_clicks', count, (column) => column.notNull().defaultTo(0))
+        .addColumn('cost', money, (column) => column.notNull().defaultTo(0))
+        .addColumn('leads', count, (column) => column.notNull().defaultTo(0))
+        // Reports read one cube over a range of buckets.
+        .addPrimaryKeyConstraint('report_rollups_pk', ['cube', 'bucket', 'k1', 'k2'])
+        .execute();
+      await backfillRollups(db);
+    },
+  };
+}

@@ -1,0 +1,552 @@
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { LOGIN_FAILURE_WINDOW_MS, LOGIN_FAILURES_PER_WINDOW } from '@switchyard/domain';
+import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { InMemoryLoginLimiter, type LoginLimiter, type LoginLimiterOptions } from '../src/auth/login-limiter.js';
+import { RedisLoginLimiter } from '../src/auth/redis-login-limiter.js';
+import { loadConfig } from '../src/config.js';
+import { closeRedis, openRedis } from '../src/store/redis.js';
+import { type CapCounters, dayIn, InProcessCapCounters, offerCapKey } from '../src/tracker/caps.js';
+import { RedisCapCounters } from '../src/tracker/redis-caps.js';
+import { createRecord } from './fixtures/config-records.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, DatabaseUnderTest, expectError, forEachDatabase, login } from './harness.js';
+
+// Redis (REDIS_URL) shares daily cap counters and failed-login counts between server nodes. Every test
+// here talks to a real Redis; when none answers, the suite says so loudly and is skipped, never faked.
+// Keys carry a prefix of their own for this run and are removed afterwards.
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const PREFIX = `switchyard-test:${process.pid}-${randomBytes(4).toString('hex')}:`;
+
+async function probeRedis(): Promise<string | null> {
+  try {
+    const client = await openRedis(REDIS_URL);
+    await client.ping();
+    await closeRedis(client);
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+const redisProblem = await probeRedis();
+if (redisProblem) {
+  const rule = '!'.repeat(78);
+  console.warn(
+    [
+      '',
+      rule,
+      `!!  Redis is NOT reachable at ${REDIS_URL}`,
+      `!!  (${redisProblem})`,
+      '!!  The Redis tests (shared caps and login limits) are SKIPPED. Start Redis or set TEST_REDIS_URL.',
+      rule,
+      '',
+    ].join('\n'),
+  );
+}
+const describeRedis = redisProblem ? describe.skip : describe;
+
+interface Warnings {
+  messages: string[];
+  warn(object: unknown, message: string): void;
+}
+
+function collectWarnings(): Warnings {
+  const messages: string[] = [];
+  return { messages, warn: (_object, message) => messages.push(message) };
+}
+
+const today = () => dayIn(new Date(), 'UTC');
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString().slice(0, 10);
+
+let keyCounter = 0;
+function uniqueKey(name: string): string {
+  keyCounter += 1;
+  return `${name}-${keyCounter}`;
+}
+
+/** Redis clients for the tests, each its own connection (a "node"); closed and the run's keys removed after. */
+function useRedis() {
+  const clients: Redis[] = [];
+  const connect = async () => {
+    const client = await openRedis(REDIS_URL);
+    clients.push(client);
+    return client;
+  };
+  afterAll(async () => {
+    const cleaner = await openRedis(REDIS_URL);
+    const keys: string[] = [];
+    for await (const batch of cleaner.scanStream({ match: `${PREFIX}*`, count: 500 })) keys.push(...batch);
+    if (keys.length > 0) await cleaner.del(...keys);
+    for (const client of [cleaner, ...clients]) await closeRedis(client);
+  });
+  return { connect };
+}
+
+/** The expectations every CapCounters must meet, in process or in Redis. */
+function capCountersContract(name: string, make: () => Promise<CapCounters>) {
+  describe(`${name}: the CapCounters contract`, () => {
+    let caps: CapCounters;
+    beforeAll(async () => {
+      caps = await make();
+    });
+
+    it('takes up to the limit, inclusive, then refuses', async () => {
+      const key = uniqueKey('boundary');
+      const day = today();
+      const taken = [];
+      for (let index = 0; index < 4; index += 1) taken.push(await caps.tryTake(key, day, 3));
+      expect(taken).toEqual([true, true, true, false]);
+      expect(await caps.count(key, day)).toBe(3);
+    });
+
+    it('gives one back on release, and never goes below zero', async () => {
+      const key = uniqueKey('release');
+      const day = today();
+      expect(await caps.tryTake(key, day, 1)).toBe(true);
+      expect(await caps.tryTake(key, day, 1)).toBe(false);
+      await caps.release(key, day);
+      expect(await caps.count(key, day)).toBe(0);
+      expect(await caps.tryTake(key, day, 1)).toBe(true);
+      const fresh = uniqueKey('release-fresh');
+      await caps.release(fresh, day);
+      expect(await caps.count(fresh, day)).toBe(0);
+    });
+
+    it('starts a new day at zero and leaves the old day as it was', async () => {
+      const key = uniqueKey('rollover');
+      const day = today();
+      expect(await caps.tryTake(key, day, 1)).toBe(true);
+      expect(await caps.tryTake(key, day, 1)).toBe(false);
+      expect(await caps.count(key, nextDay(day))).toBe(0);
+      expect(await caps.tryTake(key, nextDay(day), 1)).toBe(true);
+      expect(await caps.count(key, nextDay(day))).toBe(1);
+    });
+
+    it('warms a counter only where it is not counting yet; add adds', async () => {
+      const key = uniqueKey('warm');
+      const day = today();
+      await caps.warm(key, day, 4);
+      await caps.warm(key, day, 4);
+      expect(await caps.count(key, day)).toBe(4);
+      expect(await caps.tryTake(key, day, 5)).toBe(true);
+      expect(await caps.tryTake(key, day, 5)).toBe(false);
+      // A later warm-up (a restart, another node) does not reset what is being counted live.
+      await caps.warm(key, day, 2);
+      expect(await caps.count(key, day)).toBe(5);
+      await caps.add(key, day, 2);
+      expect(await caps.count(key, day)).toBe(7);
+    });
+
+    it('counts without a limit when the limit is 0', async () => {
+      const key = uniqueKey('unlimited');
+      for (let index = 0; index < 5; index += 1) expect(await caps.tryTake(key, today(), 0)).toBe(true);
+      expect(await caps.count(key, today())).toBe(5);
+    });
+  });
+}
+
+capCountersContract('InProcessCapCounters', async () => new InProcessCapCounters());
+
+describeRedis('RedisCapCounters', () => {
+  const redis = useRedis();
+  const warnings = collectWarnings();
+  let nodeA: RedisCapCounters;
+  let nodeB: RedisCapCounters;
+  let raw: Redis;
+
+  beforeAll(async () => {
+    nodeA = new RedisCapCounters(await redis.connect(), { log: warnings, prefix: PREFIX });
+    nodeB = new RedisCapCounters(await redis.connect(), { log: warnings, prefix: PREFIX });
+    raw = await redis.connect();
+  });
+
+  capCountersContract('RedisCapCounters', async () => nodeA);
+
+  it('never exceeds a cap under concurrent takes from two connections', async () => {
+    const key = uniqueKey('concurrent');
+    const day = today();
+    const takes = Array.from({ length: 200 }, (_, index) => (index % 2 === 0 ? nodeA : nodeB).tryTake(key, day, 50));
+    const taken = await Promise.all(takes);
+    expect(taken.filter(Boolean)).toHaveLength(50);
+    expect(await nodeB.count(key, day)).toBe(50);
+  });
+
+  it('shares one count between nodes, and a second node warming up does not count twice', async () => {
+    const key = uniqueKey('shared');
+    const day = today();
+    await nodeA.warm(key, day, 3);
+    await nodeB.warm(key, day, 3);
+    expect(await nodeA.count(key, day)).toBe(3);
+    expect(await nodeB.tryTake(key, day, 4)).toBe(true);
+    expect(await nodeA.tryTake(key, day, 4)).toBe(false);
+    await nodeA.release(key, day);
+    expect(await nodeB.count(key, day)).toBe(3);
+  });
+
+  it('keeps a key under the prefix and its day, expiring three days after the day began', async () => {
+    const key = uniqueKey('expiry');
+    const day = today();
+    const dayStart = Date.parse(`${day}T00:00:00.000Z`) / 1000;
+    for (const [index, write] of [
+      () => nodeA.tryTake(key, day, 10),
+      () => nodeA.add(`${key}-added`, day, 1),
+      () => nodeA.warm(`${key}-warmed`, day, 1),
+    ].entries()) {
+      await write();
+      const stored = `${PREFIX}cap:${day}:${key}${['', '-added', '-warmed'][index]}`;
+      expect(await raw.get(stored)).toBe('1');
+      const ttl = await raw.ttl(stored);
+      const expected = dayStart + 3 * 86_400 - Date.now() / 1000;
+      expect(Math.abs(ttl - expected)).toBeLessThan(5);
+      // Never gone before its day has ended everywhere (UTC−12 ends 36 hours after the UTC start).
+      expect(dayStart + 36 * 3600 - Date.now() / 1000).toBeLessThan(ttl);
+    }
+  });
+});
+
+/**
+ * A TCP link between a client and the real Redis that the test can stall (bytes held, as on a congested
+ * or partitioned network) or cut (connections dropped and refused), then restore.
+ */
+class RedisLink {
+  private held = false;
+  private down = false;
+  private heldWrites: (() => void)[] = [];
+  private readonly sockets = new Set<net.Socket>();
+  private readonly server: net.Server;
+
+  constructor(private readonly target: URL) {
+    this.server = net.createServer((client) => {
+      if (this.down) {
+        client.destroy();
+        return;
+      }
+      const upstream = net.connect(Number(target.port || 6379), target.hostname);
+      const close = () => {
+        client.destroy();
+        upstream.destroy();
+      };
+      for (const [from, to] of [
+        [client, upstream],
+        [upstream, client],
+      ] as const) {
+        this.sockets.add(from);
+        from.on('data', (chunk) => {
+          if (this.held) this.heldWrites.push(() => to.write(chunk));
+          else to.write(chunk);
+        });
+        from.on('close', () => {
+          this.sockets.delete(from);
+          close();
+        });
+        from.on('error', close);
+      }
+    });
+  }
+
+  /** The URL a client uses to reach Redis through this link. */
+  async open(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    const url = new URL(this.target);
+    url.hostname = '127.0.0.1';
+    url.port = String((this.server.address() as net.AddressInfo).port);
+    return url.toString();
+  }
+
+  stall(): void {
+    this.held = true;
+  }
+
+  cut(): void {
+    this.down = true;
+    this.heldWrites = [];
+    for (const socket of this.sockets) socket.destroy();
+  }
+
+  restore(): void {
+    this.down = false;
+    this.held = false;
+    for (const write of this.heldWrites.splice(0)) write();
+  }
+
+  async close(): Promise<void> {
+    this.cut();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+describeRedis('when Redis stops answering mid-traffic', () => {
+  useRedis();
+  const link = new RedisLink(new URL(REDIS_URL));
+  const warnings = collectWarnings();
+  let client: Redis;
+  let caps: RedisCapCounters;
+  let limiter: RedisLoginLimiter;
+
+  beforeAll(async () => {
+    client = await openRedis(await link.open());
+    caps = new RedisCapCounters(client, { log: warnings, prefix: PREFIX });
+    limiter = new RedisLoginLimiter(client, { log: warnings, prefix: PREFIX });
+  });
+  afterAll(async () => {
+    await closeRedis(client);
+    await link.close();
+  });
+
+  it('treats caps as reached (fail closed) within the command timeout, warning once, and recovers', async () => {
+    const key = uniqueKey('outage');
+    const day = today();
+    expect(await caps.tryTake(key, day, 5)).toBe(true);
+
+    link.stall();
+    let started = Date.now();
+    expect(await caps.tryTake(key, day, 5)).toBe(false);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(await caps.count(key, day)).toBe(Number.POSITIVE_INFINITY);
+    await caps.release(key, day);
+    await caps.add(key, day, 1);
+
+    link.cut();
+    started = Date.now();
+    const clicks = await Promise.all(Array.from({ length: 20 }, () => caps.tryTake(key, day, 5)));
+    expect(clicks.every((taken) => !taken)).toBe(true);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    // Twenty-odd failures, one warning: the log stays readable during an outage.
+    expect(warnings.messages.filter((message) => message.includes('daily caps'))).toHaveLength(1);
+
+    const ready = new Promise((resolve) => client.once('ready', resolve));
+    link.restore();
+    await ready;
+    expect(await caps.tryTake(key, day, 5)).toBe(true);
+    expect(await caps.count(key, day)).toBeLessThanOrEqual(5);
+  });
+
+  it('limits failed logins per node while Redis is away', async () => {
+    link.cut();
+    const key = `ip:${uniqueKey('outage')}`;
+    for (let index = 0; index < LOGIN_FAILURES_PER_WINDOW; index += 1) {
+      expect(await limiter.retryAfterMs(key)).toBe(0);
+      await limiter.recordFailure(key);
+    }
+    expect(await limiter.retryAfterMs(key)).toBeGreaterThan(0);
+    expect(warnings.messages.some((message) => message.includes('failed logins'))).toBe(true);
+    const ready = new Promise((resolve) => client.once('ready', resolve));
+    link.restore();
+    await ready;
+  });
+});
+
+/** The expectations every LoginLimiter must meet, with a clock the test moves. */
+function loginLimiterContract(name: string, make: (options: LoginLimiterOptions) => Promise<LoginLimiter>) {
+  describe(`${name}: the sliding window of failed logins`, () => {
+    let now = 1_000_000;
+    let limiter: LoginLimiter;
+    beforeAll(async () => {
+      limiter = await make({ now: () => now });
+    });
+
+    it('blocks after exactly the limit, until the oldest counted failure leaves the window', async () => {
+      const key = `ip:${uniqueKey('window')}`;
+      const start = now;
+      for (let index = 0; index < LOGIN_FAILURES_PER_WINDOW; index += 1) {
+        expect(await limiter.retryAfterMs(key)).toBe(0);
+        await limiter.recordFailure(key);
+        now += 1_000;
+      }
+      // The first failure, at `start`, counts until start + window.
+      expect(await limiter.retryAfterMs(key)).toBe(start + LOGIN_FAILURE_WINDOW_MS - now);
+      now = start + LOGIN_FAILURE_WINDOW_MS - 1;
+      expect(await limiter.retryAfterMs(key)).toBe(1);
+      now = start + LOGIN_FAILURE_WINDOW_MS;
+      expect(await limiter.retryAfterMs(key)).toBe(0);
+      // One more failure fills the window again; the wait is then until the second-oldest leaves.
+      await limiter.recordFailure(key);
+      expect(await limiter.retryAfterMs(key)).toBe(start + 1_000 + LOGIN_FAILURE_WINDOW_MS - now);
+    });
+
+    it('counts only the latest failures, and keeps keys apart', async () => {
+      const key = `account:${uniqueKey('latest')}@test.local`;
+      const other = `account:${uniqueKey('other')}@test.local`;
+      for (let index = 0; index < LOGIN_FAILURES_PER_WINDOW + 5; index += 1) {
+        await limiter.recordFailure(key);
+        now += 100;
+      }
+      const lastCounted = now - 100 * LOGIN_FAILURES_PER_WINDOW;
+      expect(await limiter.retryAfterMs(key)).toBe(lastCounted + LOGIN_FAILURE_WINDOW_MS - now);
+      expect(await limiter.retryAfterMs(other)).toBe(0);
+      for (let index = 0; index < LOGIN_FAILURES_PER_WINDOW - 1; index += 1) await limiter.recordFailure(other);
+      expect(await limiter.retryAfterMs(other)).toBe(0);
+      now += LOGIN_FAILURE_WINDOW_MS;
+      expect(await limiter.retryAfterMs(key)).toBe(0);
+    });
+
+    it('counts failures at the same moment separately', async () => {
+      const key = `ip:${uniqueKey('same-moment')}`;
+      await Promise.all(Array.from({ length: LOGIN_FAILURES_PER_WINDOW }, () => limiter.recordFailure(key)));
+      expect(await limiter.retryAfterMs(key)).toBe(LOGIN_FAILURE_WINDOW_MS);
+    });
+  });
+}
+
+loginLimiterContract('InMemoryLoginLimiter', async (options) => new InMemoryLoginLimiter(options));
+
+describeRedis('RedisLoginLimiter', () => {
+  const redis = useRedis();
+  loginLimiterContract(
+    'RedisLoginLimiter',
+    async (options) =>
+      new RedisLoginLimiter(await redis.connect(), { ...options, log: collectWarnings(), prefix: PREFIX }),
+  );
+
+  it('keeps its failures in one expiring key per IP or account', async () => {
+    const client = await redis.connect();
+    const limiter = new RedisLoginLimiter(client, { log: collectWarnings(), prefix: PREFIX });
+    const key = `ip:${uniqueKey('stored')}`;
+    await limiter.recordFailure(key);
+    expect(await client.zcard(`${PREFIX}login:${key}`)).toBe(1);
+    const ttl = await client.pttl(`${PREFIX}login:${key}`);
+    expect(ttl).toBeGreaterThan(LOGIN_FAILURE_WINDOW_MS - 5_000);
+    expect(ttl).toBeLessThanOrEqual(LOGIN_FAILURE_WINDOW_MS);
+  });
+});
+
+// Two nodes (two apps from buildApp) sharing one database and, through REDIS_URL, one Redis.
+const forEachDatabaseWithRedis: typeof forEachDatabase = redisProblem
+  ? (title, suite) => describe.skip(title, () => suite(new DatabaseUnderTest('sqlite')))
+  : forEachDatabase;
+
+forEachDatabaseWithRedis('two nodes sharing Redis', (db: DatabaseUnderTest) => {
+  const redis = useRedis();
+  const apps: FastifyInstance[] = [];
+  let env: NodeJS.ProcessEnv;
+  let nodeA: FastifyInstance;
+  let nodeB: FastifyInstance;
+  let campaignId: string;
+  let cappedOfferId: string;
+  const CAP = 5;
+
+  async function node(): Promise<FastifyInstance> {
+    const app = await buildApp({ config: loadConfig(env), print: () => undefined, redisKeyPrefix: PREFIX });
+    apps.push(app);
+    return app;
+  }
+
+  beforeAll(async () => {
+    env = {
+      ...(await db.createDatabase()),
+      REDIS_URL,
+      SWITCHYARD_ADMIN_EMAIL: ADMIN_EMAIL,
+      SWITCHYARD_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      SWITCHYARD_WEB_DIST: path.join(tmpdir(), 'switchyard-no-dashboard'),
+    };
+    nodeA = await node();
+    const token = await login(nodeA, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const backup = await createRecord(nodeA, token, 'tracker-offers', { url: 'https://backup.example/?c={clickid}' });
+    const capped = await createRecord(nodeA, token, 'tracker-offers', {
+      url: 'https://capped.example/?c={clickid}',
+      daily_cap: CAP,
+      backup_offer_external_id: backup.external_id,
+    });
+    cappedOfferId = String(capped.external_id);
+    const flow = await createRecord(nodeA, token, 'tracker-flows', {
+      path_groups: [
+        { id: 'g', name: 'All', paths: [{ id: 'p', offers: [{ id: 'o', offer_external_id: capped.external_id }] }] },
+      ],
+    });
+    const campaign = await createRecord(nodeA, token, 'tracker-campaigns', { flow_external_id: flow.external_id });
+    campaignId = String(campaign.external_id);
+    // Config changes do not reach other nodes yet: the second node starts once the campaign exists.
+    nodeB = await node();
+  });
+
+  afterAll(async () => {
+    // Before the database is dropped (forEachDatabase's cleanup, registered earlier, runs later).
+    for (const app of apps.reverse()) await app.close();
+  });
+
+  async function clickOn(app: FastifyInstance, index: number): Promise<string> {
+    const response = await app.inject({ method: 'GET', url: `/c/${campaignId}`, remoteAddress: `10.9.0.${index}` });
+    expect(response.statusCode, response.body).toBe(302);
+    return new URL(String(response.headers.location)).hostname;
+  }
+
+  let redisClient: Redis;
+  let counters: RedisCapCounters;
+  beforeAll(async () => {
+    redisClient = await redis.connect();
+    counters = new RedisCapCounters(redisClient, { log: collectWarnings(), prefix: PREFIX });
+  });
+  const cappedCount = () => counters.count(offerCapKey(`tracker:${cappedOfferId}`), today());
+
+  it('sends the offer its cap in total across both nodes, and the overflow to the backup', async () => {
+    const hosts = await Promise.all(
+      Array.from({ length: 3 * CAP }, (_, index) => clickOn(index % 2 === 0 ? nodeA : nodeB, index + 1)),
+    );
+    expect(hosts.filter((host) => host === 'capped.example')).toHaveLength(CAP);
+    expect(hosts.filter((host) => host === 'backup.example')).toHaveLength(2 * CAP);
+    expect(await cappedCount()).toBe(CAP);
+  });
+
+  it('does not count stored clicks again when another node starts', async () => {
+    await nodeA.tracker.flush();
+    await nodeB.tracker.flush();
+    await node();
+    expect(await cappedCount()).toBe(CAP);
+    expect(await clickOn(nodeB, 100)).toBe('backup.example');
+  });
+
+  it('counts from stored clicks when Redis has lost the day (a Redis restart without persistence)', async () => {
+    await redisClient.del(`${PREFIX}cap:${today()}:${offerCapKey(`tracker:${cappedOfferId}`)}`);
+    const restarted = await node();
+    expect(await cappedCount()).toBe(CAP);
+    expect(await clickOn(restarted, 101)).toBe('backup.example');
+  });
+
+  it('limits failed logins across nodes: failures on either node add up', async () => {
+    const ip = '10.9.1.1';
+    for (let index = 0; index < LOGIN_FAILURES_PER_WINDOW; index += 1) {
+      const response = await (index % 2 === 0 ? nodeA : nodeB).inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: { email: `guess${index}@test.local`, password: 'wrong-password' },
+        remoteAddress: ip,
+      });
+      expectError(response, 401);
+    }
+    for (const app of [nodeA, nodeB]) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+        remoteAddress: ip,
+      });
+      expectError(response, 429);
+      expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    await login(nodeB, ADMIN_EMAIL, ADMIN_PASSWORD, '10.9.1.2');
+  });
+
+  it('refuses to start when REDIS_URL does not answer, and names the setting', async () => {
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as net.AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    await expect(
+      buildApp({ config: loadConfig({ ...env, REDIS_URL: `redis://127.0.0.1:${port}` }), print: () => undefined }),
+    ).rejects.toThrow(/REDIS_URL/);
+  });
+});
+
+describe('REDIS_URL', () => {
+  it('must be a redis:// or rediss:// URL', () => {
+    expect(() => loadConfig({ REDIS_URL: 'localhost:6379' })).toThrow(/REDIS_URL must start with redis:\/\//);
+    expect(loadConfig({ REDIS_URL: 'rediss://cache.internal:6380/2' }).redisUrl).toBe('rediss://cache.internal:6380/2');
+    expect(loadConfig({ REDIS_URL: ' ' }).redisUrl).toBeUndefined();
+  });
+});

@@ -1,0 +1,48 @@
+import { Group, Select, TextInput } from '@mantine/core';
+import { POSTBACK_OUTCOMES, type PostbackOutcome } from '@switchyard/domain';
+import { useTranslation } from 'react-i18next';
+import { LogSearch } from './LogSearch';
+import { usePostbackLogContext } from './PostbackLogContext';
+
+/** Search by click id or txid, the outcome, and the days (both included). */
+export function IncomingFilters() {
+  const { t } = useTranslation('postbacks');
+  const { params } = usePostbackLogContext();
+  return (
+    <Group gap="sm" align="flex-end" wrap="wrap">
+      <LogSearch placeholder={t('filters.incomingSearch')} />
+      <Select
+        label={t('filters.outcome')}
+        placeholder={t('filters.allOutcomes')}
+        data={POSTBACK_OUTCOMES.map((outcome) => ({ value: outcome, label: t(`outcomes.${outcome}`) }))}
+        value={params.outcome ?? null}
+        onChange={(value) => params.setOutcome((value as PostbackOutcome | null) ?? undefined)}
+        clearable
+        w={{ base: '100%', xs: 200 }}
+      />
+      {/* The two days stay side by side on a phone. */}
+      <Group gap="sm" wrap="nowrap" w={{ base: '100%', xs: 'auto' }}>
+        <TextInput
+          type="date"
+          label={t('filters.from')}
+          value={params.from}
+          max={params.to || undefined}
+          onChange={(event) => params.setDays(event.currentTarget.value, params.to)}
+          flex={1}
+          miw={0}
+          w={{ xs: 170 }}
+        />
+        <TextInput
+          type="date"
+          label={t('filters.to')}
+          value={params.to}
+          min={params.from || undefined}
+          onChange={(event) => params.setDays(params.from, event.currentTarget.value)}
+          flex={1}
+          miw={0}
+          w={{ xs: 170 }}
+        />
+      </Group>
+    </Group>
+  );
+}

@@ -1,0 +1,85 @@
+import { ActionIcon, Table, Text } from '@mantine/core';
+import type { PostbackLogEntry } from '@switchyard/domain';
+import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useFormatMoney } from '../resources/screens/useFormatMoney';
+import { LoggedRecordLink } from './LoggedRecordLink';
+import { LogId } from './LogId';
+import { LogTime } from './LogTime';
+import { OutcomeBadge } from './OutcomeBadge';
+import { outcomeMessage } from './outcomeMessage';
+import { PostbackParameters } from './PostbackParameters';
+
+export const INCOMING_COLUMNS = 9;
+
+/** One incoming postback; it opens below itself to show every parameter received. */
+export function IncomingRow({ entry }: { entry: PostbackLogEntry }) {
+  const { t } = useTranslation('postbacks');
+  const formatMoney = useFormatMoney();
+  const [open, setOpen] = useState(false);
+  const detailsId = useId();
+  const message = outcomeMessage(entry);
+  const conversion = entry.conversion;
+  return (
+    <>
+      <Table.Tr data-outcome={entry.outcome}>
+        <Table.Td>
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            aria-expanded={open}
+            aria-controls={open ? detailsId : undefined}
+            aria-label={open ? t('details.hide') : t('details.show')}
+            onClick={() => setOpen((current) => !current)}
+          >
+            {open ? (
+              <IconChevronDown size={16} aria-hidden />
+            ) : (
+              <IconChevronRight size={16} className="sy-flip-rtl" aria-hidden />
+            )}
+          </ActionIcon>
+        </Table.Td>
+        <Table.Td>
+          <LogTime iso={entry.created_at} />
+        </Table.Td>
+        <Table.Td>
+          <OutcomeBadge outcome={entry.outcome} />
+        </Table.Td>
+        <Table.Td>
+          <LogId value={entry.click_id} maw={130} />
+        </Table.Td>
+        <Table.Td>
+          <LogId value={entry.txid} maw={110} />
+        </Table.Td>
+        <Table.Td>
+          <LoggedRecordLink record={conversion?.event ?? null} />
+          {/* The status the network sent, under the event it resolved to (or alone when none matched). */}
+          {conversion?.status && (
+            <Text size="xs" c="dimmed" ff="monospace" dir="ltr" truncate="end" maw={140} title={conversion.status}>
+              {conversion.status}
+            </Text>
+          )}
+        </Table.Td>
+        <Table.Td style={{ whiteSpace: 'nowrap' }}>
+          {conversion ? formatMoney(conversion.payout, conversion.currency) : ''}
+        </Table.Td>
+        <Table.Td miw={120}>
+          <LoggedRecordLink record={entry.campaign} />
+        </Table.Td>
+        <Table.Td miw={200}>
+          <Text size="sm" c="dimmed">
+            {t(message.key, message.values)}
+          </Text>
+        </Table.Td>
+      </Table.Tr>
+      {open && (
+        <Table.Tr id={detailsId}>
+          <Table.Td colSpan={INCOMING_COLUMNS} bg="var(--mantine-color-default-hover)">
+            <PostbackParameters entry={entry} />
+          </Table.Td>
+        </Table.Tr>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,80 @@
+import { Code, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import type { PostbackLogEntry } from '@switchyard/domain';
+import { useTranslation } from 'react-i18next';
+import { useFormatMoney } from '../resources/screens/useFormatMoney';
+
+/** Everything a log line holds: each parameter as received, where it came from, what it was answered. */
+export function PostbackParameters({ entry }: { entry: PostbackLogEntry }) {
+  const { t } = useTranslation('postbacks');
+  const formatMoney = useFormatMoney();
+  const parameters = Object.entries(entry.raw);
+  const conversion = entry.conversion;
+  return (
+    <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg" py="xs">
+      <Stack gap="xs">
+        <Text fw={600} size="sm">
+          {t('details.parameters')}
+        </Text>
+        {parameters.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            {t('details.noParameters')}
+          </Text>
+        ) : (
+          <Table withTableBorder withColumnBorders verticalSpacing={4} fz="sm">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('details.name')}</Table.Th>
+                <Table.Th>{t('details.value')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {parameters.map(([name, value]) => (
+                <Table.Tr key={name}>
+                  <Table.Td>
+                    <Code dir="ltr">{name}</Code>
+                  </Table.Td>
+                  <Table.Td style={{ wordBreak: 'break-all' }} dir="ltr">
+                    {value}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+      </Stack>
+      <Stack gap={6}>
+        <Text fw={600} size="sm">
+          {t('details.summary')}
+        </Text>
+        <Detail label={t('details.answered')} value={`HTTP ${entry.response_status}`} />
+        {entry.ip && <Detail label={t('details.ip')} value={entry.ip} />}
+        {conversion && (
+          <>
+            <Detail label={t('details.conversionId')} value={conversion.conversion_id} />
+            <Detail label={t('details.payout')} value={formatMoney(conversion.payout, conversion.currency)} />
+            {conversion.revenue !== null && (
+              <Detail label={t('details.revenue')} value={formatMoney(conversion.revenue, conversion.currency)} />
+            )}
+            <Detail
+              label={t('details.counted')}
+              value={conversion.is_conversion ? t('details.countedYes') : t('details.countedNo')}
+            />
+          </>
+        )}
+      </Stack>
+    </SimpleGrid>
+  );
+}
+
+function Detail({ label, value }: { label: string; value: string }) {
+  return (
+    <Group gap="xs" wrap="nowrap" align="baseline">
+      <Text size="sm" c="dimmed" miw={140}>
+        {label}
+      </Text>
+      <Text size="sm" style={{ wordBreak: 'break-all' }}>
+        {value}
+      </Text>
+    </Group>
+  );
+}

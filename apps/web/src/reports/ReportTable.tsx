@@ -1,0 +1,87 @@
+import { Anchor, Table } from '@mantine/core';
+import { REPORT_METRICS, type ReportFigures, type ReportMetric, type ReportRow } from '@switchyard/domain';
+import { useTranslation } from 'react-i18next';
+import { useReportContext } from './ReportContext';
+import { ReportSortHeader } from './ReportSortHeader';
+import { useReportFormat } from './useReportFormat';
+
+const HINTED: Partial<Record<ReportMetric, true>> = { roi: true, cr: true, epc: true };
+
+/** The report's rows: one column per group, then every figure; a totals row closes it. */
+export function ReportTable({ rows, totals }: { rows: ReportRow[]; totals: ReportFigures }) {
+  const { t } = useTranslation('reports');
+  const format = useReportFormat();
+  const { params, drill, drillTarget, isFetching } = useReportContext();
+  const groups = params.groups;
+  const figure = (metric: ReportMetric, value: number) => (
+    <Table.Td key={metric} ta="end" style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
+      {format.metric(metric, value)}
+    </Table.Td>
+  );
+
+  return (
+    <Table.ScrollContainer minWidth={960}>
+      <Table striped highlightOnHover verticalSpacing="xs" aria-busy={isFetching}>
+        <Table.Caption>{t('table.caption', { groups: groups.map(format.groupName).join(' › ') })}</Table.Caption>
+        <Table.Thead>
+          <Table.Tr>
+            {groups.map((group) => (
+              <ReportSortHeader key={group} field={group}>
+                {format.groupName(group)}
+              </ReportSortHeader>
+            ))}
+            {REPORT_METRICS.map((metric) => (
+              <ReportSortHeader
+                key={metric}
+                field={metric}
+                numeric
+                hint={HINTED[metric] ? t(`metricHints.${metric}`) : undefined}
+              >
+                {format.metricName(metric)}
+              </ReportSortHeader>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((row) => {
+            const target = drillTarget(row);
+            return (
+              <Table.Tr key={JSON.stringify(groups.map((group) => row[group]))}>
+                {groups.map((group, index) => {
+                  const shown = format.groupValue(group, row[group], row[`${group}_name`]);
+                  return (
+                    <Table.Td key={group} miw={140}>
+                      {index === 0 && target?.groups?.[0] ? (
+                        <Anchor
+                          component="button"
+                          type="button"
+                          fw={500}
+                          ta="start"
+                          onClick={() => drill(row)}
+                          title={t('table.open', { name: shown, next: format.groupName(target.groups[0]) })}
+                        >
+                          {shown}
+                        </Anchor>
+                      ) : (
+                        shown
+                      )}
+                    </Table.Td>
+                  );
+                })}
+                {REPORT_METRICS.map((metric) => figure(metric, row[metric]))}
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+        <Table.Tfoot>
+          <Table.Tr fw={700}>
+            <Table.Th colSpan={groups.length} scope="row">
+              {t('table.total')}
+            </Table.Th>
+            {REPORT_METRICS.map((metric) => figure(metric, totals[metric]))}
+          </Table.Tr>
+        </Table.Tfoot>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

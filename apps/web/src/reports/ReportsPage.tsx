@@ -1,0 +1,132 @@
+import {
+  Alert,
+  Anchor,
+  Breadcrumbs,
+  Button,
+  Center,
+  EmptyState,
+  Group,
+  Loader,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { IconChartBarOff, IconChevronRight, IconDownload, IconListDetails, IconSearchOff } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { DateRangeControl } from './DateRangeControl';
+import { GroupBySelect } from './GroupBySelect';
+import { ReportContext, useReportContext } from './ReportContext';
+import { ReportFilterChips } from './ReportFilterChips';
+import { ReportPagination } from './ReportPagination';
+import { ReportSearch } from './ReportSearch';
+import { ReportSeriesCard } from './ReportSeriesCard';
+import { ReportTable } from './ReportTable';
+import { TimezoneSelect } from './TimezoneSelect';
+import { useReportController } from './useReportController';
+import { useReportExport } from './useReportExport';
+
+/** /tracker/reports (§2.1, §7.5): clicks, leads, conversions and money, grouped, over time, drillable. */
+export function ReportsPage() {
+  const { t } = useTranslation('reports');
+  const controller = useReportController();
+  return (
+    <ReportContext.Provider value={controller}>
+      <Stack gap="md">
+        <nav aria-label={t('resources:breadcrumbs.label')}>
+          <Breadcrumbs separator={<IconChevronRight size={14} className="sy-flip-rtl" aria-hidden />}>
+            <Anchor component={Link} to="/admin" size="sm">
+              {t('resources:breadcrumbs.dashboard')}
+            </Anchor>
+            <Text size="sm" aria-current="page">
+              {t('title')}
+            </Text>
+          </Breadcrumbs>
+        </nav>
+        <Group justify="space-between">
+          <Title order={2}>{t('title')}</Title>
+          <Group gap="xs">
+            {/* Where the conversions in these figures came from, matched or not. */}
+            <Button
+              component={Link}
+              to="/tracker/reports/postbacks"
+              variant="subtle"
+              leftSection={<IconListDetails size={16} aria-hidden />}
+            >
+              {t('postbacks:title')}
+            </Button>
+            <ExportButton />
+          </Group>
+        </Group>
+        <Group gap="sm" align="flex-end" wrap="wrap">
+          <GroupBySelect />
+          <DateRangeControl />
+          <TimezoneSelect />
+          <ReportSearch />
+        </Group>
+        <ReportFilterChips />
+        <ReportResults />
+      </Stack>
+    </ReportContext.Provider>
+  );
+}
+
+function ExportButton() {
+  const { t } = useTranslation('reports');
+  const { report } = useReportContext();
+  const { exportCsv, exporting } = useReportExport();
+  return (
+    <Button
+      variant="default"
+      leftSection={<IconDownload size={16} aria-hidden />}
+      onClick={exportCsv}
+      loading={exporting}
+      disabled={!report || report.total === 0}
+    >
+      {t('toolbar.export')}
+    </Button>
+  );
+}
+
+/** The chart and the table, or why there is nothing to show. */
+function ReportResults() {
+  const { t } = useTranslation('reports');
+  const { report, isLoading, error, params, update } = useReportContext();
+  if (isLoading) {
+    return (
+      <Center py="xl">
+        <Loader aria-label={t('table.loading')} />
+      </Center>
+    );
+  }
+  if (error || !report) {
+    return (
+      <Alert color="red" role="alert">
+        {t('error', { message: error?.message ?? '' })}
+      </Alert>
+    );
+  }
+  if (report.total === 0 && params.search) {
+    return (
+      <EmptyState
+        icon={<IconSearchOff aria-hidden />}
+        title={t('empty.noMatch', { search: params.search })}
+        description={t('empty.noMatchHint')}
+      >
+        <Button variant="default" onClick={() => update({ search: '' })}>
+          {t('toolbar.clearSearch')}
+        </Button>
+      </EmptyState>
+    );
+  }
+  if (report.total === 0) {
+    return <EmptyState icon={<IconChartBarOff aria-hidden />} title={t('empty.title')} description={t('empty.hint')} />;
+  }
+  return (
+    <>
+      <ReportSeriesCard />
+      <ReportTable rows={report.list} totals={report.totals} />
+      <ReportPagination shown={report.list.length} total={report.total} />
+    </>
+  );
+}

@@ -1,0 +1,67 @@
+import type { ReportRow } from '@switchyard/domain';
+import { describe, expect, it } from 'vitest';
+import { csvField, reportCsv, toCsv } from './csv';
+
+const figures = {
+  clicks: 1200,
+  unique_clicks: 1000,
+  leads: 0,
+  conversions: 3,
+  revenue: 1234.5,
+  cost: 300,
+  profit: 934.5,
+  roi: 311.5,
+  cr: 0.25,
+  epc: 1.02875,
+};
+
+const headers = {
+  group: (group: string) => `G:${group}`,
+  groupValue: (group: string) => `ID:${group}`,
+  metric: (metric: string) => `M:${metric}`,
+  none: '(aucun)',
+};
+
+describe('CSV', () => {
+  it.each([
+    ['plain', 'plain'],
+    ['a,b', '"a,b"'],
+    ['say "hi"', '"say ""hi"""'],
+    ['two\nlines', '"two\nlines"'],
+    ['', ''],
+    [null, ''],
+    [undefined, ''],
+    [1234.5, '1234.5'],
+    [-2.25, '-2.25'],
+    [0, '0'],
+    [Number.NaN, ''],
+    // Text a spreadsheet would run as a formula is kept as text.
+    ['=SUM(A1)', "'=SUM(A1)"],
+    ['-5 offer', "'-5 offer"],
+    ['@cmd,x', `"'@cmd,x"`],
+  ])('writes %j as %j', (cell, field) => {
+    expect(csvField(cell)).toBe(field);
+  });
+
+  it('joins fields with commas and lines with CRLF, ending with one', () => {
+    const columns = [
+      { header: 'Name', value: (row: { name: string; n: number }) => row.name },
+      { header: 'Count, total', value: (row: { name: string; n: number }) => row.n },
+    ];
+    expect(toCsv(columns, [{ name: 'Ä "x"', n: 2 }])).toBe('Name,"Count, total"\r\n"Ä ""x""",2\r\n');
+    expect(toCsv(columns, [])).toBe('Name,"Count, total"\r\n');
+  });
+
+  it('writes a report: labels, ids where they differ from labels, and unformatted figures', () => {
+    const rows = [
+      { ...figures, campaign: 'c-1', campaign_name: 'Spring, EU', country: 'FR', country_name: 'FR', label: '' },
+      { ...figures, campaign: null, campaign_name: '(none)', country: null, country_name: '(none)', label: '' },
+    ] as unknown as ReportRow[];
+    const [head, first, second] = reportCsv(['campaign', 'country'], rows, headers).split('\r\n');
+    expect(head).toBe(
+      'G:campaign,ID:campaign,G:country,M:clicks,M:unique_clicks,M:leads,M:conversions,M:revenue,M:cost,M:profit,M:roi,M:cr,M:epc',
+    );
+    expect(first).toBe('"Spring, EU",c-1,FR,1200,1000,0,3,1234.5,300,934.5,311.5,0.25,1.02875');
+    expect(second).toBe('(aucun),,(aucun),1200,1000,0,3,1234.5,300,934.5,311.5,0.25,1.02875');
+  });
+});

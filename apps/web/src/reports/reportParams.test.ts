@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { parseReportParams, rangeOf, reportSearchParams } from './reportParams';
+
+const parse = (query: string) => parseReportParams(new URLSearchParams(query), 'Europe/Paris');
+
+describe('report state in the URL', () => {
+  it('defaults to campaigns over the last 7 days in the browser timezone, with nothing in the URL', () => {
+    const params = parse('');
+    expect(params).toMatchObject({
+      groups: ['campaign'],
+      choice: 'last7',
+      timezone: 'Europe/Paris',
+      filters: {},
+      page: 1,
+    });
+    expect(reportSearchParams(params, 'Europe/Paris').toString()).toBe('');
+  });
+
+  it('reads back what it writes', () => {
+    const query =
+      'group_by=offer%2Ccountry&range=custom&from=2026-02-01&to=2026-02-14&timezone=UTC&search=shoes' +
+      `&filters=${encodeURIComponent('{"campaign":"c-1","lander":null}')}` +
+      `&filter_labels=${encodeURIComponent('{"campaign":"Spring"}')}&order_by=revenue&order=desc&page=3`;
+    const params = parse(query);
+    expect(params).toEqual({
+      groups: ['offer', 'country'],
+      choice: 'custom',
+      custom: { from: '2026-02-01', to: '2026-02-14' },
+      timezone: 'UTC',
+      search: 'shoes',
+      filters: { campaign: 'c-1', lander: null },
+      labels: { campaign: 'Spring' },
+      order_by: 'revenue',
+      order: 'desc',
+      page: 3,
+    });
+    expect(parse(reportSearchParams(params, 'Europe/Paris').toString())).toEqual(params);
+    expect(rangeOf(params)).toEqual({ from: '2026-02-01', to: '2026-02-14' });
+  });
+
+  it('drops what it does not understand', () => {
+    const params = parse(
+      'group_by=planet,campaign,campaign,offer,flow,path,lander&range=custom&from=2026-02-30&to=2026-03-01' +
+        `&filters=${encodeURIComponent('{"day":"2026-01-01","offer":5,"flow":"f-1"}')}&order_by=nope&page=-2`,
+    );
+    // At most four groups, each once; a custom range needs two real days, else the default preset.
+    expect(params.groups).toEqual(['campaign', 'offer', 'flow', 'path']);
+    expect(params.choice).toBe('last7');
+    expect(params.custom).toBeUndefined();
+    expect(params.filters).toEqual({ flow: 'f-1' });
+    expect(params.order_by).toBeUndefined();
+    expect(params.page).toBe(1);
+    expect(parse('filters=%7Bbroken').filters).toEqual({});
+  });
+
+  it('works a preset out from today in the report timezone', () => {
+    const params = parse('range=yesterday&timezone=America/New_York');
+    expect(rangeOf(params, new Date('2026-03-01T02:30:00Z'))).toEqual({ from: '2026-02-27', to: '2026-02-27' });
+  });
+});

@@ -1,0 +1,131 @@
+import {
+  DEFAULT_PAGE,
+  REPORT_FILTER_GROUPS,
+  REPORT_GROUPS,
+  REPORT_MAX_GROUPS,
+  REPORT_ORDER_FIELDS,
+  type ReportFilterGroup,
+  type ReportGroup,
+  SORT_ORDERS,
+} from '@switchyard/domain';
+import { DATE_PRESETS, type DatePreset, type DateRange, type DateRangeChoice, isDay, presetRange } from './dateRanges';
+
+export type ReportOrderField = (typeof REPORT_ORDER_FIELDS)[number];
+export type ReportOrder = (typeof SORT_ORDERS)[number];
+/** The drill-down filters: one value per group (null: the "(none)" rows). */
+export type ReportFilters = Partial<Record<ReportFilterGroup, string | null>>;
+/** What the filter chips show for each filtered value (the row's label when it was drilled into). */
+export type ReportFilterLabels = Partial<Record<ReportFilterGroup, string>>;
+
+/** The state of the reports screen, as kept in the URL. */
+export interface ReportParams {
+  groups: ReportGroup[];
+  choice: DateRangeChoice;
+  /** The custom range; presets are worked out from today, so a saved link stays "last 7 days". */
+  custom?: DateRange;
+  timezone: string;
+  search: string;
+  filters: ReportFilters;
+  labels: ReportFilterLabels;
+  order_by?: ReportOrderField;
+  order: ReportOrder;
+  page: number;
+}
+
+export const DEFAULT_GROUPS: ReportGroup[] = ['campaign'];
+export const DEFAULT_CHOICE: DatePreset = 'last7';
+
+function oneOf<T extends string>(allowed: readonly T[], value: string | null): T | undefined {
+  return allowed.find((candidate) => candidate === value);
+}
+
+/** A JSON object text from the URL, keeping the allowed keys whose values pass `accept`. */
+function objectOf<Key extends string, Value>(
+  text: string | null,
+  keys: readonly Key[],
+  accept: (value: unknown) => value is Value,
+): Partial<Record<Key, Value>> {
+  if (!text) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return {};
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+  const result: Partial<Record<Key, Value>> = {};
+  for (const [key, value] of Object.entries(parsed)) {
+    const known = oneOf(keys, key);
+    if (known && accept(value)) result[known] = value;
+  }
+  return result;
+}
+
+const isText = (value: unknown): value is string => typeof value === 'string';
+const isTextOrNull = (value: unknown): value is string | null => value === null || typeof value === 'string';
+
+/** The screen's state from `?group_by=campaign,offer&range=last7&timezone=…&filters={…}`; bad parts fall back. */
+export function parseReportParams(searchParams: URLSearchParams, defaultTimezone: string): ReportParams {
+  const groups = [
+    ...new Set(
+      (searchParams.get('group_by') ?? '')
+        .split(',')
+        .map((name) => oneOf(REPORT_GROUPS, name.trim()))
+        .filter((name): name is ReportGroup => name !== undefined),
+    ),
+  ].slice(0, REPORT_MAX_GROUPS);
+  const from = searchParams.get('from');
+  const to = searchParams.get('to');
+  const custom = isDay(from) && isDay(to) && from <= to ? { from, to } : undefined;
+  const range = searchParams.get('range');
+  const choice = range === 'custom' && custom ? 'custom' : (oneOf(DATE_PRESETS, range) ?? DEFAULT_CHOICE);
+  const page = Number(searchParams.get('page'));
+  const filters = objectOf(searchParams.get('filters'), REPORT_FILTER_GROUPS, isTextOrNull);
+  const labels = objectOf(searchParams.get('filter_labels'), REPORT_FILTER_GROUPS, isText);
+  return {
+    groups: groups.length > 0 ? groups : DEFAULT_GROUPS,
+    choice,
+    custom: choice === 'custom' ? custom : undefined,
+    timezone: searchParams.get('timezone') || defaultTimezone,
+    search: searchParams.get('search') ?? '',
+    filters,
+    labels,
+    order_by: oneOf(REPORT_ORDER_FIELDS, searchParams.get('order_by')),
+    order: oneOf(SORT_ORDERS, searchParams.get('order')) ?? 'asc',
+    page: Number.isInteger(page) && page >= 1 ? page : DEFAULT_PAGE,
+  };
+}
+
+/** The URL query of a state; defaults stay out of it. */
+export function reportSearchParams(params: ReportParams, defaultTimezone: string): URLSearchParams {
+  const result = new URLSearchParams();
+  const groups = params.groups.join(',');
+  if (groups !== DEFAULT_GROUPS.join(',')) result.set('group_by', groups);
+  if (params.choice !== DEFAULT_CHOICE) result.set('range', params.choice);
+  if (params.choice === 'custom' && params.custom) {
+    result.set('from', params.custom.from);
+    result.set('to', params.custom.to);
+  }
+  if (params.timezone !== defaultTimezone) result.set('timezone', params.timezone);
+  if (params.search.trim()) result.set('search', params.search.trim());
+  if (Object.keys(params.filters).length > 0) {
+    result.set('filters', JSON.stringify(params.filters));
+    const labels = Object.fromEntries(
+      Object.entries(params.labels).filter(([group]) => group in params.filters),
+    ) as ReportFilterLabels;
+    if (Object.keys(labels).length > 0) result.set('filter_labels', JSON.stringify(labels));
+  }
+  if (params.order_by) {
+    result.set('order_by', params.order_by);
+    result.set('order', params.order);
+  }
+  if (params.page !== DEFAULT_PAGE) result.set('page', String(params.page));
+  return result;
+}
+
+/** The days the state covers: the custom pick, or its preset as of `now`. */
+export function rangeOf(params: ReportParams, now: Date = new Date()): DateRange {
+  return params.choice === 'custom' && params.custom
+    ? params.custom
+    : presetRange(params.choice === 'custom' ? DEFAULT_CHOICE : params.choice, params.timezone, now);
+}

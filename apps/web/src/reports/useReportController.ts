@@ -1,0 +1,70 @@
+import { DEFAULT_PAGE_SIZE, REPORT_METRICS, type ReportRow } from '@switchyard/domain';
+import { useCallback, useMemo } from 'react';
+import { drillDown } from './drillDown';
+import { type ReportFilters, type ReportOrderField, rangeOf } from './reportParams';
+import { type ReportRequest, useReport } from './useReport';
+import { useReportParams } from './useReportParams';
+
+/** Everything the reports screen shows and does, for its parts to read through ReportContext. */
+export function useReportController() {
+  const { params, update } = useReportParams();
+  // Presets are worked out once per visit of a URL: "today" does not move while the screen is open.
+  const range = useMemo(() => rangeOf(params), [params]);
+  const request: ReportRequest = {
+    groups: params.groups,
+    range,
+    timezone: params.timezone,
+    search: params.search,
+    filters: params.filters,
+    order_by: params.order_by,
+    order: params.order,
+    page: params.page,
+    limit: DEFAULT_PAGE_SIZE,
+  };
+  const report = useReport(request);
+
+  /** Where opening a row leads, or null when it leads nowhere. */
+  const drillTarget = useCallback((row: ReportRow) => drillDown(params, row), [params]);
+  const drill = useCallback(
+    (row: ReportRow) => {
+      const target = drillDown(params, row);
+      if (target) update(target);
+    },
+    [params, update],
+  );
+
+  const setSort = useCallback(
+    (field: ReportOrderField) => {
+      const active = params.order_by === field;
+      // Figures start with the largest, names from A.
+      const first = (REPORT_METRICS as readonly string[]).includes(field) ? 'desc' : 'asc';
+      update({ order_by: field, order: active ? (params.order === 'asc' ? 'desc' : 'asc') : first });
+    },
+    [params.order_by, params.order, update],
+  );
+
+  const removeFilter = useCallback(
+    (group: keyof ReportFilters) => {
+      const { [group]: _removed, ...filters } = params.filters;
+      update({ filters });
+    },
+    [params.filters, update],
+  );
+
+  return {
+    params,
+    update,
+    range,
+    request,
+    report: report.data,
+    isLoading: report.isLoading,
+    isFetching: report.isFetching,
+    error: report.error,
+    drill,
+    drillTarget,
+    setSort,
+    removeFilter,
+  };
+}
+
+export type ReportController = ReturnType<typeof useReportController>;

@@ -1,0 +1,71 @@
+import type { ReportGroup, ReportMetric } from '@switchyard/domain';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/** How each figure reads: counts whole, amounts with 2 decimals, ROI and CR as percentages. */
+export const METRIC_KINDS: Record<ReportMetric, 'count' | 'money' | 'percent' | 'perClick'> = {
+  clicks: 'count',
+  unique_clicks: 'count',
+  leads: 'count',
+  conversions: 'count',
+  revenue: 'money',
+  cost: 'money',
+  profit: 'money',
+  roi: 'percent',
+  cr: 'percent',
+  // Cents and fractions of cents: two decimals would show most EPCs as 0.00.
+  epc: 'perClick',
+};
+
+/** Report figures and labels in the interface language (Intl), and the group names through i18n. */
+export function useReportFormat() {
+  const { t, i18n } = useTranslation('reports');
+  const language = i18n.language;
+  return useMemo(() => {
+    const formats = {
+      count: new Intl.NumberFormat(language, { maximumFractionDigits: 0 }),
+      money: new Intl.NumberFormat(language, { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+      // The API sends ROI and CR already × 100.
+      percent: new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 2 }),
+      perClick: new Intl.NumberFormat(language, { minimumFractionDigits: 2, maximumFractionDigits: 4 }),
+    };
+    const signedPercent = new Intl.NumberFormat(language, {
+      style: 'percent',
+      maximumFractionDigits: 1,
+      signDisplay: 'exceptZero',
+    });
+    const signedNumber = new Intl.NumberFormat(language, { maximumFractionDigits: 1, signDisplay: 'exceptZero' });
+    const dayFormat = new Intl.DateTimeFormat(language, { day: 'numeric', month: 'short', timeZone: 'UTC' });
+    const longDayFormat = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' });
+
+    const groupName = (group: ReportGroup): string => {
+      const number = /^var(\d+)$/.exec(group)?.[1];
+      return number ? t('groups.var', { number }) : t(`groups.${group}`);
+    };
+    const day = (value: string, long = false) =>
+      (long ? longDayFormat : dayFormat).format(new Date(`${value}T00:00:00Z`));
+
+    return {
+      metric(metric: ReportMetric, value: number): string {
+        const kind = METRIC_KINDS[metric];
+        return formats[kind].format(kind === 'percent' ? value / 100 : value);
+      },
+      metricName: (metric: ReportMetric): string => t(`metrics.${metric}`),
+      groupName,
+      /** A day (`2026-03-01`) as "Mar 1", or "Mar 1, 2026" when `long`. */
+      day,
+      /** A row's label for one group: days and hours in the language's way, "(none)" translated. */
+      groupValue(group: ReportGroup, value: unknown, label: unknown): string {
+        if (value === null || value === undefined) return t('none');
+        if (group === 'day' && typeof value === 'string') return day(value, true);
+        return typeof label === 'string' ? label : String(value);
+      },
+      /** A relative change (0.25 → "+25%"). */
+      change: (ratio: number) => signedPercent.format(ratio),
+      /** A difference of percentage points (3.2 → "+3.2"). */
+      points: (difference: number) => signedNumber.format(difference),
+    };
+  }, [t, language]);
+}
+
+export type ReportFormat = ReturnType<typeof useReportFormat>;

@@ -1,0 +1,165 @@
+// What both parts of `npm run bench` share: servers in child processes, the API, printing.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+export const HOST = '127.0.0.1';
+export const ADMIN_EMAIL = 'bench@switchyard.local';
+export const ADMIN_PASSWORD = 'bench-password-1';
+
+/** A target of the issue's "Done when", measured. */
+export type TargetRow = [target: string, measured: string, verdict: string];
+
+/** Something broke (as opposed to a target missed): the bench exits non-zero. */
+export class BenchFailure extends Error {}
+
+// ---------------------------------------------------------------------------------------------------
+// Child processes
+
+export interface Child {
+  name: string;
+  process: ChildProcess;
+  output: string[];
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  exitedAlready: boolean;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, HOST, () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export function startChild(name: string, script: string, env: NodeJS.ProcessEnv): Child {
+  const child = spawn(TSX, [script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output: string[] = [];
+  const keep = (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n')) if (line.trim()) output.push(line);
+    if (output.length > 400) output.splice(0, output.length - 400);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const record: Child = {
+    name,
+    process: child,
+    output,
+    exitedAlready: false,
+    exited: new Promise((resolve) => {
+      child.once('exit', (code, signal) => {
+        record.exitedAlready = true;
+        resolve({ code, signal });
+      });
+    }),
+  };
+  return record;
+}
+
+export async function waitUntilReady(child: Child, probe: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitedAlready) {
+      throw new BenchFailure(`${child.name} exited during start-up:\n${child.output.slice(-40).join('\n')}`);
+    }
+    if (await probe().catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new BenchFailure(`${child.name} did not answer within ${timeoutMs / 1000} s:\n${child.output.join('\n')}`);
+}
+
+/** SIGTERM and wait; a server that needs killing, or exits non-zero, is a failure. */
+export async function stopChild(child: Child, timeoutMs = 30_000): Promise<number> {
+  const started = Date.now();
+  if (!child.exitedAlready) child.process.kill('SIGTERM');
+  const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), timeoutMs).unref());
+  const result = await Promise.race([child.exited, timeout]);
+  if (result === 'timeout') {
+    child.process.kill('SIGKILL');
+    await child.exited;
+    throw new BenchFailure(`${child.name} did not stop within ${timeoutMs / 1000} s of SIGTERM`);
+  }
+  if (result.code !== 0) {
+    throw new BenchFailure(
+      `${child.name} exited with ${result.code ?? result.signal} on SIGTERM:\n${child.output.slice(-40).join('\n')}`,
+    );
+  }
+  return Date.now() - started;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Printing
+
+export function table(headers: string[], rows: string[][]): string {
+  const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+      .join('  ');
+  return [line(headers), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
+}
+
+export const ms = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)} ms` : 'n/a');
+export const int = (value: number) => Math.round(value).toLocaleString('en-US');
+export const verdict = (ok: boolean) => (ok ? 'MET' : 'MISSED');
+
+// ---------------------------------------------------------------------------------------------------
+// The API
+
+export async function api(base: string, token: string | undefined, method: string, route: string, body?: unknown) {
+  const response = await fetch(`${base}${route}`, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new BenchFailure(`${method} ${route} answered ${response.status}: ${text.slice(0, 500)}`);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+/** The Switchyard server as `npm start` runs it, on SQLite in `dataDir`, with the bench's administrator. */
+export function switchyardEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST,
+    SWITCHYARD_DATA_DIR: dataDir,
+    SWITCHYARD_ADMIN_EMAIL: ADMIN_EMAIL,
+    SWITCHYARD_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    // Clicks carry X-Forwarded-For (countries), as they would behind a load balancer.
+    SWITCHYARD_TRUST_PROXY: 'true',
+    LOG_LEVEL: 'warn',
+  };
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'SWITCHYARD_PUBLIC_URL', 'INIT_CWD']) delete env[name];
+  return env;
+}
+
+/** Starts the server and waits until the administrator can log in; answers the session token. */
+export async function startSwitchyard(dataDir: string): Promise<{ child: Child; base: string; token: string }> {
+  const port = await freePort();
+  const child = startChild('Switchyard server', 'apps/server/src/main.ts', switchyardEnv(dataDir, port));
+  const base = `http://${HOST}:${port}`;
+  let token = '';
+  await waitUntilReady(child, async () => {
+    const response = await fetch(`${base}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
+    });
+    if (response.status !== 200) return false;
+    token = String(((await response.json()) as { token: string }).token);
+    return true;
+  });
+  return { child, base, token };
+}

@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './constants.js';
+import { isTimeZone } from './reports.js';
+
+// Issue 5: the postback log. `GET /api/postback-log` lists every postback received, matched or not;
+// `GET /api/outbound-postbacks` the postbacks owed to traffic sources and how their sending went.
+
+/**
+ * What became of an incoming postback, as the tracker logs it: a conversion was stored, the click (or
+ * lead) already had a conversion with that txid, no click or lead has that id, or no id was sent.
+ */
+export const POSTBACK_OUTCOMES = ['converted', 'duplicate', 'unknown_click', 'missing_click_id'] as const;
+export type PostbackOutcome = (typeof POSTBACK_OUTCOMES)[number];
+
+/** The HTTP status the network was answered with, per outcome (a duplicate is acknowledged, not refused). */
+export const POSTBACK_OUTCOME_STATUS: Record<PostbackOutcome, number> = {
+  converted: 200,
+  duplicate: 200,
+  unknown_click: 404,
+  missing_click_id: 400,
+};
+
+/**
+ * An outbound postback's state: not tried yet, failed and waiting for its next try, answered 2xx, or
+ * given up after the last allowed attempt.
+ */
+export const OUTBOUND_STATES = ['pending', 'retrying', 'sent', 'failed'] as const;
+export type OutboundState = (typeof OUTBOUND_STATES)[number];
+
+/** A query parameter sent empty (`?outcome=`) reads as left out. */
+const optionalEnum = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.preprocess((value) => (value === '' ? undefined : value), z.enum(values).optional());
+
+const page = z.coerce.number().int().min(1).default(DEFAULT_PAGE);
+// A log grows without bound: unlike the config lists, `limit=0` (everything) is not offered.
+const limit = z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE);
+
+/**
+ * `GET /api/postback-log`. `search` matches a click id (or lead id) or a txid exactly: ids are pasted,
+ * not typed, and an exact match keeps the search on an index however long the log. `date_from` and
+ * `date_to` are days in `timezone`, both included.
+ */
+export const ZPostbackLogQuery = z
+  .object({
+    page,
+    limit,
+    outcome: optionalEnum(POSTBACK_OUTCOMES),
+    search: z.string().trim().max(255).default(''),
+    date_from: z.iso.date({ message: 'Use a date as YYYY-MM-DD.' }).optional(),
+    date_to: z.iso.date({ message: 'Use a date as YYYY-MM-DD.' }).optional(),
+    timezone: z.string().trim().default('UTC').refine(isTimeZone, { message: 'Use an IANA timezone.' }),
+  })
+  .superRefine((query, context) => {
+    if (query.date_from && query.date_to && query.date_from > query.date_to) {
+      context.addIssue({ code: 'custom', path: ['date_to'], message: 'The range ends before it starts.' });
+    }
+  });
+export type TPostbackLogQuery = z.infer<typeof ZPostbackLogQuery>;
+
+/** `GET /api/outbound-postbacks`: newest first; `search` is a conversion id or click (lead) id, exactly. */
+export const ZOutboundPostbackQuery = z.object({
+  page,
+  limit,
+  state: optionalEnum(OUTBOUND_STATES),
+  search: z.string().trim().max(255).default(''),
+});
+export type TOutboundPostbackQuery = z.infer<typeof ZOutboundPostbackQuery>;
+
+/** A config record a log row names: its id, its name (null once deleted) and its kind (for a link). */
+export interface LoggedRecord {
+  external_id: string;
+  name: string | null;
+  kind: string;
+}
+
+/** The conversion an incoming postback created. */
+export interface LoggedConversion {
+  conversion_id: string;
+  payout: number;
+  /** The payout the network sent, or null. */
+  revenue: number | null;
+  currency: string;
+  status: string | null;
+  /** The postback event resolved from `event` or the status; null when none matched. */
+  event: LoggedRecord | null;
+  is_conversion: boolean;
+}
+
+export interface PostbackLogEntry {
+  id: number;
+  /** ISO-8601, UTC. */
+  created_at: string;
+  outcome: PostbackOutcome;
+  /** What the network was answered (POSTBACK_OUTCOME_STATUS). */
+  response_status: number;
+  click_id: string | null;
+  txid: string | null;
+  ip: string | null;
+  /** Every parameter as received (first value of each). */
+  raw: Record<string, string>;
+  conversion: LoggedConversion | null;
+  /** The campaign of the conversion, or of the click or lead the postback named. */
+  campaign: LoggedRecord | null;
+}
+
+export interface OutboundPostbackEntry {
+  id: number;
+  /** ISO-8601, UTC: when the postback was queued (with its conversion). */
+  created_at: string;
+  /** The traffic source's postback URL with the macros filled. */
+  url: string;
+  state: OutboundState;
+  attempts: number;
+  /** The HTTP status of the last attempt (0: no answer), or null before the first. */
+  last_status: number | null;
+  last_error: string | null;
+  last_attempt_at: string | null;
+  /** When the next attempt is due; null once sent or given up. */
+  next_attempt_at: string | null;
+  conversion_id: string;
+  /** The click or lead the conversion converted. */
+  click_id: string | null;
+  lead_id: string | null;
+  txid: string | null;
+  campaign: LoggedRecord | null;
+}
