@@ -4,6 +4,7 @@ import { accountRoutes } from './api/accounts/routes.js';
 import { authRoutes } from './api/auth/routes.js';
 import { AuthService } from './api/auth/service.js';
 import { configRecordRoutes } from './api/config-records/routes.js';
+import type { ConfigChangeListener } from './api/config-records/service.js';
 import { bearerToken } from './api/guard.js';
 import { referenceDataRoutes } from './api/reference-data/routes.js';
 import { roleRoutes } from './api/roles/routes.js';
@@ -25,7 +26,8 @@ import { createMailer } from './mail/mailer.js';
 import { postbackLogRoutes } from './postback-log/routes.js';
 import { reportRoutes } from './reports/routes.js';
 import { migrateToLatest, openStore, type Store } from './store/database.js';
-import { closeRedis, OutageWarning, openRedis } from './store/redis.js';
+import { closeRedis, OutageWarning, openRedis, REDIS_KEY_PREFIX } from './store/redis.js';
+import { shareConfigChanges } from './store/redis-notices.js';
 import { type SeedResult, seedEmptyDatabase } from './store/seed.js';
 import { RedisCapCounters } from './tracker/redis-caps.js';
 import { trackerRoutes } from './tracker/routes.js';
@@ -115,6 +117,21 @@ async function createServer(
   app.decorate('tracker', tracker);
   // onClose hooks run last-added first: waiting events are written before the database closes.
   app.addHook('onClose', async () => tracker.close());
+  // With Redis, a saved record recompiles the routing of every node, not only this one's.
+  let onConfigChange: ConfigChangeListener = tracker.configChanged;
+  if (redis) {
+    const notices = await shareConfigChanges(
+      redis,
+      options.redisKeyPrefix ?? REDIS_KEY_PREFIX,
+      { changed: tracker.configChanged, resync: () => tracker.resync() },
+      app.log,
+    );
+    app.addHook('onClose', async () => notices.close());
+    onConfigChange = async (kind) => {
+      await tracker.configChanged(kind);
+      await notices.publish(kind);
+    };
+  }
   const services = {
     users: new UsersService(store.db, sessions),
     workspaces: new WorkspacesService(store.db),
@@ -135,7 +152,7 @@ async function createServer(
       userRoutes(api, services.users);
       workspaceRoutes(api, services.workspaces);
       roleRoutes(api, services.roles);
-      configRecordRoutes(api, store.db, tracker.configChanged);
+      configRecordRoutes(api, store.db, onConfigChange);
       referenceDataRoutes(api);
       reportRoutes(api, store.db);
       postbackLogRoutes(api, store.db);

@@ -461,7 +461,6 @@ forEachDatabaseWithRedis('two nodes sharing Redis', (db: DatabaseUnderTest) => {
     });
     const campaign = await createRecord(nodeA, token, 'tracker-campaigns', { flow_external_id: flow.external_id });
     campaignId = String(campaign.external_id);
-    // Config changes do not reach other nodes yet: the second node starts once the campaign exists.
     nodeB = await node();
   });
 
@@ -506,6 +505,34 @@ forEachDatabaseWithRedis('two nodes sharing Redis', (db: DatabaseUnderTest) => {
     const restarted = await node();
     expect(await cappedCount()).toBe(CAP);
     expect(await clickOn(restarted, 101)).toBe('backup.example');
+  });
+
+  it('routes by a record saved on the other node (configuration notices through Redis)', async () => {
+    const token = await login(nodeA, ADMIN_EMAIL, ADMIN_PASSWORD, '10.9.2.1');
+    const offer = await createRecord(nodeA, token, 'tracker-offers', { url: 'https://noticed.example/?c={clickid}' });
+    const flow = await createRecord(nodeA, token, 'tracker-flows', {
+      path_groups: [
+        { id: 'g', name: 'All', paths: [{ id: 'p', offers: [{ id: 'o', offer_external_id: offer.external_id }] }] },
+      ],
+    });
+    const campaign = await createRecord(nodeA, token, 'tracker-campaigns', { flow_external_id: flow.external_id });
+    // Node B learns of it by a notice, a moment later.
+    const deadline = Date.now() + 5_000;
+    let status = 0;
+    while (Date.now() < deadline) {
+      const response = await nodeB.inject({
+        method: 'GET',
+        url: `/c/${campaign.external_id}`,
+        remoteAddress: '10.9.2.2',
+      });
+      status = response.statusCode;
+      if (status === 302) {
+        expect(new URL(String(response.headers.location)).hostname).toBe('noticed.example');
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(status).toBe(302);
   });
 
   it('limits failed logins across nodes: failures on either node add up', async () => {

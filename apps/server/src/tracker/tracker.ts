@@ -181,6 +181,15 @@ export class Tracker {
     this.outbound.start();
   }
 
+  /**
+   * Recompiles everything and warms the cap counters again (where they are not counting): after a break
+   * in the notices of other nodes' changes, or in a shared counter store that may have lost its counts.
+   */
+  async resync(): Promise<void> {
+    await this.recompile();
+    await this.warmUp();
+  }
+
   /** The routing in force (tests and diagnostics). */
   get routing(): RoutingSnapshot {
     return this.snapshot;
