@@ -1,3 +1,4 @@
+import http from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import { accountRoutes } from './api/accounts/routes.js';
@@ -29,11 +30,14 @@ import { migrateToLatest, openStore, type Store } from './store/database.js';
 import { closeRedis, OutageWarning, openRedis, REDIS_KEY_PREFIX } from './store/redis.js';
 import { shareConfigChanges } from './store/redis-notices.js';
 import { type SeedResult, seedEmptyDatabase } from './store/seed.js';
+import { type FastPath, fastClickPath } from './tracker/fast-click.js';
 import { RedisCapCounters } from './tracker/redis-caps.js';
 import { trackerRoutes } from './tracker/routes.js';
 import { Tracker, type TrackerOptions } from './tracker/tracker.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** Fastify's default keep-alive timeout. */
+const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
 export interface BuildOptions {
   config: Config;
@@ -86,10 +90,24 @@ async function createServer(
   seedResult: SeedResult,
   redis: Redis | null,
 ): Promise<FastifyInstance> {
+  // Over HTTP, clicks are answered ahead of Fastify once the tracker is up (tracker/fast-click.ts).
+  let fastPath: FastPath | null = null;
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: options.trustProxy ?? false,
+    serverFactory: (handler, options) => {
+      const settings = options as { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
+      const server = http.createServer((request, response) => {
+        if (fastPath?.(request, response)) return;
+        handler(request, response);
+      });
+      // What Fastify sets on a server it makes itself.
+      server.keepAliveTimeout = settings.keepAliveTimeout ?? KEEP_ALIVE_TIMEOUT_MS;
+      server.requestTimeout = settings.requestTimeout ?? 0;
+      server.setTimeout(settings.connectionTimeout ?? 0);
+      return server;
+    },
   });
   app.decorate('store', store);
   app.decorate('seedResult', seedResult);
@@ -115,6 +133,17 @@ async function createServer(
   });
   await tracker.start();
   app.decorate('tracker', tracker);
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  if (typeof options.trustProxy === 'boolean' || options.trustProxy === undefined) {
+    fastPath = fastClickPath(tracker, {
+      trustProxy: options.trustProxy ?? false,
+      log: app.log,
+      closing: () => closing,
+    });
+  }
   // onClose hooks run last-added first: waiting events are written before the database closes.
   app.addHook('onClose', async () => tracker.close());
   // With Redis, a saved record recompiles the routing of every node, not only this one's.

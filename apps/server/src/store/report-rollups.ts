@@ -131,26 +131,35 @@ export function bucketOf(createdAt: string, grain: Grain = 'quarter'): string {
 /** One cube row's increments, keyed by everything but the figures. */
 export type RollupDelta = ReportRollupTable;
 
-type EventRow = (NewTrackerClick | NewTrackerLead) & Record<string, unknown>;
+/** Reads one column of an event row (rows are objects, or arrays in a fixed column order). */
+export type ColumnReader<TRow> = (row: TRow, column: string) => unknown;
+
+const readProperty = (row: object, column: string): unknown => (row as Record<string, unknown>)[column];
 
 /**
  * What `clicks` and `leads` add to every cube, one delta per distinct cube row, in key order (so that
  * concurrent writers — several nodes on one PostgreSQL — lock rows in the same order). Called for every
  * written batch: nested maps rather than joined keys, as this runs for every event and every cube.
  */
-export function rollupDeltas(clicks: readonly NewTrackerClick[], leads: readonly NewTrackerLead[]): RollupDelta[] {
+export function rollupDeltas<TClick = NewTrackerClick, TLead = NewTrackerLead>(
+  clicks: readonly TClick[],
+  leads: readonly TLead[],
+  readClick: ColumnReader<TClick> = readProperty as ColumnReader<TClick>,
+  readLead: ColumnReader<TLead> = readProperty as ColumnReader<TLead>,
+): RollupDelta[] {
   // cube → bucket → k1 → k2 → delta
   const byCube = CUBES.map(() => new Map<string, Map<string, Map<string, RollupDelta>>>());
-  const addRow = (row: EventRow, isClick: boolean) => {
-    const quarter = bucketOf(row.created_at);
-    const day = bucketOf(row.created_at, 'day');
-    const unique = isClick && (row as NewTrackerClick).is_unique ? 1 : 0;
-    const cost = isClick ? ((row as NewTrackerClick).cost ?? 0) : 0;
+  const addRow = <TRow>(row: TRow, read: ColumnReader<TRow>, isClick: boolean) => {
+    const createdAt = read(row, 'created_at') as string;
+    const quarter = bucketOf(createdAt);
+    const day = bucketOf(createdAt, 'day');
+    const unique = isClick && read(row, 'is_unique') ? 1 : 0;
+    const cost = isClick ? Number(read(row, 'cost') ?? 0) : 0;
     for (let index = 0; index < CUBES.length; index += 1) {
       const { id, dimensions, grain } = CUBES[index] as Cube;
       const bucket = grain === 'day' ? day : quarter;
-      const k1 = dimensions[0] ? keyValue(row, dimensions[0]) : NO_VALUE;
-      const k2 = dimensions[1] ? keyValue(row, dimensions[1]) : NO_VALUE;
+      const k1 = dimensions[0] ? keyValue(read(row, DIMENSION_COLUMNS[dimensions[0]])) : NO_VALUE;
+      const k2 = dimensions[1] ? keyValue(read(row, DIMENSION_COLUMNS[dimensions[1]])) : NO_VALUE;
       const buckets = byCube[index] as Map<string, Map<string, Map<string, RollupDelta>>>;
       let firsts = buckets.get(bucket);
       if (!firsts) {
@@ -176,8 +185,8 @@ export function rollupDeltas(clicks: readonly NewTrackerClick[], leads: readonly
       }
     }
   };
-  for (const row of clicks) addRow(row as EventRow, true);
-  for (const row of leads) addRow(row as EventRow, false);
+  for (const row of clicks) addRow(row, readClick, true);
+  for (const row of leads) addRow(row, readLead, false);
 
   const deltas: RollupDelta[] = [];
   const sorted = <T>(map: Map<string, T>) => [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -190,8 +199,7 @@ export function rollupDeltas(clicks: readonly NewTrackerClick[], leads: readonly
   return deltas;
 }
 
-function keyValue(row: EventRow, dimension: RollupDimension): string {
-  const value = row[DIMENSION_COLUMNS[dimension]];
+function keyValue(value: unknown): string {
   return value === null || value === undefined || value === '' ? NO_VALUE : String(value);
 }
 

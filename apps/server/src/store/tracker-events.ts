@@ -86,6 +86,64 @@ export interface TrackerLeadTable extends VarColumns {
 export type NewTrackerClick = Insertable<TrackerClickTable>;
 export type NewTrackerLead = Insertable<TrackerLeadTable>;
 
+export type EventTable = 'tracker_clicks' | 'tracker_leads';
+
+/** An event column as the event writer sends it: its name, and what a row without it stores. */
+export interface EventColumn {
+  name: string;
+  /** The column's default (its DDL's), or null. */
+  fallback: string | number | null;
+}
+
+const ROUTING_COLUMNS = [
+  'created_at',
+  'campaign_external_id',
+  'flow_external_id',
+  'path_group_id',
+  'path_id',
+  'offer_external_id',
+  'traffic_source_external_id',
+  'ip',
+  'country',
+  'device',
+  'platform',
+  'browser',
+  'user_agent',
+  'subaff',
+  ...VAR_COLUMNS,
+] as const;
+
+/**
+ * Every column of each event table but its generated id, in a fixed order: the SQLite event writer
+ * sends rows as arrays in this order, and inserts them through one prepared statement per table.
+ */
+export const EVENT_COLUMNS: Readonly<Record<EventTable, readonly EventColumn[]>> = {
+  tracker_clicks: [
+    ...['click_id', ...ROUTING_COLUMNS, 'lander_external_id', 'visitor_id', 'referrer', 'external_click_id'],
+    ...['reason'],
+  ]
+    .map((name): EventColumn => ({ name, fallback: null }))
+    .concat([
+      { name: 'vars', fallback: '{}' },
+      { name: 'is_bot', fallback: 0 },
+      { name: 'is_unique', fallback: 0 },
+      { name: 'cost', fallback: 0 },
+    ]),
+  tracker_leads: [...['lead_id', ...ROUTING_COLUMNS, 'email_hash', 'email_domain', 'age', 'decision', 'reason']]
+    .map((name): EventColumn => ({ name, fallback: null }))
+    .concat([
+      { name: 'vars', fallback: '{}' },
+      { name: 'is_bot', fallback: 0 },
+      { name: 'backup_used', fallback: 0 },
+    ]),
+};
+
+/** The column each event table's id is unique in. */
+export const EVENT_ID_COLUMN: Readonly<Record<EventTable, string>> = {
+  tracker_clicks: 'click_id',
+  tracker_leads: 'lead_id',
+};
+
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as typed today.
 type AnyDb = Kysely<any>;
 type AnyTable = CreateTableBuilder<string, string>;

@@ -1,53 +1,284 @@
 // Clicks and leads are answered first and written after (issue 5, item 3): rows wait in memory and are
 // inserted in batches when enough have gathered or a short time has passed. What a hard crash can lose:
-// the rows not yet flushed, at most `maxBatch` rows or `flushIntervalMs` of traffic (plus any batch
-// the database refused and that is waiting for its retry). A graceful close flushes everything.
-// On SQLite, event chunks commit without waiting for the disk (synchronous = NORMAL, for those commits
-// only): a crash of the process loses nothing more, and a crash of the machine (power, kernel) can also
-// lose the event chunks committed since the last durable commit — the next conversion, configuration
-// change or WAL checkpoint, which do wait for the disk. An fsync per chunk cost more than routing a click.
+// the rows not yet written, at most `maxBatch` rows or `flushIntervalMs` of traffic (plus any batch
+// the database refused and that is waiting for its retry). A graceful close writes everything.
 //
-// Writing never holds the event loop for long: rows go in chunks, and the writer yields to waiting
-// requests between chunks. On SQLite (better-sqlite3 runs synchronously on the event loop) a chunk is
-// one transaction of prepared single-row inserts, run while holding Kysely's connection so that no
-// Kysely transaction is open on the connection at the time; PostgreSQL goes through Kysely.
+// On SQLite the writing happens on a worker thread with its own connection (tracker/event-worker.ts), so
+// that inserts, commits and WAL checkpoints never hold up the event loop; the event loop turns each row
+// into an array and hands the rows over every few milliseconds. Event chunks commit there without waiting
+// for the disk (synchronous = NORMAL on that connection only): a crash of the process loses nothing more,
+// and a crash of the machine (power, kernel) can also lose the event chunks committed since the last
+// durable commit — the next conversion, configuration change or WAL checkpoint, which do wait for the
+// disk. An fsync per chunk cost more than routing a click.
+// PostgreSQL goes through Kysely on the event loop: its work happens in the database server.
 // Each chunk's transaction also adds the chunk to the report rollups (store/report-rollups.ts), so the
 // rollups always count exactly the rows stored.
+import { Worker } from 'node:worker_threads';
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import { applyRollupDeltas, type RollupDelta, rollupDeltas, UPSERT_ONE } from '../store/report-rollups.js';
+import { applyRollupDeltas, rollupDeltas } from '../store/report-rollups.js';
 import type { Database } from '../store/schema.js';
-import type { NewTrackerClick, NewTrackerLead } from '../store/tracker-events.js';
+import type { EventTable, NewTrackerClick, NewTrackerLead } from '../store/tracker-events.js';
+import type { EventWorkerSettings, FromEventWorker, ToEventWorker } from './event-worker.js';
+import { type EventValues, eventValues } from './sqlite-events.js';
 
 export interface EventWriterOptions {
-  /** Flush as soon as this many rows wait (per table). */
+  /** Write as soon as this many rows wait (per table; on SQLite, rows per transaction). */
   maxBatch?: number;
-  /** Flush rows older than this. */
+  /** Write rows older than this. */
   flushIntervalMs?: number;
   /** Rows kept while the database refuses them; beyond this the oldest are dropped (and logged). */
   maxPending?: number;
   log?: { error(object: unknown, message: string): void; warn(object: unknown, message: string): void };
-  /** The better-sqlite3 database behind `db` when it is SQLite: rows then go in through prepared statements. */
+  /** The better-sqlite3 database behind `db` when it is SQLite: its file is written from a worker thread. */
   sqlite?: SQLite.Database;
 }
 
-/** Rows per INSERT: well under SQLite's and PostgreSQL's bound-parameter limits (about 35 columns). */
-const INSERT_CHUNK = 500;
-/** Rows per SQLite transaction: a few milliseconds of work at most before the writer yields. */
-const SQLITE_CHUNK = 200;
+interface Settings {
+  maxBatch: number;
+  flushIntervalMs: number;
+  maxPending: number;
+  log: EventWriterOptions['log'];
+}
 
-type EventTable = 'tracker_clicks' | 'tracker_leads';
-
-class EventBuffer<TRow> {
-  rows: TRow[] = [];
-  constructor(readonly table: EventTable) {}
+/** Where waiting rows go: a worker thread (SQLite) or Kysely (PostgreSQL). */
+interface EventSink {
+  add(table: EventTable, row: object): void;
+  readonly pending: number;
+  flush(): Promise<void>;
+  close(): Promise<void>;
 }
 
 export class EventWriter {
-  private readonly clicks = new EventBuffer<NewTrackerClick>('tracker_clicks');
-  private readonly leads = new EventBuffer<NewTrackerLead>('tracker_leads');
-  private readonly maxBatch: number;
-  private readonly maxPending: number;
+  private readonly sink: EventSink;
+  private readonly log: EventWriterOptions['log'];
+
+  constructor(db: Kysely<Database>, options: EventWriterOptions = {}) {
+    const settings: Settings = {
+      maxBatch: options.maxBatch ?? 1000,
+      flushIntervalMs: options.flushIntervalMs ?? 1000,
+      maxPending: options.maxPending ?? 200_000,
+      log: options.log,
+    };
+    this.log = options.log;
+    this.sink = options.sqlite ? new SqliteWorkerSink(options.sqlite.name, settings) : new KyselySink(db, settings);
+  }
+
+  addClick(row: NewTrackerClick): void {
+    this.sink.add('tracker_clicks', row);
+  }
+
+  addLead(row: NewTrackerLead): void {
+    this.sink.add('tracker_leads', row);
+  }
+
+  /** Rows not yet stored. */
+  get pending(): number {
+    return this.sink.pending;
+  }
+
+  /** Writes every waiting row; resolves when they are stored (or have failed and wait for a retry). */
+  flush(): Promise<void> {
+    return this.sink.flush();
+  }
+
+  /** Stops the timers and writes what waits. */
+  async close(): Promise<void> {
+    await this.sink.close();
+    if (this.pending > 0) {
+      this.log?.error({ rows: this.pending }, 'tracker events could not be written before shutdown');
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// SQLite: a worker thread
+
+/** Rows handed to the worker at once, and how long a row waits at most before it is handed over. */
+const POST_ROWS = 256;
+const POST_EVERY_MS = 10;
+/** Wait before starting another worker after one stopped unexpectedly. */
+const RESTART_DELAY_MS = 1000;
+const BUSY_TIMEOUT_MS = 5000;
+const WORKER_ENTRY = new URL('./event-worker-boot.mjs', import.meta.url);
+
+interface SentBatch {
+  table: EventTable;
+  rows: EventValues[];
+}
+
+class SqliteWorkerSink implements EventSink {
+  private readonly queued: Record<EventTable, EventValues[]> = { tracker_clicks: [], tracker_leads: [] };
+  private queuedRows = 0;
+  /** Batches handed to the worker and not yet written, by sequence number (in order). */
+  private readonly unwritten = new Map<number, SentBatch>();
+  private unwrittenRows = 0;
+  private seq = 0;
+  private postTimer: NodeJS.Timeout | null = null;
+  private worker: Worker | null = null;
+  private restartTimer: NodeJS.Timeout | null = null;
+  private readonly flushes = new Map<number, () => void>();
+  private flushSeq = 0;
+  private closing = false;
+  private exited: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly file: string,
+    private readonly settings: Settings,
+  ) {}
+
+  get pending(): number {
+    return this.queuedRows + this.unwrittenRows;
+  }
+
+  add(table: EventTable, row: object): void {
+    this.queued[table].push(eventValues(table, row));
+    this.queuedRows += 1;
+    if (this.pending > this.settings.maxPending) this.dropOldest();
+    if (this.queuedRows >= POST_ROWS) this.post();
+    else if (!this.postTimer) {
+      this.postTimer = setTimeout(() => this.post(), POST_EVERY_MS);
+      this.postTimer.unref();
+    }
+  }
+
+  flush(): Promise<void> {
+    this.post();
+    if (!this.worker && this.unwritten.size === 0) return Promise.resolve();
+    const id = ++this.flushSeq;
+    return new Promise((resolve) => {
+      this.flushes.set(id, resolve);
+      const worker = this.ensureWorker();
+      worker?.ref();
+      worker?.postMessage({ type: 'flush', id } satisfies ToEventWorker);
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    this.closing = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    if (this.worker) {
+      this.worker.ref();
+      this.worker.postMessage({ type: 'close' } satisfies ToEventWorker);
+      await this.exited;
+    }
+  }
+
+  /** Hands the queued rows to the worker (starting it if need be). */
+  private post(): void {
+    if (this.postTimer) {
+      clearTimeout(this.postTimer);
+      this.postTimer = null;
+    }
+    if (this.queuedRows === 0) return;
+    const worker = this.ensureWorker();
+    for (const table of ['tracker_clicks', 'tracker_leads'] as const) {
+      const rows = this.queued[table];
+      if (rows.length === 0) continue;
+      this.queued[table] = [];
+      const seq = ++this.seq;
+      this.unwritten.set(seq, { table, rows });
+      this.unwrittenRows += rows.length;
+      worker?.postMessage({ type: 'rows', seq, table, rows } satisfies ToEventWorker);
+    }
+    this.queuedRows = 0;
+  }
+
+  /** Too many rows wait (the database refuses them): the oldest go, with an error in the log. */
+  private dropOldest(): void {
+    let dropped = 0;
+    let upTo = 0;
+    for (const [seq, batch] of this.unwritten) {
+      if (this.pending - dropped <= this.settings.maxPending) break;
+      this.unwritten.delete(seq);
+      this.unwrittenRows -= batch.rows.length;
+      dropped += batch.rows.length;
+      upTo = seq;
+    }
+    if (upTo > 0) this.worker?.postMessage({ type: 'drop', upTo } satisfies ToEventWorker);
+    for (const table of ['tracker_clicks', 'tracker_leads'] as const) {
+      const excess = this.pending - this.settings.maxPending;
+      if (excess <= 0) break;
+      const removed = this.queued[table].splice(0, excess).length;
+      this.queuedRows -= removed;
+      dropped += removed;
+    }
+    if (dropped > 0) this.settings.log?.error({ dropped }, 'tracker event buffer full; oldest rows dropped');
+  }
+
+  private ensureWorker(): Worker | null {
+    if (this.worker || this.restartTimer || this.closing) return this.worker;
+    const workerData: EventWorkerSettings = {
+      file: this.file,
+      busyTimeoutMs: BUSY_TIMEOUT_MS,
+      maxBatch: this.settings.maxBatch,
+      flushIntervalMs: this.settings.flushIntervalMs,
+    };
+    const worker = new Worker(WORKER_ENTRY, { workerData });
+    worker.unref();
+    this.worker = worker;
+    worker.on('message', (message: FromEventWorker) => this.onMessage(message));
+    worker.on('error', (error) => this.settings.log?.error({ err: error }, 'tracker event writer thread failed'));
+    this.exited = new Promise((resolve) => {
+      worker.once('exit', (code) => {
+        this.worker = null;
+        resolve();
+        if (this.closing) return;
+        // Rows it had not written are still here: a new worker gets them again, then the flushes waiting.
+        this.settings.log?.error({ code }, 'tracker event writer thread stopped; starting another');
+        this.restartTimer = setTimeout(() => {
+          this.restartTimer = null;
+          this.resend();
+        }, RESTART_DELAY_MS);
+        this.restartTimer.unref();
+      });
+    });
+    return worker;
+  }
+
+  private resend(): void {
+    const worker = this.ensureWorker();
+    if (!worker) return;
+    for (const [seq, batch] of this.unwritten) {
+      worker.postMessage({ type: 'rows', seq, ...batch } satisfies ToEventWorker);
+    }
+    if (this.flushes.size > 0) worker.ref();
+    for (const id of this.flushes.keys()) worker.postMessage({ type: 'flush', id } satisfies ToEventWorker);
+  }
+
+  private onMessage(message: FromEventWorker): void {
+    switch (message.type) {
+      case 'written':
+        for (const seq of message.seqs) {
+          const batch = this.unwritten.get(seq);
+          if (!batch) continue;
+          this.unwritten.delete(seq);
+          this.unwrittenRows -= batch.rows.length;
+        }
+        break;
+      case 'failed':
+        this.settings.log?.warn({ err: message.message, rows: message.rows }, 'tracker events not written; will retry');
+        break;
+      case 'flushed':
+        this.flushes.get(message.id)?.();
+        this.flushes.delete(message.id);
+        if (this.flushes.size === 0) this.worker?.unref();
+        break;
+      case 'closed':
+        break;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// PostgreSQL: Kysely on the event loop
+
+/** Rows per INSERT: well under PostgreSQL's bound-parameter limit (about 35 columns). */
+const INSERT_CHUNK = 500;
+
+class KyselySink implements EventSink {
+  private readonly rows: Record<EventTable, object[]> = { tracker_clicks: [], tracker_leads: [] };
   private readonly timer: NodeJS.Timeout;
   /** The flush in progress; flushes run one at a time, in order. */
   private flushing: Promise<void> = Promise.resolve();
@@ -56,155 +287,67 @@ export class EventWriter {
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly options: EventWriterOptions = {},
+    private readonly settings: Settings,
   ) {
-    this.maxBatch = options.maxBatch ?? 1000;
-    this.maxPending = options.maxPending ?? 200_000;
-    this.timer = setInterval(() => void this.flush(), options.flushIntervalMs ?? 1000);
+    this.timer = setInterval(() => void this.flush(), settings.flushIntervalMs);
     this.timer.unref();
-    const sqlite = options.sqlite;
-    this.sqliteInsert = sqlite?.transaction((table: EventTable, rows: object[], deltas: RollupDelta[]) => {
-      for (const row of rows) this.insertRow(sqlite, table, row as Record<string, unknown>);
-      this.upsertRollup ??= sqlite.prepare(UPSERT_ONE);
-      for (const delta of deltas) {
-        this.upsertRollup.run(
-          delta.cube,
-          delta.bucket,
-          delta.k1,
-          delta.k2,
-          delta.clicks,
-          delta.unique_clicks,
-          delta.cost,
-          delta.leads,
-        );
-      }
-    });
   }
 
-  addClick(row: NewTrackerClick): void {
-    this.add(this.clicks, row);
-  }
-
-  addLead(row: NewTrackerLead): void {
-    this.add(this.leads, row);
-  }
-
-  /** Rows waiting to be written. */
   get pending(): number {
-    return this.clicks.rows.length + this.leads.rows.length;
+    return this.rows.tracker_clicks.length + this.rows.tracker_leads.length;
   }
 
-  /** Writes every waiting row; resolves when they are stored (or have failed and wait for a retry). */
+  add(table: EventTable, row: object): void {
+    const rows = this.rows[table];
+    rows.push(row);
+    if (rows.length > this.settings.maxPending) {
+      const dropped = rows.length - this.settings.maxPending;
+      rows.splice(0, dropped);
+      this.settings.log?.error({ table, dropped }, 'tracker event buffer full; oldest rows dropped');
+    }
+    if (rows.length >= this.settings.maxBatch && !this.closed) void this.flush();
+  }
+
   flush(): Promise<void> {
     // A flush that has not started yet will write these rows too.
     if (this.queued) return this.flushing;
     this.queued = true;
     this.flushing = this.flushing.then(async () => {
       this.queued = false;
-      await this.write(this.clicks);
-      await this.write(this.leads);
+      await this.write('tracker_clicks');
+      await this.write('tracker_leads');
     });
     return this.flushing;
   }
 
-  /** Stops the timer and writes what waits. */
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
     await this.flush();
-    if (this.pending > 0) {
-      this.options.log?.error({ rows: this.pending }, 'tracker events could not be written before shutdown');
-    }
   }
 
-  private add<TRow>(buffer: EventBuffer<TRow>, row: TRow): void {
-    buffer.rows.push(row);
-    if (buffer.rows.length > this.maxPending) {
-      const dropped = buffer.rows.length - this.maxPending;
-      buffer.rows.splice(0, dropped);
-      this.options.log?.error({ table: buffer.table, dropped }, 'tracker event buffer full; oldest rows dropped');
-    }
-    if (buffer.rows.length >= this.maxBatch && !this.closed) void this.flush();
-  }
-
-  private async write<TRow extends object>(buffer: EventBuffer<TRow>): Promise<void> {
-    const chunk = this.options.sqlite ? SQLITE_CHUNK : INSERT_CHUNK;
-    let first = true;
-    while (buffer.rows.length > 0) {
-      // Let requests that arrived meanwhile be answered before the next chunk.
-      if (!first) await new Promise((resolve) => setImmediate(resolve));
-      first = false;
-      if (buffer.rows.length === 0) break;
-      const batch = buffer.rows.splice(0, chunk);
+  private async write(table: EventTable): Promise<void> {
+    const rows = this.rows[table];
+    while (rows.length > 0) {
+      const batch = rows.splice(0, INSERT_CHUNK);
+      const deltas =
+        table === 'tracker_clicks'
+          ? rollupDeltas(batch as NewTrackerClick[], [])
+          : rollupDeltas([], batch as NewTrackerLead[]);
       try {
-        await this.insert(buffer.table, batch);
+        await this.db.transaction().execute(async (transaction) => {
+          await transaction
+            .insertInto(table)
+            .values(batch as never)
+            .execute();
+          await applyRollupDeltas(transaction, deltas);
+        });
       } catch (error) {
         // Back to the front, in order, for the next flush.
-        buffer.rows.unshift(...batch);
-        this.options.log?.warn(
-          { err: error, table: buffer.table, rows: batch.length },
-          'tracker events not written; will retry',
-        );
+        rows.unshift(...batch);
+        this.settings.log?.warn({ err: error, table, rows: batch.length }, 'tracker events not written; will retry');
         return;
       }
     }
-  }
-
-  private insert(table: EventTable, rows: object[]): Promise<unknown> {
-    const deltas =
-      table === 'tracker_clicks'
-        ? rollupDeltas(rows as NewTrackerClick[], [])
-        : rollupDeltas([], rows as NewTrackerLead[]);
-    const insertRows = this.sqliteInsert;
-    if (!insertRows) {
-      return this.db.transaction().execute(async (transaction) => {
-        await transaction
-          .insertInto(table)
-          .values(rows as never)
-          .execute();
-        await applyRollupDeltas(transaction, deltas);
-      });
-    }
-    // Holding Kysely's one connection: no Kysely transaction is open on it while this one runs.
-    return this.db.connection().execute(async () => {
-      const sqlite = this.options.sqlite as SQLite.Database;
-      const previous = sqlite.pragma('synchronous', { simple: true });
-      sqlite.pragma('synchronous = NORMAL');
-      try {
-        insertRows.immediate(table, rows, deltas);
-      } finally {
-        sqlite.pragma(`synchronous = ${Number(previous)}`);
-      }
-    });
-  }
-
-  /** One SQLite transaction (BEGIN IMMEDIATE, as Kysely's transactions here) inserting `rows`. */
-  private readonly sqliteInsert:
-    | SQLite.Transaction<(table: EventTable, rows: object[], deltas: RollupDelta[]) => void>
-    | undefined;
-
-  private upsertRollup: SQLite.Statement | undefined;
-
-  /** Prepared INSERTs by table and column list (rows leave out columns that take their default). */
-  private readonly statements = new Map<string, SQLite.Statement>();
-
-  private insertRow(sqlite: SQLite.Database, table: EventTable, row: Record<string, unknown>): void {
-    const columns: string[] = [];
-    const values: unknown[] = [];
-    for (const column in row) {
-      const value = row[column];
-      // As Kysely does: an undefined value leaves the column out.
-      if (value === undefined) continue;
-      columns.push(column);
-      values.push(value);
-    }
-    const key = `${table}:${columns.join(',')}`;
-    let statement = this.statements.get(key);
-    if (!statement) {
-      const names = columns.map((column) => `"${column.replaceAll('"', '""')}"`).join(', ');
-      statement = sqlite.prepare(`insert into "${table}" (${names}) values (${columns.map(() => '?').join(', ')})`);
-      this.statements.set(key, statement);
-    }
-    statement.run(values);
   }
 }

@@ -27,7 +27,11 @@ export type MacroValues = Readonly<Record<string, string | number | null | undef
 /** A URL split once into literal text and macro names, so filling it is a join. */
 export interface UrlTemplate {
   readonly source: string;
-  fill(values: MacroValues): string;
+  /**
+   * The URL with its macros filled from `values`, and from `vars` for a name `values` does not hold
+   * (two objects rather than one merged: filling runs on every click).
+   */
+  fill(values: MacroValues, vars?: MacroValues): string;
 }
 
 const MACRO = /\{([A-Za-z0-9_]+)\}/g;
@@ -47,10 +51,11 @@ export function compileUrlTemplate(source: string): UrlTemplate {
   if (names.length === 0) return { source, fill: () => source };
   return {
     source,
-    fill(values) {
+    fill(values, vars) {
       let url = literals[0]!;
       for (let index = 0; index < names.length; index += 1) {
-        const value = values[names[index]!];
+        const name = names[index]!;
+        const value = vars === undefined || name in values ? values[name] : vars[name];
         if (value !== undefined && value !== null) url += encodeURIComponent(String(value));
         url += literals[index + 1]!;
       }

@@ -6,7 +6,7 @@ import { ZLeadInput } from './lead-input.js';
 import { readPostbackParams } from './postbacks.js';
 import type { Tracker } from './tracker.js';
 
-const EXTERNAL_ID = /^[A-Za-z0-9_-]{1,64}$/;
+export const EXTERNAL_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const CLICK_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 type CampaignParams = { Params: { campaign: string } };
@@ -20,6 +20,7 @@ export function trackerRoutes(app: FastifyInstance, tracker: Tracker): void {
   // when the server logs warnings and up anyway: a route level makes pino rebuild each request's logger.)
   const clickRoute: { logLevel?: 'warn' } = CHATTY_LEVELS.has(app.log.level) ? { logLevel: 'warn' } : {};
 
+  // Over HTTP most clicks are answered before they reach Fastify (fast-click.ts), the same way as here.
   app.get<CampaignParams>('/c/:campaign', clickRoute, async (request, reply) => {
     const { campaign } = request.params;
     if (!EXTERNAL_ID.test(campaign)) throw new NotFoundError();

@@ -52,13 +52,16 @@ export function conditionContext(
   segments: ReadonlyMap<string, ConditionNode>,
   subject: RoutingSubject,
 ): ConditionContext {
-  const known = new Map<string, boolean>();
-  const visiting = new Set<string>();
+  // Made on the first segment asked about: most flows use none, and this runs for every click.
+  let known: Map<string, boolean> | undefined;
+  let visiting: Set<string> | undefined;
   const context: ConditionContext = {
     fields: subject.fields,
     vars: subject.vars,
     now: subject.now,
     inSegment(segmentExternalId) {
+      known ??= new Map();
+      visiting ??= new Set();
       const cached = known.get(segmentExternalId);
       if (cached !== undefined) return cached;
       const tree = segments.get(segmentExternalId);

@@ -111,18 +111,22 @@ function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Macro values of a click or lead row (Contract: values URL-encoded by the template). */
+/**
+ * Macro values of a click or lead row besides its vars (Contract: values URL-encoded by the template);
+ * each of these names wins over a var of the same name, even without a value.
+ */
 function macroValues(
-  row: Pick<NewTrackerClick, 'campaign_external_id' | 'offer_external_id' | 'country' | 'subaff' | 'vars'> & {
+  row: Pick<NewTrackerClick, 'campaign_external_id' | 'offer_external_id' | 'country' | 'subaff'> & {
     lander_external_id?: string | null;
     external_click_id?: string | null;
   },
-  eventId: { clickid: string; lead_id?: string },
-  vars: Readonly<Record<string, string>> = JSON.parse(row.vars) as Record<string, string>,
+  clickId: string,
+  leadId: string | undefined,
+  vars: Readonly<Record<string, string>>,
 ): MacroValues {
   return {
-    ...vars,
-    ...eventId,
+    clickid: clickId,
+    lead_id: leadId,
     campaign_id: row.campaign_external_id,
     offer_id: row.offer_external_id,
     lander_id: row.lander_external_id,
@@ -290,6 +294,11 @@ export class Tracker {
     }
   }
 
+  /** Whether a click on `campaignExternalId` would be routed (an active tracker campaign). */
+  hasClickCampaign(campaignExternalId: string): boolean {
+    return this.snapshot.tracker.campaigns.has(campaignExternalId);
+  }
+
   async click(request: ClickRequest): Promise<ClickAnswer> {
     const campaign = this.snapshot.tracker.campaigns.get(request.campaignExternalId);
     if (!campaign) return { kind: 'not-found' };
@@ -316,7 +325,7 @@ export class Tracker {
       false,
     );
     const visitor = identifyVisitor(request.cookieHeader, campaign.externalId);
-    const clickId = newEventId();
+    const clickId = newEventId(now.getTime());
     const row: NewTrackerClick = {
       click_id: clickId,
       created_at: now.toISOString(),
@@ -338,17 +347,29 @@ export class Tracker {
       referrer: request.referrer?.slice(0, 2048) || null,
       external_click_id: externalClickId ?? null,
       subaff: vars.subaff ?? (decision.path?.subaff || null),
-      ...varColumns(vars),
+      // Written out rather than spread from varColumns: this object is built for every click.
+      var1: vars.var1 ?? null,
+      var2: vars.var2 ?? null,
+      var3: vars.var3 ?? null,
+      var4: vars.var4 ?? null,
+      var5: vars.var5 ?? null,
+      var6: vars.var6 ?? null,
+      var7: vars.var7 ?? null,
+      var8: vars.var8 ?? null,
+      var9: vars.var9 ?? null,
+      var10: vars.var10 ?? null,
       vars: JSON.stringify(vars),
       cost: clickCost(campaign),
       is_bot: traits.bot ? 1 : 0,
       reason: decision.reason,
     };
     this.events.addClick(row);
-    const macros = macroValues(row, { clickid: clickId }, vars);
-    const offerUrl = decision.offer?.url.fill(macros) ?? null;
-    this.remember(clickId, campaign.externalId, offerUrl);
-    const location = decision.lander?.url.fill(macros) ?? offerUrl;
+    const macros = macroValues(row, clickId, undefined, vars);
+    const offerUrl = decision.offer?.url.fill(macros, vars) ?? null;
+    // Only a lander links on to the offer (/c/:campaign/offer); a click sent straight to its offer is
+    // not asked for again, and if it is, the stored row answers.
+    if (decision.lander) this.remember(clickId, campaign.externalId, offerUrl);
+    const location = decision.lander?.url.fill(macros, vars) ?? offerUrl;
     if (!location) return { kind: 'no-route', cookies: visitor.cookies, clickId };
     return { kind: 'redirect', location, cookies: visitor.cookies, clickId };
   }
@@ -366,7 +387,9 @@ export class Tracker {
       .executeTakeFirst();
     if (!row?.offer_external_id) return null;
     const offer = this.snapshot.tracker.offers.get(row.offer_external_id);
-    return offer ? offer.url.fill(macroValues(row, { clickid: clickId })) : null;
+    if (!offer) return null;
+    const vars = JSON.parse(row.vars) as Record<string, string>;
+    return offer.url.fill(macroValues(row, clickId, undefined, vars), vars);
   }
 
   /** A lead for an API campaign; `apiKey` is checked before the body is read. */
@@ -402,7 +425,7 @@ export class Tracker {
       { random: this.random, caps: this.caps },
       true,
     );
-    const leadId = newEventId();
+    const leadId = newEventId(now.getTime());
     const row: NewTrackerLead = {
       lead_id: leadId,
       created_at: now.toISOString(),
@@ -441,7 +464,7 @@ export class Tracker {
               external_id: offer.externalId,
               name: offer.name,
               // An API offer's `{clickid}` is the lead: postbacks name it back.
-              url: offer.url.fill(macroValues(row, { clickid: leadId, lead_id: leadId }, vars)),
+              url: offer.url.fill(macroValues(row, leadId, leadId, vars), vars),
             }
           : null,
         path_group: decision.group ? { id: decision.group.id, name: decision.group.name } : null,
@@ -498,7 +521,7 @@ export class Tracker {
     const vars = JSON.parse(row.vars) as Record<string, string>;
     const context = conditionContext(snapshot[side].segments, this.subjectOf(origin, vars));
     const { payout, ruleId } = rulePayout(campaign, resolved.event?.externalId ?? null, context, params.revenue);
-    const conversionId = newEventId();
+    const conversionId = newEventId(now.getTime());
     const clickId = origin.kind === 'click' ? origin.row.click_id : null;
     const leadId = origin.kind === 'lead' ? origin.row.lead_id : null;
     const conversion: NewConversion = {
@@ -530,16 +553,20 @@ export class Tracker {
     const postbackUrl = resolved.event ? campaign?.trafficSourcePostbackUrls.get(resolved.event.externalId) : undefined;
     const outboundUrl =
       entry?.sendToTrafficSource && postbackUrl && (payout !== 0 || entry.sendZeroConversions)
-        ? postbackUrl.fill({
-            ...macroValues(
-              origin.kind === 'click' ? origin.row : { ...origin.row, lander_external_id: null },
-              { clickid: params.clickId, ...(leadId ? { lead_id: leadId } : {}) },
-              vars,
-            ),
-            payout,
-            status: params.status,
-            txid: params.txid,
-          })
+        ? postbackUrl.fill(
+            {
+              ...macroValues(
+                origin.kind === 'click' ? origin.row : { ...origin.row, lander_external_id: null },
+                params.clickId,
+                leadId ?? undefined,
+                vars,
+              ),
+              payout,
+              status: params.status,
+              txid: params.txid,
+            },
+            vars,
+          )
         : null;
     const inserted = await this.db.transaction().execute(async (trx) => {
       // A repeated txid for the same click or lead hits a unique index and inserts nothing.

@@ -22,15 +22,48 @@ const POOL_IDS = 1024;
 let pool = randomBytes(ID_BYTES * POOL_IDS);
 let offset = 0;
 
-/** A random id, 22 base64url characters (128 bits); bytes come from a pool refilled 16 KiB at a time. */
-export function newEventId(): string {
-  if (offset === pool.length) {
+/** `count` random bytes from a pool refilled 16 KiB at a time; answers where they start in `pool`. */
+function takeRandom(count: number): number {
+  if (offset + count > pool.length) {
     pool = randomBytes(ID_BYTES * POOL_IDS);
     offset = 0;
   }
-  const id = pool.toString('base64url', offset, offset + ID_BYTES);
-  offset += ID_BYTES;
-  return id;
+  const start = offset;
+  offset += count;
+  return start;
+}
+
+/** A random id, 22 base64url characters (128 bits): visitor ids, which say nothing of when they were made. */
+export function newRandomId(): string {
+  const start = takeRandom(ID_BYTES);
+  return pool.toString('base64url', start, start + ID_BYTES);
+}
+
+/** base64url's 64 characters in ASCII order, so that ids compare as their bits do. */
+const SORTABLE = '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz';
+const TIME_BYTES = 6;
+/** Milliseconds fit 42 bits until 2109 (then they wrap); the 6 bits after them in the time bytes are random. */
+const TIME_RANGE = 2 ** 42;
+const scratch = Buffer.alloc(ID_BYTES);
+
+/**
+ * A click, lead or conversion id: 22 characters of the URL-safe alphabet, the creation time in
+ * milliseconds (42 bits) followed by 86 random bits, in an alphabet ordered as ASCII is. Ids made close
+ * together in time sort next to each other, so the unique index on them is written at its end, one
+ * page per batch, rather than at a random page per event (which cost more than the rest of the insert
+ * on a table of millions). 86 random bits keep them unguessable.
+ */
+export function newEventId(now = Date.now()): string {
+  const start = takeRandom(ID_BYTES - TIME_BYTES + 1);
+  scratch.writeUIntBE((now % TIME_RANGE) * 64 + (pool[start]! & 63), 0, TIME_BYTES);
+  pool.copy(scratch, TIME_BYTES, start + 1, offset);
+  let id = '';
+  for (let index = 0; index < 15; index += 3) {
+    const bits = (scratch[index]! << 16) | (scratch[index + 1]! << 8) | scratch[index + 2]!;
+    id += SORTABLE[bits >>> 18]! + SORTABLE[(bits >>> 12) & 63]! + SORTABLE[(bits >>> 6) & 63]! + SORTABLE[bits & 63]!;
+  }
+  const last = scratch[15]!;
+  return id + SORTABLE[last >>> 2]! + SORTABLE[(last & 3) << 4]!;
 }
 
 export interface Visitor {
@@ -44,7 +77,7 @@ export interface Visitor {
 /** The visitor behind a click, from its cookies; a new one when it has none (or a forged one). */
 export function identifyVisitor(cookieHeader: string | undefined, campaignExternalId: string): Visitor {
   const known = cookieValue(cookieHeader, VISITOR_COOKIE);
-  const id = known && VISITOR_ID.test(known) ? known : newEventId();
+  const id = known && VISITOR_ID.test(known) ? known : newRandomId();
   const unique = cookieValue(cookieHeader, UNIQUE_COOKIE) === undefined;
   const cookies: string[] = [];
   if (id !== known)

@@ -1,0 +1,116 @@
+// The SQLite event writer's thread (started by EventWriter through event-worker-boot.mjs). better-sqlite3
+// runs synchronously: on the event loop, every insert, commit and WAL checkpoint would hold up the
+// clicks waiting behind it. Here they run on a second thread with its own connection to the same file
+// (WAL: the main connection keeps reading while this one writes), and the event loop only hands rows over.
+//
+// Rows arrive in numbered batches; they are written when `maxBatch` rows wait or the oldest has waited
+// `flushIntervalMs`, several batches to a transaction, and each batch is acknowledged once committed (the
+// main thread keeps a copy until then and sends it again to a new worker if this one stops).
+import { parentPort, workerData } from 'node:worker_threads';
+import SQLite from 'better-sqlite3';
+import { type EventBatch, SqliteEventStore } from './sqlite-events.js';
+
+export interface EventWorkerSettings {
+  file: string;
+  busyTimeoutMs: number;
+  maxBatch: number;
+  flushIntervalMs: number;
+}
+
+export type ToEventWorker =
+  | ({ type: 'rows'; seq: number } & EventBatch)
+  /** Write everything received so far, then answer `flushed`. */
+  | { type: 'flush'; id: number }
+  /** Forget batches up to `seq` (the main thread dropped them: too many rows waited). */
+  | { type: 'drop'; upTo: number }
+  | { type: 'close' };
+
+export type FromEventWorker =
+  | { type: 'written'; seqs: number[] }
+  | { type: 'failed'; message: string; rows: number }
+  | { type: 'flushed'; id: number }
+  | { type: 'closed' };
+
+const port = parentPort;
+if (!port) throw new Error('event-worker.ts runs as a worker thread');
+const settings = workerData as EventWorkerSettings;
+
+const db = new SQLite(settings.file, { timeout: settings.busyTimeoutMs });
+db.pragma(`busy_timeout = ${settings.busyTimeoutMs}`);
+// Event chunks commit without waiting for the disk (see event-writer.ts): this connection writes nothing else.
+db.pragma('synchronous = NORMAL');
+const store = new SqliteEventStore(db);
+
+type Queued = EventBatch & { seq: number };
+let queue: Queued[] = [];
+let queuedRows = 0;
+let timer: NodeJS.Timeout | null = null;
+/** After a failed write, the next attempt waits for the timer or a flush. */
+let failing = false;
+
+const send = (message: FromEventWorker) => port.postMessage(message);
+
+function schedule(): void {
+  timer ??= setTimeout(() => {
+    timer = null;
+    writeAll();
+  }, settings.flushIntervalMs);
+}
+
+/** Writes the queue, `maxBatch` rows (whole batches) to a transaction; stops at the first failure. */
+function writeAll(): boolean {
+  while (queue.length > 0) {
+    let take = 0;
+    let rows = 0;
+    while (take < queue.length && (take === 0 || rows + queue[take]!.rows.length <= settings.maxBatch)) {
+      rows += queue[take]!.rows.length;
+      take += 1;
+    }
+    const batches = queue.slice(0, take);
+    try {
+      store.write(batches);
+    } catch (error) {
+      failing = true;
+      send({ type: 'failed', message: error instanceof Error ? error.message : String(error), rows: queuedRows });
+      schedule();
+      return false;
+    }
+    failing = false;
+    queue = queue.slice(take);
+    queuedRows -= rows;
+    send({ type: 'written', seqs: batches.map((batch) => batch.seq) });
+  }
+  if (timer) {
+    clearTimeout(timer);
+    timer = null;
+  }
+  return true;
+}
+
+port.on('message', (message: ToEventWorker) => {
+  switch (message.type) {
+    case 'rows':
+      queue.push(message);
+      queuedRows += message.rows.length;
+      if (queuedRows >= settings.maxBatch && !failing) writeAll();
+      else schedule();
+      break;
+    case 'flush':
+      writeAll();
+      send({ type: 'flushed', id: message.id });
+      break;
+    case 'drop': {
+      const kept = queue.filter((batch) => batch.seq > message.upTo);
+      for (const batch of queue) if (batch.seq <= message.upTo) queuedRows -= batch.rows.length;
+      queue = kept;
+      break;
+    }
+    case 'close':
+      writeAll();
+      if (timer) clearTimeout(timer);
+      db.close();
+      send({ type: 'closed' });
+      port.close();
+      break;
+  }
+});

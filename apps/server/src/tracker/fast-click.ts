@@ -1,0 +1,97 @@
+// Clicks answered by Node's HTTP server directly, ahead of Fastify (app.ts hands it every request first).
+// A click is the one request that arrives at ad-network rates, and Fastify's work per request (router,
+// request and reply objects, a child logger, hooks) cost as much as routing the click itself. The
+// answer is the same as the Fastify route's in routes.ts (which `app.inject` and every other request
+// reach): a 302 to the lander or offer with the visitor's cookies, or 404 when there is nowhere to send
+// the visitor (with the headers every answer with content carries, http/security-headers.ts). Anything else — HEAD, the lander's offer link, an
+// unknown campaign, a malformed id, a server that is shutting down — goes on to Fastify.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ERROR_MESSAGES } from '@switchyard/domain';
+import { parse as parseQuery } from 'fast-querystring';
+import { SECURITY_HEADERS } from '../http/security-headers.js';
+import { EXTERNAL_ID } from './routes.js';
+import type { ClickAnswer, Tracker, TrackerLog } from './tracker.js';
+
+/** Answers a request and says true, or says false and leaves it to Fastify. */
+export type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean;
+
+const NOT_FOUND_BODY = JSON.stringify({ message: ERROR_MESSAGES.notFound });
+const NOT_FOUND_HEADERS = {
+  ...SECURITY_HEADERS,
+  'cache-control': 'no-store',
+  'content-type': 'application/json; charset=utf-8',
+  'content-length': String(Buffer.byteLength(NOT_FOUND_BODY)),
+};
+
+/**
+ * The client's address as Fastify gives it: with `trustProxy` (every proxy trusted) the left-most
+ * X-Forwarded-For entry, else the socket's peer.
+ */
+export function clientIp(request: IncomingMessage, trustProxy: boolean): string {
+  const peer = request.socket.remoteAddress ?? '';
+  if (!trustProxy) return peer;
+  const header = request.headers['x-forwarded-for'];
+  const forwarded = Array.isArray(header) ? header.join(',') : header;
+  if (!forwarded) return peer;
+  const comma = forwarded.indexOf(',');
+  const first = (comma < 0 ? forwarded : forwarded.slice(0, comma)).trim();
+  return first || peer;
+}
+
+function answer(response: ServerResponse, result: ClickAnswer): void {
+  if (result.kind === 'redirect') {
+    const headers: Record<string, string | string[]> = {
+      'cache-control': 'no-store',
+      location: result.location,
+      'content-length': '0',
+    };
+    if (result.cookies.length > 0) headers['set-cookie'] = result.cookies;
+    response.writeHead(302, headers);
+    response.end();
+    return;
+  }
+  // The click is recorded either way; with nowhere to send it the visitor sees a 404.
+  const headers: Record<string, string | string[]> = { ...NOT_FOUND_HEADERS };
+  if (result.kind === 'no-route' && result.cookies.length > 0) headers['set-cookie'] = result.cookies;
+  response.writeHead(404, headers);
+  response.end(NOT_FOUND_BODY);
+}
+
+export function fastClickPath(
+  tracker: Tracker,
+  options: { trustProxy: boolean; log: TrackerLog; closing: () => boolean },
+): FastPath {
+  return (request, response) => {
+    if (request.method !== 'GET' || options.closing()) return false;
+    const url = request.url ?? '';
+    if (!url.startsWith('/c/')) return false;
+    const question = url.indexOf('?');
+    const campaignExternalId = question < 0 ? url.slice(3) : url.slice(3, question);
+    if (!EXTERNAL_ID.test(campaignExternalId) || !tracker.hasClickCampaign(campaignExternalId)) return false;
+    const query = question < 0 || question === url.length - 1 ? {} : parseQuery(url.slice(question + 1));
+    const headers = request.headers;
+    tracker
+      .click({
+        campaignExternalId,
+        query,
+        ip: clientIp(request, options.trustProxy),
+        userAgent: headers['user-agent'],
+        referrer: headers.referer,
+        cookieHeader: headers.cookie,
+      })
+      .then(
+        (result) => answer(response, result),
+        (error: unknown) => {
+          options.log.error({ err: error }, 'unexpected error');
+          const body = JSON.stringify({ message: ERROR_MESSAGES.internal });
+          response.writeHead(500, {
+            ...SECURITY_HEADERS,
+            'content-type': 'application/json; charset=utf-8',
+            'content-length': String(Buffer.byteLength(body)),
+          });
+          response.end(body);
+        },
+      );
+    return true;
+  };
+}

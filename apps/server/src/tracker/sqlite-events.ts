@@ -1,0 +1,105 @@
+// Writing tracker events into SQLite (used by the event worker, tracker/event-worker.ts, on its own
+// connection): rows arrive as arrays in EVENT_COLUMNS order and go in through one prepared statement per
+// table, with their report rollups, in one transaction per call.
+import type SQLite from 'better-sqlite3';
+import { type ColumnReader, type RollupDelta, rollupDeltas, UPSERT_ONE } from '../store/report-rollups.js';
+import { EVENT_COLUMNS, EVENT_ID_COLUMN, type EventTable } from '../store/tracker-events.js';
+
+/** One event row, its values in EVENT_COLUMNS order. */
+export type EventValues = unknown[];
+
+export interface EventBatch {
+  table: EventTable;
+  rows: EventValues[];
+}
+
+/** Column name → position in an event row, per table. */
+const POSITIONS = Object.fromEntries(
+  Object.entries(EVENT_COLUMNS).map(([table, columns]) => [
+    table,
+    new Map(columns.map((column, index) => [column.name, index])),
+  ]),
+) as Record<EventTable, Map<string, number>>;
+
+const reader =
+  (table: EventTable): ColumnReader<EventValues> =>
+  (row, column) => {
+    const index = POSITIONS[table].get(column);
+    return index === undefined ? undefined : row[index];
+  };
+const readClick = reader('tracker_clicks');
+const readLead = reader('tracker_leads');
+
+/** An event object as the row array the SQLite writer takes (a missing column gets its default). */
+export function eventValues(table: EventTable, row: object): EventValues {
+  const columns = EVENT_COLUMNS[table];
+  const values = new Array<unknown>(columns.length);
+  const record = row as Record<string, unknown>;
+  for (let index = 0; index < columns.length; index += 1) {
+    const column = columns[index]!;
+    const value = record[column.name];
+    values[index] = value === undefined ? column.fallback : value;
+  }
+  return values;
+}
+
+function insertText(table: EventTable): string {
+  const names = EVENT_COLUMNS[table].map((column) => `"${column.name}"`);
+  // An event already stored (a batch sent again after the worker stopped before saying it was written)
+  // is skipped, and not counted again in the rollups.
+  return (
+    `insert into "${table}" (${names.join(', ')}) values (${names.map(() => '?').join(', ')}) ` +
+    `on conflict ("${EVENT_ID_COLUMN[table]}") do nothing`
+  );
+}
+
+export class SqliteEventStore {
+  private statements: { clicks: SQLite.Statement; leads: SQLite.Statement; rollup: SQLite.Statement } | null = null;
+  private readonly transaction: SQLite.Transaction<(batches: readonly EventBatch[]) => number>;
+
+  constructor(db: SQLite.Database) {
+    this.transaction = db.transaction((batches: readonly EventBatch[]) => {
+      // Prepared on first use, not in the constructor: the tables may not exist yet (the migrations
+      // run on the main connection), and a failed prepare is retried with the rows.
+      this.statements ??= {
+        clicks: db.prepare(insertText('tracker_clicks')),
+        leads: db.prepare(insertText('tracker_leads')),
+        rollup: db.prepare(UPSERT_ONE),
+      };
+      const { clicks, leads, rollup } = this.statements;
+      const storedClicks: EventValues[] = [];
+      const storedLeads: EventValues[] = [];
+      for (const batch of batches) {
+        const isClick = batch.table === 'tracker_clicks';
+        const statement = isClick ? clicks : leads;
+        const stored = isClick ? storedClicks : storedLeads;
+        for (const row of batch.rows) if (statement.run(row).changes > 0) stored.push(row);
+      }
+      const deltas: RollupDelta[] = rollupDeltas(storedClicks, storedLeads, readClick, readLead);
+      for (const delta of deltas) {
+        rollup.run(
+          delta.cube,
+          delta.bucket,
+          delta.k1,
+          delta.k2,
+          delta.clicks,
+          delta.unique_clicks,
+          delta.cost,
+          delta.leads,
+        );
+      }
+      return storedClicks.length + storedLeads.length;
+    });
+  }
+
+  /** Inserts every batch and their rollups in one transaction (BEGIN IMMEDIATE); answers the rows stored. */
+  write(batches: readonly EventBatch[]): number {
+    try {
+      return this.transaction.immediate(batches);
+    } catch (error) {
+      // The statements may be what failed (a table missing, a schema changed): prepared again next time.
+      this.statements = null;
+      throw error;
+    }
+  }
+}
