@@ -70,6 +70,8 @@ export interface BuildTestAppOptions {
   database?: DatabaseSettings;
   /** The tracker's clock, randomness and worker settings. */
   tracker?: BuildOptions['tracker'];
+  /** Honour X-Forwarded-For (as SWITCHYARD_TRUST_PROXY=true does). */
+  trustProxy?: boolean;
 }
 
 /** The environment variables that select one database: DATABASE_URL or SWITCHYARD_DATA_DIR. */
@@ -91,6 +93,7 @@ export class DatabaseUnderTest {
       config: loadConfig(env),
       print: options.print ?? (() => undefined),
       ...(options.tracker ? { tracker: options.tracker } : {}),
+      ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
     });
     this.cleanups.push(() => app.close());
     this.databases.set(app, database);

@@ -1,6 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Worker } from 'node:worker_threads';
+import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrateToLatest, openStore } from '../src/store/database.js';
 import { emailHash, emailProvider, emailRate } from '../src/tracker/email.js';
@@ -8,8 +10,9 @@ import { EventWriter } from '../src/tracker/event-writer.js';
 import { countryOfIp } from '../src/tracker/geo.js';
 import { ZLeadInput } from '../src/tracker/lead-input.js';
 import { compileUrlTemplate } from '../src/tracker/macros.js';
+import { eventValues, SqliteEventStore } from '../src/tracker/sqlite-events.js';
 import { describeUserAgent } from '../src/tracker/user-agent.js';
-import { cookieValue, identifyVisitor } from '../src/tracker/visitor.js';
+import { cookieValue, identifyVisitor, newEventId } from '../src/tracker/visitor.js';
 
 describe('macros', () => {
   it('fills known macros URL-encoded, empties known ones without a value, keeps others', () => {
@@ -20,6 +23,25 @@ describe('macros', () => {
       'https://x.example/a%20b?s=x%26y%3Dz&v=%C3%A9&u=%2F&p=&own={aff_sub}',
     );
     expect(compileUrlTemplate('https://plain.example/').fill({ clickid: 'x' })).toBe('https://plain.example/');
+  });
+
+  it('takes vars where the fixed values do not name a macro, and keeps a fixed value without one', () => {
+    const template = compileUrlTemplate('https://x.example/?c={clickid}&z={var1}&l={lander_id}&u={utm_source}');
+    expect(
+      template.fill({ clickid: 'c1', lander_id: undefined }, { var1: 'z 1', lander_id: 'from-var', utm_source: 'fb' }),
+    ).toBe('https://x.example/?c=c1&z=z%201&l=&u=fb');
+  });
+});
+
+describe('event ids', () => {
+  it('are 22 URL-safe characters, sort by the time they were made, and do not repeat', () => {
+    const start = Date.UTC(2026, 10, 21, 12);
+    const ids = Array.from({ length: 5000 }, (_, index) => newEventId(start + index * 997));
+    for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect([...ids].sort()).toEqual(ids);
+    const sameMillisecond = Array.from({ length: 10_000 }, () => newEventId(start));
+    expect(new Set(sameMillisecond).size).toBe(10_000);
+    expect(newEventId(start + 1) > newEventId(start)).toBe(true);
   });
 });
 
@@ -177,5 +199,85 @@ describe.each([
       await store.db.destroy();
       await rm(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('SQLite event writing', () => {
+  const click = (id: string, createdAt = '2026-11-21T10:07:00.000Z') => ({
+    click_id: id,
+    created_at: createdAt,
+    campaign_external_id: 'camp',
+    country: 'GB',
+    visitor_id: 'visitor',
+    is_unique: 1,
+    cost: 0.5,
+    is_bot: 0,
+    vars: '{}',
+    reason: 'matched',
+  });
+
+  async function withStore(test: (store: ReturnType<typeof openStore>) => Promise<void>) {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'switchyard-events-'));
+    const store = openStore({ databaseUrl: undefined, dataDir });
+    try {
+      await migrateToLatest(store);
+      await test(store);
+    } finally {
+      await store.db.destroy();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }
+
+  const totals = async (store: ReturnType<typeof openStore>) => {
+    const rows = await store.db.selectFrom('tracker_clicks').select('click_id').orderBy('id').execute();
+    const cube = await store.db
+      .selectFrom('report_rollups')
+      .select((eb) => [eb.fn.sum<number>('clicks').as('clicks'), eb.fn.sum<number>('cost').as('cost')])
+      .where('cube', '=', 'all')
+      .executeTakeFirstOrThrow();
+    return { ids: rows.map((row) => row.click_id), cubeClicks: Number(cube.clicks), cubeCost: Number(cube.cost) };
+  };
+
+  it('stores a batch sent twice once, and counts it once in the rollups', async () => {
+    await withStore(async (store) => {
+      const writer = new SqliteEventStore(new SQLite(store.sqlite!.name));
+      const batch = {
+        table: 'tracker_clicks' as const,
+        rows: ['a', 'b', 'c'].map((id) => eventValues('tracker_clicks', click(id))),
+      };
+      expect(writer.write([batch])).toBe(3);
+      expect(
+        writer.write([batch, { table: 'tracker_clicks', rows: [eventValues('tracker_clicks', click('d'))] }]),
+      ).toBe(1);
+      expect(await totals(store)).toEqual({ ids: ['a', 'b', 'c', 'd'], cubeClicks: 4, cubeCost: 2 });
+    });
+  });
+
+  it('gives the rows of a worker thread that stopped to a new one, and stores each once', async () => {
+    await withStore(async (store) => {
+      const errors: unknown[] = [];
+      const writer = new EventWriter(store.db, {
+        sqlite: store.sqlite!,
+        flushIntervalMs: 3_600_000,
+        maxBatch: 100_000,
+        log: { warn: () => undefined, error: (object) => errors.push(object) },
+      });
+      // The worker is private: a test reaches in to stop it the way a crash would.
+      const worker = () => (writer as unknown as { sink: { worker: Worker | null } }).sink.worker;
+      for (let index = 0; index < 300; index += 1) writer.addClick(click(`w${String(index).padStart(3, '0')}`));
+      await writer.flush();
+      for (let index = 300; index < 700; index += 1) writer.addClick(click(`w${String(index).padStart(3, '0')}`));
+      // Handed over (256 rows at a time, or after 10 ms) but not written: the worker waits for more.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(writer.pending).toBe(400);
+      await worker()!.terminate();
+      await writer.flush();
+      expect(writer.pending).toBe(0);
+      expect(errors).toHaveLength(1);
+      const { ids, cubeClicks } = await totals(store);
+      expect(ids).toEqual(Array.from({ length: 700 }, (_, index) => `w${String(index).padStart(3, '0')}`));
+      expect(cubeClicks).toBe(700);
+      await writer.close();
+    });
   });
 });
