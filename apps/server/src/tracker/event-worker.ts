@@ -6,6 +6,7 @@
 // Rows arrive in numbered batches; they are written when `maxBatch` rows wait or the oldest has waited
 // `flushIntervalMs`, several batches to a transaction, and each batch is acknowledged once committed (the
 // main thread keeps a copy until then and sends it again to a new worker if this one stops).
+import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { type EventBatch, SqliteEventStore } from './sqlite-events.js';
@@ -15,6 +16,8 @@ export interface EventWorkerSettings {
   busyTimeoutMs: number;
   maxBatch: number;
   flushIntervalMs: number;
+  /** Added to the thread's nice value (lower priority than the event loop's). */
+  niceness: number;
 }
 
 export type ToEventWorker =
@@ -34,6 +37,16 @@ export type FromEventWorker =
 const port = parentPort;
 if (!port) throw new Error('event-worker.ts runs as a worker thread');
 const settings = workerData as EventWorkerSettings;
+
+// Clicks come first: on Linux a nice value belongs to a thread, so this lowers the writer's priority
+// alone. Writing is never urgent (rows wait in memory, and flushes wait for it); answering visitors is.
+if (settings.niceness > 0) {
+  try {
+    os.setPriority(settings.niceness);
+  } catch {
+    // Not allowed here (some containers): the writer runs at the process's priority.
+  }
+}
 
 const db = new SQLite(settings.file, { timeout: settings.busyTimeoutMs });
 db.pragma(`busy_timeout = ${settings.busyTimeoutMs}`);

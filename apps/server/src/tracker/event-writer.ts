@@ -100,6 +100,8 @@ const POST_EVERY_MS = 10;
 /** Wait before starting another worker after one stopped unexpectedly. */
 const RESTART_DELAY_MS = 1000;
 const BUSY_TIMEOUT_MS = 5000;
+/** The writer thread's nice value (0 is the event loop's; 19 the lowest priority). */
+const WRITER_NICENESS = 10;
 const WORKER_ENTRY = new URL('./event-worker-boot.mjs', import.meta.url);
 
 interface SentBatch {
@@ -214,6 +216,7 @@ class SqliteWorkerSink implements EventSink {
       busyTimeoutMs: BUSY_TIMEOUT_MS,
       maxBatch: this.settings.maxBatch,
       flushIntervalMs: this.settings.flushIntervalMs,
+      niceness: WRITER_NICENESS,
     };
     const worker = new Worker(WORKER_ENTRY, { workerData });
     worker.unref();
