@@ -228,8 +228,11 @@ class SqliteWorkerSink implements EventSink {
         this.worker = null;
         resolve();
         if (this.closing) return;
-        // Rows it had not written are still here: a new worker gets them again, then the flushes waiting.
+        // Rows it had not written are still here: a new worker gets them again. Flushes waiting now
+        // return (their rows still pending) rather than wait on a thread that may fail to start again.
         this.settings.log?.error({ code }, 'tracker event writer thread stopped; starting another');
+        for (const done of this.flushes.values()) done();
+        this.flushes.clear();
         this.restartTimer = setTimeout(() => {
           this.restartTimer = null;
           this.resend();

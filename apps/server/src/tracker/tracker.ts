@@ -657,9 +657,9 @@ export class Tracker {
   ): { vars: Record<string, string>; externalClickId: string | undefined } {
     const vars: Record<string, string> = {};
     let externalClickId = firstValue(query.external_id);
-    for (const [name, raw] of Object.entries(query)) {
-      if (!DIRECT_VAR.test(name)) continue;
-      const value = firstValue(raw);
+    for (const name in query) {
+      if (!Object.hasOwn(query, name) || !DIRECT_VAR.test(name)) continue;
+      const value = firstValue(query[name]);
       if (value !== undefined) vars[name] = value;
     }
     // The traffic source's parameters win over a var of the same name sent as it is.
