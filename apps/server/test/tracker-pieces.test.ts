@@ -253,31 +253,41 @@ describe('SQLite event writing', () => {
     });
   });
 
-  it('gives the rows of a worker thread that stopped to a new one, and stores each once', async () => {
+  it('after a writer thread stops, says how many rows it lost, and writes the next ones with a new thread', async () => {
     await withStore(async (store) => {
-      const errors: unknown[] = [];
+      const errors: Record<string, unknown>[] = [];
       const writer = new EventWriter(store.db, {
         sqlite: store.sqlite!,
         flushIntervalMs: 3_600_000,
         maxBatch: 100_000,
-        log: { warn: () => undefined, error: (object) => errors.push(object) },
+        log: { warn: () => undefined, error: (object) => errors.push(object as Record<string, unknown>) },
       });
       // The worker is private: a test reaches in to stop it the way a crash would.
       const worker = () => (writer as unknown as { sink: { worker: Worker | null } }).sink.worker;
-      for (let index = 0; index < 300; index += 1) writer.addClick(click(`w${String(index).padStart(3, '0')}`));
+      const id = (index: number) => `w${String(index).padStart(3, '0')}`;
+      for (let index = 0; index < 300; index += 1) writer.addClick(click(id(index)));
       await writer.flush();
-      for (let index = 300; index < 700; index += 1) writer.addClick(click(`w${String(index).padStart(3, '0')}`));
+      for (let index = 300; index < 700; index += 1) writer.addClick(click(id(index)));
       // Handed over (256 rows at a time, or after 10 ms) but not written: the worker waits for more.
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(writer.pending).toBe(400);
       await worker()!.terminate();
+      expect(errors).toEqual([expect.objectContaining({ lost: 400 })]);
+      expect(writer.pending).toBe(0);
+      // Rows that come while a new worker is started wait, then go to it.
+      for (let index = 700; index < 750; index += 1) writer.addClick(click(id(index)));
+      await new Promise((resolve) => setTimeout(resolve, 1200));
       await writer.flush();
       expect(writer.pending).toBe(0);
-      expect(errors).toHaveLength(1);
       const { ids, cubeClicks } = await totals(store);
-      expect(ids).toEqual(Array.from({ length: 700 }, (_, index) => `w${String(index).padStart(3, '0')}`));
-      expect(cubeClicks).toBe(700);
+      const expected = [
+        ...Array.from({ length: 300 }, (_, index) => id(index)),
+        ...Array.from({ length: 50 }, (_, index) => id(700 + index)),
+      ];
+      expect(ids).toEqual(expected);
+      expect(cubeClicks).toBe(350);
       await writer.close();
+      expect(errors).toHaveLength(1);
     });
   });
 });

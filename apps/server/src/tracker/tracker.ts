@@ -36,7 +36,7 @@ import { type OutboundOptions, OutboundPostbacks } from './outbound.js';
 import { type PostbackParams, resolvePostbackEvent, rulePayout } from './postbacks.js';
 import { conditionContext, type Decision, decide, PATH_CAP_TIMEZONE, type RoutingSubject } from './routing.js';
 import { UserAgentCache } from './user-agent.js';
-import { identifyVisitor, newEventId } from './visitor.js';
+import { eventIdTime, identifyVisitor, newEventId } from './visitor.js';
 import type { Random } from './weighted.js';
 
 export interface TrackerLog {
@@ -96,9 +96,9 @@ const EXTERNAL_CLICK_ID_PARAMETERS = new Set(['external_id', 'click_id', 'clicki
 /** Vars a click URL may carry as they are, besides the traffic source's mapped parameters. */
 const DIRECT_VAR = /^(subaff|email_source|step|utm_[a-z0-9_]{1,32}|var(10|[1-9]))$/;
 const MAX_VAR_LENGTH = 1024;
-/** Clicks remembered for the lander's offer link; older ones are looked up in the database. */
-const RECENT_CLICKS = 100_000;
 const EMPTY_SNAPSHOT: RoutingSnapshot = compileRouting([]);
+/** Events younger than this may still wait in the event writer (it writes within a second or so). */
+const RECENT_EVENT_MS = 60_000;
 
 function firstValue(value: unknown): string | undefined {
   const first = Array.isArray(value) ? value[0] : value;
@@ -159,8 +159,6 @@ export class Tracker {
   private readonly events: EventWriter;
   /** The queue of postbacks owed to traffic sources, and its worker. */
   readonly outbound: OutboundPostbacks;
-  /** Click id → where its lander's offer link goes. */
-  private readonly recentClicks = new Map<string, { campaignExternalId: string; offerUrl: string | null }>();
   /** Email hash → registrations seen (regsCount). */
   private readonly registrations = new Map<string, number>();
   private compiling: Promise<void> | null = null;
@@ -366,30 +364,40 @@ export class Tracker {
     this.events.addClick(row);
     const macros = macroValues(row, clickId, undefined, vars);
     const offerUrl = decision.offer?.url.fill(macros, vars) ?? null;
-    // Only a lander links on to the offer (/c/:campaign/offer); a click sent straight to its offer is
-    // not asked for again, and if it is, the stored row answers.
-    if (decision.lander) this.remember(clickId, campaign.externalId, offerUrl);
     const location = decision.lander?.url.fill(macros, vars) ?? offerUrl;
     if (!location) return { kind: 'no-route', cookies: visitor.cookies, clickId };
     return { kind: 'redirect', location, cookies: visitor.cookies, clickId };
   }
 
-  /** Where a lander's offer link goes for `clickId`: the offer chosen at the click. */
+  /**
+   * Where a lander's offer link goes for `clickId`: the offer chosen at the click, from the stored click
+   * (not kept in memory: holding every lander click until its visitor moves on cost more, in garbage
+   * collection, than reading the one row when they do).
+   */
   async offerForClick(campaignExternalId: string, clickId: string): Promise<string | null> {
-    const recent = this.recentClicks.get(clickId);
-    if (recent) return recent.campaignExternalId === campaignExternalId ? recent.offerUrl : null;
-    // Clicks from before a restart, or served by another node.
-    const row = await this.db
-      .selectFrom('tracker_clicks')
-      .selectAll()
-      .where('click_id', '=', clickId)
-      .where('campaign_external_id', '=', campaignExternalId)
-      .executeTakeFirst();
-    if (!row?.offer_external_id) return null;
+    const row = await this.storedEvent(
+      () => this.db.selectFrom('tracker_clicks').selectAll().where('click_id', '=', clickId).executeTakeFirst(),
+      clickId,
+    );
+    if (!row?.offer_external_id || row.campaign_external_id !== campaignExternalId) return null;
     const offer = this.snapshot.tracker.offers.get(row.offer_external_id);
     if (!offer) return null;
     const vars = JSON.parse(row.vars) as Record<string, string>;
     return offer.url.fill(macroValues(row, clickId, undefined, vars), vars);
+  }
+
+  /**
+   * A stored click or lead; one made in the last minute may still wait in the event writer, which is
+   * then asked to write first (an older id, or an unknown one, does not hold up the writer).
+   */
+  private async storedEvent<T>(read: () => Promise<T | undefined>, id: string): Promise<T | undefined> {
+    const found = await read();
+    if (found !== undefined) return found;
+    const made = eventIdTime(id);
+    if (made === null || Math.abs(this.now().getTime() - made) > RECENT_EVENT_MS) return undefined;
+    // Always wait for the writer, even with nothing pending here: a batch may be on its way.
+    await this.events.flush();
+    return read();
   }
 
   /** A lead for an API campaign; `apiKey` is checked before the body is read. */
@@ -606,25 +614,21 @@ export class Tracker {
     return { kind: 'converted', conversionId };
   }
 
-  /** The click or lead a postback names; one still waiting in the event buffer is written first. */
+  /** The click or lead a postback names; one still waiting in the event writer is written first. */
   private async findOrigin(
     id: string,
   ): Promise<{ kind: 'click'; row: StoredClick } | { kind: 'lead'; row: StoredLead } | null> {
-    for (let attempt = 0; attempt < 2; attempt += 1) {
+    const origin = await this.storedEvent(async () => {
       const click = await this.db
         .selectFrom('tracker_clicks')
         .selectAll()
         .where('click_id', '=', id)
         .executeTakeFirst();
-      if (click) return { kind: 'click', row: click };
+      if (click) return { kind: 'click' as const, row: click };
       const lead = await this.db.selectFrom('tracker_leads').selectAll().where('lead_id', '=', id).executeTakeFirst();
-      if (lead) return { kind: 'lead', row: lead };
-      if (attempt > 0) break;
-      // Always wait for the writer, even with nothing pending: a batch being inserted right now has
-      // already left the buffer.
-      await this.events.flush();
-    }
-    return null;
+      return lead ? { kind: 'lead' as const, row: lead } : undefined;
+    }, id);
+    return origin ?? null;
   }
 
   /** What payout rule conditions see: the original click or lead as routing saw it. */
@@ -672,10 +676,5 @@ export class Tracker {
       }
     }
     return { vars, externalClickId };
-  }
-
-  private remember(clickId: string, campaignExternalId: string, offerUrl: string | null): void {
-    if (this.recentClicks.size >= RECENT_CLICKS) this.recentClicks.delete(this.recentClicks.keys().next().value!);
-    this.recentClicks.set(clickId, { campaignExternalId, offerUrl });
   }
 }

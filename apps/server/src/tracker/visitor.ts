@@ -66,6 +66,25 @@ export function newEventId(now = Date.now()): string {
   return id + SORTABLE[last >>> 2]! + SORTABLE[(last & 3) << 4]!;
 }
 
+const SORTABLE_VALUE = new Map([...SORTABLE].map((character, index) => [character, index]));
+/** Characters holding the 42 bits of time. */
+const TIME_CHARACTERS = 7;
+
+/**
+ * When an id from newEventId was made (milliseconds since 1970, as of the 2109 wrap), or null for what
+ * cannot be one. Ids made otherwise (before ids carried their time) read as some arbitrary time.
+ */
+export function eventIdTime(id: string): number | null {
+  if (id.length !== 22) return null;
+  let time = 0;
+  for (let index = 0; index < TIME_CHARACTERS; index += 1) {
+    const value = SORTABLE_VALUE.get(id[index]!);
+    if (value === undefined) return null;
+    time = time * 64 + value;
+  }
+  return time;
+}
+
 export interface Visitor {
   id: string;
   /** The visitor's first click on this campaign in the uniqueness window. */
