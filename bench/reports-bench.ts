@@ -138,16 +138,31 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
   ];
   const rows: string[][] = [];
   const targets: TargetRow[] = [];
+  const probes: string[][] = [];
   for (const report of reports) {
     const times: number[] = [];
     let totals: ReportFigures | undefined;
     for (let run = 0; run <= RUNS; run += 1) {
       const start = performance.now();
-      const response = await fetch(`${server.base}/api/reports?${report.query}`, {
+      const answer = fetch(`${server.base}/api/reports?${report.query}`, {
         headers: { authorization: `Bearer ${server.token}` },
       });
+      // While a report beyond the cubes reads the events, clicks must still be answered at once.
+      const probe = !report.target && run === 1 ? probeClicks(server.base, flow.campaignExternalId, answer) : null;
+      const response = await answer;
       const body = (await response.json()) as { totals: ReportFigures; total: number };
       const elapsed = performance.now() - start;
+      const latencies = await probe;
+      if (latencies) {
+        const sorted = latencies.sort((a, b) => a - b);
+        probes.push([
+          report.label,
+          int(sorted.length),
+          ms(sorted[Math.floor(sorted.length / 2)] ?? Number.NaN),
+          ms(sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)] ?? Number.NaN),
+          ms(sorted.at(-1) ?? Number.NaN),
+        ]);
+      }
       if (response.status !== 200) throw new BenchFailure(`report ${report.label}: ${response.status}`);
       if (run > 0) times.push(elapsed);
       totals = body.totals;
@@ -179,6 +194,30 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
       rows,
     ),
   );
+  console.log(
+    `\nClicks sent one after another while each report beyond the cubes ran (its totals include them):\n${table(
+      ['during report', 'clicks', 'p50', 'p99', 'max'],
+      probes,
+    )}`,
+  );
   await stopChild(server.child);
   return targets;
+}
+
+/** Sends clicks one after another until `until` settles; answers each one's latency. */
+async function probeClicks(base: string, campaign: string, until: Promise<unknown>): Promise<number[]> {
+  let done = false;
+  const stop = () => {
+    done = true;
+  };
+  until.then(stop, stop);
+  const latencies: number[] = [];
+  while (!done) {
+    const start = performance.now();
+    const response = await fetch(`${base}/c/${campaign}`, { redirect: 'manual' });
+    await response.arrayBuffer();
+    if (response.status !== 302) throw new BenchFailure(`a click during a report answered ${response.status}`);
+    latencies.push(performance.now() - start);
+  }
+  return latencies;
 }

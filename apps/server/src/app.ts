@@ -26,6 +26,7 @@ import { securityHeaders } from './http/security-headers.js';
 import { createMailer } from './mail/mailer.js';
 import { postbackLogRoutes } from './postback-log/routes.js';
 import { reportRoutes } from './reports/routes.js';
+import { reportRunner } from './reports/runner.js';
 import { migrateToLatest, openStore, type Store } from './store/database.js';
 import { closeRedis, OutageWarning, openRedis, REDIS_KEY_PREFIX } from './store/redis.js';
 import { shareConfigChanges } from './store/redis-notices.js';
@@ -96,8 +97,12 @@ async function createServer(
     logger: options.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: options.trustProxy ?? false,
-    serverFactory: (handler, options) => {
-      const settings = options as { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
+    serverFactory: (handler, serverOptions) => {
+      const settings = serverOptions as {
+        keepAliveTimeout?: number;
+        requestTimeout?: number;
+        connectionTimeout?: number;
+      };
       const server = http.createServer((request, response) => {
         if (fastPath?.(request, response)) return;
         handler(request, response);
@@ -161,6 +166,9 @@ async function createServer(
       await notices.publish(kind);
     };
   }
+  // Closed before the store (onClose hooks run last-added first).
+  const reports = reportRunner(store);
+  app.addHook('onClose', async () => reports.close());
   const services = {
     users: new UsersService(store.db, sessions),
     workspaces: new WorkspacesService(store.db),
@@ -183,7 +191,7 @@ async function createServer(
       roleRoutes(api, services.roles);
       configRecordRoutes(api, store.db, onConfigChange);
       referenceDataRoutes(api);
-      reportRoutes(api, store.db);
+      reportRoutes(api, reports);
       postbackLogRoutes(api, store.db);
     },
     { prefix: '/api' },

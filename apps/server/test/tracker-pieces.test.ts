@@ -122,10 +122,10 @@ describe('lead body', () => {
   });
 });
 
-// Through Kysely (as on PostgreSQL) and through prepared better-sqlite3 statements (as the app does on SQLite).
+// Through Kysely (as on PostgreSQL) and through the writer thread (as the app does on SQLite).
 describe.each([
   ['Kysely', false],
-  ['prepared SQLite statements', true],
+  ['a writer thread on SQLite', true],
 ])('event writer (%s)', (_name, direct) => {
   const sqliteOf = (store: ReturnType<typeof openStore>) => (direct ? { sqlite: store.sqlite! } : {});
 

@@ -1,11 +1,12 @@
-// The SQLite event writer's thread (started by EventWriter through event-worker-boot.mjs). better-sqlite3
+// The SQLite event writer's thread (started by EventWriter, through worker-boot.mjs). better-sqlite3
 // runs synchronously: on the event loop, every insert, commit and WAL checkpoint would hold up the
 // clicks waiting behind it. Here they run on a second thread with its own connection to the same file
 // (WAL: the main connection keeps reading while this one writes), and the event loop only hands rows over.
 //
 // Rows arrive in numbered batches; they are written when `maxBatch` rows wait or the oldest has waited
 // `flushIntervalMs`, several batches to a transaction, and each batch is acknowledged once committed (the
-// main thread keeps a copy until then and sends it again to a new worker if this one stops).
+// main thread counts what is still to be written). When the database refuses them (locked for longer
+// than the busy timeout, disk full), they stay queued here and are tried again a second later.
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
@@ -63,11 +64,14 @@ let failing = false;
 
 const send = (message: FromEventWorker) => port.postMessage(message);
 
-function schedule(): void {
+/** Wait after a failed write before the next attempt (a flush asks at once). */
+const RETRY_MS = 1000;
+
+function schedule(delayMs = settings.flushIntervalMs): void {
   timer ??= setTimeout(() => {
     timer = null;
     writeAll();
-  }, settings.flushIntervalMs);
+  }, delayMs);
 }
 
 /** Writes the queue, `maxBatch` rows (whole batches) to a transaction; stops at the first failure. */
@@ -85,7 +89,9 @@ function writeAll(): boolean {
     } catch (error) {
       failing = true;
       send({ type: 'failed', message: error instanceof Error ? error.message : String(error), rows: queuedRows });
-      schedule();
+      if (timer) clearTimeout(timer);
+      timer = null;
+      schedule(Math.max(settings.flushIntervalMs, RETRY_MS));
       return false;
     }
     failing = false;

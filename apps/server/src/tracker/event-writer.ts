@@ -14,12 +14,13 @@
 // PostgreSQL goes through Kysely on the event loop: its work happens in the database server.
 // Each chunk's transaction also adds the chunk to the report rollups (store/report-rollups.ts), so the
 // rollups always count exactly the rows stored.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { applyRollupDeltas, rollupDeltas } from '../store/report-rollups.js';
 import type { Database } from '../store/schema.js';
 import type { EventTable, NewTrackerClick, NewTrackerLead } from '../store/tracker-events.js';
+import { startWorkerThread } from '../worker-thread.js';
 import type { EventWorkerSettings, FromEventWorker, ToEventWorker } from './event-worker.js';
 import { type EventValues, eventValues } from './sqlite-events.js';
 
@@ -109,7 +110,7 @@ const RESTART_DELAY_MS = 1000;
 const BUSY_TIMEOUT_MS = 5000;
 /** The writer thread's nice value (0 is the event loop's; 19 the lowest priority). */
 const WRITER_NICENESS = 10;
-const WORKER_ENTRY = new URL('./event-worker-boot.mjs', import.meta.url);
+const WORKER_MODULE = new URL('./event-worker.ts', import.meta.url);
 
 /**
  * Rows go to the worker as they are (structured clone) and are not kept here: a copy of every row until
@@ -232,7 +233,7 @@ class SqliteWorkerSink implements EventSink {
       flushIntervalMs: this.settings.flushIntervalMs,
       niceness: WRITER_NICENESS,
     };
-    const worker = new Worker(WORKER_ENTRY, { workerData });
+    const worker = startWorkerThread(WORKER_MODULE, workerData);
     worker.unref();
     this.worker = worker;
     worker.on('message', (message: FromEventWorker) => this.onMessage(message));
