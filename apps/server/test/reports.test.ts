@@ -1,7 +1,7 @@
 import { REPORT_FILTER_GROUPS, REPORT_METRICS, type ReportResponse, type ReportRow } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { localBucket, nextDay, startOfLocalDay } from '../src/reports/time.js';
+import { localBucket, nextDay, startOfLocalDay, utcGrain } from '../src/reports/time.js';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
 import {
   ADMIN_EMAIL,
@@ -45,6 +45,21 @@ describe('report time buckets', () => {
     expect(localBucket('2026-11-10T18', 1, 'Asia/Kolkata', cache)).toEqual({ day: '2026-11-10', hour: '23' });
     expect(localBucket('2026-11-10T18', 2, 'Asia/Kolkata', cache)).toEqual({ day: '2026-11-11', hour: '00' });
     expect(localBucket('2026-11-10T03', 0, 'America/New_York', cache)).toEqual({ day: '2026-11-09', hour: '22' });
+  });
+
+  it('groups events by UTC day, hour or quarter-hour, as coarse as the zone allows over the range', () => {
+    const winter = ['2026-11-10T00:00:00.000Z', '2026-12-10T00:00:00.000Z'] as const;
+    const acrossSpringChange = ['2026-03-01T00:00:00.000Z', '2026-04-10T00:00:00.000Z'] as const;
+    expect(utcGrain(...winter, 'UTC', false)).toBe('day');
+    expect(utcGrain(null, null, 'UTC', false)).toBe('day');
+    expect(utcGrain(...winter, 'UTC', true)).toBe('hour');
+    // London is UTC in winter, not once the clocks go forward.
+    expect(utcGrain(...winter, 'Europe/London', false)).toBe('day');
+    expect(utcGrain(...acrossSpringChange, 'Europe/London', false)).toBe('hour');
+    expect(utcGrain(null, null, 'Europe/London', false)).toBe('hour');
+    expect(utcGrain(...winter, 'America/New_York', false)).toBe('hour');
+    expect(utcGrain(...winter, 'Asia/Kolkata', false)).toBe('quarter');
+    expect(utcGrain(...acrossSpringChange, 'Asia/Kathmandu', true)).toBe('quarter');
   });
 });
 

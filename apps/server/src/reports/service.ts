@@ -32,7 +32,7 @@ import type {
 import { type Expression, type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Database } from '../store/schema.js';
 import { aggregateFromRollups, type DimensionFilters, isRollupDimension } from './rollup-query.js';
-import { localBucket, nextDay, startOfLocalDay } from './time.js';
+import { localBucket, nextDay, startOfLocalDay, utcGrain } from './time.js';
 
 type Source = 'clicks' | 'leads' | 'conversions';
 
@@ -232,9 +232,11 @@ export class ReportsService {
     const buckets = new Map<string, { day: string; hour: string }>();
     const add = (row: AggregateRow, into: (counts: Counts) => void) => {
       const local =
-        row.g_utc_hour === undefined
-          ? null
-          : localBucket(String(row.g_utc_hour), Number(row.g_quarter), query.timezone, buckets);
+        row.g_utc_day !== undefined
+          ? { day: String(row.g_utc_day), hour: '00' }
+          : row.g_utc_hour !== undefined
+            ? localBucket(String(row.g_utc_hour), Number(row.g_quarter ?? 0), query.timezone, buckets)
+            : null;
       const values = groups.map((group): string | null => {
         if (group === 'day') return local?.day ?? null;
         if (group === 'hour') return local?.hour ?? null;
@@ -380,9 +382,13 @@ export class ReportsService {
       select(column(name), `g_${group}`);
     }
     if (groups.some((group) => TIME_GROUPS.includes(group))) {
-      // The UTC hour (`YYYY-MM-DDTHH`) and quarter (0…3) of the ISO-8601 text, in both dialects.
-      select(sql`substr(${sql.ref('e.created_at')}, 1, 13)`, 'g_utc_hour');
-      select(sql`cast(substr(${sql.ref('e.created_at')}, 15, 2) as integer) / 15`, 'g_quarter');
+      // The UTC day (`YYYY-MM-DD`), or hour (`YYYY-MM-DDTHH`) and quarter (0…3), of the ISO-8601 text, in
+      // both dialects: as coarse as the zone's offsets over the range allow (time.ts, utcGrain).
+      const grain = utcGrain(range.from, range.to, range.timezone, groups.includes('hour'));
+      if (grain === 'day') select(sql`substr(${sql.ref('e.created_at')}, 1, 10)`, 'g_utc_day');
+      else select(sql`substr(${sql.ref('e.created_at')}, 1, 13)`, 'g_utc_hour');
+      if (grain === 'quarter')
+        select(sql`cast(substr(${sql.ref('e.created_at')}, 15, 2) as integer) / 15`, 'g_quarter');
     }
 
     const where: Expression<SqlBool>[] = [];

@@ -101,3 +101,43 @@ export function localBucket(
   }
   return found;
 }
+
+/** How finely the event scan groups created_at in UTC (see `utcGrain`). */
+export type UtcGrain = 'day' | 'hour' | 'quarter';
+
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** Instants at which to read the zone's offset over [from, to): every day, or twice a year without a start. */
+function sampleInstants(from: string | null, to: string | null): number[] {
+  const end = to ? Date.parse(to) - 1 : Date.now();
+  if (from) {
+    const instants: number[] = [];
+    for (let instant = Date.parse(from); instant < end; instant += DAY_MS) instants.push(instant);
+    instants.push(end);
+    return instants;
+  }
+  const instants: number[] = [];
+  for (let year = 1970; year <= new Date(end).getUTCFullYear(); year += 1) {
+    instants.push(Date.UTC(year, 0, 1), Date.UTC(year, 6, 1));
+  }
+  instants.push(end);
+  return instants;
+}
+
+/**
+ * How finely events over [from, to) must be grouped in UTC for their local days and hours to come out
+ * right: by UTC day when the zone's offset is zero throughout and no hour is asked; by UTC hour when every
+ * offset in the range is a whole number of hours; else by quarter-hour (every offset is a whole number of
+ * them). Coarser groups are fewer rows for the database to sort and for the server to fold: a month of
+ * 10 million events grouped by campaign, offer, country and day is 96 times fewer groups by UTC day.
+ */
+export function utcGrain(from: string | null, to: string | null, timeZone: string, byHour: boolean): UtcGrain {
+  let allZero = true;
+  for (const instant of sampleInstants(from, to)) {
+    const offset = offsetAt(instant, timeZone);
+    if (offset % HOUR_MS !== 0) return 'quarter';
+    if (offset !== 0) allZero = false;
+  }
+  return allZero && !byHour ? 'day' : 'hour';
+}
