@@ -3,7 +3,7 @@
 // server does the work, and the driver waits without blocking).
 import type { Worker } from 'node:worker_threads';
 import type { ReportResponse, TReportQuery } from '@switchyard/domain';
-import type { Store } from '../store/database.js';
+import { SQLITE_BUSY_TIMEOUT_MS, type Store } from '../store/database.js';
 import { startWorkerThread } from '../worker-thread.js';
 import type { FromReportWorker, ReportWorkerSettings, ToReportWorker } from './report-worker.js';
 import { ReportsService } from './service.js';
@@ -14,7 +14,6 @@ export interface ReportRunner {
 }
 
 const WORKER_MODULE = new URL('./report-worker.ts', import.meta.url);
-const BUSY_TIMEOUT_MS = 5000;
 
 export function reportRunner(store: Store): ReportRunner {
   if (store.sqlite) return new ReportWorker(store.sqlite.name);
@@ -54,7 +53,7 @@ class ReportWorker implements ReportRunner {
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
-    const settings: ReportWorkerSettings = { file: this.file, busyTimeoutMs: BUSY_TIMEOUT_MS };
+    const settings: ReportWorkerSettings = { file: this.file, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS };
     const worker = startWorkerThread(WORKER_MODULE, settings);
     worker.unref();
     this.worker = worker;

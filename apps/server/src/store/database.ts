@@ -27,7 +27,8 @@ export interface Store {
 }
 
 export const SQLITE_FILE_NAME = 'switchyard.db';
-const SQLITE_BUSY_TIMEOUT_MS = 5000;
+/** How long a connection waits for another's write lock (every connection to the file: main, writer, reports). */
+export const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
 /**
  * SQLite runs DDL inside transactions, but Kysely's adapter says it cannot, so its migrator would run

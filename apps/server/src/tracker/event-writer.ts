@@ -17,6 +17,7 @@
 import type { Worker } from 'node:worker_threads';
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
+import { SQLITE_BUSY_TIMEOUT_MS } from '../store/database.js';
 import { applyRollupDeltas, rollupDeltas } from '../store/report-rollups.js';
 import type { Database } from '../store/schema.js';
 import type { EventTable, NewTrackerClick, NewTrackerLead } from '../store/tracker-events.js';
@@ -107,7 +108,6 @@ const POST_ROWS = 256;
 const POST_EVERY_MS = 10;
 /** Wait before starting another worker after one stopped unexpectedly (rows queue here meanwhile). */
 const RESTART_DELAY_MS = 1000;
-const BUSY_TIMEOUT_MS = 5000;
 /** The writer thread's nice value (0 is the event loop's; 19 the lowest priority). */
 const WRITER_NICENESS = 10;
 const WORKER_MODULE = new URL('./event-worker.ts', import.meta.url);
@@ -228,7 +228,7 @@ class SqliteWorkerSink implements EventSink {
     if (this.worker || this.restartTimer || this.closing) return this.worker;
     const workerData: EventWorkerSettings = {
       file: this.file,
-      busyTimeoutMs: BUSY_TIMEOUT_MS,
+      busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS,
       maxBatch: this.settings.maxBatch,
       flushIntervalMs: this.settings.flushIntervalMs,
       niceness: WRITER_NICENESS,
