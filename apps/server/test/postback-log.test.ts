@@ -1,9 +1,8 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { OutboundPostbackEntry, PostbackLogEntry } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
+import { DE_IP, Receiver } from './fixtures/traffic.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -18,32 +17,7 @@ import {
 // its campaign; the outbound list shows each postback owed to a traffic source with its attempts.
 // Each test works on its own day of the tracker's clock, so date ranges keep the tests apart.
 
-const DE_IP = '85.214.132.117';
 const RETRY_MS = 1000;
-
-/** A traffic source's postback receiver on 127.0.0.1: answers the queued statuses, then 200. */
-class Receiver {
-  readonly statuses: number[] = [];
-  readonly requests: URL[] = [];
-  private readonly server: Server;
-
-  constructor() {
-    this.server = createServer((request: IncomingMessage, response) => {
-      this.requests.push(new URL(request.url ?? '/', 'http://receiver.local'));
-      response.statusCode = this.statuses.shift() ?? 200;
-      response.end('ok');
-    });
-  }
-
-  async listen(): Promise<number> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return (this.server.address() as AddressInfo).port;
-  }
-
-  close(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
 
 forEachDatabase('postback log', (db) => {
   let app: FastifyInstance;

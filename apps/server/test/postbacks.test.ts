@@ -1,5 +1,3 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ALL_CONDITION, parseConditionText } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,42 +6,14 @@ import { retryDelay } from '../src/tracker/outbound.js';
 import { readPostbackParams, rulePayout } from '../src/tracker/postbacks.js';
 import { conditionContext } from '../src/tracker/routing.js';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
+import { countryIn, DE_IP, Receiver, US_IP } from './fixtures/traffic.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, forEachDatabase, login } from './harness.js';
 
 // Issue 5, Contract (Postback) and item 3: a postback creates a conversion with the rule payout, a
 // duplicate txid is not counted twice, an unknown click id is 404 and logged, the outbound postback
 // reaches the traffic source with the macros filled and is retried when it fails. On SQLite and PostgreSQL.
 
-const DE_IP = '85.214.132.117';
-const US_IP = '8.8.8.8';
 const RETRY_MS = 1000;
-
-const countryIn = (...codes: string[]) =>
-  JSON.stringify({ type: 'InCondition', data: { Var: 'countryCode', Operation: 'IN', Values: codes } });
-
-/** A traffic source's postback receiver on 127.0.0.1: records each request, answers the queued statuses. */
-class Receiver {
-  readonly requests: URL[] = [];
-  readonly statuses: number[] = [];
-  private readonly server: Server;
-
-  constructor() {
-    this.server = createServer((request: IncomingMessage, response) => {
-      this.requests.push(new URL(request.url ?? '/', 'http://receiver.local'));
-      response.statusCode = this.statuses.shift() ?? 200;
-      response.end('ok');
-    });
-  }
-
-  async listen(): Promise<number> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return (this.server.address() as AddressInfo).port;
-  }
-
-  close(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
 
 describe('postback parameters', () => {
   it('reads every alias, the query winning over the body', () => {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { localBucket, nextDay, startOfLocalDay, utcGrain } from '../src/reports/time.js';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
+import { countryIn, DE_IP, DESKTOP, GB_IP, IPHONE, US_IP } from './fixtures/traffic.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -16,17 +17,6 @@ import {
 // Issue 5, item 4 and Done-when: reports agree exactly with the events written — clicks, leads and
 // postbacks sent over HTTP at known times, then grouped by campaign, offer, country and day (in a
 // timezone whose days are not UTC's). On SQLite and PostgreSQL.
-
-const GB_IP = '81.2.69.160';
-const US_IP = '8.8.8.8';
-const DE_IP = '85.214.132.117';
-const IPHONE =
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
-const DESKTOP =
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
-
-const countryIn = (...codes: string[]) =>
-  JSON.stringify({ type: 'InCondition', data: { Var: 'countryCode', Operation: 'IN', Values: codes } });
 
 describe('report time buckets', () => {
   it('finds local midnights across zones and DST', () => {

@@ -1,17 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
+import { countryIn, GB_IP, IPHONE } from './fixtures/traffic.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, forEachDatabase, login } from './harness.js';
 
 // Clicks over real HTTP are answered ahead of Fastify (src/tracker/fast-click.ts); app.inject, which
 // every other tracker test uses, reaches the Fastify route. Both must answer and record a click the
 // same way, and what the fast path declines must still be answered by Fastify. On SQLite and PostgreSQL.
-
-const GB_IP = '81.2.69.160';
-const IPHONE =
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
-const countryIn = (...codes: string[]) =>
-  JSON.stringify({ type: 'InCondition', data: { Var: 'countryCode', Operation: 'IN', Values: codes } });
 
 /** A Set-Cookie or Location value with the click, visitor and event ids taken out. */
 const withoutIds = (value: string) => value.replace(/[A-Za-z0-9_-]{22}/g, '<id>');

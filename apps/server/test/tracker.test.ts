@@ -1,19 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, expect, it } from 'vitest';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
+import { countryIn, GB_IP, IPHONE, US_IP } from './fixtures/traffic.js';
 import { bearer, expectError, forEachDatabase, useSeededApp } from './harness.js';
 
 // Issue 5, Contract: a click is routed (302 with macros filled) and recorded; a lead is routed and
 // recorded; a wrong key is 401 and a bad body 400. On SQLite and PostgreSQL.
 
-const GB_IP = '81.2.69.160';
-const US_IP = '8.8.8.8';
-const IPHONE =
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
-
 const condition = (tree: unknown) => JSON.stringify(tree);
-const countryIn = (...codes: string[]) =>
-  condition({ type: 'InCondition', data: { Var: 'countryCode', Operation: 'IN', Values: codes } });
 
 async function update(app: FastifyInstance, token: string, apiPath: string, record: StoredRecord, changes: object) {
   const { external_id: _id, status: _s, created_at: _c, updated_at: _u, workspace_id: _w, ...body } = record;

@@ -32,8 +32,7 @@ export type ToEventWorker =
 export type FromEventWorker =
   | { type: 'written'; seqs: number[] }
   | { type: 'failed'; message: string; rows: number }
-  | { type: 'flushed'; id: number }
-  | { type: 'closed' };
+  | { type: 'flushed'; id: number };
 
 const port = parentPort;
 if (!port) throw new Error('event-worker.ts runs as a worker thread');
@@ -75,7 +74,7 @@ function schedule(delayMs = settings.flushIntervalMs): void {
 }
 
 /** Writes the queue, `maxBatch` rows (whole batches) to a transaction; stops at the first failure. */
-function writeAll(): boolean {
+function writeAll(): void {
   while (queue.length > 0) {
     let take = 0;
     let rows = 0;
@@ -92,7 +91,7 @@ function writeAll(): boolean {
       if (timer) clearTimeout(timer);
       timer = null;
       schedule(Math.max(settings.flushIntervalMs, RETRY_MS));
-      return false;
+      return;
     }
     failing = false;
     queue = queue.slice(take);
@@ -103,7 +102,6 @@ function writeAll(): boolean {
     clearTimeout(timer);
     timer = null;
   }
-  return true;
 }
 
 port.on('message', (message: ToEventWorker) => {
@@ -128,7 +126,6 @@ port.on('message', (message: ToEventWorker) => {
       writeAll();
       if (timer) clearTimeout(timer);
       db.close();
-      send({ type: 'closed' });
       port.close();
       break;
   }

@@ -279,8 +279,6 @@ class SqliteWorkerSink implements EventSink {
         this.flushes.delete(message.id);
         if (this.flushes.size === 0) this.worker?.unref();
         break;
-      case 'closed':
-        break;
     }
   }
 }
