@@ -157,10 +157,13 @@ async function clickBench(children: Child[], cleanups: (() => Promise<unknown>)[
   children.push(bare);
   const bareUrl = `http://${HOST}:${barePort}/c/bench`;
   await waitUntilReady(bare, async () => (await fetch(bareUrl, { redirect: 'manual' })).status === 302);
+  // The baseline receives the same clicks as Switchyard (same paths, query strings and headers; the
+  // campaign id has the same length), so the ratio measures the tracker, not the size of the requests.
+  const bareRequests = clickRequests('bench0000000', CLICK_VARIANTS);
   console.log('baseline: warming up…');
-  await load('baseline warm-up', bareUrl, WARMUP_S);
+  await load('baseline warm-up', bareUrl, WARMUP_S, bareRequests);
   console.log('baseline: measuring…');
-  const baseline = await load('bare Fastify 302', bareUrl, DURATION_S);
+  const baseline = await load('bare Fastify 302', bareUrl, DURATION_S, bareRequests);
   await stopChild(bare);
 
   // 2. The real server on a temporary SQLite database.

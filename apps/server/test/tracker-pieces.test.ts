@@ -5,12 +5,13 @@ import type { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrateToLatest, openStore } from '../src/store/database.js';
+import { EVENT_COLUMNS } from '../src/store/tracker-events.js';
 import { emailHash, emailProvider, emailRate } from '../src/tracker/email.js';
 import { EventWriter } from '../src/tracker/event-writer.js';
 import { countryOfIp } from '../src/tracker/geo.js';
 import { ZLeadInput } from '../src/tracker/lead-input.js';
 import { compileUrlTemplate } from '../src/tracker/macros.js';
-import { eventValues, SqliteEventStore } from '../src/tracker/sqlite-events.js';
+import { eventLine, eventValues, lineValues, SqliteEventStore } from '../src/tracker/sqlite-events.js';
 import { describeUserAgent } from '../src/tracker/user-agent.js';
 import { cookieValue, identifyVisitor, newEventId } from '../src/tracker/visitor.js';
 
@@ -237,6 +238,24 @@ describe('SQLite event writing', () => {
       .executeTakeFirstOrThrow();
     return { ids: rows.map((row) => row.click_id), cubeClicks: Number(cube.clicks), cubeCost: Number(cube.cost) };
   };
+
+  it('hands each event over as one JSON line that gives back every value exactly', () => {
+    const row = {
+      ...click('line'),
+      user_agent: 'Mozilla/5.0 "quoted" \\ back\u0000slash',
+      var1: 'lone \ud800 surrogate, emoji 🚀, Ωmega',
+      cost: 0.1 + 0.2,
+      referrer: null,
+    };
+    const line = eventLine('tracker_clicks', row);
+    expect(line.includes('\n')).toBe(false);
+    expect(lineValues(line)).toEqual(eventValues('tracker_clicks', row));
+    // A column the object leaves out arrives with its default.
+    const values = lineValues(line);
+    const columns = EVENT_COLUMNS.tracker_clicks.map((column) => column.name);
+    expect(values[columns.indexOf('var2')]).toBeNull();
+    expect(values[columns.indexOf('cost')]).toBe(0.1 + 0.2);
+  });
 
   it('stores a batch sent twice once, and counts it once in the rollups', async () => {
     await withStore(async (store) => {

@@ -136,10 +136,56 @@ export type ColumnReader<TRow> = (row: TRow, column: string) => unknown;
 
 const readProperty = (row: object, column: string): unknown => (row as Record<string, unknown>)[column];
 
+/** The cubes grouped by their dimensions: each set is counted per quarter-hour once, its day cube folded from that. */
+const DIMENSION_SETS = (() => {
+  const sets = new Map<string, { positions: number[]; quarter: string | null; day: string | null }>();
+  for (const cube of CUBES) {
+    const name = cube.dimensions.join('+');
+    let set = sets.get(name);
+    if (!set) {
+      set = {
+        positions: cube.dimensions.map((dimension) => ROLLUP_DIMENSIONS.indexOf(dimension)),
+        quarter: null,
+        day: null,
+      };
+      sets.set(name, set);
+    }
+    set[cube.grain] = cube.id;
+  }
+  return [...sets.values()];
+})();
+
+type Figures = Pick<RollupDelta, 'clicks' | 'unique_clicks' | 'cost' | 'leads'>;
+/** k1 → k2 → figures, for one dimension set in one bucket. */
+type KeyMap = Map<string, Map<string, Figures>>;
+
+/** The map under `key`, made empty if there is none yet. */
+function innerMap<K, V>(outer: Map<string, Map<K, V>>, key: string): Map<K, V> {
+  let inner = outer.get(key);
+  if (!inner) {
+    inner = new Map();
+    outer.set(key, inner);
+  }
+  return inner;
+}
+
+function figuresAt(keys: KeyMap, k1: string, k2: string): Figures {
+  const seconds = innerMap(keys, k1);
+  let figures = seconds.get(k2);
+  if (!figures) {
+    figures = { clicks: 0, unique_clicks: 0, cost: 0, leads: 0 };
+    seconds.set(k2, figures);
+  }
+  return figures;
+}
+
+const byKey = <T>(map: Map<string, T>): [string, T][] => [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
 /**
  * What `clicks` and `leads` add to every cube, one delta per distinct cube row, in key order (so that
  * concurrent writers — several nodes on one PostgreSQL — lock rows in the same order). Called for every
- * written batch: nested maps rather than joined keys, as this runs for every event and every cube.
+ * written batch, so each event's columns are read once, each set of dimensions is counted once per
+ * quarter-hour, and the day cubes are folded from those counts.
  */
 export function rollupDeltas<TClick = NewTrackerClick, TLead = NewTrackerLead>(
   clicks: readonly TClick[],
@@ -147,53 +193,66 @@ export function rollupDeltas<TClick = NewTrackerClick, TLead = NewTrackerLead>(
   readClick: ColumnReader<TClick> = readProperty as ColumnReader<TClick>,
   readLead: ColumnReader<TLead> = readProperty as ColumnReader<TLead>,
 ): RollupDelta[] {
-  // cube → bucket → k1 → k2 → delta
-  const byCube = CUBES.map(() => new Map<string, Map<string, Map<string, RollupDelta>>>());
+  // quarter-hour → one KeyMap per dimension set
+  const quarters = new Map<string, KeyMap[]>();
+  const values = new Array<string>(ROLLUP_DIMENSIONS.length);
   const addRow = <TRow>(row: TRow, read: ColumnReader<TRow>, isClick: boolean) => {
-    const createdAt = read(row, 'created_at') as string;
-    const quarter = bucketOf(createdAt);
-    const day = bucketOf(createdAt, 'day');
+    const quarter = bucketOf(read(row, 'created_at') as string);
+    let sets = quarters.get(quarter);
+    if (!sets) {
+      sets = DIMENSION_SETS.map(() => new Map());
+      quarters.set(quarter, sets);
+    }
+    for (let index = 0; index < ROLLUP_DIMENSIONS.length; index += 1) {
+      values[index] = keyValue(read(row, DIMENSION_COLUMNS[ROLLUP_DIMENSIONS[index]!]));
+    }
     const unique = isClick && read(row, 'is_unique') ? 1 : 0;
     const cost = isClick ? Number(read(row, 'cost') ?? 0) : 0;
-    for (let index = 0; index < CUBES.length; index += 1) {
-      const { id, dimensions, grain } = CUBES[index] as Cube;
-      const bucket = grain === 'day' ? day : quarter;
-      const k1 = dimensions[0] ? keyValue(read(row, DIMENSION_COLUMNS[dimensions[0]])) : NO_VALUE;
-      const k2 = dimensions[1] ? keyValue(read(row, DIMENSION_COLUMNS[dimensions[1]])) : NO_VALUE;
-      const buckets = byCube[index] as Map<string, Map<string, Map<string, RollupDelta>>>;
-      let firsts = buckets.get(bucket);
-      if (!firsts) {
-        firsts = new Map();
-        buckets.set(bucket, firsts);
-      }
-      let seconds = firsts.get(k1);
-      if (!seconds) {
-        seconds = new Map();
-        firsts.set(k1, seconds);
-      }
-      let delta = seconds.get(k2);
-      if (!delta) {
-        delta = { cube: id, bucket, k1, k2, clicks: 0, unique_clicks: 0, cost: 0, leads: 0 };
-        seconds.set(k2, delta);
-      }
+    for (let index = 0; index < DIMENSION_SETS.length; index += 1) {
+      const { positions } = DIMENSION_SETS[index]!;
+      const k1 = positions.length > 0 ? values[positions[0]!]! : NO_VALUE;
+      const k2 = positions.length > 1 ? values[positions[1]!]! : NO_VALUE;
+      const figures = figuresAt(sets[index]!, k1, k2);
       if (isClick) {
-        delta.clicks += 1;
-        delta.unique_clicks += unique;
-        delta.cost += cost;
+        figures.clicks += 1;
+        figures.unique_clicks += unique;
+        figures.cost += cost;
       } else {
-        delta.leads += 1;
+        figures.leads += 1;
       }
     }
   };
   for (const row of clicks) addRow(row, readClick, true);
   for (const row of leads) addRow(row, readLead, false);
 
+  // cube id → bucket → KeyMap: the quarter cubes as counted, the day cubes folded from them.
+  const cubes = new Map<string, Map<string, KeyMap>>();
+  for (const [quarter, sets] of quarters) {
+    const day = bucketOf(quarter, 'day');
+    for (let index = 0; index < DIMENSION_SETS.length; index += 1) {
+      const set = DIMENSION_SETS[index]!;
+      const keys = sets[index]!;
+      if (set.quarter !== null) innerMap(cubes, set.quarter).set(quarter, keys);
+      if (set.day === null) continue;
+      const dayKeys: KeyMap = innerMap(innerMap(cubes, set.day), day);
+      for (const [k1, seconds] of keys) {
+        for (const [k2, figures] of seconds) {
+          const total = figuresAt(dayKeys, k1, k2);
+          total.clicks += figures.clicks;
+          total.unique_clicks += figures.unique_clicks;
+          total.cost += figures.cost;
+          total.leads += figures.leads;
+        }
+      }
+    }
+  }
+
   const deltas: RollupDelta[] = [];
-  const sorted = <T>(map: Map<string, T>) => [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const cubeOrder = CUBES.map((cube, index) => [cube.id, index] as const).sort(([a], [b]) => (a < b ? -1 : 1));
-  for (const [, index] of cubeOrder) {
-    for (const [, firsts] of sorted(byCube[index] as Map<string, Map<string, Map<string, RollupDelta>>>)) {
-      for (const [, seconds] of sorted(firsts)) for (const [, delta] of sorted(seconds)) deltas.push(delta);
+  for (const [cube, buckets] of byKey(cubes)) {
+    for (const [bucket, keys] of byKey(buckets)) {
+      for (const [k1, seconds] of byKey(keys)) {
+        for (const [k2, figures] of byKey(seconds)) deltas.push({ cube, bucket, k1, k2, ...figures });
+      }
     }
   }
   return deltas;

@@ -10,7 +10,8 @@
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
-import { type EventBatch, SqliteEventStore } from './sqlite-events.js';
+import type { EventTable } from '../store/tracker-events.js';
+import { lineValues, SqliteEventStore } from './sqlite-events.js';
 
 export interface EventWorkerSettings {
   file: string;
@@ -22,7 +23,8 @@ export interface EventWorkerSettings {
 }
 
 export type ToEventWorker =
-  | ({ type: 'rows'; seq: number } & EventBatch)
+  /** Event lines (eventLine) of one table. */
+  | { type: 'rows'; seq: number; table: EventTable; lines: string[] }
   /** Write everything received so far, then answer `flushed`. */
   | { type: 'flush'; id: number }
   /** Forget batches up to `seq` (the main thread dropped them: too many rows waited). */
@@ -54,7 +56,7 @@ db.pragma(`busy_timeout = ${settings.busyTimeoutMs}`);
 db.pragma('synchronous = NORMAL');
 const store = new SqliteEventStore(db);
 
-type Queued = EventBatch & { seq: number };
+type Queued = { seq: number; table: EventTable; lines: string[] };
 let queue: Queued[] = [];
 let queuedRows = 0;
 let timer: NodeJS.Timeout | null = null;
@@ -78,13 +80,13 @@ function writeAll(): void {
   while (queue.length > 0) {
     let take = 0;
     let rows = 0;
-    while (take < queue.length && (take === 0 || rows + queue[take]!.rows.length <= settings.maxBatch)) {
-      rows += queue[take]!.rows.length;
+    while (take < queue.length && (take === 0 || rows + queue[take]!.lines.length <= settings.maxBatch)) {
+      rows += queue[take]!.lines.length;
       take += 1;
     }
     const batches = queue.slice(0, take);
     try {
-      store.write(batches);
+      store.write(batches.map((batch) => ({ table: batch.table, rows: batch.lines.map(lineValues) })));
     } catch (error) {
       failing = true;
       send({ type: 'failed', message: error instanceof Error ? error.message : String(error), rows: queuedRows });
@@ -108,7 +110,7 @@ port.on('message', (message: ToEventWorker) => {
   switch (message.type) {
     case 'rows':
       queue.push(message);
-      queuedRows += message.rows.length;
+      queuedRows += message.lines.length;
       if (queuedRows >= settings.maxBatch && !failing) writeAll();
       else schedule();
       break;
@@ -118,7 +120,7 @@ port.on('message', (message: ToEventWorker) => {
       break;
     case 'drop': {
       const kept = queue.filter((batch) => batch.seq > message.upTo);
-      for (const batch of queue) if (batch.seq <= message.upTo) queuedRows -= batch.rows.length;
+      for (const batch of queue) if (batch.seq <= message.upTo) queuedRows -= batch.lines.length;
       queue = kept;
       break;
     }

@@ -6,7 +6,7 @@
 //
 // On SQLite the writing happens on a worker thread with its own connection (tracker/event-worker.ts), so
 // that inserts, commits and WAL checkpoints never hold up the event loop; the event loop turns each row
-// into an array and hands the rows over every few milliseconds. Event chunks commit there without waiting
+// into one JSON line when it happens and hands the lines over every few milliseconds. Event chunks commit there without waiting
 // for the disk (synchronous = NORMAL on that connection only): a crash of the process loses nothing more,
 // and a crash of the machine (power, kernel) can also lose the event chunks committed since the last
 // durable commit — the next conversion, configuration change or WAL checkpoint, which do wait for the
@@ -23,7 +23,7 @@ import type { Database } from '../store/schema.js';
 import type { EventTable, NewTrackerClick, NewTrackerLead } from '../store/tracker-events.js';
 import { startWorkerThread } from '../worker-thread.js';
 import type { EventWorkerSettings, FromEventWorker, ToEventWorker } from './event-worker.js';
-import { type EventValues, eventValues } from './sqlite-events.js';
+import { eventLine } from './sqlite-events.js';
 
 export interface EventWriterOptions {
   /** Write as soon as this many rows wait (per table; on SQLite, rows per transaction). */
@@ -113,14 +113,16 @@ const WRITER_NICENESS = 10;
 const WORKER_MODULE = new URL('./event-worker.ts', import.meta.url);
 
 /**
- * Rows go to the worker as they are (structured clone) and are not kept here: a copy of every row until
- * it was written outlived the heap's young generation and cost the clicks more in garbage collection
- * than anything else. A worker thread that stops (it catches the database's errors, so this is a bug or
+ * Rows go to the worker as JSON lines (one flat string per event, see `eventLine`) and are not kept here
+ * once handed over: a copy of every row until it was written outlived the heap's young generation and
+ * cost the clicks more in garbage collection than anything else, and an array of forty values per row
+ * waiting for the next hand-over still cost about as much as the JSON text (measured with the event
+ * loop's CPU time per click at a fixed click rate). A worker thread that stops (it catches the database's errors, so this is a bug or
  * running out of memory) loses the rows it held — at most `flushIntervalMs` plus one transaction of
  * traffic — and says how many; the next rows go to a new worker.
  */
 class SqliteWorkerSink implements EventSink {
-  private readonly queued: Record<EventTable, EventValues[]> = { tracker_clicks: [], tracker_leads: [] };
+  private readonly queued: Record<EventTable, string[]> = { tracker_clicks: [], tracker_leads: [] };
   private queuedRows = 0;
   /** Rows of each batch handed to the worker and not yet written, by sequence number (in order). */
   private readonly unwritten = new Map<number, number>();
@@ -144,7 +146,7 @@ class SqliteWorkerSink implements EventSink {
   }
 
   add(table: EventTable, row: object): void {
-    this.queued[table].push(eventValues(table, row));
+    this.queued[table].push(eventLine(table, row));
     this.queuedRows += 1;
     if (this.pending > this.settings.maxPending) this.dropOldest();
     if (this.queuedRows >= POST_ROWS) this.post();
@@ -191,13 +193,13 @@ class SqliteWorkerSink implements EventSink {
     const worker = this.ensureWorker();
     if (!worker) return;
     for (const table of ['tracker_clicks', 'tracker_leads'] as const) {
-      const rows = this.queued[table];
-      if (rows.length === 0) continue;
+      const lines = this.queued[table];
+      if (lines.length === 0) continue;
       this.queued[table] = [];
       const seq = ++this.seq;
-      this.unwritten.set(seq, rows.length);
-      this.unwrittenRows += rows.length;
-      worker.postMessage({ type: 'rows', seq, table, rows } satisfies ToEventWorker);
+      this.unwritten.set(seq, lines.length);
+      this.unwrittenRows += lines.length;
+      worker.postMessage({ type: 'rows', seq, table, lines } satisfies ToEventWorker);
     }
     this.queuedRows = 0;
   }
