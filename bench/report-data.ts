@@ -5,7 +5,7 @@
 // traffic follows the hours of the day. Rows go in as the tracker writes them: the same columns, and the
 // report rollups added by the same code (rollupDeltas, UPSERT_ONE) in the same transactions.
 import Database from 'better-sqlite3';
-import { rollupDeltas, UPSERT_ONE } from '../apps/server/src/store/report-rollups.js';
+import { rollupDeltas, UPSERT_ONE, upsertParameters } from '../apps/server/src/store/report-rollups.js';
 import type { NewTrackerClick } from '../apps/server/src/store/tracker-events.js';
 
 export interface GeneratedRouting {
@@ -138,16 +138,7 @@ export function generateEvents(file: string, routing: GeneratedRouting, options:
   const writeChunk = db.transaction((clicks: NewTrackerClick[], conversions: Conversion[]) => {
     for (const click of clicks) insertClick.run(click);
     for (const delta of rollupDeltas(clicks, [])) {
-      upsertRollup.run(
-        delta.cube,
-        delta.bucket,
-        delta.k1,
-        delta.k2,
-        delta.clicks,
-        delta.unique_clicks,
-        delta.cost,
-        delta.leads,
-      );
+      upsertRollup.run(upsertParameters(delta));
     }
     for (const conversion of conversions) insertConversion.run(conversion);
   });

@@ -269,6 +269,11 @@ const COLUMNS = ['cube', 'bucket', 'k1', 'k2', ...FIGURES] as const;
 export const UPSERT_ONE = `insert into report_rollups (${COLUMNS.join(', ')}) values (${COLUMNS.map(() => '?').join(', ')})
   on conflict (cube, bucket, k1, k2) do update set ${FIGURES.map((name) => `${name} = report_rollups.${name} + excluded.${name}`).join(', ')}`;
 
+/** A delta's values in UPSERT_ONE's parameter order. */
+export function upsertParameters(delta: RollupDelta): unknown[] {
+  return COLUMNS.map((column) => delta[column]);
+}
+
 /** Rows per multi-row upsert on PostgreSQL (8 parameters each). */
 const UPSERT_CHUNK = 1000;
 

@@ -2,7 +2,13 @@
 // connection): rows arrive as arrays in EVENT_COLUMNS order and go in through one prepared statement per
 // table, with their report rollups, in one transaction per call.
 import type SQLite from 'better-sqlite3';
-import { type ColumnReader, type RollupDelta, rollupDeltas, UPSERT_ONE } from '../store/report-rollups.js';
+import {
+  type ColumnReader,
+  type RollupDelta,
+  rollupDeltas,
+  UPSERT_ONE,
+  upsertParameters,
+} from '../store/report-rollups.js';
 import { EVENT_COLUMNS, EVENT_ID_COLUMN, type EventTable } from '../store/tracker-events.js';
 
 /** One event row, its values in EVENT_COLUMNS order. */
@@ -93,16 +99,7 @@ export class SqliteEventStore {
       }
       const deltas: RollupDelta[] = rollupDeltas(storedClicks, storedLeads, readClick, readLead);
       for (const delta of deltas) {
-        rollup.run(
-          delta.cube,
-          delta.bucket,
-          delta.k1,
-          delta.k2,
-          delta.clicks,
-          delta.unique_clicks,
-          delta.cost,
-          delta.leads,
-        );
+        rollup.run(upsertParameters(delta));
       }
       return storedClicks.length + storedLeads.length;
     });
