@@ -1,4 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import { createRequire } from 'node:module';
+import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
@@ -8,7 +11,8 @@ import { migrateToLatest, openStore } from '../src/store/database.js';
 import { EVENT_COLUMNS } from '../src/store/tracker-events.js';
 import { emailHash, emailProvider, emailRate } from '../src/tracker/email.js';
 import { EventWriter } from '../src/tracker/event-writer.js';
-import { countryOfIp } from '../src/tracker/geo.js';
+import { type ClickHeaders, clickHeaders, clientIp } from '../src/tracker/fast-click.js';
+import { countryOfIp, ipv4Number } from '../src/tracker/geo.js';
 import { ZLeadInput } from '../src/tracker/lead-input.js';
 import { compileUrlTemplate } from '../src/tracker/macros.js';
 import { eventLine, eventValues, lineValues, SqliteEventStore } from '../src/tracker/sqlite-events.js';
@@ -86,6 +90,90 @@ describe('GeoIP', () => {
     expect(countryOfIp('10.1.2.3')).toBeUndefined();
     expect(countryOfIp('not an ip')).toBeUndefined();
     expect(countryOfIp(undefined)).toBeUndefined();
+  });
+
+  it("answers every IPv4 address as geoip-country's own lookup does, from the same database", () => {
+    const geoip = createRequire(import.meta.url)('geoip-country') as {
+      lookup(ip: string): { country?: string } | null;
+    };
+    // A fixed sequence (no flakiness) of addresses across the whole space, plus range edges and odd spellings.
+    let state = 12345;
+    const next = () => {
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+      return state;
+    };
+    const addresses: string[] = ['0.0.0.0', '255.255.255.255', '1.0.0.0', '1.0.0.255', '1.0.1.0', '223.255.255.255'];
+    for (let index = 0; index < 20_000; index += 1) {
+      const n = next();
+      addresses.push(`${n >>> 24}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`);
+    }
+    addresses.push(
+      '01.2.3.4',
+      '1.2.3',
+      '1.2.3.4.5',
+      '1..2.3',
+      '256.1.1.1',
+      '1.2.3.4 ',
+      '::FFFF:81.2.69.160',
+      '::ffff:8.8.8.8',
+    );
+    let countries = 0;
+    for (const address of addresses) {
+      const expected = geoip.lookup(address)?.country || undefined;
+      if (expected) countries += 1;
+      expect([address, countryOfIp(address)]).toEqual([address, expected]);
+    }
+    expect(countries).toBeGreaterThan(10_000);
+    expect(ipv4Number('192.168.0.1')).toBe(0xc0a80001);
+    expect(ipv4Number('192.168.00.1')).toBe(-1);
+  });
+});
+
+describe('click headers', () => {
+  it('reads User-Agent, Referer, Cookie and X-Forwarded-For from the raw headers as request.headers has them', async () => {
+    const seen: { raw: ClickHeaders; node: ClickHeaders; ip: string }[] = [];
+    const server = http.createServer((request, response) => {
+      const headers = request.headers;
+      seen.push({
+        raw: clickHeaders(request.rawHeaders),
+        node: {
+          userAgent: headers['user-agent'],
+          referrer: headers.referer,
+          cookie: headers.cookie,
+          forwardedFor: headers['x-forwarded-for'] as string | undefined,
+        },
+        ip: clientIp(request.socket.remoteAddress, clickHeaders(request.rawHeaders).forwardedFor, true),
+      });
+      response.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const requests = [
+      'User-Agent: first\r\nuser-agent: second\r\nREFERER: https://a.example/\r\nReferer: https://b.example/\r\n' +
+        'Cookie: a=1\r\nAccept: x\r\ncookie: sy_vid=abc\r\nX-Forwarded-For: 81.2.69.160, 10.0.0.1\r\nx-forwarded-for: 8.8.8.8\r\n',
+      'Accept: */*\r\nCookies: no\r\nX-Forwarded-Host: h\r\n',
+      'X-Forwarded-For:  \r\nx-forwarded-for: 8.8.8.8\r\nUser-Agent:\r\n',
+    ];
+    for (const headers of requests) {
+      await new Promise<void>((resolve, reject) => {
+        const socket = net.connect(port, '127.0.0.1', () => {
+          socket.end(`GET /c/x HTTP/1.1\r\nHost: h\r\nConnection: close\r\n${headers}\r\n`);
+        });
+        socket.on('data', () => {});
+        socket.on('close', () => resolve());
+        socket.on('error', reject);
+      });
+    }
+    await new Promise((resolve) => server.close(resolve));
+    expect(seen).toHaveLength(3);
+    for (const { raw, node } of seen) expect(raw).toEqual(node);
+    expect(seen[0]!.raw).toEqual({
+      userAgent: 'first',
+      referrer: 'https://a.example/',
+      cookie: 'a=1; sy_vid=abc',
+      forwardedFor: '81.2.69.160, 10.0.0.1, 8.8.8.8',
+    });
+    expect(seen.map((request) => request.ip)).toEqual(['81.2.69.160', '127.0.0.1', '127.0.0.1']);
   });
 });
 
@@ -255,6 +343,20 @@ describe('SQLite event writing', () => {
     const columns = EVENT_COLUMNS.tracker_clicks.map((column) => column.name);
     expect(values[columns.indexOf('var2')]).toBeNull();
     expect(values[columns.indexOf('cost')]).toBe(0.1 + 0.2);
+  });
+
+  it('reads every column of an event in EVENT_COLUMNS order, a missing one as its default', () => {
+    for (const table of ['tracker_clicks', 'tracker_leads'] as const) {
+      const columns = EVENT_COLUMNS[table];
+      const row = Object.fromEntries(columns.map((column, index) => [column.name, `value ${index}`]));
+      expect(eventValues(table, row)).toEqual(columns.map((_column, index) => `value ${index}`));
+      // Absent (undefined) takes the default; null is a value and is kept.
+      const sparse = { [columns[0]!.name]: null, vars: undefined };
+      expect(eventValues(table, sparse)).toEqual(
+        columns.map((column, index) => (index === 0 ? null : column.fallback)),
+      );
+      expect(columns.find((column) => column.name === 'vars')?.fallback).toBe('{}');
+    }
   });
 
   it('stores a batch sent twice once, and counts it once in the rollups', async () => {

@@ -52,17 +52,25 @@ export function lineValues(line: string): EventValues {
   return JSON.parse(line) as EventValues;
 }
 
+/**
+ * Per table, a function reading an event object's columns into an array in EVENT_COLUMNS order, made once
+ * from the column list: each column is read by its name written in the code, where a loop over the names
+ * (`row[column.name]`) was a lookup by a name known only when it runs — the most costly lookup V8 has,
+ * 35 times per click.
+ */
+const VALUE_READERS = Object.fromEntries(
+  Object.entries(EVENT_COLUMNS).map(([table, columns]) => {
+    const reads = columns.map((column) => {
+      if (!/^[a-z][a-z0-9_]*$/.test(column.name)) throw new Error(`unexpected column name ${column.name}`);
+      return `row.${column.name} === undefined ? ${JSON.stringify(column.fallback)} : row.${column.name}`;
+    });
+    return [table, new Function('row', `return [${reads.join(', ')}];`) as (row: object) => EventValues];
+  }),
+) as Record<EventTable, (row: object) => EventValues>;
+
 /** An event object as the row array the SQLite writer takes (a missing column gets its default). */
 export function eventValues(table: EventTable, row: object): EventValues {
-  const columns = EVENT_COLUMNS[table];
-  const values = new Array<unknown>(columns.length);
-  const record = row as Record<string, unknown>;
-  for (let index = 0; index < columns.length; index += 1) {
-    const column = columns[index]!;
-    const value = record[column.name];
-    values[index] = value === undefined ? column.fallback : value;
-  }
-  return values;
+  return VALUE_READERS[table](row);
 }
 
 function insertText(table: EventTable): string {
