@@ -91,6 +91,39 @@ forEachDatabase('tracker clicks over HTTP', (db) => {
       .where('click_id', 'in', ids)
       .execute();
 
+  it('sends a lander URL with characters a header cannot carry percent-encoded, on both paths', async () => {
+    const token = await login(app, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const euro = await createRecord(app, token, 'tracker-landers', {
+      url: 'https://lander.example/bonus €?c={clickid}',
+    });
+    const flow = await createRecord(app, token, 'tracker-flows', {
+      path_groups: [
+        {
+          id: 'g-euro',
+          name: 'Everyone',
+          paths: [
+            {
+              id: 'p-euro',
+              offers: [{ id: 'o-euro', offer_external_id: offer.external_id }],
+              landers: [{ id: 'l-euro', lander_external_id: euro.external_id }],
+            },
+          ],
+        },
+      ],
+    });
+    const euroCampaign = await createRecord(app, token, 'tracker-campaigns', {
+      traffic_source_external_id: campaign.traffic_source_external_id,
+      flow_external_id: flow.external_id,
+    });
+    const url = `/c/${euroCampaign.external_id}`;
+    const overHttp = await fetch(`${base}${url}`, { redirect: 'manual' });
+    const injected = await app.inject({ method: 'GET', url });
+    for (const location of [overHttp.headers.get('location'), String(injected.headers.location)]) {
+      expect(location).toMatch(/^https:\/\/lander\.example\/bonus%20%E2%82%AC\?c=[A-Za-z0-9_-]{22}$/);
+    }
+    expect([overHttp.status, injected.statusCode]).toEqual([302, 302]);
+  });
+
   it('answers and records a click exactly as the Fastify route does', async () => {
     const url = `/c/${campaign.external_id}?zone=Z%201&utm_source=fb&zone=second`;
     const headers = {

@@ -36,6 +36,18 @@ describe('macros', () => {
       template.fill({ clickid: 'c1', lander_id: undefined }, { var1: 'z 1', lander_id: 'from-var', utm_source: 'fb' }),
     ).toBe('https://x.example/?c=c1&z=z%201&l=&u=fb');
   });
+
+  it('percent-encodes what a Location header cannot carry in the URL as written, and nothing else', () => {
+    expect(compileUrlTemplate('https://x.example/bonus €/?a=b c&d=%20&e=ü').fill({})).toBe(
+      'https://x.example/bonus%20%E2%82%AC/?a=b%20c&d=%20&e=%C3%BC',
+    );
+    expect(compileUrlTemplate('https://x.example/€{clickid}\t{var1}').fill({ clickid: 'c' }, { var1: 'v' })).toBe(
+      'https://x.example/%E2%82%ACc%09v',
+    );
+    expect(compileUrlTemplate('https://x.example/\ud800').fill({})).toBe('https://x.example/%EF%BF%BD');
+    const plain = "https://x.example/p;a=1/?q=[x]&r={aff_sub}&s=~!$'()*+,";
+    expect(compileUrlTemplate(plain).fill({})).toBe(plain);
+  });
 });
 
 describe('event ids', () => {

@@ -36,6 +36,24 @@ export interface UrlTemplate {
 
 const MACRO = /\{([A-Za-z0-9_]+)\}/g;
 
+/** What a Location header cannot carry as written: controls, space, and anything beyond ASCII. */
+const NOT_URL_TEXT = /[^\x21-\x7e]/gu;
+
+/**
+ * Literal text of a URL with the characters a header cannot carry percent-encoded (UTF-8), as a browser
+ * encodes them when it follows the link: an operator may paste `https://example.com/bonus €/`, and a
+ * Location header holding it is refused by Node's HTTP server.
+ */
+export function urlText(text: string): string {
+  return text.replace(NOT_URL_TEXT, (character) => {
+    try {
+      return encodeURIComponent(character);
+    } catch {
+      return '%EF%BF%BD'; // a lone surrogate: the replacement character
+    }
+  });
+}
+
 export function compileUrlTemplate(source: string): UrlTemplate {
   const literals: string[] = [];
   const names: string[] = [];
@@ -43,12 +61,15 @@ export function compileUrlTemplate(source: string): UrlTemplate {
   for (const match of source.matchAll(MACRO)) {
     const name = match[1]!;
     if (!isKnownMacro(name)) continue;
-    literals.push(source.slice(last, match.index));
+    literals.push(urlText(source.slice(last, match.index)));
     names.push(name);
     last = match.index + match[0].length;
   }
-  literals.push(source.slice(last));
-  if (names.length === 0) return { source, fill: () => source };
+  literals.push(urlText(source.slice(last)));
+  if (names.length === 0) {
+    const url = literals[0]!;
+    return { source, fill: () => url };
+  }
   return {
     source,
     fill(values, vars) {
