@@ -11,7 +11,6 @@ import { migrateToLatest, openStore } from '../src/store/database.js';
 import { EVENT_COLUMNS } from '../src/store/tracker-events.js';
 import { emailHash, emailProvider, emailRate } from '../src/tracker/email.js';
 import { EventWriter } from '../src/tracker/event-writer.js';
-import { type ClickHeaders, clickHeaders, clientIp } from '../src/tracker/fast-click.js';
 import { countryOfIp, ipv4Number } from '../src/tracker/geo.js';
 import { ZLeadInput } from '../src/tracker/lead-input.js';
 import { compileUrlTemplate } from '../src/tracker/macros.js';
@@ -138,54 +137,6 @@ describe('GeoIP', () => {
     expect(countries).toBeGreaterThan(10_000);
     expect(ipv4Number('192.168.0.1')).toBe(0xc0a80001);
     expect(ipv4Number('192.168.00.1')).toBe(-1);
-  });
-});
-
-describe('click headers', () => {
-  it('reads User-Agent, Referer, Cookie and X-Forwarded-For from the raw headers as request.headers has them', async () => {
-    const seen: { raw: ClickHeaders; node: ClickHeaders; ip: string }[] = [];
-    const server = http.createServer((request, response) => {
-      const headers = request.headers;
-      seen.push({
-        raw: clickHeaders(request.rawHeaders),
-        node: {
-          userAgent: headers['user-agent'],
-          referrer: headers.referer,
-          cookie: headers.cookie,
-          forwardedFor: headers['x-forwarded-for'] as string | undefined,
-        },
-        ip: clientIp(request.socket.remoteAddress, clickHeaders(request.rawHeaders).forwardedFor, true),
-      });
-      response.end();
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    const requests = [
-      'User-Agent: first\r\nuser-agent: second\r\nREFERER: https://a.example/\r\nReferer: https://b.example/\r\n' +
-        'Cookie: a=1\r\nAccept: x\r\ncookie: sy_vid=abc\r\nX-Forwarded-For: 81.2.69.160, 10.0.0.1\r\nx-forwarded-for: 8.8.8.8\r\n',
-      'Accept: */*\r\nCookies: no\r\nX-Forwarded-Host: h\r\n',
-      'X-Forwarded-For:  \r\nx-forwarded-for: 8.8.8.8\r\nUser-Agent:\r\n',
-    ];
-    for (const headers of requests) {
-      await new Promise<void>((resolve, reject) => {
-        const socket = net.connect(port, '127.0.0.1', () => {
-          socket.end(`GET /c/x HTTP/1.1\r\nHost: h\r\nConnection: close\r\n${headers}\r\n`);
-        });
-        socket.on('data', () => {});
-        socket.on('close', () => resolve());
-        socket.on('error', reject);
-      });
-    }
-    await new Promise((resolve) => server.close(resolve));
-    expect(seen).toHaveLength(3);
-    for (const { raw, node } of seen) expect(raw).toEqual(node);
-    expect(seen[0]!.raw).toEqual({
-      userAgent: 'first',
-      referrer: 'https://a.example/',
-      cookie: 'a=1; sy_vid=abc',
-      forwardedFor: '81.2.69.160, 10.0.0.1, 8.8.8.8',
-    });
-    expect(seen.map((request) => request.ip)).toEqual(['81.2.69.160', '127.0.0.1', '127.0.0.1']);
   });
 });
 

@@ -23,55 +23,19 @@ const NOT_FOUND_HEADERS = {
   'content-length': String(Buffer.byteLength(NOT_FOUND_BODY)),
 };
 
-/** The request headers a click reads (Node's `request.headers` would build an object of all of them). */
-export interface ClickHeaders {
-  userAgent: string | undefined;
-  referrer: string | undefined;
-  cookie: string | undefined;
-  forwardedFor: string | undefined;
-}
-
-/**
- * ClickHeaders from `request.rawHeaders`, as `request.headers` would give them: the first User-Agent
- * and Referer, the Cookie headers joined by "; " and the X-Forwarded-For headers by ", ".
- */
-export function clickHeaders(raw: readonly string[]): ClickHeaders {
-  const found: ClickHeaders = { userAgent: undefined, referrer: undefined, cookie: undefined, forwardedFor: undefined };
-  for (let index = 0; index + 1 < raw.length; index += 2) {
-    const name = raw[index]!;
-    // Only names of the lengths wanted are compared (and lower-cased).
-    switch (name.length) {
-      case 10:
-        if (found.userAgent === undefined && name.toLowerCase() === 'user-agent') found.userAgent = raw[index + 1];
-        break;
-      case 7:
-        if (found.referrer === undefined && name.toLowerCase() === 'referer') found.referrer = raw[index + 1];
-        break;
-      case 6:
-        if (name.toLowerCase() === 'cookie') {
-          found.cookie = found.cookie === undefined ? raw[index + 1] : `${found.cookie}; ${raw[index + 1]}`;
-        }
-        break;
-      case 15:
-        if (name.toLowerCase() === 'x-forwarded-for') {
-          found.forwardedFor =
-            found.forwardedFor === undefined ? raw[index + 1] : `${found.forwardedFor}, ${raw[index + 1]}`;
-        }
-        break;
-    }
-  }
-  return found;
-}
-
 /**
  * The client's address as Fastify gives it: with `trustProxy` (every proxy trusted) the left-most
  * X-Forwarded-For entry, else the socket's peer.
  */
-export function clientIp(peer: string | undefined, forwarded: string | undefined, trustProxy: boolean): string {
-  if (!trustProxy || !forwarded) return peer ?? '';
+export function clientIp(request: IncomingMessage, trustProxy: boolean): string {
+  const peer = request.socket.remoteAddress ?? '';
+  if (!trustProxy) return peer;
+  const header = request.headers['x-forwarded-for'];
+  const forwarded = Array.isArray(header) ? header.join(',') : header;
+  if (!forwarded) return peer;
   const comma = forwarded.indexOf(',');
   const first = (comma < 0 ? forwarded : forwarded.slice(0, comma)).trim();
-  return first || (peer ?? '');
+  return first || peer;
 }
 
 function answer(response: ServerResponse, result: ClickAnswer): void {
@@ -152,14 +116,15 @@ export function fastClickPath(
     const campaignExternalId = question < 0 ? url.slice(3) : url.slice(3, question);
     if (!EXTERNAL_ID.test(campaignExternalId) || !tracker.hasClickCampaign(campaignExternalId)) return false;
     const query = question < 0 || question === url.length - 1 ? {} : parseQuery(url.slice(question + 1));
-    const headers = clickHeaders(request.rawHeaders);
+    // Node's HTTP server has built request.headers already (it reads Expect on every HTTP/1.1 request).
+    const headers = request.headers;
     tracker
       .click({
         campaignExternalId,
         query,
-        ip: clientIp(request.socket.remoteAddress, headers.forwardedFor, options.trustProxy),
-        userAgent: headers.userAgent,
-        referrer: headers.referrer,
+        ip: clientIp(request, options.trustProxy),
+        userAgent: headers['user-agent'],
+        referrer: headers.referer,
         cookieHeader: headers.cookie,
       })
       .then(

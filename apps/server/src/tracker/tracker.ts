@@ -363,8 +363,10 @@ export class Tracker {
     };
     this.events.addClick(row);
     const macros = macroValues(row, clickId, undefined, vars);
-    const offerUrl = decision.offer?.url.fill(macros, vars) ?? null;
-    const location = decision.lander?.url.fill(macros, vars) ?? offerUrl;
+    // The lander when the path has one (its offer link asks for the offer later), else the offer.
+    const location = decision.lander
+      ? decision.lander.url.fill(macros, vars)
+      : (decision.offer?.url.fill(macros, vars) ?? null);
     if (!location) return { kind: 'no-route', cookies: visitor.cookies, clickId };
     return { kind: 'redirect', location, cookies: visitor.cookies, clickId };
   }
