@@ -1,7 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
 import { createRequire } from 'node:module';
-import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
