@@ -91,6 +91,21 @@ forEachDatabase('tracker clicks over HTTP', (db) => {
       .where('click_id', 'in', ids)
       .execute();
 
+  it('answers every one of many clicks arriving together (answers are written in batches)', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 60 }, (_, index) =>
+        fetch(`${base}/c/${campaign.external_id}?zone=z${index}`, {
+          headers: { 'x-forwarded-for': GB_IP },
+          redirect: 'manual',
+        }),
+      ),
+    );
+    expect(responses.map((response) => response.status)).toEqual(responses.map(() => 302));
+    const locations = responses.map((response) => response.headers.get('location') ?? '');
+    for (const location of locations) expect(location).toMatch(/^https:\/\/lander\.example\/\?c=[A-Za-z0-9_-]{22}$/);
+    expect(new Set(locations).size).toBe(60);
+  });
+
   it('sends a lander URL with characters a header cannot carry percent-encoded, on both paths', async () => {
     const token = await login(app, ADMIN_EMAIL, ADMIN_PASSWORD);
     const euro = await createRecord(app, token, 'tracker-landers', {
