@@ -9,50 +9,20 @@ import path from 'node:path';
 const require = createRequire(import.meta.url);
 const geoip = require('geoip-country') as { lookup(ip: string): { country?: string } | null };
 
-/** One IPv4 range per record: first address, last address (32-bit big-endian), two-letter country. */
+/**
+ * The package's IPv4 file, searched in place (nothing built from it at start-up): one range per 10-byte
+ * record, in address order — first and last address (32-bit big-endian), then the two-letter country.
+ */
 const RECORD_BYTES = 10;
 
-interface Ipv4Table {
-  firsts: Uint32Array;
-  lasts: Uint32Array;
-  /** Per range, its country's position in `countries`. */
-  countryOf: Uint8Array;
-  countries: string[];
-}
-
-function loadIpv4Table(): Ipv4Table | null {
-  let data: Buffer;
+function loadIpv4Table(): Buffer | null {
   try {
-    data = readFileSync(
+    return readFileSync(
       path.join(path.dirname(require.resolve('geoip-country/package.json')), 'data/geoip-country.dat'),
     );
   } catch {
     return null; // geoip-country's own lookup answers instead
   }
-  const count = Math.floor(data.length / RECORD_BYTES);
-  const table: Ipv4Table = {
-    firsts: new Uint32Array(count),
-    lasts: new Uint32Array(count),
-    countryOf: new Uint8Array(count),
-    countries: [],
-  };
-  const positions = new Map<string, number>();
-  for (let index = 0; index < count; index += 1) {
-    const offset = index * RECORD_BYTES;
-    table.firsts[index] = data.readUInt32BE(offset);
-    table.lasts[index] = data.readUInt32BE(offset + 4);
-    const country = data.toString('latin1', offset + 8, offset + 10);
-    let position = positions.get(country);
-    if (position === undefined) {
-      position = table.countries.length;
-      // More than 255 codes would not fit a byte: not a file this code knows, so the package answers.
-      if (position > 255) return null;
-      positions.set(country, position);
-      table.countries.push(country);
-    }
-    table.countryOf[index] = position;
-  }
-  return table;
 }
 
 const ipv4Table = loadIpv4Table();
@@ -85,18 +55,19 @@ export function ipv4Number(ip: string, from = 0): number {
   return value * 256 + octet;
 }
 
-function countryOfIpv4(address: number, table: Ipv4Table): string | undefined {
+function countryOfIpv4(address: number, table: Buffer): string | undefined {
   // The last range starting at or before the address.
   let low = 0;
-  let high = table.firsts.length - 1;
-  if (high < 0 || address < table.firsts[0]!) return undefined;
+  let high = Math.floor(table.length / RECORD_BYTES) - 1;
+  if (high < 0 || address < table.readUInt32BE(0)) return undefined;
   while (low < high) {
     const middle = (low + high + 1) >>> 1;
-    if (table.firsts[middle]! <= address) low = middle;
+    if (table.readUInt32BE(middle * RECORD_BYTES) <= address) low = middle;
     else high = middle - 1;
   }
-  if (address > table.lasts[low]!) return undefined;
-  return table.countries[table.countryOf[low]!] || undefined;
+  const record = low * RECORD_BYTES;
+  if (address > table.readUInt32BE(record + 4)) return undefined;
+  return table.toString('latin1', record + 8, record + 10) || undefined;
 }
 
 const MAPPED_PREFIX = '::ffff:';
