@@ -10,6 +10,7 @@ import { EVENT_COLUMNS } from '../src/store/tracker-events.js';
 import { emailHash, emailProvider, emailRate } from '../src/tracker/email.js';
 import { EventWriter } from '../src/tracker/event-writer.js';
 import { countryOfIp, ipv4Number } from '../src/tracker/geo.js';
+import { isoTime } from '../src/tracker/iso-time.js';
 import { ZLeadInput } from '../src/tracker/lead-input.js';
 import { compileUrlTemplate } from '../src/tracker/macros.js';
 import { eventLine, eventValues, lineValues, SqliteEventStore } from '../src/tracker/sqlite-events.js';
@@ -56,6 +57,30 @@ describe('event ids', () => {
     const sameMillisecond = Array.from({ length: 10_000 }, () => newEventId(start));
     expect(new Set(sameMillisecond).size).toBe(10_000);
     expect(newEventId(start + 1) > newEventId(start)).toBe(true);
+  });
+});
+
+describe('event times', () => {
+  it('read as toISOString does, within a second, across seconds and in odd years', () => {
+    const times = [
+      Date.UTC(2026, 10, 22, 23, 59, 59, 999),
+      Date.UTC(2026, 10, 23),
+      Date.UTC(2026, 10, 23, 0, 0, 0, 7),
+      Date.UTC(2026, 10, 23, 0, 0, 0, 70),
+      Date.UTC(2026, 10, 23, 0, 0, 0, 700),
+      Date.UTC(2026, 10, 23, 0, 0, 1),
+      Date.UTC(1969, 11, 31, 23, 59, 59, 1),
+      Date.UTC(12_000, 0, 1, 0, 0, 0, 5),
+      Date.UTC(-50, 0, 1, 0, 0, 0, 42),
+    ];
+    // Runs of milliseconds in the same second (the cached part) and jumps between seconds.
+    for (let ms = Date.UTC(2026, 2, 29, 0, 59, 58, 990); ms < Date.UTC(2026, 2, 29, 1, 0, 1, 20); ms += 7)
+      times.push(ms);
+    for (const ms of times) expect(isoTime(new Date(ms))).toBe(new Date(ms).toISOString());
+    // Back to an earlier second, and the same second again.
+    expect(isoTime(new Date(times[0]!))).toBe(new Date(times[0]!).toISOString());
+    expect(isoTime(new Date(times[0]! - 3))).toBe(new Date(times[0]! - 3).toISOString());
+    expect(() => isoTime(new Date(Number.NaN))).toThrow(RangeError);
   });
 });
 

@@ -30,6 +30,7 @@ import {
 import { emailDomain, emailHash, emailRate } from './email.js';
 import { EventWriter, type EventWriterOptions } from './event-writer.js';
 import { countryOfIp } from './geo.js';
+import { isoTime } from './iso-time.js';
 import type { TLeadInput } from './lead-input.js';
 import type { MacroValues } from './macros.js';
 import { type OutboundOptions, OutboundPostbacks } from './outbound.js';
@@ -326,7 +327,7 @@ export class Tracker {
     const clickId = newEventId(now.getTime());
     const row: NewTrackerClick = {
       click_id: clickId,
-      created_at: now.toISOString(),
+      created_at: isoTime(now),
       campaign_external_id: campaign.externalId,
       flow_external_id: campaign.flowExternalId,
       path_group_id: decision.group?.id ?? null,
@@ -438,7 +439,7 @@ export class Tracker {
     const leadId = newEventId(now.getTime());
     const row: NewTrackerLead = {
       lead_id: leadId,
-      created_at: now.toISOString(),
+      created_at: isoTime(now),
       campaign_external_id: campaign.externalId,
       flow_external_id: campaign.flowExternalId,
       path_group_id: decision.group?.id ?? null,
