@@ -43,6 +43,15 @@ export function minuteOfDay(now: Date, timeZone: string): number {
 const toMinutes = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 const lower = (value: unknown) => String(value ?? '').toLowerCase();
 
+/**
+ * Whether one of `values`, lower-cased, is `text` (already lower-cased). Runs for every condition of
+ * every path group a click passes: no callback, no array, and the click's own value lower-cased once.
+ */
+function includesLowered(values: readonly unknown[], text: string): boolean {
+  for (const value of values) if (lower(value) === text) return true;
+  return false;
+}
+
 function compare(actual: number, comparator: Comparator, expected: number): boolean {
   switch (comparator) {
     case '>':
@@ -66,7 +75,7 @@ function evaluateLeaf(leaf: LeafCondition, context: ConditionContext): boolean {
       return String(context.fields[leaf.data.Var] ?? '') === leaf.data.Value;
     case 'InCondition': {
       const actual = context.fields[leaf.data.Var];
-      const found = actual !== undefined && leaf.data.Values.some((value) => lower(value) === lower(actual));
+      const found = actual !== undefined && includesLowered(leaf.data.Values, lower(actual));
       return leaf.data.Operation === 'NOT IN' ? !found : found;
     }
     case 'SegmentCondition': {
@@ -77,18 +86,28 @@ function evaluateLeaf(leaf: LeafCondition, context: ConditionContext): boolean {
       const { Var: key, Operation: operation, Value: values } = leaf.data.Value;
       const actual = context.vars[key];
       const text = lower(actual);
-      const wanted = values.map(lower);
       switch (operation) {
         case 'IN':
-          return actual !== undefined && wanted.includes(text);
+          return actual !== undefined && includesLowered(values, text);
         case 'NOT IN':
-          return actual === undefined || !wanted.includes(text);
+          return actual === undefined || !includesLowered(values, text);
         case 'contains':
-          return actual !== undefined && wanted.some((value) => text.includes(value));
         case 'starts with':
-          return actual !== undefined && wanted.some((value) => text.startsWith(value));
         case 'ends with':
-          return actual !== undefined && wanted.some((value) => text.endsWith(value));
+          if (actual === undefined) return false;
+          for (const value of values) {
+            const wanted = lower(value);
+            if (
+              operation === 'contains'
+                ? text.includes(wanted)
+                : operation === 'starts with'
+                  ? text.startsWith(wanted)
+                  : text.endsWith(wanted)
+            ) {
+              return true;
+            }
+          }
+          return false;
       }
       return false;
     }
