@@ -30,7 +30,9 @@ import {
 } from './support.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
+/** Each server is measured ROUNDS times for DURATION_S seconds, in turns. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
 const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 3);
 const CLICK_VARIANTS = 2000;
 const PART = process.env.BENCH_PART ?? 'ab';
@@ -57,6 +59,8 @@ interface LoadResult {
   status3xx: number;
   statusOther: number;
   statusCodes: Record<string, number>;
+  /** Every response's latency (ms), sorted. */
+  latencies: Float64Array;
 }
 
 /** The parts of autocannon's result used here (the package ships no types). */
@@ -136,14 +140,81 @@ async function load(label: string, url: string, durationS: number, requests?: Cl
     status3xx,
     statusOther: responses - status2xx - status3xx,
     statusCodes,
+    latencies: sorted,
   };
 }
 
-/** Part (a): the bare route, then the real server on a new SQLite database; answers its targets. */
+/** Clicks in tracker_clicks (a read-only look at the server's file; WAL lets it read while the server writes). */
+function recordedClicks(file: string): number {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare('select count(*) as count from tracker_clicks').get() as { count: number }).count;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Waits until every click answered so far is stored: the event writer goes on writing for a moment after
+ * the load stops, and a baseline round measured meanwhile would share the machine with it.
+ */
+async function waitUntilRecorded(file: string, answered: number, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (recordedClicks(file) < answered) {
+    if (Date.now() > deadline) {
+      // Reported with the targets (every completed click recorded): measuring goes on.
+      console.log(`  clicks still unrecorded ${timeoutMs / 1000} s after the load stopped`);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Several runs as one: counts summed, percentiles over every response of every run. */
+function combine(label: string, runs: LoadResult[]): LoadResult {
+  const latencies = new Float64Array(runs.reduce((sum, run) => sum + run.latencies.length, 0));
+  let offset = 0;
+  for (const run of runs) {
+    latencies.set(run.latencies, offset);
+    offset += run.latencies.length;
+  }
+  latencies.sort();
+  const sum = (pick: (run: LoadResult) => number) => runs.reduce((total, run) => total + pick(run), 0);
+  const statusCodes: Record<string, number> = {};
+  for (const run of runs) {
+    for (const [code, count] of Object.entries(run.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + count;
+  }
+  const durationS = sum((run) => run.durationS);
+  const requests = sum((run) => run.requests);
+  return {
+    label,
+    durationS,
+    requests,
+    rps: requests / durationS,
+    p50: percentile(latencies, 0.5),
+    p975: percentile(latencies, 0.975),
+    p99: percentile(latencies, 0.99),
+    max: latencies.length ? latencies[latencies.length - 1]! : Number.NaN,
+    errors: sum((run) => run.errors),
+    timeouts: sum((run) => run.timeouts),
+    status2xx: sum((run) => run.status2xx),
+    status3xx: sum((run) => run.status3xx),
+    statusOther: sum((run) => run.statusOther),
+    statusCodes,
+    latencies,
+  };
+}
+
+/**
+ * Part (a): the bare route and the real server (on a new SQLite database), both started, measured in
+ * turns — baseline, clicks, baseline, clicks… — so that both see the same machine: a shared 2-core
+ * machine's speed drifts by a third from one minute to the next, and one baseline run followed by one
+ * click run measured that drift as much as the tracker. Answers the targets.
+ */
 async function clickBench(children: Child[], cleanups: (() => Promise<unknown>)[]): Promise<TargetRow[]> {
   console.log(
-    `Part (a), clicks: ${CONNECTIONS} connections, ${DURATION_S} s per run after ${WARMUP_S} s warm-up; ` +
-      `node ${process.version}, autocannon in this process, servers in child processes (tsx)\n`,
+    `Part (a), clicks: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s per server, in turns, after ` +
+      `${WARMUP_S} s warm-up each; node ${process.version}, autocannon in this process, servers in child processes (tsx)\n`,
   );
 
   // 1. Baseline: a bare Fastify 302 route.
@@ -160,20 +231,16 @@ async function clickBench(children: Child[], cleanups: (() => Promise<unknown>)[
   // The baseline receives the same clicks as Switchyard (same paths, query strings and headers; the
   // campaign id has the same length), so the ratio measures the tracker, not the size of the requests.
   const bareRequests = clickRequests('bench0000000', CLICK_VARIANTS);
-  console.log('baseline: warming up…');
-  await load('baseline warm-up', bareUrl, WARMUP_S, bareRequests);
-  console.log('baseline: measuring…');
-  const baseline = await load('bare Fastify 302', bareUrl, DURATION_S, bareRequests);
-  await stopChild(bare);
 
   // 2. The real server on a temporary SQLite database.
   const dataDir = await mkdtemp(path.join(tmpdir(), 'switchyard-bench-'));
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+  const databaseFile = path.join(dataDir, 'switchyard.db');
   const { child: server, base, token } = await startSwitchyard(dataDir);
   children.push(server);
   const flow = await createClickFlow({ post: (route, body) => api(base, token, 'POST', route, body) });
   console.log(
-    `\nflow: ${flow.groups} path groups (country/device/platform/browser/vars conditions), ${flow.paths} paths, ` +
+    `flow: ${flow.groups} path groups (country/device/platform/browser/vars conditions), ${flow.paths} paths, ` +
       `${flow.offers} offers, ${flow.landers} landers; campaign ${flow.campaignExternalId}`,
   );
 
@@ -186,21 +253,40 @@ async function clickBench(children: Child[], cleanups: (() => Promise<unknown>)[
     throw new BenchFailure(`a click answered ${first.status} ${location}: ${(await first.text()).slice(0, 300)}`);
   }
   clicksAnswered3xx += 1;
-
-  const clickUrl = `${base}/c/${flow.campaignExternalId}`;
-  console.log('click: warming up…');
-  const clickWarmup = await load('click warm-up', clickUrl, WARMUP_S, requests);
-  clicksAnswered3xx += clickWarmup.status3xx;
-  console.log('click: measuring…');
-  const click = await load('Switchyard click', clickUrl, DURATION_S, requests);
-  clicksAnswered3xx += click.status3xx;
   // Requests still in flight when autocannon stops are answered by the server (and recorded) but not
   // counted by autocannon: at most one per connection per run.
-  const inFlightAllowance = 2 * CONNECTIONS;
+  let inFlightAllowance = 0;
+  const clickUrl = `${base}/c/${flow.campaignExternalId}`;
+  const clickLoad = async (label: string, durationS: number) => {
+    const run = await load(label, clickUrl, durationS, requests);
+    clicksAnswered3xx += run.status3xx;
+    inFlightAllowance += CONNECTIONS;
+    await waitUntilRecorded(databaseFile, clicksAnswered3xx);
+    return run;
+  };
+
+  console.log('warming up both…');
+  await load('baseline warm-up', bareUrl, WARMUP_S, bareRequests);
+  const clickWarmup = await clickLoad('click warm-up', WARMUP_S);
+  const bareRounds: LoadResult[] = [];
+  const clickRounds: LoadResult[] = [];
+  for (let round = 1; round <= ROUNDS; round += 1) {
+    const bareRound = await load(`bare Fastify 302, round ${round}`, bareUrl, DURATION_S, bareRequests);
+    const clickRound = await clickLoad(`Switchyard click, round ${round}`, DURATION_S);
+    bareRounds.push(bareRound);
+    clickRounds.push(clickRound);
+    console.log(
+      `round ${round}: baseline ${int(bareRound.rps)} req/s, clicks ${int(clickRound.rps)}/s ` +
+        `(${((clickRound.rps / bareRound.rps) * 100).toFixed(1)}%)`,
+    );
+  }
+  const baseline = combine('bare Fastify 302', bareRounds);
+  const click = combine('Switchyard click', clickRounds);
+  await stopChild(bare);
   const shutdownMs = await stopChild(server);
 
   // 3. Every completed click recorded?
-  const db = new Database(path.join(dataDir, 'switchyard.db'), { readonly: true, fileMustExist: true });
+  const db = new Database(databaseFile, { readonly: true, fileMustExist: true });
   let recorded: number;
   let byGroup: { path_group_id: string | null; count: number }[];
   let byReason: { reason: string; count: number }[];
@@ -240,7 +326,10 @@ async function clickBench(children: Child[], cleanups: (() => Promise<unknown>)[
   for (const run of [baseline, click]) {
     if (run.statusOther > 0) console.log(`  ${run.label} status codes: ${JSON.stringify(run.statusCodes)}`);
   }
-  console.log(`\nclick/baseline throughput: ${(ratio * 100).toFixed(1)}%`);
+  console.log(
+    `\nclick/baseline throughput: ${(ratio * 100).toFixed(1)}% (clicks per second over all rounds / the baseline's; ` +
+      `rounds ${clickRounds.map((run, index) => `${((run.rps / bareRounds[index]!.rps) * 100).toFixed(1)}%`).join(', ')})`,
+  );
 
   const missing = clicksAnswered3xx - recorded;
   const extra = recorded - clicksAnswered3xx;
