@@ -1,4 +1,5 @@
 import { type ChangeEvent, useEffect, useState } from 'react';
+import type { FormControlProps } from './types';
 
 /**
  * Text that trims whitespace as typed (§2.6) without fighting the user: the stored value is always
@@ -22,4 +23,23 @@ export function useTrimmedText(stored: unknown, store: (value: string) => void) 
     },
     onBlur: () => setShown((current) => current.trim()),
   };
+}
+
+/**
+ * What each typed-text control (input, password, textarea) hands its Mantine input: the field's name,
+ * translated texts and state, and its text trimmed as typed.
+ */
+export function useTextField({
+  element,
+  value,
+  onChange,
+  label,
+  description,
+  placeholder,
+  error,
+  required,
+  disabled,
+}: FormControlProps) {
+  const text = useTrimmedText(value, onChange);
+  return { name: element.name, label, description, placeholder, error, required, disabled, ...text };
 }

@@ -1,33 +1,10 @@
 import { TextInput } from '@mantine/core';
 import type { FormControlProps } from '../types';
-import { useTrimmedText } from '../useTrimmedText';
+import { useTextField } from '../useTrimmedText';
 import { useAppendSection } from './appendSection';
 
 /** A one-line text input; whitespace is trimmed as typed (§2.6). */
-export function InputControl({
-  element,
-  value,
-  onChange,
-  label,
-  description,
-  placeholder,
-  error,
-  required,
-  disabled,
-}: FormControlProps) {
-  const text = useTrimmedText(value, onChange);
-  return (
-    <TextInput
-      name={element.name}
-      label={label}
-      description={description}
-      placeholder={placeholder}
-      error={error}
-      required={required}
-      disabled={disabled}
-      rightSection={useAppendSection(element)}
-      {...text}
-      {...element.input}
-    />
-  );
+export function InputControl(props: FormControlProps) {
+  const field = useTextField(props);
+  return <TextInput {...field} rightSection={useAppendSection(props.element)} {...props.element.input} />;
 }
