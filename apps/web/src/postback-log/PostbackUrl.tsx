@@ -1,7 +1,6 @@
-import { Button, CopyButton, TextInput } from '@mantine/core';
-import { COPY_FEEDBACK_MS } from '@switchyard/domain';
-import { IconCheck, IconCopy } from '@tabler/icons-react';
+import { TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { COPY_BUTTON_WIDTH, CopyValueButton } from '../components/copy/CopyValueButton';
 import { networkPostbackUrl } from '../components/form/controls/networkPostbackUrl';
 
 /**
@@ -25,22 +24,8 @@ export function PostbackUrl() {
       w="100%"
       maw={720}
       styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-      rightSectionWidth={110}
-      rightSection={
-        <CopyButton value={url} timeout={COPY_FEEDBACK_MS}>
-          {({ copied, copy }) => (
-            <Button
-              size="compact-sm"
-              color={copied ? 'teal' : undefined}
-              variant={copied ? 'filled' : 'light'}
-              leftSection={copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
-              onClick={copy}
-            >
-              {copied ? t('resources:form.copied') : t('resources:form.copy')}
-            </Button>
-          )}
-        </CopyButton>
-      }
+      rightSectionWidth={COPY_BUTTON_WIDTH}
+      rightSection={<CopyValueButton value={url} />}
     />
   );
 }

@@ -1,11 +1,8 @@
-import { Button, CopyButton, TextInput } from '@mantine/core';
-import { COPY_FEEDBACK_MS } from '@switchyard/domain';
-import { IconCheck, IconCopy } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { TextInput } from '@mantine/core';
+import { COPY_BUTTON_WIDTH, CopyValueButton } from '../../components/copy/CopyValueButton';
 
 /** §2.6 copy-text: a read-only link with a Copy button that turns the success colour for 1000 ms. */
 export function LinkCopyField({ label, link }: { label: string; link: string }) {
-  const { t } = useTranslation();
   // The server gives a path when it does not know its public address; this browser does.
   const absolute = new URL(link, window.location.origin).toString();
   return (
@@ -14,22 +11,8 @@ export function LinkCopyField({ label, link }: { label: string; link: string }) 
       value={absolute}
       readOnly
       onFocus={(event) => event.currentTarget.select()}
-      rightSectionWidth={110}
-      rightSection={
-        <CopyButton value={absolute} timeout={COPY_FEEDBACK_MS}>
-          {({ copied, copy }) => (
-            <Button
-              size="compact-sm"
-              color={copied ? 'teal' : undefined}
-              variant={copied ? 'filled' : 'light'}
-              leftSection={copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
-              onClick={copy}
-            >
-              {copied ? t('account.invitations.copied') : t('account.invitations.copy')}
-            </Button>
-          )}
-        </CopyButton>
-      }
+      rightSectionWidth={COPY_BUTTON_WIDTH}
+      rightSection={<CopyValueButton value={absolute} />}
     />
   );
 }
