@@ -1,7 +1,11 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { migrateToLatest, openStore, type Store } from '../src/store/database.js';
+import { migrateToLatest, openStore, SQLITE_FILE_NAME, SQLITE_PAGE_SIZE, type Store } from '../src/store/database.js';
 import { migrations } from '../src/store/migrations.js';
 import { forEachDatabase } from './harness.js';
 
@@ -48,5 +52,34 @@ forEachDatabase('migrations', (db) => {
     store = openStore(loadConfig({ ...(await db.createDatabase()) }));
     await migrateToLatest(store);
     await migrateToLatest(store);
+  });
+});
+
+describe('SQLite page size', () => {
+  let dataDir = '';
+  afterEach(async () => {
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    dataDir = '';
+  });
+
+  it('a new database gets 16 KiB pages; one that exists keeps its own and still opens and migrates', async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'switchyard-pages-'));
+    const fresh = openStore({ databaseUrl: undefined, dataDir: path.join(dataDir, 'new') });
+    await migrateToLatest(fresh);
+    expect(fresh.sqlite?.pragma('page_size', { simple: true })).toBe(SQLITE_PAGE_SIZE);
+    await fresh.db.destroy();
+
+    // A database made before (SQLite's default 4 KiB pages, already written).
+    const olderDir = path.join(dataDir, 'older');
+    await mkdir(olderDir);
+    const older = new SQLite(path.join(olderDir, SQLITE_FILE_NAME));
+    older.pragma('journal_mode = WAL');
+    older.exec('create table kept (id integer)');
+    older.close();
+    const reopened = openStore({ databaseUrl: undefined, dataDir: olderDir });
+    await migrateToLatest(reopened);
+    expect(reopened.sqlite?.pragma('page_size', { simple: true })).toBe(4096);
+    expect(reopened.sqlite?.pragma('journal_mode', { simple: true })).toBe('wal');
+    await reopened.db.destroy();
   });
 });
