@@ -1,0 +1,180 @@
+// `npx tsx bench/click-cpu.ts`: where a click's CPU goes, thread by thread (Linux only; not part of
+// `npm run bench`). Starts the server as part (a) does (or the bare route), sends the bench's clicks at
+// a fixed rate — so that no thread is saturated and each one's CPU time per click can be compared
+// between two versions — and prints the CPU time per click of every thread of the server (from
+// /proc/PID/task/*/stat: the event loop is `main`, the event writer one of the `node` threads) and of the
+// load generator. Figures move by ±10–20 % between runs on a shared VM: compare several runs each.
+//
+// Settings: CPU_SERVER (switchyard | bare), CPU_RATE (clicks/s; 0 = as fast as the server answers),
+// CPU_SECONDS (8), CPU_PROFILE_DIR (start the server's node with --cpu-prof writing there).
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { type ClickRequest, clickRequests, createClickFlow } from './click-flow.js';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  api,
+  type Child,
+  freePort,
+  HOST,
+  int,
+  startChild,
+  stopChild,
+  switchyardEnv,
+  table,
+  waitUntilReady,
+} from './support.js';
+
+const SERVER = process.env.CPU_SERVER ?? 'switchyard';
+const RATE = Number(process.env.CPU_RATE ?? 8000);
+const SECONDS = Number(process.env.CPU_SECONDS ?? 8);
+const PROFILE_DIR = process.env.CPU_PROFILE_DIR;
+const CONNECTIONS = 50;
+/** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/** A server script in a child process: through tsx, or through node with the CPU profiler on. */
+function startServer(name: string, script: string, env: NodeJS.ProcessEnv): Child {
+  if (!PROFILE_DIR) return startChild(name, script, env);
+  const child = spawn('node', ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, '--import', 'tsx', script], {
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const record: Child = {
+    name,
+    process: child,
+    output: [],
+    exitedAlready: false,
+    exited: new Promise((resolve) => {
+      child.once('exit', (code, signal) => {
+        record.exitedAlready = true;
+        resolve({ code, signal });
+      });
+    }),
+  };
+  return record;
+}
+
+/** The node process doing the work: tsx starts node as its child. */
+function serverProcess(pid: number): number {
+  let current = pid;
+  for (;;) {
+    let children: number[] = [];
+    try {
+      children = readFileSync(`/proc/${current}/task/${current}/children`, 'utf8')
+        .split(/\s+/)
+        .filter(Boolean)
+        .map(Number);
+    } catch {
+      // Gone or not readable: the current one is it.
+    }
+    if (children.length === 0) return current;
+    current = children[children.length - 1]!;
+  }
+}
+
+/** CPU ticks (user + system) of each thread of `pid`, by `main` or `name:tid`. */
+function threadTicks(pid: number): Map<string, number> {
+  const ticks = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    const close = stat.lastIndexOf(')');
+    const name = stat.slice(stat.indexOf('(') + 1, close);
+    const fields = stat.slice(close + 2).split(' ');
+    ticks.set(tid === String(pid) ? 'main' : `${name}:${tid}`, Number(fields[11]) + Number(fields[12]));
+  }
+  return ticks;
+}
+
+/** Clicks at `rate` per second (0: as fast as answered), each connection cycling through its share. */
+async function send(url: string, requests: ClickRequest[], rate: number, seconds: number) {
+  let connection = 0;
+  const share = Math.ceil(requests.length / CONNECTIONS);
+  const result = await (autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    ...(rate > 0 ? { overallRate: rate } : {}),
+    requests: requests.slice(0, 1),
+    setupClient: (client: { setRequests(list: ClickRequest[]): void }) => {
+      const start = (connection++ * share) % requests.length;
+      client.setRequests(
+        requests.slice(start, start + share).map((request) => ({ ...request, headers: { ...request.headers } })),
+      );
+    },
+  } as never) as unknown as Promise<{ '3xx': number; duration: number }>);
+  return { answered: result['3xx'], seconds: result.duration };
+}
+
+async function main(): Promise<void> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'switchyard-cpu-'));
+  const port = await freePort();
+  let server: Child;
+  let url: string;
+  let requests: ClickRequest[];
+  if (SERVER === 'bare') {
+    server = startServer('bare Fastify server', 'bench/bare-server.ts', {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST,
+    });
+    url = `http://${HOST}:${port}/c/bench`;
+    await waitUntilReady(server, async () => (await fetch(url, { redirect: 'manual' })).status === 302);
+    requests = clickRequests('bench0000000', 2000);
+  } else {
+    server = startServer('Switchyard server', 'apps/server/src/main.ts', switchyardEnv(dataDir, port));
+    const base = `http://${HOST}:${port}`;
+    let token = '';
+    await waitUntilReady(server, async () => {
+      const response = await fetch(`${base}/api/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
+      });
+      if (response.status !== 200) return false;
+      token = ((await response.json()) as { token: string }).token;
+      return true;
+    });
+    const flow = await createClickFlow({ post: (route, body) => api(base, token, 'POST', route, body) });
+    url = `${base}/c/${flow.campaignExternalId}`;
+    requests = clickRequests(flow.campaignExternalId, 2000);
+  }
+  try {
+    const pid = serverProcess(server.process.pid!);
+    await send(url, requests, RATE, 3); // warm-up
+    const before = threadTicks(pid);
+    const ownBefore = process.cpuUsage();
+    const { answered, seconds } = await send(url, requests, RATE, SECONDS);
+    const after = threadTicks(pid);
+    const own = process.cpuUsage(ownBefore);
+    const perClick = (ticks: number) => ((ticks / TICKS_PER_SECOND) * 1e6) / answered;
+    const rows: [string, number][] = [];
+    for (const [thread, ticks] of after) {
+      const spent = ticks - (before.get(thread) ?? 0);
+      if (spent > 0) rows.push([thread, perClick(spent)]);
+    }
+    rows.sort((a, b) => b[1] - a[1]);
+    const total = rows.reduce((sum, [, micros]) => sum + micros, 0);
+    console.log(`${SERVER}: ${int(answered)} clicks answered 3xx in ${seconds} s (${int(answered / seconds)}/s)\n`);
+    console.log(
+      table(
+        ['thread', 'CPU µs per click'],
+        [
+          ...rows.map(([thread, micros]): string[] => [thread, micros.toFixed(1)]),
+          ['server, all threads', total.toFixed(1)],
+          ['autocannon (this process)', ((own.user + own.system) / answered).toFixed(1)],
+        ],
+      ),
+    );
+  } finally {
+    await stopChild(server);
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
