@@ -7,7 +7,6 @@
 //
 // Settings: CPU_SERVER (switchyard | bare), CPU_RATE (clicks/s; 0 = as fast as the server answers),
 // CPU_SECONDS (8), CPU_PROFILE_DIR (start the server's node with --cpu-prof writing there).
-import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -37,26 +36,9 @@ const CONNECTIONS = 50;
 /** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 
-/** A server script in a child process: through tsx, or through node with the CPU profiler on. */
+/** A server script in a child process, with the CPU profiler on when asked. */
 function startServer(name: string, script: string, env: NodeJS.ProcessEnv): Child {
-  if (!PROFILE_DIR) return startChild(name, script, env);
-  const child = spawn('node', ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, '--import', 'tsx', script], {
-    env,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const record: Child = {
-    name,
-    process: child,
-    output: [],
-    exitedAlready: false,
-    exited: new Promise((resolve) => {
-      child.once('exit', (code, signal) => {
-        record.exitedAlready = true;
-        resolve({ code, signal });
-      });
-    }),
-  };
-  return record;
+  return startChild(name, script, env, PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []);
 }
 
 /** The node process doing the work: tsx starts node as its child. */
