@@ -14,16 +14,14 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { type ClickRequest, clickRequests, createClickFlow } from './click-flow.js';
 import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
   api,
   type Child,
   freePort,
   HOST,
   int,
   startChild,
+  startSwitchyard,
   stopChild,
-  switchyardEnv,
   table,
   waitUntilReady,
 } from './support.js';
@@ -36,10 +34,8 @@ const CONNECTIONS = 50;
 /** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 
-/** A server script in a child process, with the CPU profiler on when asked. */
-function startServer(name: string, script: string, env: NodeJS.ProcessEnv): Child {
-  return startChild(name, script, env, PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []);
-}
+/** Node's flags for the server: the CPU profiler when asked. */
+const nodeFlags = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
 
 /** The node process doing the work: tsx starts node as its child. */
 function serverProcess(pid: number): number {
@@ -94,34 +90,24 @@ async function send(url: string, requests: ClickRequest[], rate: number, seconds
 
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'switchyard-cpu-'));
-  const port = await freePort();
   let server: Child;
   let url: string;
   let requests: ClickRequest[];
   if (SERVER === 'bare') {
-    server = startServer('bare Fastify server', 'bench/bare-server.ts', {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST,
-    });
+    const port = await freePort();
+    server = startChild(
+      'bare Fastify server',
+      'bench/bare-server.ts',
+      { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST },
+      nodeFlags,
+    );
     url = `http://${HOST}:${port}/c/bench`;
     await waitUntilReady(server, async () => (await fetch(url, { redirect: 'manual' })).status === 302);
     requests = clickRequests('bench0000000', 2000);
   } else {
-    server = startServer('Switchyard server', 'apps/server/src/main.ts', switchyardEnv(dataDir, port));
-    const base = `http://${HOST}:${port}`;
-    let token = '';
-    await waitUntilReady(server, async () => {
-      const response = await fetch(`${base}/api/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
-      });
-      if (response.status !== 200) return false;
-      token = ((await response.json()) as { token: string }).token;
-      return true;
-    });
+    const started = await startSwitchyard(dataDir, nodeFlags);
+    server = started.child;
+    const { base, token } = started;
     const flow = await createClickFlow({ post: (route, body) => api(base, token, 'POST', route, body) });
     url = `${base}/c/${flow.campaignExternalId}`;
     requests = clickRequests(flow.campaignExternalId, 2000);

@@ -158,16 +158,18 @@ function recordedClicks(file: string): number {
  * Waits until every click answered so far is stored: the event writer goes on writing for a moment after
  * the load stops, and a baseline round measured meanwhile would share the machine with it.
  */
-async function waitUntilRecorded(file: string, answered: number, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+async function waitUntilRecorded(file: string, answered: number, timeoutMs = 30_000): Promise<number> {
+  const started = Date.now();
+  const deadline = started + timeoutMs;
   while (recordedClicks(file) < answered) {
     if (Date.now() > deadline) {
       // Reported with the targets (every completed click recorded): measuring goes on.
       console.log(`  clicks still unrecorded ${timeoutMs / 1000} s after the load stopped`);
-      return;
+      return Date.now() - started;
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  return Date.now() - started;
 }
 
 /** Several runs as one: counts summed, percentiles over every response of every run. */
@@ -261,8 +263,8 @@ async function clickBench(children: Child[], cleanups: (() => Promise<unknown>)[
     const run = await load(label, clickUrl, durationS, requests);
     clicksAnswered3xx += run.status3xx;
     inFlightAllowance += CONNECTIONS;
-    await waitUntilRecorded(databaseFile, clicksAnswered3xx);
-    return run;
+    const lagMs = await waitUntilRecorded(databaseFile, clicksAnswered3xx);
+    return { ...run, lagMs };
   };
 
   console.log('warming up both…');
@@ -277,7 +279,7 @@ async function clickBench(children: Child[], cleanups: (() => Promise<unknown>)[
     clickRounds.push(clickRound);
     console.log(
       `round ${round}: baseline ${int(bareRound.rps)} req/s, clicks ${int(clickRound.rps)}/s ` +
-        `(${((clickRound.rps / bareRound.rps) * 100).toFixed(1)}%)`,
+        `(${((clickRound.rps / bareRound.rps) * 100).toFixed(1)}%); the last clicks stored ${clickRound.lagMs} ms after the load stopped`,
     );
   }
   const baseline = combine('bare Fastify 302', bareRounds);

@@ -157,9 +157,12 @@ export function switchyardEnv(dataDir: string, port: number): NodeJS.ProcessEnv 
 }
 
 /** Starts the server and waits until the administrator can log in; answers the session token. */
-export async function startSwitchyard(dataDir: string): Promise<{ child: Child; base: string; token: string }> {
+export async function startSwitchyard(
+  dataDir: string,
+  nodeFlags: string[] = [],
+): Promise<{ child: Child; base: string; token: string }> {
   const port = await freePort();
-  const child = startChild('Switchyard server', 'apps/server/src/main.ts', switchyardEnv(dataDir, port));
+  const child = startChild('Switchyard server', 'apps/server/src/main.ts', switchyardEnv(dataDir, port), nodeFlags);
   const base = `http://${HOST}:${port}`;
   let token = '';
   await waitUntilReady(child, async () => {
