@@ -44,14 +44,9 @@ export function freePort(): Promise<number> {
  * node itself with tsx's loader, so that the flags reach the process doing the work.
  */
 export function startChild(name: string, script: string, env: NodeJS.ProcessEnv, nodeFlags: string[] = []): Child {
-  const child =
-    nodeFlags.length > 0
-      ? spawn(process.execPath, [...nodeFlags, '--import', 'tsx', script], {
-          cwd: ROOT,
-          env,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        })
-      : spawn(TSX, [script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [command, args] =
+    nodeFlags.length > 0 ? [process.execPath, [...nodeFlags, '--import', 'tsx', script]] : [TSX, [script]];
+  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   const keep = (chunk: Buffer) => {
     for (const line of chunk.toString().split('\n')) if (line.trim()) output.push(line);

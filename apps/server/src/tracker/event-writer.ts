@@ -9,8 +9,8 @@
 // into one JSON line when it happens and hands the lines over every few milliseconds. Event chunks commit
 // there without waiting for the disk (synchronous = NORMAL on that connection only): a crash of the
 // process loses nothing more, and a crash of the machine (power, kernel) can also lose the event chunks
-// committed since the last durable commit — the next conversion, configuration change or WAL checkpoint, which do wait for the
-// disk. An fsync per chunk cost more than routing a click.
+// committed since the last durable commit — the next conversion, configuration change or WAL checkpoint,
+// which do wait for the disk. An fsync per chunk cost more than routing a click.
 // PostgreSQL goes through Kysely on the event loop: its work happens in the database server.
 // Each chunk's transaction also adds the chunk to the report rollups (store/report-rollups.ts), so the
 // rollups always count exactly the rows stored.
@@ -122,8 +122,8 @@ const WORKER_MODULE = new URL('./event-worker.ts', import.meta.url);
  * cost the clicks more in garbage collection than anything else. Even the forty values of each row kept
  * until the next hand-over (10 ms) cost the event loop more than one string made when the click happens
  * (its CPU time per click, at a fixed click rate). A worker thread that stops (it catches the database's
- * errors, so this is a bug or running out of memory) loses the rows it held — at most `flushIntervalMs` plus one transaction of
- * traffic — and says how many; the next rows go to a new worker.
+ * errors, so this is a bug or running out of memory) loses the rows it held — at most `flushIntervalMs`
+ * plus one transaction of traffic — and says how many; the next rows go to a new worker.
  */
 class SqliteWorkerSink implements EventSink {
   private readonly queued: Record<EventTable, string[]> = { tracker_clicks: [], tracker_leads: [] };

@@ -69,6 +69,12 @@ function compare(actual: number, comparator: Comparator, expected: number): bool
   }
 }
 
+/** Whether `text` contains, starts with or ends with `wanted` (both lower-cased). */
+function textMatches(operation: 'contains' | 'starts with' | 'ends with', text: string, wanted: string): boolean {
+  if (operation === 'contains') return text.includes(wanted);
+  return operation === 'starts with' ? text.startsWith(wanted) : text.endsWith(wanted);
+}
+
 function evaluateLeaf(leaf: LeafCondition, context: ConditionContext): boolean {
   switch (leaf.type) {
     case 'EqualCondition':
@@ -95,18 +101,7 @@ function evaluateLeaf(leaf: LeafCondition, context: ConditionContext): boolean {
         case 'starts with':
         case 'ends with':
           if (actual === undefined) return false;
-          for (const value of values) {
-            const wanted = lower(value);
-            if (
-              operation === 'contains'
-                ? text.includes(wanted)
-                : operation === 'starts with'
-                  ? text.startsWith(wanted)
-                  : text.endsWith(wanted)
-            ) {
-              return true;
-            }
-          }
+          for (const value of values) if (textMatches(operation, text, lower(value))) return true;
           return false;
       }
       return false;
