@@ -313,22 +313,45 @@ describe('SQLite event writing', () => {
     return { ids: rows.map((row) => row.click_id), cubeClicks: Number(cube.clicks), cubeCost: Number(cube.cost) };
   };
 
-  it('hands each event over as one JSON line that gives back every value exactly', () => {
-    const row = {
-      ...click('line'),
-      user_agent: 'Mozilla/5.0 "quoted" \\ back\u0000slash',
-      var1: 'lone \ud800 surrogate, emoji 🚀, Ωmega',
-      cost: 0.1 + 0.2,
+  it('hands events over as lines that give back every value exactly, whatever it holds', () => {
+    // Values that would trip a reader looking for separators: digits and colons, the markers for null
+    // and numbers, newlines, quotes, a NUL, characters outside Latin-1 and a lone surrogate.
+    const nasty = [
+      '',
+      '12:34',
+      '_',
+      'n1;',
+      'a\nb\r\n',
+      'Mozilla/5.0 "quoted" \\ back\u0000slash',
+      'lone \ud800 surrogate, emoji 🚀, Ωmega',
+      'x'.repeat(5000),
+    ];
+    const rows = nasty.map((value, index) => ({
+      ...click(`line${index}`),
+      user_agent: value,
+      var1: nasty[(index + 3) % nasty.length],
+      subaff: index % 2 === 0 ? null : value,
+      cost: [0.1 + 0.2, -0, 1e21, 5e-324, 0, Number.NaN, Number.POSITIVE_INFINITY, 123456789.125][index],
       referrer: null,
-    };
-    const line = eventLine('tracker_clicks', row);
-    expect(line.includes('\n')).toBe(false);
-    expect(lineValues(line)).toEqual(eventValues('tracker_clicks', row));
-    // A column the object leaves out arrives with its default.
-    const values = lineValues(line);
+    }));
+    const text = rows.map((row) => eventLine('tracker_clicks', row)).join('');
+    const values = lineValues('tracker_clicks', text, rows.length);
     const columns = EVENT_COLUMNS.tracker_clicks.map((column) => column.name);
-    expect(values[columns.indexOf('var2')]).toBeNull();
-    expect(values[columns.indexOf('cost')]).toBe(0.1 + 0.2);
+    expect(values).toHaveLength(rows.length);
+    rows.forEach((row, index) => {
+      const expected = eventValues('tracker_clicks', row);
+      // As JSON made them: a number that is not finite arrives as null, and -0 as 0.
+      expected[columns.indexOf('cost')] = Number.isFinite(row.cost) ? row.cost + 0 : null;
+      expect(values[index]).toEqual(expected);
+    });
+    // A column the object leaves out arrives with its default.
+    expect(values[0]![columns.indexOf('var2')]).toBeNull();
+    expect(values[0]![columns.indexOf('vars')]).toBe('{}');
+    // A text that is not exactly that many rows is refused, not read as something else.
+    expect(() => lineValues('tracker_clicks', text, rows.length + 1)).toThrow();
+    expect(() => lineValues('tracker_clicks', text, rows.length - 1)).toThrow(/characters after/);
+    expect(() => lineValues('tracker_clicks', text.slice(0, -1), rows.length)).toThrow();
+    expect(() => eventLine('tracker_clicks', { ...rows[0], is_bot: true })).toThrow(TypeError);
   });
 
   it('reads every column of an event in EVENT_COLUMNS order, a missing one as its default', () => {

@@ -23,8 +23,8 @@ export interface EventWorkerSettings {
 }
 
 export type ToEventWorker =
-  /** Event lines (eventLine) of one table. */
-  | { type: 'rows'; seq: number; table: EventTable; lines: string[] }
+  /** `rows` event lines (eventLine) of one table, one after another. */
+  | { type: 'rows'; seq: number; table: EventTable; rows: number; text: string }
   /** Write everything received so far, then answer `flushed`. */
   | { type: 'flush'; id: number }
   /** Forget batches up to `seq` (the main thread dropped them: too many rows waited). */
@@ -56,7 +56,7 @@ db.pragma(`busy_timeout = ${settings.busyTimeoutMs}`);
 db.pragma('synchronous = NORMAL');
 const store = new SqliteEventStore(db);
 
-type Queued = { seq: number; table: EventTable; lines: string[] };
+type Queued = { seq: number; table: EventTable; rows: number; text: string };
 let queue: Queued[] = [];
 let queuedRows = 0;
 let timer: NodeJS.Timeout | null = null;
@@ -80,13 +80,15 @@ function writeAll(): void {
   while (queue.length > 0) {
     let take = 0;
     let rows = 0;
-    while (take < queue.length && (take === 0 || rows + queue[take]!.lines.length <= settings.maxBatch)) {
-      rows += queue[take]!.lines.length;
+    while (take < queue.length && (take === 0 || rows + queue[take]!.rows <= settings.maxBatch)) {
+      rows += queue[take]!.rows;
       take += 1;
     }
     const batches = queue.slice(0, take);
     try {
-      store.write(batches.map((batch) => ({ table: batch.table, rows: batch.lines.map(lineValues) })));
+      store.write(
+        batches.map((batch) => ({ table: batch.table, rows: lineValues(batch.table, batch.text, batch.rows) })),
+      );
     } catch (error) {
       failing = true;
       send({ type: 'failed', message: error instanceof Error ? error.message : String(error), rows: queuedRows });
@@ -110,7 +112,7 @@ port.on('message', (message: ToEventWorker) => {
   switch (message.type) {
     case 'rows':
       queue.push(message);
-      queuedRows += message.lines.length;
+      queuedRows += message.rows;
       if (queuedRows >= settings.maxBatch && !failing) writeAll();
       else schedule();
       break;
@@ -120,7 +122,7 @@ port.on('message', (message: ToEventWorker) => {
       break;
     case 'drop': {
       const kept = queue.filter((batch) => batch.seq > message.upTo);
-      for (const batch of queue) if (batch.seq <= message.upTo) queuedRows -= batch.lines.length;
+      for (const batch of queue) if (batch.seq <= message.upTo) queuedRows -= batch.rows;
       queue = kept;
       break;
     }

@@ -6,7 +6,7 @@
 //
 // On SQLite the writing happens on a worker thread with its own connection (tracker/event-worker.ts), so
 // that inserts, commits and WAL checkpoints never hold up the event loop; the event loop turns each row
-// into one JSON line when it happens and hands the lines over every few milliseconds. Event chunks commit
+// into one line (eventLine) when it happens and hands the lines over every few milliseconds. Event chunks commit
 // there without waiting for the disk (synchronous = NORMAL on that connection only): a crash of the
 // process loses nothing more, and a crash of the machine (power, kernel) can also lose the event chunks
 // committed since the last durable commit — the next conversion, configuration change or WAL checkpoint,
@@ -117,7 +117,7 @@ const WRITER_NICENESS = 10;
 const WORKER_MODULE = new URL('./event-worker.ts', import.meta.url);
 
 /**
- * Rows go to the worker as JSON lines (one flat string per event, see `eventLine`) and are not kept here
+ * Rows go to the worker as event lines (one flat string per event, see `eventLine`) and are not kept here
  * once handed over: a copy of every row until it was written outlived the heap's young generation and
  * cost the clicks more in garbage collection than anything else. Even the forty values of each row kept
  * until the next hand-over (10 ms) cost the event loop more than one string made when the click happens
@@ -203,7 +203,15 @@ class SqliteWorkerSink implements EventSink {
       const seq = ++this.seq;
       this.unwritten.set(seq, lines.length);
       this.unwrittenRows += lines.length;
-      worker.postMessage({ type: 'rows', seq, table, lines } satisfies ToEventWorker);
+      // One string for the batch: copying one string to the worker costs less than copying each line
+      // (measured 0.4 against 0.8–1.2 µs a row); the worker reads the lines by their values' lengths.
+      worker.postMessage({
+        type: 'rows',
+        seq,
+        table,
+        rows: lines.length,
+        text: lines.join(''),
+      } satisfies ToEventWorker);
     }
     this.queuedRows = 0;
   }

@@ -37,20 +37,81 @@ const readClick = reader('tracker_clicks');
 const readLead = reader('tracker_leads');
 
 /**
- * An event row as it travels to the writer thread: its values (eventValues) as one JSON array. One flat
- * string per event, made when the event happens, rather than an array of a few dozen values kept until
- * the next hand-over: the event loop's young heap then copies one object per waiting event, not forty,
- * and handing them over copies each string once. JSON keeps every value the row can hold (text, numbers,
- * null) exactly.
+ * An event row as it travels to the writer thread: its values (eventValues) in one flat string, each one
+ * written as its length, `:` and the text (a string), `_` (null) or `n`, the number and `;`. One string
+ * per event, made when the event happens, rather than an array of a few dozen values kept until the next
+ * hand-over: the event loop's young heap then copies one object per waiting event, not forty, and handing
+ * them over copies each string once.
+ *
+ * Not JSON: on this Node, JSON.stringify costs ~17 ns a value and ~1.8 ns a character (it looks at each
+ * one for what to escape), 2.3 µs for a click's row, and JSON.parse 2 µs; written with its length, a
+ * value needs no escaping at all, whatever it holds, and the line costs 0.7 µs to make and 1.1 µs to
+ * read (2026-11-22, the bench's rows). Lengths count UTF-16 code units, as `slice` does, and the worker
+ * receives the very string that was made, so every value comes back exactly; a number comes back as
+ * Number reads what String wrote (exact for every finite number but -0, which arrives as 0; one that is not finite
+ * becomes null: both as JSON made them).
  */
 export function eventLine(table: EventTable, row: object): string {
-  return JSON.stringify(eventValues(table, row));
+  const values = eventValues(table, row);
+  let line = '';
+  for (let index = 0; index < values.length; index += 1) {
+    const value = values[index];
+    if (typeof value === 'string') line += `${value.length}:${value}`;
+    else if (value === null) line += '_';
+    else if (typeof value === 'number') line += Number.isFinite(value) ? `n${value};` : '_';
+    else throw new TypeError(`an event value of type ${typeof value} (${EVENT_COLUMNS[table][index]?.name})`);
+  }
+  return line;
 }
 
-/** The values of an event line. */
-export function lineValues(line: string): EventValues {
-  return JSON.parse(line) as EventValues;
+/**
+ * The rows of event lines written one after another (`count` lines of `table`). A text that does not
+ * read as exactly that many rows is refused (a bug, never a value: every value is read by its length).
+ */
+export function lineValues(table: EventTable, text: string, count: number): EventValues[] {
+  const width = EVENT_COLUMNS[table].length;
+  const rows: EventValues[] = [];
+  let at = 0;
+  for (let row = 0; row < count; row += 1) {
+    const values: EventValues = new Array(width);
+    for (let column = 0; column < width; column += 1) {
+      const kind = text.charCodeAt(at);
+      if (kind === UNDERSCORE) {
+        values[column] = null;
+        at += 1;
+      } else if (kind === LETTER_N) {
+        const end = text.indexOf(';', at);
+        if (end < 0) throw new Error(`event line ${row} of ${count}: a number without its end`);
+        values[column] = Number(text.slice(at + 1, end));
+        at = end + 1;
+      } else {
+        let length = 0;
+        let digit = text.charCodeAt(at);
+        if (!(digit >= DIGIT_0 && digit <= DIGIT_9))
+          throw new Error(`event line ${row} of ${count}: no value at ${at}`);
+        while (digit >= DIGIT_0 && digit <= DIGIT_9) {
+          length = length * 10 + (digit - DIGIT_0);
+          at += 1;
+          digit = text.charCodeAt(at);
+        }
+        if (digit !== COLON || at + 1 + length > text.length) {
+          throw new Error(`event line ${row} of ${count}: a text without its length`);
+        }
+        values[column] = text.slice(at + 1, at + 1 + length);
+        at += 1 + length;
+      }
+    }
+    rows.push(values);
+  }
+  if (at !== text.length) throw new Error(`event lines: ${text.length - at} characters after ${count} rows`);
+  return rows;
 }
+
+const UNDERSCORE = 95;
+const LETTER_N = 110;
+const COLON = 58;
+const DIGIT_0 = 48;
+const DIGIT_9 = 57;
 
 /**
  * Per table, a function reading an event object's columns into an array in EVENT_COLUMNS order, made once
