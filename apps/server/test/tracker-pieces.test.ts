@@ -341,7 +341,7 @@ describe('SQLite event writing', () => {
     rows.forEach((row, index) => {
       const expected = eventValues('tracker_clicks', row);
       // As JSON made them: a number that is not finite arrives as null, and -0 as 0.
-      expected[columns.indexOf('cost')] = Number.isFinite(row.cost) ? row.cost + 0 : null;
+      expected[columns.indexOf('cost')] = Number.isFinite(row.cost) ? Number(row.cost) + 0 : null;
       expect(values[index]).toEqual(expected);
     });
     // A column the object leaves out arrives with its default.

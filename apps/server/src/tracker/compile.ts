@@ -1,9 +1,11 @@
 // A campaign's routing compiled from the stored config (issue 5, item 1): every body is parsed once
-// with the registry's form, conditions are parsed into trees and URLs into templates, so the hot path
-// only reads maps and arrays.
+// with the registry's form, conditions are parsed into trees and made into tests (compileCondition), and
+// URLs into templates, so the hot path only reads maps and arrays and calls the tests.
 import {
   ALL_CONDITION,
   type ConditionNode,
+  type ConditionTest,
+  compileCondition,
   parseConditionText,
   ZCampaignForm,
   ZFlowForm,
@@ -69,7 +71,8 @@ export interface CompiledPathGroup {
   id: string;
   name: string;
   priority: number;
-  condition: ConditionNode;
+  /** The group's condition, compiled. */
+  matches: ConditionTest;
   /** Enabled paths with a positive weight. */
   paths: readonly CompiledPath[];
 }
@@ -137,7 +140,8 @@ export interface CompiledPayoutRuleSet {
 interface SideMaps {
   campaigns: Map<string, CompiledCampaign>;
   offers: Map<string, CompiledOffer>;
-  segments: Map<string, ConditionNode>;
+  /** Segments' conditions, compiled, by external id. */
+  segments: Map<string, ConditionTest>;
 }
 
 /** Everything routing reads, for both sides; replaced whole when config changes. */
@@ -263,9 +267,9 @@ export function compileRouting(rows: readonly ConfigRow[]): RoutingSnapshot {
     }
 
     // Archived segments still answer: a flow that names one keeps routing as it was built.
-    const segments = new Map<string, ConditionNode>();
+    const segments = new Map<string, ConditionTest>();
     for (const { row, form } of parsed(kinds.segment, ZSegmentForm)) {
-      segments.set(row.external_id, conditionTree(form.condition));
+      segments.set(row.external_id, compileCondition(conditionTree(form.condition)));
     }
 
     const flows = new Map<string, CompiledPathGroup[]>();
@@ -278,7 +282,7 @@ export function compileRouting(rows: readonly ConfigRow[]): RoutingSnapshot {
             id: group.id,
             name: group.name,
             priority: group.priority,
-            condition: conditionTree(group.condition),
+            matches: compileCondition(conditionTree(group.condition)),
             paths: group.paths
               .filter((path) => path.enabled && path.weight > 0)
               .map((path) => compilePath(path as PathForm, landers)),

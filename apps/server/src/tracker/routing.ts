@@ -2,7 +2,7 @@
 // matches wins; a path by weight among the enabled; a lander and an offer by weight; a capped or
 // unavailable offer passes to its backup chain; a path over its Regs Daily Cap, or with nowhere to
 // send, gives way to the group's other paths and then to the next matching group.
-import { type ConditionContext, type ConditionNode, evaluateCondition } from '@switchyard/domain';
+import type { ConditionContext, ConditionTest } from '@switchyard/domain';
 import { type CapCounters, dayIn, offerCapKey, pathPostbacksCapKey, pathRegsCapKey } from './caps.js';
 import type {
   CompiledCampaign,
@@ -49,7 +49,7 @@ export interface RoutingDeps {
 
 /** Segment membership for one subject, each segment evaluated at most once (and never through itself). */
 export function conditionContext(
-  segments: ReadonlyMap<string, ConditionNode>,
+  segments: ReadonlyMap<string, ConditionTest>,
   subject: RoutingSubject,
 ): ConditionContext {
   // Made on the first segment asked about: most flows use none, and this runs for every click.
@@ -64,10 +64,10 @@ export function conditionContext(
       visiting ??= new Set();
       const cached = known.get(segmentExternalId);
       if (cached !== undefined) return cached;
-      const tree = segments.get(segmentExternalId);
-      if (!tree || visiting.has(segmentExternalId)) return false;
+      const test = segments.get(segmentExternalId);
+      if (!test || visiting.has(segmentExternalId)) return false;
       visiting.add(segmentExternalId);
-      const inside = evaluateCondition(tree, context);
+      const inside = test(context);
       visiting.delete(segmentExternalId);
       known.set(segmentExternalId, inside);
       return inside;
@@ -183,7 +183,7 @@ export async function decide(
   let matchedAny = false;
   let capped = false;
   for (const group of campaign.groups) {
-    if (!evaluateCondition(group.condition, context)) continue;
+    if (!group.matches(context)) continue;
     matchedAny = true;
     let paths = group.paths;
     while (paths.length > 0) {

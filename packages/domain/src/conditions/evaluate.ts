@@ -43,15 +43,6 @@ export function minuteOfDay(now: Date, timeZone: string): number {
 const toMinutes = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 const lower = (value: unknown) => String(value ?? '').toLowerCase();
 
-/**
- * Whether one of `values`, lower-cased, is `text` (already lower-cased). Runs for every condition of
- * every path group a click passes: no callback, no array, and the click's own value lower-cased once.
- */
-function includesLowered(values: readonly unknown[], text: string): boolean {
-  for (const value of values) if (lower(value) === text) return true;
-  return false;
-}
-
 function compare(actual: number, comparator: Comparator, expected: number): boolean {
   switch (comparator) {
     case '>':
@@ -69,77 +60,130 @@ function compare(actual: number, comparator: Comparator, expected: number): bool
   }
 }
 
-/** Whether `text` contains, starts with or ends with `wanted` (both lower-cased). */
-function textMatches(operation: 'contains' | 'starts with' | 'ends with', text: string, wanted: string): boolean {
-  if (operation === 'contains') return text.includes(wanted);
-  return operation === 'starts with' ? text.startsWith(wanted) : text.endsWith(wanted);
+/** A tree made into a test, once: what routing runs for every path group a click passes. */
+export type ConditionTest = (context: ConditionContext) => boolean;
+
+const always: ConditionTest = () => true;
+const never: ConditionTest = () => false;
+
+/** Whether `text` contains, starts with or ends with one of `wanted` (all lower-cased). */
+function textTest(operation: 'contains' | 'starts with' | 'ends with', wanted: readonly string[]) {
+  if (operation === 'contains') return (text: string) => wanted.some((value) => text.includes(value));
+  if (operation === 'starts with') return (text: string) => wanted.some((value) => text.startsWith(value));
+  return (text: string) => wanted.some((value) => text.endsWith(value));
 }
 
-function evaluateLeaf(leaf: LeafCondition, context: ConditionContext): boolean {
+function compileLeaf(leaf: LeafCondition): ConditionTest {
   switch (leaf.type) {
-    case 'EqualCondition':
-      return String(context.fields[leaf.data.Var] ?? '') === leaf.data.Value;
+    case 'EqualCondition': {
+      const { Var: field, Value: expected } = leaf.data;
+      return (context) => String(context.fields[field] ?? '') === expected;
+    }
     case 'InCondition': {
-      const actual = context.fields[leaf.data.Var];
-      const found = actual !== undefined && includesLowered(leaf.data.Values, lower(actual));
-      return leaf.data.Operation === 'NOT IN' ? !found : found;
+      // The listed values lower-cased once, here, not for every click.
+      const field = leaf.data.Var;
+      const listed = new Set(leaf.data.Values.map(lower));
+      const negated = leaf.data.Operation === 'NOT IN';
+      return (context) => {
+        const actual = context.fields[field];
+        const found = actual !== undefined && listed.has(lower(actual));
+        return negated ? !found : found;
+      };
     }
     case 'SegmentCondition': {
-      const found = leaf.data.Value.Values.some((segment) => context.inSegment(segment));
-      return leaf.data.Value.Operation === 'NOT IN' ? !found : found;
+      const segments = leaf.data.Value.Values;
+      const negated = leaf.data.Value.Operation === 'NOT IN';
+      return (context) => {
+        const found = segments.some((segment) => context.inSegment(segment));
+        return negated ? !found : found;
+      };
     }
     case 'VarsCondition': {
       const { Var: key, Operation: operation, Value: values } = leaf.data.Value;
-      const actual = context.vars[key];
-      const text = lower(actual);
       switch (operation) {
         case 'IN':
-          return actual !== undefined && includesLowered(values, text);
-        case 'NOT IN':
-          return actual === undefined || !includesLowered(values, text);
+        case 'NOT IN': {
+          const listed = new Set(values.map(lower));
+          const negated = operation === 'NOT IN';
+          return (context) => {
+            const actual = context.vars[key];
+            const found = actual !== undefined && listed.has(lower(actual));
+            return negated ? !found : found;
+          };
+        }
         case 'contains':
         case 'starts with':
-        case 'ends with':
-          if (actual === undefined) return false;
-          for (const value of values) if (textMatches(operation, text, lower(value))) return true;
-          return false;
+        case 'ends with': {
+          const matches = textTest(operation, values.map(lower));
+          return (context) => {
+            const actual = context.vars[key];
+            return actual !== undefined && matches(lower(actual));
+          };
+        }
       }
-      return false;
+      return never;
     }
     case 'BetweenCondition': {
       const { Start, End, Timezone } = leaf.data.Values;
-      const minute = minuteOfDay(context.now, Timezone);
       const start = toMinutes(Start);
       const end = toMinutes(End);
-      if (start === end) return true;
+      if (start === end) return always;
       // A window past midnight (22:00–06:00) wraps.
-      return start < end ? minute >= start && minute < end : minute >= start || minute < end;
+      return (context) => {
+        const minute = minuteOfDay(context.now, Timezone);
+        return start < end ? minute >= start && minute < end : minute >= start || minute < end;
+      };
     }
     case 'CompareIntCondition': {
-      const actual = context.fields[leaf.data.Var];
-      const number = typeof actual === 'number' ? actual : Number(actual);
-      if (actual === undefined || actual === '' || !Number.isFinite(number)) return false;
-      return compare(number, leaf.data.Values.Comparator, leaf.data.Values.Value);
+      const { Var: field } = leaf.data;
+      const { Comparator: comparator, Value: expected } = leaf.data.Values;
+      return (context) => {
+        const actual = context.fields[field];
+        const number = typeof actual === 'number' ? actual : Number(actual);
+        if (actual === undefined || actual === '' || !Number.isFinite(number)) return false;
+        return compare(number, comparator, expected);
+      };
     }
+  }
+  return never;
+}
+
+/**
+ * A tree as a test (§3.8): AllCondition and an empty group are TRUE. Made once when routing is compiled:
+ * the listed values are lower-cased and put in a set here, where reading the tree for each click
+ * lower-cased every listed value of every condition it passed.
+ */
+export function compileCondition(node: ConditionNode): ConditionTest {
+  switch (node.type) {
+    case 'AllCondition':
+      return always;
+    case 'NotCondition': {
+      const inner = compileCondition(node.data.Condition);
+      return (context) => !inner(context);
+    }
+    case 'AndCondition': {
+      const children = node.data.Conditions.map(compileCondition);
+      return (context) => {
+        for (const child of children) if (!child(context)) return false;
+        return true;
+      };
+    }
+    case 'OrCondition': {
+      const children = node.data.Conditions.map(compileCondition);
+      if (children.length === 0) return always;
+      return (context) => {
+        for (const child of children) if (child(context)) return true;
+        return false;
+      };
+    }
+    default:
+      return compileLeaf(node);
   }
 }
 
-/** Whether a click or lead matches the tree; AllCondition is TRUE and an empty group is TRUE. */
+/** Whether a click or lead matches the tree (compiled for this one call; routing keeps its compiled tests). */
 export function evaluateCondition(node: ConditionNode, context: ConditionContext): boolean {
-  switch (node.type) {
-    case 'AllCondition':
-      return true;
-    case 'NotCondition':
-      return !evaluateCondition(node.data.Condition, context);
-    case 'AndCondition':
-      return node.data.Conditions.every((child) => evaluateCondition(child, context));
-    case 'OrCondition':
-      return (
-        node.data.Conditions.length === 0 || node.data.Conditions.some((child) => evaluateCondition(child, context))
-      );
-    default:
-      return evaluateLeaf(node, context);
-  }
+  return compileCondition(node)(context);
 }
 
 /** The segments a tree refers to, directly (the server follows them for `segments_chain`). */
