@@ -6,8 +6,8 @@
 //
 // On SQLite the writing happens on a worker thread with its own connection (tracker/event-worker.ts), so
 // that inserts, commits and WAL checkpoints never hold up the event loop; the event loop turns each row
-// into one line (eventLine) when it happens and hands the lines over every few milliseconds. Event chunks commit
-// there without waiting for the disk (synchronous = NORMAL on that connection only): a crash of the
+// into one line (eventLine) when it happens and hands the lines over every few milliseconds. Event chunks
+// commit there without waiting for the disk (synchronous = NORMAL on that connection only): a crash of the
 // process loses nothing more, and a crash of the machine (power, kernel) can also lose the event chunks
 // committed since the last durable commit — the next conversion, configuration change or WAL checkpoint,
 // which do wait for the disk. An fsync per chunk cost more than routing a click.
