@@ -19,6 +19,7 @@ import {
   freePort,
   HOST,
   int,
+  processChain,
   startChild,
   startSwitchyard,
   stopChild,
@@ -36,24 +37,6 @@ const TICKS_PER_SECOND = 100;
 
 /** Node's flags for the server: the CPU profiler when asked. */
 const nodeFlags = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
-
-/** The node process doing the work: tsx starts node as its child. */
-function serverProcess(pid: number): number {
-  let current = pid;
-  for (;;) {
-    let children: number[] = [];
-    try {
-      children = readFileSync(`/proc/${current}/task/${current}/children`, 'utf8')
-        .split(/\s+/)
-        .filter(Boolean)
-        .map(Number);
-    } catch {
-      // Gone or not readable: the current one is it.
-    }
-    if (children.length === 0) return current;
-    current = children[children.length - 1]!;
-  }
-}
 
 /** CPU ticks (user + system) of each thread of `pid`, by `main` or `name:tid`. */
 function threadTicks(pid: number): Map<string, number> {
@@ -113,7 +96,7 @@ async function main(): Promise<void> {
     requests = clickRequests(flow.campaignExternalId, 2000);
   }
   try {
-    const pid = serverProcess(server.process.pid!);
+    const pid = processChain(server.process.pid!).at(-1)!;
     await send(url, requests, RATE, 3); // warm-up
     const before = threadTicks(pid);
     const ownBefore = process.cpuUsage();

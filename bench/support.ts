@@ -1,5 +1,6 @@
 // What both parts of `npm run bench` share: servers in child processes, the API, printing.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -81,9 +82,49 @@ export async function waitUntilReady(child: Child, probe: () => Promise<boolean>
   throw new BenchFailure(`${child.name} did not answer within ${timeoutMs / 1000} s:\n${child.output.join('\n')}`);
 }
 
+/**
+ * A process and the chain of its last children (tsx starts node as its child, and node does the work),
+ * read from Linux's /proc; just the process where that cannot be read.
+ */
+export function processChain(pid: number): number[] {
+  const chain = [pid];
+  for (;;) {
+    const current = chain[chain.length - 1]!;
+    let children: number[] = [];
+    try {
+      children = readFileSync(`/proc/${current}/task/${current}/children`, 'utf8')
+        .split(/\s+/)
+        .filter(Boolean)
+        .map(Number);
+    } catch {
+      // Gone, not Linux, or not readable: the chain ends here.
+    }
+    if (children.length === 0) return chain;
+    chain.push(children[children.length - 1]!);
+  }
+}
+
+/**
+ * Stops (SIGSTOP) or continues (SIGCONT) a child and the processes it started, every thread of them: a
+ * server that is not being measured then does nothing at all — no garbage collection, no checkpoint, no
+ * timer — while the other one is.
+ */
+export function freeze(child: Child, frozen: boolean): void {
+  if (child.exitedAlready || child.process.pid === undefined) return;
+  for (const pid of processChain(child.process.pid)) {
+    try {
+      process.kill(pid, frozen ? 'SIGSTOP' : 'SIGCONT');
+    } catch {
+      // Exited meanwhile.
+    }
+  }
+}
+
 /** SIGTERM and wait; a server that needs killing, or exits non-zero, is a failure. */
 export async function stopChild(child: Child, timeoutMs = 30_000): Promise<number> {
   const started = Date.now();
+  // A frozen child would not act on SIGTERM.
+  freeze(child, false);
   if (!child.exitedAlready) child.process.kill('SIGTERM');
   const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), timeoutMs).unref());
   const result = await Promise.race([child.exited, timeout]);
