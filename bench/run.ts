@@ -21,6 +21,7 @@ import {
   HOST,
   int,
   ms,
+  processChain,
   startChild,
   startSwitchyard,
   stopChild,
@@ -393,7 +394,17 @@ async function main(): Promise<void> {
   const cleanups: (() => Promise<unknown>)[] = [];
   const children: Child[] = [];
   const cleanup = async () => {
-    for (const child of children) if (!child.exitedAlready) child.process.kill('SIGKILL');
+    for (const child of children) {
+      if (child.exitedAlready || child.process.pid === undefined) continue;
+      // tsx's node child too: it would outlive tsx (and stay frozen, if it was).
+      for (const pid of processChain(child.process.pid).reverse()) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // Exited meanwhile.
+        }
+      }
+    }
     for (const step of cleanups.reverse()) await step().catch(() => undefined);
   };
   process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));

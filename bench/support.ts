@@ -110,7 +110,8 @@ export function processChain(pid: number): number[] {
  * timer — while the other one is.
  */
 export function freeze(child: Child, frozen: boolean): void {
-  if (child.exitedAlready || child.process.pid === undefined) return;
+  // Only where the node process under tsx can be found (Linux's /proc): elsewhere nothing is frozen.
+  if (process.platform !== 'linux' || child.exitedAlready || child.process.pid === undefined) return;
   for (const pid of processChain(child.process.pid)) {
     try {
       process.kill(pid, frozen ? 'SIGSTOP' : 'SIGCONT');
