@@ -14,7 +14,11 @@ export function IncomingFilters() {
       <Select
         label={t('filters.outcome')}
         placeholder={t('filters.allOutcomes')}
-        data={POSTBACK_OUTCOMES.map((outcome) => ({ value: outcome, label: t(`outcomes.${outcome}`) }))}
+        data={POSTBACK_OUTCOMES.map((outcome) => ({
+          value: outcome,
+          // Recorded postbacks include those whose event does not count as a conversion.
+          label: outcome === 'converted' ? t('filters.recordedOutcome') : t(`outcomes.${outcome}`),
+        }))}
         value={params.outcome ?? null}
         onChange={(value) => params.setOutcome((value as PostbackOutcome | null) ?? undefined)}
         clearable

@@ -44,7 +44,7 @@ export function IncomingRow({ entry }: { entry: PostbackLogEntry }) {
           <LogTime iso={entry.created_at} />
         </Table.Td>
         <Table.Td>
-          <OutcomeBadge outcome={entry.outcome} />
+          <OutcomeBadge entry={entry} />
         </Table.Td>
         <Table.Td>
           <LogId value={entry.click_id} maw={130} />

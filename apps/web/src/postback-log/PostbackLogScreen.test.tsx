@@ -111,6 +111,35 @@ describe('PostbackLogScreen', () => {
     expect(screen.queryByText('zone 7')).toBeNull();
   });
 
+  it('marks a recorded postback whose event is not a conversion as Recorded, and says its payout is revenue', async () => {
+    const registration: PostbackLogEntry = {
+      ...converted,
+      id: 4,
+      txid: 'tx-reg',
+      conversion: {
+        ...converted.conversion!,
+        conversion_id: 'conv-2',
+        event: { kind: 'postback-events', external_id: 'reg', name: 'Registration' },
+        is_conversion: false,
+      },
+    };
+    answer([registration, converted]);
+    renderScreen();
+    const table = await screen.findByRole('table', { name: 'Incoming' });
+    const [, recorded, sale] = within(table).getAllByRole('row');
+    expect(within(recorded!).getByText('Recorded')).toBeTruthy();
+    expect(within(recorded!).queryByText('Converted')).toBeNull();
+    expect(
+      within(recorded!).getByText(
+        'Recorded; Registration does not count as a conversion. Its payout counts in revenue.',
+      ),
+    ).toBeTruthy();
+    expect(within(sale!).getByText('Converted')).toBeTruthy();
+    // The filter's choice for recorded postbacks says it takes both.
+    fireEvent.click(screen.getByRole('combobox', { name: 'Outcome' }));
+    expect(await screen.findByRole('option', { name: 'Recorded (converted or not)' })).toBeTruthy();
+  });
+
   it('sends the outcome filter and the search to the API', async () => {
     const fetchMock = answer([converted]);
     renderScreen('/tracker/reports/postbacks?outcome=duplicate&search=tx-1&page=2');

@@ -7,6 +7,14 @@ export interface OutcomeMessage {
 }
 
 /**
+ * A postback that was recorded but whose event does not count as a conversion (its payout still counts
+ * as revenue in the reports). A recorded line whose conversion row is gone is taken as it was logged.
+ */
+export function recordedNotCounted(entry: PostbackLogEntry): boolean {
+  return entry.outcome === 'converted' && entry.conversion !== null && !entry.conversion.is_conversion;
+}
+
+/**
  * Why a postback ended as it did, in the operator's words: the log stores the outcome, the conversion
  * tells whether its event counted.
  */
