@@ -20,13 +20,8 @@ export function recordedNotCounted(entry: PostbackLogEntry): boolean {
  */
 export function outcomeMessage(entry: PostbackLogEntry): OutcomeMessage {
   if (entry.outcome !== 'converted') return { key: `messages.${entry.outcome}` };
-  const conversion = entry.conversion;
-  if (!conversion || conversion.is_conversion) return { key: 'messages.converted' };
-  if (conversion.event) {
-    return {
-      key: 'messages.convertedNotCounted',
-      values: { event: conversion.event.name ?? conversion.event.external_id },
-    };
-  }
+  if (!recordedNotCounted(entry)) return { key: 'messages.converted' };
+  const event = entry.conversion?.event;
+  if (event) return { key: 'messages.convertedNotCounted', values: { event: event.name ?? event.external_id } };
   return { key: 'messages.convertedNoEvent' };
 }
