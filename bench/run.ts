@@ -30,6 +30,7 @@ import {
   verdict,
   waitUntilReady,
 } from './support.js';
+import { ensureWrk, type LoadFigures, runWrk, writeWrkScript } from './wrk.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /** Each server is measured ROUNDS times for DURATION_S seconds, in turns. */
@@ -38,6 +39,18 @@ const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
 const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 3);
 const CLICK_VARIANTS = 2000;
 const PART = process.env.BENCH_PART ?? 'ab';
+/** A request unanswered this long counts as an error (a timeout). */
+const REQUEST_TIMEOUT_S = 10;
+/** Load generators, in the order each round uses them; the targets read the first. */
+const GENERATORS = (process.env.BENCH_LOAD ?? 'wrk,autocannon')
+  .split(',')
+  .map((name) => name.trim())
+  .filter((name): name is Generator => {
+    if (name === 'wrk' || name === 'autocannon') return true;
+    throw new BenchFailure(`BENCH_LOAD: unknown load generator ${name} (wrk, autocannon)`);
+  });
+const PRIMARY = GENERATORS[0] ?? 'wrk';
+const WRK_THREADS = Number(process.env.BENCH_WRK_THREADS ?? 1);
 
 // The issue's targets for part (a) (Done when).
 const TARGET_RATIO = 0.6;
@@ -46,23 +59,17 @@ const TARGET_P99_MS = 10;
 // ---------------------------------------------------------------------------------------------------
 // Load
 
-interface LoadResult {
+/** The load generators part (a) can use; the first one named in BENCH_LOAD is the one the targets read. */
+type Generator = 'wrk' | 'autocannon';
+
+interface LoadResult extends LoadFigures {
   label: string;
-  durationS: number;
-  requests: number;
-  rps: number;
-  p50: number;
-  p975: number;
-  p99: number;
-  max: number;
-  errors: number;
-  timeouts: number;
-  status2xx: number;
+  generator: Generator;
+  /** Responses that were 3xx; with wrk, every response that was not counted as another status (below). */
   status3xx: number;
-  statusOther: number;
   statusCodes: Record<string, number>;
-  /** Every response's latency (ms), sorted. */
-  latencies: Float64Array;
+  /** Every response's latency (ms), sorted: autocannon only (wrk reports each run's percentiles). */
+  latencies: Float64Array | null;
 }
 
 /** The parts of autocannon's result used here (the package ships no types). */
@@ -85,32 +92,33 @@ function percentile(sorted: Float64Array, fraction: number): number {
 }
 
 /**
- * One autocannon run. Latencies are collected from every response (sub-millisecond precision;
- * autocannon's own histogram has whole milliseconds). With `requests`, each connection cycles through
- * its own share of them, so the connections send different clicks. (autocannon builds every request of
- * a connection up front, in this process: giving each connection the whole list would stall the load
+ * One autocannon run, in this process. Latencies are collected from every response (sub-millisecond
+ * precision; autocannon's own histogram has whole milliseconds). Each connection cycles through its own
+ * share of `requests`, so the connections send different clicks. (autocannon builds every request of a
+ * connection up front, in this process: giving each connection the whole list would stall the load
  * generator for seconds while the clock runs.)
  */
-async function load(label: string, url: string, durationS: number, requests?: ClickRequest[]): Promise<LoadResult> {
+async function autocannonLoad(
+  label: string,
+  url: string,
+  durationS: number,
+  requests: ClickRequest[],
+): Promise<LoadResult> {
   let latencies = new Float64Array(1 << 18);
   let count = 0;
   let connectionIndex = 0;
-  const share = requests ? Math.ceil(requests.length / CONNECTIONS) : 0;
+  const share = Math.ceil(requests.length / CONNECTIONS);
   const instance = autocannon({
     url,
     connections: CONNECTIONS,
     duration: durationS,
-    timeout: 10,
-    ...(requests
-      ? {
-          requests: requests.slice(0, 1),
-          setupClient: (client: { setRequests(list: ClickRequest[]): void }) => {
-            const start = (connectionIndex++ * share) % requests.length;
-            const own = requests.slice(start, start + share);
-            client.setRequests(own.map((request) => ({ ...request, headers: { ...request.headers } })));
-          },
-        }
-      : {}),
+    timeout: REQUEST_TIMEOUT_S,
+    requests: requests.slice(0, 1),
+    setupClient: (client: { setRequests(list: ClickRequest[]): void }) => {
+      const start = (connectionIndex++ * share) % requests.length;
+      const own = requests.slice(start, start + share);
+      client.setRequests(own.map((request) => ({ ...request, headers: { ...request.headers } })));
+    },
   }) as unknown as EventEmitter & PromiseLike<AutocannonResult>; // an emitter that is also awaited
   instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
     if (count === latencies.length) {
@@ -124,11 +132,11 @@ async function load(label: string, url: string, durationS: number, requests?: Cl
   const sorted = latencies.slice(0, count).sort();
   const statusCodes: Record<string, number> = {};
   for (const [code, stats] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = stats.count;
-  const status2xx = result['2xx'];
   const status3xx = result['3xx'];
-  const responses = result['1xx'] + status2xx + status3xx + result['4xx'] + result['5xx'];
+  const responses = result['1xx'] + result['2xx'] + status3xx + result['4xx'] + result['5xx'];
   return {
     label,
+    generator: 'autocannon',
     durationS: result.duration,
     requests: responses,
     rps: responses / result.duration,
@@ -138,11 +146,39 @@ async function load(label: string, url: string, durationS: number, requests?: Cl
     max: sorted.length ? sorted[sorted.length - 1]! : Number.NaN,
     errors: result.errors,
     timeouts: result.timeouts,
-    status2xx,
     status3xx,
-    statusOther: responses - status2xx - status3xx,
+    statusOther: responses - status3xx,
     statusCodes,
     latencies: sorted,
+    cpuShare: Number.NaN,
+  };
+}
+
+/**
+ * One wrk run. wrk tells responses that were 2xx or 3xx from the others, not 2xx from 3xx: the click
+ * route answers no 2xx (a 302, or a 404 when there is nowhere to send the visitor), and before the load
+ * each of the clicks it sends is sent once by hand and must be a 302 (clickBench).
+ */
+async function wrkLoad(
+  label: string,
+  wrk: string,
+  url: string,
+  script: string,
+  durationS: number,
+): Promise<LoadResult> {
+  const run = await runWrk(wrk, url, script, {
+    connections: CONNECTIONS,
+    threads: WRK_THREADS,
+    durationS,
+    timeoutS: REQUEST_TIMEOUT_S,
+  });
+  return {
+    ...run,
+    label,
+    generator: 'wrk',
+    status3xx: run.requests - run.statusOther,
+    statusCodes: run.statusOther > 0 ? { 'not 2xx or 3xx': run.statusOther } : {},
+    latencies: null,
   };
 }
 
@@ -174,51 +210,70 @@ async function waitUntilRecorded(file: string, answered: number, timeoutMs = 30_
   return Date.now() - started;
 }
 
-/** Several runs as one: counts summed, percentiles over every response of every run. */
+/**
+ * Several runs as one: counts summed; percentiles over every response of every run where the generator
+ * kept each response's latency (autocannon), else the highest of the runs' own (wrk): the percentile
+ * over all of them is at most that.
+ */
 function combine(label: string, runs: LoadResult[]): LoadResult {
-  const latencies = new Float64Array(runs.reduce((sum, run) => sum + run.latencies.length, 0));
-  let offset = 0;
-  for (const run of runs) {
-    latencies.set(run.latencies, offset);
-    offset += run.latencies.length;
-  }
-  latencies.sort();
   const sum = (pick: (run: LoadResult) => number) => runs.reduce((total, run) => total + pick(run), 0);
+  const highest = (pick: (run: LoadResult) => number) => Math.max(...runs.map(pick));
   const statusCodes: Record<string, number> = {};
   for (const run of runs) {
     for (const [code, count] of Object.entries(run.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + count;
+  }
+  let latencies: Float64Array | null = null;
+  if (runs.every((run) => run.latencies)) {
+    latencies = new Float64Array(sum((run) => run.latencies!.length));
+    let offset = 0;
+    for (const run of runs) {
+      latencies.set(run.latencies!, offset);
+      offset += run.latencies!.length;
+    }
+    latencies.sort();
   }
   const durationS = sum((run) => run.durationS);
   const requests = sum((run) => run.requests);
   return {
     label,
+    generator: runs[0]!.generator,
     durationS,
     requests,
     rps: requests / durationS,
-    p50: percentile(latencies, 0.5),
-    p975: percentile(latencies, 0.975),
-    p99: percentile(latencies, 0.99),
-    max: latencies.length ? latencies[latencies.length - 1]! : Number.NaN,
+    p50: latencies ? percentile(latencies, 0.5) : highest((run) => run.p50),
+    p975: latencies ? percentile(latencies, 0.975) : highest((run) => run.p975),
+    p99: latencies ? percentile(latencies, 0.99) : highest((run) => run.p99),
+    max: latencies ? (latencies[latencies.length - 1] ?? Number.NaN) : highest((run) => run.max),
     errors: sum((run) => run.errors),
     timeouts: sum((run) => run.timeouts),
-    status2xx: sum((run) => run.status2xx),
     status3xx: sum((run) => run.status3xx),
     statusOther: sum((run) => run.statusOther),
     statusCodes,
     latencies,
+    cpuShare: sum((run) => run.cpuShare * run.durationS) / durationS,
   };
 }
+
+const percent = (fraction: number) => `${(fraction * 100).toFixed(1)}%`;
 
 /**
  * Part (a): the bare route and the real server (on a new SQLite database), both started, measured in
  * turns — baseline, clicks, baseline, clicks… — so that both see the same machine: a shared 2-core
  * machine's speed drifts by a third from one minute to the next, and one baseline run followed by one
- * click run measured that drift as much as the tracker. Answers the targets.
+ * click run measured that drift as much as the tracker. Each round measures both with each load
+ * generator of BENCH_LOAD (wrk, then autocannon); the targets read the first. Answers the targets.
  */
 async function clickBench(children: Child[], cleanups: (() => Promise<unknown>)[]): Promise<TargetRow[]> {
+  const wrk = GENERATORS.includes('wrk') ? ensureWrk() : '';
   console.log(
-    `Part (a), clicks: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s per server, in turns, after ` +
-      `${WARMUP_S} s warm-up each; node ${process.version}, autocannon in this process, servers in child processes (tsx)\n`,
+    `Part (a), clicks: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s per server and load generator, ` +
+      `in turns, after ${WARMUP_S} s warm-up each; node ${process.version}, servers in child processes (tsx); load from ` +
+      GENERATORS.map((generator) =>
+        generator === 'wrk'
+          ? `wrk (${WRK_THREADS} thread${WRK_THREADS === 1 ? '' : 's'})`
+          : 'autocannon (in this process)',
+      ).join(' and ') +
+      `; the targets read ${PRIMARY}'s figures\n`,
   );
 
   // 1. Baseline: a bare Fastify 302 route.
@@ -249,25 +304,34 @@ async function clickBench(children: Child[], cleanups: (() => Promise<unknown>)[
   );
 
   const requests = clickRequests(flow.campaignExternalId, CLICK_VARIANTS);
+  // Each of the clicks the load sends, sent once by hand first: each must be a 302 to a lander or an offer.
   let clicksAnswered3xx = 0;
-  // One click by hand first: it must be a 302 to a lander or an offer.
-  const first = await fetch(`${base}${requests[0]!.path}`, { headers: requests[0]!.headers, redirect: 'manual' });
-  const location = first.headers.get('location') ?? '';
-  if (first.status !== 302 || !/^https:\/\/(lander|offer)\d+\.example\//.test(location)) {
-    throw new BenchFailure(`a click answered ${first.status} ${location}: ${(await first.text()).slice(0, 300)}`);
+  for (let start = 0; start < requests.length; start += 20) {
+    await Promise.all(
+      requests.slice(start, start + 20).map(async (request) => {
+        const response = await fetch(`${base}${request.path}`, { headers: request.headers, redirect: 'manual' });
+        const location = response.headers.get('location') ?? '';
+        if (response.status !== 302 || !/^https:\/\/(lander|offer)\d+\.example\//.test(location)) {
+          throw new BenchFailure(
+            `the click ${request.path} answered ${response.status} ${location}: ${(await response.text()).slice(0, 300)}`,
+          );
+        }
+        await response.arrayBuffer();
+      }),
+    );
   }
-  clicksAnswered3xx += 1;
-  // Requests still in flight when autocannon stops are answered by the server (and recorded) but not
-  // counted by autocannon: at most one per connection per run.
+  clicksAnswered3xx += requests.length;
+  console.log(`each of the ${int(requests.length)} clicks sent once by hand: a 302 to a lander or an offer`);
+
+  const scripts = { bare: path.join(dataDir, 'bare.lua'), click: path.join(dataDir, 'click.lua') };
+  if (wrk) {
+    await writeWrkScript(scripts.bare, bareRequests);
+    await writeWrkScript(scripts.click, requests);
+  }
+  // Requests still in flight when the load generator stops are answered by the server (and recorded) but
+  // not counted by the generator: at most one per connection per run.
   let inFlightAllowance = 0;
   const clickUrl = `${base}/c/${flow.campaignExternalId}`;
-  const clickLoad = async (label: string, durationS: number) => {
-    const run = await load(label, clickUrl, durationS, requests);
-    clicksAnswered3xx += run.status3xx;
-    inFlightAllowance += CONNECTIONS;
-    const lagMs = await waitUntilRecorded(databaseFile, clicksAnswered3xx);
-    return { ...run, lagMs };
-  };
 
   // While one server is measured the other is frozen (SIGSTOP, every thread): work a server left for
   // later — garbage collection, a WAL checkpoint, its timers — is then done in its own rounds, not in
@@ -276,33 +340,52 @@ async function clickBench(children: Child[], cleanups: (() => Promise<unknown>)[
     freeze(idle, true);
     freeze(active, false);
   };
-  const bareLoad = (label: string, durationS: number) => {
+  const bareLoad = (generator: Generator, label: string, durationS: number) => {
     measuring(bare, server);
-    return load(label, bareUrl, durationS, bareRequests);
+    return generator === 'wrk'
+      ? wrkLoad(label, wrk, bareUrl, scripts.bare, durationS)
+      : autocannonLoad(label, bareUrl, durationS, bareRequests);
   };
-  const switchyardLoad = (label: string, durationS: number) => {
+  const switchyardLoad = async (generator: Generator, label: string, durationS: number) => {
     measuring(server, bare);
-    return clickLoad(label, durationS);
+    const run =
+      generator === 'wrk'
+        ? await wrkLoad(label, wrk, clickUrl, scripts.click, durationS)
+        : await autocannonLoad(label, clickUrl, durationS, requests);
+    clicksAnswered3xx += run.status3xx;
+    inFlightAllowance += CONNECTIONS;
+    const lagMs = await waitUntilRecorded(databaseFile, clicksAnswered3xx);
+    return { ...run, lagMs };
   };
 
   console.log('warming up both…');
-  await bareLoad('baseline warm-up', WARMUP_S);
-  const clickWarmup = await switchyardLoad('click warm-up', WARMUP_S);
-  const bareRounds: LoadResult[] = [];
-  const clickRounds: LoadResult[] = [];
+  const warmups: LoadResult[] = [];
+  for (const generator of GENERATORS) {
+    await bareLoad(generator, 'baseline warm-up', WARMUP_S);
+    warmups.push(await switchyardLoad(generator, 'click warm-up', WARMUP_S));
+  }
+  const rounds = new Map<Generator, { bare: LoadResult[]; click: LoadResult[] }>(
+    GENERATORS.map((generator) => [generator, { bare: [], click: [] }]),
+  );
   for (let round = 1; round <= ROUNDS; round += 1) {
-    const bareRound = await bareLoad(`bare Fastify 302, round ${round}`, DURATION_S);
-    const clickRound = await switchyardLoad(`Switchyard click, round ${round}`, DURATION_S);
-    bareRounds.push(bareRound);
-    clickRounds.push(clickRound);
-    console.log(
-      `round ${round}: baseline ${int(bareRound.rps)} req/s, clicks ${int(clickRound.rps)}/s ` +
-        `(${((clickRound.rps / bareRound.rps) * 100).toFixed(1)}%); the last clicks stored ${clickRound.lagMs} ms after the load stopped`,
-    );
+    const parts: string[] = [];
+    for (const generator of GENERATORS) {
+      const bareRound = await bareLoad(generator, `bare Fastify 302, round ${round}`, DURATION_S);
+      const clickRound = await switchyardLoad(generator, `Switchyard click, round ${round}`, DURATION_S);
+      rounds.get(generator)!.bare.push(bareRound);
+      rounds.get(generator)!.click.push(clickRound);
+      parts.push(
+        `${generator}: baseline ${int(bareRound.rps)} req/s, clicks ${int(clickRound.rps)}/s ` +
+          `(${percent(clickRound.rps / bareRound.rps)})` +
+          (generator === 'wrk'
+            ? ` [wrk's CPU ${percent(bareRound.cpuShare)} / ${percent(clickRound.cpuShare)} of a core]`
+            : '') +
+          `, the last clicks stored ${clickRound.lagMs} ms after the load stopped`,
+      );
+    }
+    console.log(`round ${round}: ${parts.join('; ')}`);
   }
   freeze(bare, false);
-  const baseline = combine('bare Fastify 302', bareRounds);
-  const click = combine('Switchyard click', clickRounds);
   await stopChild(bare);
   const shutdownMs = await stopChild(server);
 
@@ -323,70 +406,112 @@ async function clickBench(children: Child[], cleanups: (() => Promise<unknown>)[
     db.close();
   }
 
-  // 4. Report.
-  const ratio = click.rps / baseline.rps;
-  console.log('\nResults (latency from every response; errors = connection errors + timeouts)\n');
-  console.log(
-    table(
-      ['run', 'requests', 'req/s', 'p50', 'p97.5', 'p99', 'max', 'errors', '2xx', '3xx', 'other status'],
-      [baseline, click].map((run) => [
-        run.label,
-        int(run.requests),
-        int(run.rps),
-        ms(run.p50),
-        ms(run.p975),
-        ms(run.p99),
-        ms(run.max),
-        int(run.errors + run.timeouts),
-        int(run.status2xx),
-        int(run.status3xx),
-        int(run.statusOther),
-      ]),
-    ),
-  );
-  for (const run of [baseline, click]) {
-    if (run.statusOther > 0) console.log(`  ${run.label} status codes: ${JSON.stringify(run.statusCodes)}`);
+  // 4. Report, one table per load generator.
+  const ratios = new Map<Generator, { ratio: number; baseline: LoadResult; click: LoadResult }>();
+  for (const generator of GENERATORS) {
+    const { bare: bareRounds, click: clickRounds } = rounds.get(generator)!;
+    const baseline = combine('bare Fastify 302', bareRounds);
+    const click = combine('Switchyard click', clickRounds);
+    const ratio = click.rps / baseline.rps;
+    ratios.set(generator, { ratio, baseline, click });
+    console.log(
+      `\nLoad from ${generator === 'wrk' ? 'wrk' : 'autocannon, in this process'}` +
+        (generator === PRIMARY ? ' (the targets read these)' : ' (for comparison)') +
+        (generator === 'wrk'
+          ? ': latency percentiles are the highest of the rounds’ own (the percentile over all the rounds is at most that)'
+          : ': latency from every response') +
+        '; errors = connection errors + timeouts\n',
+    );
+    console.log(
+      table(
+        ['run', 'requests', 'req/s', 'p50', 'p97.5', 'p99', 'max', 'errors', 'other status'],
+        [baseline, click].map((run) => [
+          run.label,
+          int(run.requests),
+          int(run.rps),
+          ms(run.p50),
+          ms(run.p975),
+          ms(run.p99),
+          ms(run.max),
+          int(run.errors + run.timeouts),
+          int(run.statusOther),
+        ]),
+      ),
+    );
+    for (const run of [baseline, click]) {
+      if (run.statusOther > 0) console.log(`  ${run.label} status codes: ${JSON.stringify(run.statusCodes)}`);
+    }
+    console.log(
+      `click/baseline throughput: ${percent(ratio)} (clicks per second over all rounds / the baseline's; rounds ` +
+        `${clickRounds.map((run, index) => percent(run.rps / bareRounds[index]!.rps)).join(', ')})`,
+    );
+    if (generator === 'wrk') {
+      const busiest = Math.max(...bareRounds.map((run) => run.cpuShare / WRK_THREADS));
+      console.log(
+        `wrk's CPU per thread: at most ${percent(busiest)} of a core in a baseline round` +
+          (busiest > 0.9 ? ' — close to all of it: the baseline may be wrk’s limit, not the bare route’s' : ''),
+      );
+    }
   }
-  console.log(
-    `\nclick/baseline throughput: ${(ratio * 100).toFixed(1)}% (clicks per second over all rounds / the baseline's; ` +
-      `rounds ${clickRounds.map((run, index) => `${((run.rps / bareRounds[index]!.rps) * 100).toFixed(1)}%`).join(', ')})`,
-  );
 
   const missing = clicksAnswered3xx - recorded;
   const extra = recorded - clicksAnswered3xx;
   const allRecorded = missing <= 0 && extra <= inFlightAllowance;
   console.log(
-    `\nclicks answered 3xx (1 check + warm-up + measured): ${int(clicksAnswered3xx)}; rows in tracker_clicks after ` +
-      `SIGTERM (shutdown took ${shutdownMs} ms): ${int(recorded)}` +
-      (extra > 0 ? ` (${extra} more: requests in flight when autocannon stopped, at most ${inFlightAllowance})` : ''),
+    `\nclicks answered 3xx (the ${int(requests.length)} sent by hand + warm-ups + measured runs): ${int(clicksAnswered3xx)}; ` +
+      `rows in tracker_clicks after SIGTERM (shutdown took ${shutdownMs} ms): ${int(recorded)}` +
+      (extra > 0
+        ? ` (${extra} more: requests in flight when a load generator stopped, at most ${inFlightAllowance})`
+        : ''),
   );
   console.log(`rows by path group: ${byGroup.map((row) => `${row.path_group_id ?? '-'} ${row.count}`).join(', ')}`);
   console.log(`rows by reason: ${byReason.map((row) => `${row.reason} ${row.count}`).join(', ')}`);
 
-  const clickErrors = click.errors + click.timeouts + clickWarmup.errors + clickWarmup.timeouts;
+  // Errors and statuses count over every click run, with every generator and the warm-ups.
+  const clickRuns = [...warmups, ...GENERATORS.flatMap((generator) => rounds.get(generator)!.click)];
+  const clickErrors = clickRuns.reduce((sum, run) => sum + run.errors + run.timeouts, 0);
+  const clickOther = clickRuns.reduce((sum, run) => sum + run.statusOther, 0);
   const serverProblems = server.output.filter((line) => /"level":(50|60)/.test(line));
   if (serverProblems.length > 0) {
     console.log(
       `\nthe server logged ${serverProblems.length} error line(s), the first:\n${serverProblems.slice(0, 5).join('\n')}`,
     );
   }
+  const primary = ratios.get(PRIMARY)!;
+  // The other generator's figures against the same targets, for comparison (README, "Which load generator").
+  const others: TargetRow[] = GENERATORS.filter((generator) => generator !== PRIMARY).flatMap((generator) => {
+    const other = ratios.get(generator)!;
+    return [
+      [
+        `click throughput >= ${TARGET_RATIO * 100}% of baseline (${generator}, for comparison)`,
+        percent(other.ratio),
+        verdict(other.ratio >= TARGET_RATIO),
+      ],
+      [
+        `click p99 < ${TARGET_P99_MS} ms at ${CONNECTIONS} connections (${generator}, for comparison)`,
+        ms(other.click.p99),
+        verdict(other.click.p99 < TARGET_P99_MS),
+      ],
+    ];
+  });
   return [
     [
-      `click throughput >= ${TARGET_RATIO * 100}% of baseline`,
-      `${(ratio * 100).toFixed(1)}%`,
-      verdict(ratio >= TARGET_RATIO),
+      `click throughput >= ${TARGET_RATIO * 100}% of baseline (${PRIMARY})`,
+      percent(primary.ratio),
+      verdict(primary.ratio >= TARGET_RATIO),
     ],
     [
-      `click p99 < ${TARGET_P99_MS} ms at ${CONNECTIONS} connections`,
-      ms(click.p99),
-      verdict(click.p99 < TARGET_P99_MS),
+      `click p99 < ${TARGET_P99_MS} ms at ${CONNECTIONS} connections (${PRIMARY})`,
+      ms(primary.click.p99),
+      verdict(primary.click.p99 < TARGET_P99_MS),
     ],
     [
       'zero errors (and every click answered 3xx)',
-      `${clickErrors} errors, ${click.statusOther + clickWarmup.statusOther} other status`,
-      verdict(clickErrors === 0 && click.statusOther + clickWarmup.statusOther === 0),
+      `${clickErrors} errors, ${clickOther} other status`,
+      verdict(clickErrors === 0 && clickOther === 0),
     ],
     ['every completed click recorded', `${int(recorded)} rows / ${int(clicksAnswered3xx)} 3xx`, verdict(allRecorded)],
+    ...others,
   ];
 }
 

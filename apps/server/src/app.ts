@@ -1,4 +1,5 @@
 import http from 'node:http';
+import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import { accountRoutes } from './api/accounts/routes.js';
@@ -31,6 +32,7 @@ import { migrateToLatest, openStore, type Store } from './store/database.js';
 import { closeRedis, OutageWarning, openRedis, REDIS_KEY_PREFIX } from './store/redis.js';
 import { shareConfigChanges } from './store/redis-notices.js';
 import { type SeedResult, seedEmptyDatabase } from './store/seed.js';
+import { ClickConnections } from './tracker/click-connections.js';
 import { type FastPath, fastClickPath } from './tracker/fast-click.js';
 import { RedisCapCounters } from './tracker/redis-caps.js';
 import { trackerRoutes } from './tracker/routes.js';
@@ -53,6 +55,11 @@ export interface BuildOptions {
   tracker?: TrackerOptions;
   /** Start of every Redis key; `switchyard:` unless replaced (tests use one per run). */
   redisKeyPrefix?: string;
+  /**
+   * Whether connections that bring only clicks are read without Node's HTTP server (true unless false;
+   * tests compare the answers both ways).
+   */
+  clickConnections?: boolean;
 }
 
 declare module 'fastify' {
@@ -91,8 +98,12 @@ async function createServer(
   seedResult: SeedResult,
   redis: Redis | null,
 ): Promise<FastifyInstance> {
-  // Over HTTP, clicks are answered ahead of Fastify once the tracker is up (tracker/fast-click.ts).
+  // Over HTTP, clicks are answered ahead of Fastify once the tracker is up: on connections that bring
+  // nothing but clicks, without Node's HTTP server (tracker/click-connections.ts), and on the others
+  // ahead of Fastify's router (tracker/fast-click.ts).
   let fastPath: FastPath | null = null;
+  let clickConnections: ClickConnections | null = null;
+  let handOver: ((socket: Socket) => void) | null = null;
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -103,15 +114,28 @@ async function createServer(
         requestTimeout?: number;
         connectionTimeout?: number;
       };
-      const server = http.createServer((request, response) => {
+      const made = http.createServer((request, response) => {
         if (fastPath?.(request, response)) return;
         handler(request, response);
       });
       // What Fastify sets on a server it makes itself.
-      server.keepAliveTimeout = settings.keepAliveTimeout ?? KEEP_ALIVE_TIMEOUT_MS;
-      server.requestTimeout = settings.requestTimeout ?? 0;
-      server.setTimeout(settings.connectionTimeout ?? 0);
-      return server;
+      made.keepAliveTimeout = settings.keepAliveTimeout ?? KEEP_ALIVE_TIMEOUT_MS;
+      made.requestTimeout = settings.requestTimeout ?? 0;
+      made.setTimeout(settings.connectionTimeout ?? 0);
+      // Every new connection goes to the click connections first (once the tracker is up), which hand it
+      // to Node's own listener at its first request that is not a plain click. Only where Node's server
+      // has that one listener of its own, as it has had for years: otherwise Node reads every connection.
+      const own = made.listeners('connection');
+      if (own.length === 1) {
+        const nodeConnection = own[0] as (socket: Socket) => void;
+        made.removeListener('connection', nodeConnection);
+        made.on('connection', (socket: Socket) => {
+          if (clickConnections) clickConnections.accept(socket);
+          else nodeConnection.call(made, socket);
+        });
+        handOver = (socket) => nodeConnection.call(made, socket);
+      }
+      return made;
     },
   });
   app.decorate('store', store);
@@ -141,13 +165,18 @@ async function createServer(
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
+    clickConnections?.closeIdle();
   });
   if (typeof options.trustProxy === 'boolean' || options.trustProxy === undefined) {
-    fastPath = fastClickPath(tracker, {
-      trustProxy: options.trustProxy ?? false,
-      log: app.log,
-      closing: () => closing,
-    });
+    const clickOptions = { trustProxy: options.trustProxy ?? false, log: app.log, closing: () => closing };
+    fastPath = fastClickPath(tracker, clickOptions);
+    if (handOver && options.clickConnections !== false) {
+      clickConnections = new ClickConnections(tracker, {
+        ...clickOptions,
+        keepAliveTimeoutMs: app.server.keepAliveTimeout,
+        handOver,
+      });
+    }
   }
   // onClose hooks run last-added first: waiting events are written before the database closes.
   app.addHook('onClose', async () => tracker.close());

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createRecord, type StoredRecord } from './fixtures/config-records.js';
+import { campaignOnFlow, createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { countryIn, GB_IP, IPHONE } from './fixtures/traffic.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, forEachDatabase, login } from './harness.js';
 
@@ -37,45 +37,33 @@ forEachDatabase('tracker clicks over HTTP', (db) => {
       url: 'https://offer.example/go?c={clickid}&z={var1}&cc={country}&u={utm_source}',
     });
     lander = await createRecord(app, token, 'tracker-landers', { url: 'https://lander.example/?c={clickid}' });
-    const flow = await createRecord(app, token, 'tracker-flows', {
-      path_groups: [
-        {
-          id: 'g-gb',
-          name: 'Great Britain',
-          condition: countryIn('GB'),
-          paths: [
-            {
-              id: 'p-gb',
-              offers: [{ id: 'o1', offer_external_id: offer.external_id }],
-              landers: [{ id: 'l1', lander_external_id: lander.external_id }],
-            },
-          ],
-        },
-        {
-          id: 'g-rest',
-          name: 'Everyone else',
-          paths: [{ id: 'p-rest', offers: [{ id: 'o2', offer_external_id: offer.external_id }] }],
-        },
-      ],
-    });
-    campaign = await createRecord(app, token, 'tracker-campaigns', {
-      traffic_source_external_id: source.external_id,
-      flow_external_id: flow.external_id,
-    });
-    const closedFlow = await createRecord(app, token, 'tracker-flows', {
-      path_groups: [
-        {
-          id: 'g-zz',
-          name: 'Nobody',
-          condition: countryIn('ZZ'),
-          paths: [{ id: 'p-zz', offers: [{ id: 'o3', offer_external_id: offer.external_id }] }],
-        },
-      ],
-    });
-    nowhere = await createRecord(app, token, 'tracker-campaigns', {
-      traffic_source_external_id: source.external_id,
-      flow_external_id: closedFlow.external_id,
-    });
+    campaign = await campaignOnFlow(app, token, source, [
+      {
+        id: 'g-gb',
+        name: 'Great Britain',
+        condition: countryIn('GB'),
+        paths: [
+          {
+            id: 'p-gb',
+            offers: [{ id: 'o1', offer_external_id: offer.external_id }],
+            landers: [{ id: 'l1', lander_external_id: lander.external_id }],
+          },
+        ],
+      },
+      {
+        id: 'g-rest',
+        name: 'Everyone else',
+        paths: [{ id: 'p-rest', offers: [{ id: 'o2', offer_external_id: offer.external_id }] }],
+      },
+    ]);
+    nowhere = await campaignOnFlow(app, token, source, [
+      {
+        id: 'g-zz',
+        name: 'Nobody',
+        condition: countryIn('ZZ'),
+        paths: [{ id: 'p-zz', offers: [{ id: 'o3', offer_external_id: offer.external_id }] }],
+      },
+    ]);
     base = await app.listen({ port: 0, host: '127.0.0.1' });
   });
 

@@ -16,42 +16,73 @@ import type { ClickAnswer, Tracker, TrackerLog } from './tracker.js';
 export type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean;
 
 const NOT_FOUND_BODY = JSON.stringify({ message: ERROR_MESSAGES.notFound });
-const NOT_FOUND_HEADERS = {
-  ...SECURITY_HEADERS,
-  'cache-control': 'no-store',
-  'content-type': 'application/json; charset=utf-8',
-  'content-length': String(Buffer.byteLength(NOT_FOUND_BODY)),
-};
+const NOT_FOUND_HEADERS = [
+  ...Object.entries(SECURITY_HEADERS).flat(),
+  'cache-control',
+  'no-store',
+  'content-type',
+  'application/json; charset=utf-8',
+  'content-length',
+  String(Buffer.byteLength(NOT_FOUND_BODY)),
+];
+const INTERNAL_ERROR_BODY = JSON.stringify({ message: ERROR_MESSAGES.internal });
+const INTERNAL_ERROR_HEADERS = [
+  ...Object.entries(SECURITY_HEADERS).flat(),
+  'content-type',
+  'application/json; charset=utf-8',
+  'content-length',
+  String(Buffer.byteLength(INTERNAL_ERROR_BODY)),
+];
+
+/** What Node refuses in a header value (`ERR_INVALID_CHAR`, node:_http_common). */
+export const INVALID_HEADER_CHARACTER = /[^\t\x20-\x7e\x80-\xff]/;
 
 /**
  * The client's address as Fastify gives it: with `trustProxy` (every proxy trusted) the left-most
  * X-Forwarded-For entry, else the socket's peer.
  */
-export function clientIp(request: IncomingMessage, trustProxy: boolean): string {
-  const peer = request.socket.remoteAddress ?? '';
-  if (!trustProxy) return peer;
-  const header = request.headers['x-forwarded-for'];
-  const forwarded = Array.isArray(header) ? header.join(',') : header;
-  if (!forwarded) return peer;
-  const comma = forwarded.indexOf(',');
-  const first = (comma < 0 ? forwarded : forwarded.slice(0, comma)).trim();
+export function clientAddress(forwardedFor: string | undefined, peer: string, trustProxy: boolean): string {
+  if (!trustProxy || !forwardedFor) return peer;
+  const comma = forwardedFor.indexOf(',');
+  const first = (comma < 0 ? forwardedFor : forwardedFor.slice(0, comma)).trim();
   return first || peer;
 }
 
-function answer(response: ServerResponse, result: ClickAnswer): void {
+function clientIp(request: IncomingMessage, trustProxy: boolean): string {
+  const header = request.headers['x-forwarded-for'];
+  return clientAddress(
+    Array.isArray(header) ? header.join(',') : header,
+    request.socket.remoteAddress ?? '',
+    trustProxy,
+  );
+}
+
+/** An answer's status, headers (a flat list of names and values, as `writeHead` takes them) and body. */
+export interface AnswerHead {
+  status: number;
+  headers: string[];
+  body: string;
+}
+
+/**
+ * The answer to a routed click: a 302 to the lander or offer with the visitor's cookies, or, with nowhere
+ * to send the visitor, a 404 (the click is recorded either way).
+ */
+export function answerOf(result: ClickAnswer): AnswerHead {
   if (result.kind === 'redirect') {
     // A flat list of names and values: no object to build and walk for every click.
     const headers = ['cache-control', 'no-store', 'location', result.location, 'content-length', '0'];
     for (const cookie of result.cookies) headers.push('set-cookie', cookie);
-    response.writeHead(302, headers);
-    response.end();
-    return;
+    return { status: 302, headers, body: '' };
   }
-  // The click is recorded either way; with nowhere to send it the visitor sees a 404.
-  const headers: Record<string, string | string[]> = { ...NOT_FOUND_HEADERS };
-  if (result.kind === 'no-route' && result.cookies.length > 0) headers['set-cookie'] = result.cookies;
-  response.writeHead(404, headers);
-  response.end(NOT_FOUND_BODY);
+  const headers = [...NOT_FOUND_HEADERS];
+  if (result.kind === 'no-route') for (const cookie of result.cookies) headers.push('set-cookie', cookie);
+  return { status: 404, headers, body: NOT_FOUND_BODY };
+}
+
+/** The answer when routing a click failed unexpectedly. */
+export function internalErrorAnswer(): AnswerHead {
+  return { status: 500, headers: INTERNAL_ERROR_HEADERS, body: INTERNAL_ERROR_BODY };
 }
 
 /**
@@ -67,26 +98,29 @@ function answer(response: ServerResponse, result: ClickAnswer): void {
  */
 const MAX_WAITING_ANSWERS = 16;
 
-class AnswerBatch {
-  private readonly waiting: { response: ServerResponse; result: ClickAnswer }[] = [];
+export class AnswerBatch<Target> {
+  private readonly waiting: { target: Target; result: ClickAnswer }[] = [];
   private scheduled = false;
   private readonly flush = () => {
     this.scheduled = false;
     const waiting = this.waiting.splice(0);
-    for (const { response, result } of waiting) {
+    for (const { target, result } of waiting) {
       try {
-        answer(response, result);
+        this.write(target, result);
       } catch (error) {
         // One answer that cannot be written (a header Node refuses) must not keep the others waiting.
-        this.fail(response, error);
+        this.fail(target, error);
       }
     }
   };
 
-  constructor(private readonly fail: (response: ServerResponse, error: unknown) => void) {}
+  constructor(
+    private readonly write: (target: Target, result: ClickAnswer) => void,
+    private readonly fail: (target: Target, error: unknown) => void,
+  ) {}
 
-  add(response: ServerResponse, result: ClickAnswer): void {
-    this.waiting.push({ response, result });
+  add(target: Target, result: ClickAnswer): void {
+    this.waiting.push({ target, result });
     if (this.waiting.length >= MAX_WAITING_ANSWERS) {
       this.flush();
       return;
@@ -95,6 +129,12 @@ class AnswerBatch {
     this.scheduled = true;
     setImmediate(this.flush);
   }
+}
+
+function answer(response: ServerResponse, result: ClickAnswer): void {
+  const head = answerOf(result);
+  response.writeHead(head.status, head.headers);
+  response.end(head.body);
 }
 
 export function fastClickPath(
@@ -107,15 +147,11 @@ export function fastClickPath(
       response.destroy();
       return;
     }
-    const body = JSON.stringify({ message: ERROR_MESSAGES.internal });
-    response.writeHead(500, {
-      ...SECURITY_HEADERS,
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': String(Buffer.byteLength(body)),
-    });
-    response.end(body);
+    const head = internalErrorAnswer();
+    response.writeHead(head.status, head.headers);
+    response.end(head.body);
   };
-  const answers = new AnswerBatch(fail);
+  const answers = new AnswerBatch<ServerResponse>(answer, fail);
   return (request, response) => {
     if (request.method !== 'GET' || options.closing()) return false;
     const url = request.url ?? '';
