@@ -228,6 +228,11 @@ export class ClickConnections {
 
   /** A new connection: read here while it brings clicks. */
   accept(socket: Socket): void {
+    // Accepted while the server closes: Node's server closes it with the others it reads.
+    if (this.options.closing()) {
+      this.options.handOver(socket);
+      return;
+    }
     const connection: Connection = {
       socket,
       text: '',
