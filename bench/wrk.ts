@@ -32,24 +32,23 @@ export interface LoadFigures {
  * .ci/run installs Chromium); otherwise a failure that says how to install it.
  */
 export function ensureWrk(): string {
-  const find = () => {
-    try {
-      return execFileSync('sh', ['-c', 'command -v wrk'], { encoding: 'utf8' }).trim();
-    } catch {
-      return '';
-    }
-  };
-  const found = find();
+  const found = commandPath('wrk');
   if (found) return found;
-  if (process.platform === 'linux' && process.getuid?.() === 0 && hasCommand('apt-get')) {
+  if (process.platform === 'linux' && process.getuid?.() === 0 && commandPath('apt-get')) {
     console.log('wrk is not installed: installing it from Debian’s packages (apt-get install -y wrk)…');
+    const apt = (...args: string[]) => execFileSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'] });
     try {
-      execFileSync('apt-get', ['install', '-y', 'wrk'], { stdio: ['ignore', 'ignore', 'inherit'] });
+      apt('install', '-y', 'wrk');
     } catch {
-      execFileSync('apt-get', ['update'], { stdio: ['ignore', 'ignore', 'inherit'] });
-      execFileSync('apt-get', ['install', '-y', 'wrk'], { stdio: ['ignore', 'ignore', 'inherit'] });
+      // The package lists may be missing or stale on a new machine.
+      try {
+        apt('update');
+        apt('install', '-y', 'wrk');
+      } catch {
+        // Said below.
+      }
     }
-    const installed = find();
+    const installed = commandPath('wrk');
     if (installed) return installed;
   }
   throw new BenchFailure(
@@ -57,12 +56,12 @@ export function ensureWrk(): string {
   );
 }
 
-function hasCommand(name: string): boolean {
+/** Where `name` is on the PATH, or '' when it is not. */
+function commandPath(name: string): string {
   try {
-    execFileSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' });
-    return true;
+    return execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim();
   } catch {
-    return false;
+    return '';
   }
 }
 

@@ -1,4 +1,5 @@
-// Clicks answered by Node's HTTP server directly, ahead of Fastify (app.ts hands it every request first).
+// Clicks answered by Node's HTTP server directly, ahead of Fastify (app.ts hands it every request first),
+// on the connections Node's server reads (the others are click-connections.ts's, which shares the answers).
 // A click is the one request that arrives at ad-network rates, and Fastify's work per request (router,
 // request and reply objects, a child logger, hooks) cost as much as routing the click itself. The
 // answer is the same as the Fastify route's in routes.ts (which `app.inject` and every other request
@@ -15,24 +16,22 @@ import type { ClickAnswer, Tracker, TrackerLog } from './tracker.js';
 /** Answers a request and says true, or says false and leaves it to Fastify. */
 export type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean;
 
+/** The headers of an answer with a JSON body (http/security-headers.ts): `before`, then the content's. */
+function jsonHeaders(body: string, ...before: string[]): string[] {
+  return [
+    ...Object.entries(SECURITY_HEADERS).flat(),
+    ...before,
+    'content-type',
+    'application/json; charset=utf-8',
+    'content-length',
+    String(Buffer.byteLength(body)),
+  ];
+}
+
 const NOT_FOUND_BODY = JSON.stringify({ message: ERROR_MESSAGES.notFound });
-const NOT_FOUND_HEADERS = [
-  ...Object.entries(SECURITY_HEADERS).flat(),
-  'cache-control',
-  'no-store',
-  'content-type',
-  'application/json; charset=utf-8',
-  'content-length',
-  String(Buffer.byteLength(NOT_FOUND_BODY)),
-];
+const NOT_FOUND_HEADERS = jsonHeaders(NOT_FOUND_BODY, 'cache-control', 'no-store');
 const INTERNAL_ERROR_BODY = JSON.stringify({ message: ERROR_MESSAGES.internal });
-const INTERNAL_ERROR_HEADERS = [
-  ...Object.entries(SECURITY_HEADERS).flat(),
-  'content-type',
-  'application/json; charset=utf-8',
-  'content-length',
-  String(Buffer.byteLength(INTERNAL_ERROR_BODY)),
-];
+const INTERNAL_ERROR_HEADERS = jsonHeaders(INTERNAL_ERROR_BODY);
 
 /** What Node refuses in a header value (`ERR_INVALID_CHAR`, node:_http_common). */
 export const INVALID_HEADER_CHARACTER = /[^\t\x20-\x7e\x80-\xff]/;
