@@ -32,11 +32,11 @@ import { migrateToLatest, openStore, type Store } from './store/database.js';
 import { closeRedis, OutageWarning, openRedis, REDIS_KEY_PREFIX } from './store/redis.js';
 import { shareConfigChanges } from './store/redis-notices.js';
 import { type SeedResult, seedEmptyDatabase } from './store/seed.js';
-import { ClickConnections } from './tracker/click-connections.js';
-import { type FastPath, fastClickPath } from './tracker/fast-click.js';
-import { RedisCapCounters } from './tracker/redis-caps.js';
-import { trackerRoutes } from './tracker/routes.js';
-import { Tracker, type TrackerOptions } from './tracker/tracker.js';
+import { Tracker, type TrackerOptions } from './traffic/engine.js';
+import { ClickConnections } from './traffic/http/click-connections.js';
+import { type FastPath, fastClickPath } from './traffic/http/fast-click.js';
+import { trackerRoutes } from './traffic/http/routes.js';
+import { RedisCapCounters } from './traffic/rules/redis-caps.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** Fastify's default keep-alive timeout. */

@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readClickHead } from '../src/tracker/click-connections.js';
+import { readClickHead } from '../src/traffic/http/click-connections.js';
 import { campaignOnFlow, createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { countryIn, GB_IP, IPHONE } from './fixtures/traffic.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DatabaseUnderTest, login } from './harness.js';

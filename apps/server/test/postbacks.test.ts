@@ -1,10 +1,10 @@
 import { ALL_CONDITION, parseConditionText } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CompiledCampaign } from '../src/tracker/compile.js';
-import { retryDelay } from '../src/tracker/outbound.js';
-import { readPostbackParams, rulePayout } from '../src/tracker/postbacks.js';
-import { conditionContext } from '../src/tracker/routing.js';
+import { retryDelay } from '../src/traffic/outbound.js';
+import type { CompiledCampaign } from '../src/traffic/rules/compile.js';
+import { readPostbackParams, rulePayout } from '../src/traffic/rules/postback-rules.js';
+import { conditionContext } from '../src/traffic/rules/routing.js';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { countryIn, DE_IP, Receiver, US_IP } from './fixtures/traffic.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, forEachDatabase, login } from './harness.js';

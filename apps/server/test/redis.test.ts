@@ -11,8 +11,8 @@ import { InMemoryLoginLimiter, type LoginLimiter, type LoginLimiterOptions } fro
 import { RedisLoginLimiter } from '../src/auth/redis-login-limiter.js';
 import { loadConfig } from '../src/config.js';
 import { closeRedis, openRedis } from '../src/store/redis.js';
-import { type CapCounters, dayIn, InProcessCapCounters, offerCapKey } from '../src/tracker/caps.js';
-import { RedisCapCounters } from '../src/tracker/redis-caps.js';
+import { type CapCounters, dayIn, InProcessCapCounters, offerCapKey } from '../src/traffic/rules/caps.js';
+import { RedisCapCounters } from '../src/traffic/rules/redis-caps.js';
 import { createRecord } from './fixtures/config-records.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DatabaseUnderTest, expectError, forEachDatabase, login } from './harness.js';
 

@@ -5,7 +5,7 @@ import { ReportsService } from '../src/reports/service.js';
 import { migrateToLatest, openStore, type Store } from '../src/store/database.js';
 import { backfillRollups, bucketOf, CUBES, cubeFor, rollupDeltas } from '../src/store/report-rollups.js';
 import type { NewTrackerClick, NewTrackerLead } from '../src/store/tracker-events.js';
-import { EventWriter } from '../src/tracker/event-writer.js';
+import { EventWriter } from '../src/store/traffic/event-writer.js';
 import { forEachDatabase } from './harness.js';
 
 // Issue 5, items 4 and 5b: reports read clicks and leads from rollup cubes when one holds what they ask.

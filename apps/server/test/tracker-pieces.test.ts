@@ -7,15 +7,15 @@ import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrateToLatest, openStore } from '../src/store/database.js';
 import { EVENT_COLUMNS } from '../src/store/tracker-events.js';
-import { emailHash, emailProvider, emailRate } from '../src/tracker/email.js';
-import { EventWriter } from '../src/tracker/event-writer.js';
-import { countryOfIp, ipv4Number } from '../src/tracker/geo.js';
-import { isoTime } from '../src/tracker/iso-time.js';
-import { ZLeadInput } from '../src/tracker/lead-input.js';
-import { compileUrlTemplate } from '../src/tracker/macros.js';
-import { eventLine, eventValues, lineValues, SqliteEventStore } from '../src/tracker/sqlite-events.js';
-import { describeUserAgent } from '../src/tracker/user-agent.js';
-import { cookieValue, identifyVisitor, newEventId } from '../src/tracker/visitor.js';
+import { EventWriter } from '../src/store/traffic/event-writer.js';
+import { eventLine, eventValues, lineValues, SqliteEventStore } from '../src/store/traffic/sqlite-events.js';
+import { ZLeadInput } from '../src/traffic/http/lead-input.js';
+import { compileUrlTemplate } from '../src/traffic/rules/macros.js';
+import { emailHash, emailProvider, emailRate } from '../src/traffic/visitor/email.js';
+import { countryOfIp, ipv4Number } from '../src/traffic/visitor/geo.js';
+import { isoTime } from '../src/traffic/visitor/iso-time.js';
+import { describeUserAgent } from '../src/traffic/visitor/user-agent.js';
+import { cookieValue, identifyVisitor, newEventId } from '../src/traffic/visitor/visitor.js';
 
 describe('macros', () => {
   it('fills known macros URL-encoded, empties known ones without a value, keeps others', () => {

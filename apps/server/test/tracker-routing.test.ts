@@ -1,9 +1,9 @@
 import type { ConditionNode } from '@switchyard/domain';
 import { describe, expect, it } from 'vitest';
-import { type CapCounters, dayIn, InProcessCapCounters } from '../src/tracker/caps.js';
-import { type ConfigRow, compileRouting, type RoutingSnapshot } from '../src/tracker/compile.js';
-import { decide, type RoutingSubject } from '../src/tracker/routing.js';
-import { pickWeighted, seededRandom } from '../src/tracker/weighted.js';
+import { type CapCounters, dayIn, InProcessCapCounters } from '../src/traffic/rules/caps.js';
+import { type ConfigRow, compileRouting, type RoutingSnapshot } from '../src/traffic/rules/compile.js';
+import { decide, type RoutingSubject } from '../src/traffic/rules/routing.js';
+import { pickWeighted, seededRandom } from '../src/traffic/rules/weighted.js';
 
 // Routing decisions (issue 5, Done when): each condition type, weights over many draws, caps at the
 // boundary, backup chains, time of day across timezones and DST. Config goes through the real compiler.

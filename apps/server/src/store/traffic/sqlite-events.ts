@@ -2,14 +2,8 @@
 // connection): rows arrive as arrays in EVENT_COLUMNS order and go in through one prepared statement per
 // table, with their report rollups, in one transaction per call.
 import type SQLite from 'better-sqlite3';
-import {
-  type ColumnReader,
-  type RollupDelta,
-  rollupDeltas,
-  UPSERT_ONE,
-  upsertParameters,
-} from '../store/report-rollups.js';
-import { EVENT_COLUMNS, EVENT_ID_COLUMN, type EventTable } from '../store/tracker-events.js';
+import { type ColumnReader, type RollupDelta, rollupDeltas, UPSERT_ONE, upsertParameters } from '../report-rollups.js';
+import { EVENT_COLUMNS, EVENT_ID_COLUMN, type EventTable } from '../tracker-events.js';
 
 /** One event row, its values in EVENT_COLUMNS order. */
 export type EventValues = unknown[];

@@ -1,10 +1,10 @@
 // Issue 5, Contract: the public tracker endpoints (no bearer token; they live outside /api).
 import type { FastifyInstance } from 'fastify';
-import { parseInput } from '../api/parse.js';
-import { NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
+import { parseInput } from '../../api/parse.js';
+import { NotFoundError, UnauthorizedError, ValidationError } from '../../errors.js';
+import type { Tracker } from '../engine.js';
+import { readPostbackParams } from '../rules/postback-rules.js';
 import { ZLeadInput } from './lead-input.js';
-import { readPostbackParams } from './postbacks.js';
-import type { Tracker } from './tracker.js';
 
 export const EXTERNAL_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const CLICK_ID = /^[A-Za-z0-9_-]{1,64}$/;

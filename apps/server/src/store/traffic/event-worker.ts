@@ -10,7 +10,7 @@
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
-import type { EventTable } from '../store/tracker-events.js';
+import type { EventTable } from '../tracker-events.js';
 import { lineValues, SqliteEventStore } from './sqlite-events.js';
 
 export interface EventWorkerSettings {

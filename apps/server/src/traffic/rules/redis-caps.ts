@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { OutageWarning, REDIS_KEY_PREFIX, type WarningLog } from '../store/redis.js';
+import { OutageWarning, REDIS_KEY_PREFIX, type WarningLog } from '../../store/redis.js';
 import type { CapCounters } from './caps.js';
 
 // Daily caps shared by every node through Redis (REDIS_URL). One key per counter and day,

@@ -9,9 +9,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ERROR_MESSAGES } from '@switchyard/domain';
 import { parse as parseQuery } from 'fast-querystring';
-import { SECURITY_HEADERS } from '../http/security-headers.js';
+import { SECURITY_HEADERS } from '../../http/security-headers.js';
+import type { ClickAnswer, Tracker, TrackerLog } from '../engine.js';
 import { EXTERNAL_ID } from './routes.js';
-import type { ClickAnswer, Tracker, TrackerLog } from './tracker.js';
 
 /** Answers a request and says true, or says false and leaves it to Fastify. */
 export type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean;

@@ -20,6 +20,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { parse as parseQuery } from 'fast-querystring';
+import type { ClickAnswer, Tracker, TrackerLog } from '../engine.js';
 import {
   AnswerBatch,
   type AnswerHead,
@@ -29,7 +30,6 @@ import {
   internalErrorAnswer,
 } from './fast-click.js';
 import { EXTERNAL_ID } from './routes.js';
-import type { ClickAnswer, Tracker, TrackerLog } from './tracker.js';
 
 /** The most a request's head may take here (Node's own limit, `maxHeaderSize`, is 16 KiB). */
 const MAX_HEAD_CHARACTERS = 16 * 1024;

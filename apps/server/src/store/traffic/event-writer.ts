@@ -17,11 +17,11 @@
 import type { Worker } from 'node:worker_threads';
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import { SQLITE_BUSY_TIMEOUT_MS } from '../store/database.js';
-import { applyRollupDeltas, rollupDeltas } from '../store/report-rollups.js';
-import type { Database } from '../store/schema.js';
-import type { EventTable, NewTrackerClick, NewTrackerLead } from '../store/tracker-events.js';
-import { startWorkerThread } from '../worker-thread.js';
+import { startWorkerThread } from '../../worker-thread.js';
+import { SQLITE_BUSY_TIMEOUT_MS } from '../database.js';
+import { applyRollupDeltas, rollupDeltas } from '../report-rollups.js';
+import type { Database } from '../schema.js';
+import type { EventTable, NewTrackerClick, NewTrackerLead } from '../tracker-events.js';
 import type { EventWorkerSettings, FromEventWorker, ToEventWorker } from './event-worker.js';
 import { eventLine } from './sqlite-events.js';
 

@@ -12,6 +12,9 @@ import {
   type TrackerLeadTable,
   VAR_COLUMNS,
 } from '../store/tracker-events.js';
+import { EventWriter, type EventWriterOptions } from '../store/traffic/event-writer.js';
+import type { TLeadInput } from './http/lead-input.js';
+import { type OutboundOptions, OutboundPostbacks } from './outbound.js';
 import {
   type CapCounters,
   dayIn,
@@ -19,26 +22,23 @@ import {
   offerCapKey,
   pathPostbacksCapKey,
   pathRegsCapKey,
-} from './caps.js';
+} from './rules/caps.js';
 import {
   type CompiledCampaign,
   type ConfigRow,
   compileRouting,
   ROUTING_KINDS,
   type RoutingSnapshot,
-} from './compile.js';
-import { emailDomain, emailHash, emailRate } from './email.js';
-import { EventWriter, type EventWriterOptions } from './event-writer.js';
-import { countryOfIp } from './geo.js';
-import { isoTime } from './iso-time.js';
-import type { TLeadInput } from './lead-input.js';
-import type { MacroValues } from './macros.js';
-import { type OutboundOptions, OutboundPostbacks } from './outbound.js';
-import { type PostbackParams, resolvePostbackEvent, rulePayout } from './postbacks.js';
-import { conditionContext, type Decision, decide, PATH_CAP_TIMEZONE, type RoutingSubject } from './routing.js';
-import { UserAgentCache } from './user-agent.js';
-import { eventIdTime, identifyVisitor, newEventId } from './visitor.js';
-import type { Random } from './weighted.js';
+} from './rules/compile.js';
+import type { MacroValues } from './rules/macros.js';
+import { type PostbackParams, resolvePostbackEvent, rulePayout } from './rules/postback-rules.js';
+import { conditionContext, type Decision, decide, PATH_CAP_TIMEZONE, type RoutingSubject } from './rules/routing.js';
+import type { Random } from './rules/weighted.js';
+import { emailDomain, emailHash, emailRate } from './visitor/email.js';
+import { countryOfIp } from './visitor/geo.js';
+import { isoTime } from './visitor/iso-time.js';
+import { UserAgentCache } from './visitor/user-agent.js';
+import { eventIdTime, identifyVisitor, newEventId } from './visitor/visitor.js';
 
 export interface TrackerLog {
   info(object: unknown, message: string): void;
