@@ -1,3 +1,6 @@
+// jest-dom's matchers (toBeVisible, toBeInTheDocument, toHaveTextContent, …) on vitest's expect, so a test
+// asserts what a person sees rather than that a query returned something (a getBy… query throws first).
+import '@testing-library/jest-dom/vitest';
 // jsdom lacks the browser APIs Mantine relies on; these stubs stand in for them in component tests.
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';

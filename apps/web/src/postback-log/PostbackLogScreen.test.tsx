@@ -93,20 +93,20 @@ describe('PostbackLogScreen', () => {
     renderScreen();
     const table = await screen.findByRole('table', { name: 'Incoming' });
     const rows = within(table).getAllByRole('row');
-    expect(within(rows[1]!).getByText('Unknown click')).toBeTruthy();
-    expect(within(rows[1]!).getByText(/No click or lead has this id/)).toBeTruthy();
+    expect(within(rows[1]!).getByText('Unknown click')).toBeVisible();
+    expect(within(rows[1]!).getByText(/No click or lead has this id/)).toBeVisible();
     const row = rows[2]!;
-    expect(within(row).getByText('Converted')).toBeTruthy();
-    expect(within(row).getByText('$4.50')).toBeTruthy();
-    expect(within(row).getByText('Sale')).toBeTruthy();
+    expect(within(row).getByText('Converted')).toBeVisible();
+    expect(within(row).getByText('$4.50')).toBeVisible();
+    expect(within(row).getByText('Sale')).toBeVisible();
     // The campaign is not a link: this user may read reports, not campaigns.
     expect(within(row).getByText('Spring push').closest('a')).toBeNull();
     expect(screen.queryByText('zone 7')).toBeNull();
 
     fireEvent.click(within(row).getByRole('button', { name: 'Show parameters' }));
-    expect(screen.getByText('zone 7')).toBeTruthy();
-    expect(screen.getByText('Parameters received')).toBeTruthy();
-    expect(screen.getByText('HTTP 200')).toBeTruthy();
+    expect(screen.getByText('zone 7')).toBeVisible();
+    expect(screen.getByText('Parameters received')).toBeVisible();
+    expect(screen.getByText('HTTP 200')).toBeVisible();
     fireEvent.click(within(row).getByRole('button', { name: 'Hide parameters' }));
     expect(screen.queryByText('zone 7')).toBeNull();
   });
@@ -127,17 +127,17 @@ describe('PostbackLogScreen', () => {
     renderScreen();
     const table = await screen.findByRole('table', { name: 'Incoming' });
     const [, recorded, sale] = within(table).getAllByRole('row');
-    expect(within(recorded!).getByText('Recorded')).toBeTruthy();
+    expect(within(recorded!).getByText('Recorded')).toBeVisible();
     expect(within(recorded!).queryByText('Converted')).toBeNull();
     expect(
       within(recorded!).getByText(
         'Recorded; Registration does not count as a conversion. Its payout counts in revenue.',
       ),
-    ).toBeTruthy();
-    expect(within(sale!).getByText('Converted')).toBeTruthy();
+    ).toBeVisible();
+    expect(within(sale!).getByText('Converted')).toBeVisible();
     // The filter's choice for recorded postbacks says it takes both.
     fireEvent.click(screen.getByRole('combobox', { name: 'Outcome' }));
-    expect(await screen.findByRole('option', { name: 'Recorded (converted or not)' })).toBeTruthy();
+    expect(await screen.findByRole('option', { name: 'Recorded (converted or not)' })).toBeVisible();
   });
 
   it('sends the outcome filter and the search to the API', async () => {
@@ -154,7 +154,7 @@ describe('PostbackLogScreen', () => {
   it('explains an empty log and gives the postback address', async () => {
     answer([]);
     renderScreen();
-    expect(await screen.findByText('No postbacks received yet')).toBeTruthy();
+    expect(await screen.findByText('No postbacks received yet')).toBeVisible();
     const address = screen.getByRole('textbox', { name: 'Postback URL' }) as HTMLInputElement;
     expect(address.value).toBe(
       `${window.location.origin}/postback?clickid={clickid}&payout={payout}&status={status}&txid={txid}`,
@@ -165,7 +165,7 @@ describe('PostbackLogScreen', () => {
     answer([]);
     renderScreen('/tracker/reports/postbacks?outcome=duplicate');
     fireEvent.click(await screen.findByRole('button', { name: 'Clear filters' }));
-    expect(await screen.findByText('No postbacks received yet')).toBeTruthy();
+    expect(await screen.findByText('No postbacks received yet')).toBeVisible();
   });
 
   it('shows the outbound queue with state, attempts and the last response', async () => {
@@ -173,9 +173,9 @@ describe('PostbackLogScreen', () => {
     renderScreen('/tracker/reports/postbacks?tab=outbound');
     const table = await screen.findByRole('table', { name: 'Outbound' });
     const row = within(table).getAllByRole('row')[1]!;
-    expect(within(row).getByText('Retrying')).toBeTruthy();
-    expect(within(row).getByText('HTTP 503')).toBeTruthy();
-    expect(within(row).getByText('https://source.example/pb?c=src-1&p=4.5')).toBeTruthy();
-    expect(within(row).getByText('2')).toBeTruthy();
+    expect(within(row).getByText('Retrying')).toBeVisible();
+    expect(within(row).getByText('HTTP 503')).toBeVisible();
+    expect(within(row).getByText('https://source.example/pb?c=src-1&p=4.5')).toBeVisible();
+    expect(within(row).getByText('2')).toBeVisible();
   });
 });

@@ -57,7 +57,7 @@ describe('ConditionBuilder (§2.7)', () => {
   it('shows "All Condition" for an empty top group, with Not/And/Or disabled and no delete', () => {
     renderBuilder();
     const top = group(1)[0] as HTMLElement;
-    expect(within(top).getByText('All Condition')).toBeTruthy();
+    expect(within(top).getByText('All Condition')).toBeVisible();
     for (const name of ['Not', 'And', 'Or']) expect(disabled(button(top, name))).toBe(true);
     expect(screen.queryByRole('button', { name: 'Delete group' })).toBeNull();
     expect(disabled(button(top, 'Add rule'))).toBe(false);
@@ -78,7 +78,7 @@ describe('ConditionBuilder (§2.7)', () => {
 
     fireEvent.click(within(nested).getByRole('button', { name: 'Delete group' }));
     expect(screen.queryAllByRole('group', { name: 'Condition group, level 2' })).toHaveLength(0);
-    expect(screen.getByText('All Condition')).toBeTruthy();
+    expect(screen.getByText('All Condition')).toBeVisible();
     // Nothing storable was ever there: the stored value never changed.
     expect(emitted).toEqual([]);
   });
@@ -106,7 +106,7 @@ describe('ConditionBuilder (§2.7)', () => {
     fireEvent.click(button(group(1)[0] as HTMLElement, 'Add rule'));
     paste(screen.getByRole('combobox', { name: 'Values' }), 'US, CA, DE');
     const dialog = screen.getByRole('dialog', { name: 'Possible bulk insert detected' });
-    expect(within(dialog).getByText('Values found: 3')).toBeTruthy();
+    expect(within(dialog).getByText('Values found: 3')).toBeVisible();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add as multiple values' }));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(JSON.parse(last() ?? '')).toEqual(and(inCountry('US', 'CA', 'DE')));
@@ -192,7 +192,7 @@ describe('ConditionBuilder (§2.7)', () => {
     const { last } = renderBuilder(JSON.stringify(and(inCountry('US'))));
     fireEvent.click(screen.getByRole('button', { name: 'Delete rule' }));
     expect(last()).toBe(ALL_CONDITION_TEXT);
-    expect(screen.getByText('All Condition')).toBeTruthy();
+    expect(screen.getByText('All Condition')).toBeVisible();
     expect(disabled(button(group(1)[0] as HTMLElement, 'And'))).toBe(true);
   });
 

@@ -15,7 +15,7 @@ describe('condition-builder element', () => {
         '{"type":"AndCondition","data":{"Conditions":[{"type":"InCondition","data":{"Var":"age","Operation":"IN","Values":[]}},{"type":"CompareIntCondition","data":{"Var":"age","Values":{"Value":18,"Comparator":">="}}}]}}',
       input: { flowType: 'tracker', availableRules: ['age'] },
     });
-    expect(screen.getByText('Condition')).toBeTruthy();
+    expect(screen.getByText('Condition')).toBeVisible();
     const top = screen.getByRole('group', { name: 'Condition group, level 1' });
     fireEvent.click(within(top).getByRole('button', { name: 'Or' }));
     expect(onChange).toHaveBeenLastCalledWith(

@@ -17,6 +17,6 @@ describe('ConditionLabel', () => {
         <ConditionLabel value={value} />
       </ControlProviders>,
     );
-    expect(screen.getByText(text)).toBeTruthy();
+    expect(screen.getByText(text)).toBeVisible();
   });
 });

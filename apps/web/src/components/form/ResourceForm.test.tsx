@@ -59,7 +59,7 @@ describe('nested form errors', () => {
     save();
 
     expect(screen.getAllByText('This field is required')).toHaveLength(1);
-    expect(within(row(2)).getByText('This field is required')).toBeDefined();
+    expect(within(row(2)).getByText('This field is required')).toBeVisible();
     expect(input(2, /^Parameter/).getAttribute('aria-invalid')).toBe('true');
     expect(input(1, /^Parameter/).getAttribute('aria-invalid')).not.toBe('true');
     // Not on the element: no message beside the Add button, and no "Looks good!" for the repeater.
@@ -87,7 +87,7 @@ describe('nested form errors', () => {
     renderForm([parameter('a', 'p_a', 1), parameter('b', 'p_b', 2)]);
     save();
 
-    await waitFor(() => expect(within(row(2)).getByText('This name is taken')).toBeDefined());
+    await waitFor(() => expect(within(row(2)).getByText('This name is taken')).toBeVisible());
     expect(screen.getAllByText('This name is taken')).toHaveLength(1);
     expect(input(2, /^Name/).getAttribute('aria-invalid')).toBe('true');
     // Every server error found its field, so there is no alert over the form.
@@ -95,7 +95,7 @@ describe('nested form errors', () => {
 
     // Editing another field keeps it; editing that field clears it.
     fireEvent.change(input(1, /^Name/), { target: { value: 'a2' } });
-    expect(within(row(2)).getByText('This name is taken')).toBeDefined();
+    expect(within(row(2)).getByText('This name is taken')).toBeVisible();
     fireEvent.change(input(2, /^Name/), { target: { value: 'b2' } });
     expect(screen.queryByText('This name is taken')).toBeNull();
   });

@@ -10,7 +10,7 @@ import { renderControl } from './renderControl';
 describe('email-weights-repeater', () => {
   it('uses the defaults while empty and reveals them on "Customize Email Weights"', () => {
     const view = renderControl(EmailWeightsRepeater, {}, { element: { name: 'email_weights' } });
-    expect(screen.getByText('The default email weights are used.')).toBeDefined();
+    expect(screen.getByText('The default email weights are used.')).toBeVisible();
     expect(screen.queryByRole('textbox', { name: 'Weight of Gmail' })).toBeNull();
 
     fireEvent.click(screen.getByRole('button', { name: 'Customize Email Weights' }));
@@ -27,7 +27,7 @@ describe('email-weights-repeater', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Use default weights' }));
     expect(view.last()).toEqual({});
-    expect(screen.getByRole('button', { name: 'Customize Email Weights' })).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Customize Email Weights' })).toBeVisible();
   });
 
   it('shows stored weights with read-only keys', () => {
@@ -35,7 +35,7 @@ describe('email-weights-repeater', () => {
     expect((screen.getByRole('textbox', { name: 'Weight of Gmail' }) as HTMLInputElement).value).toBe('5');
     expect((screen.getByRole('textbox', { name: 'Weight of Yahoo Mail' }) as HTMLInputElement).value).toBe('100');
     expect((screen.getByRole('textbox', { name: 'Weight of custom_isp' }) as HTMLInputElement).value).toBe('7');
-    expect(screen.getByRole('textbox', { name: 'Weight of Other providers' })).toBeDefined();
+    expect(screen.getByRole('textbox', { name: 'Weight of Other providers' })).toHaveValue('100');
   });
 
   it('takes the defaults from the default-email-weights list when it has loaded', () => {

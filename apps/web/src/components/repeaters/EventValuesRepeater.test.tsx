@@ -17,7 +17,7 @@ describe('event-values-repeater', () => {
 
   it('shows the empty text with no values', () => {
     renderControl(EventValuesRepeater, []);
-    expect(screen.getByText('No values yet.')).toBeDefined();
+    expect(screen.getByText('No values yet.')).toBeVisible();
   });
 
   it('shows a message on a stored value under the row it came from, empty rows not counted', () => {

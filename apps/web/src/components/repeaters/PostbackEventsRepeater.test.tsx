@@ -35,7 +35,7 @@ describe('postback-events-repeater', () => {
     fireEvent.click(addButton() as HTMLElement);
     expect(view.last()).toEqual([entry('ev_lead'), entry('ev_sale')]);
     expect(addButton()).toBeNull();
-    expect(screen.getByText('Every postback event is already chosen.')).toBeDefined();
+    expect(screen.getByText('Every postback event is already chosen.')).toBeVisible();
     expect(ZPostbackEventEntries.safeParse(view.last()).success).toBe(true);
 
     // Freeing an event brings Add back.
@@ -92,6 +92,6 @@ describe('postback-events-repeater', () => {
     });
     const rows = screen.getAllByRole('listitem');
     expect(screen.getAllByText('Each postback event can be chosen once')).toHaveLength(1);
-    expect(within(rows[1] as HTMLElement).getByText('Each postback event can be chosen once')).toBeDefined();
+    expect(within(rows[1] as HTMLElement).getByText('Each postback event can be chosen once')).toBeVisible();
   });
 });

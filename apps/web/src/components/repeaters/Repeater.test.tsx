@@ -38,7 +38,7 @@ const names = () => screen.getAllByRole('textbox').map((input) => (input as HTML
 describe('Repeater', () => {
   it('shows the empty text and an Add button that appends a row', () => {
     const view = renderControl(LandingsControl, []);
-    expect(screen.getByText('No rows yet.')).toBeDefined();
+    expect(screen.getByText('No rows yet.')).toBeVisible();
     fireEvent.click(screen.getByRole('button', { name: 'Add' }));
     expect(view.last()).toEqual([{ name: '', weight: 100 }]);
     expect(screen.getAllByRole('listitem')).toHaveLength(1);
@@ -88,8 +88,13 @@ describe('Repeater', () => {
       { name: 'b', weight: 2 },
     ]);
     const list = screen.getByRole('list', { name: 'Landings' });
-    expect(within(list).getByRole('button', { name: 'Move row 1' })).toBeDefined();
-    expect(within(list).getByRole('button', { name: 'Move row 2' })).toBeDefined();
+    for (const name of ['Move row 1', 'Move row 2']) {
+      const handle = within(list).getByRole('button', { name });
+      expect(handle).toBeVisible();
+      // Reachable with Tab, and announced as a row that moves (dnd-kit's keyboard sensor takes it from there).
+      expect(handle).toHaveAttribute('tabindex', '0');
+      expect(handle).toHaveAttribute('aria-roledescription', 'movable row');
+    }
   });
 
   it('hides Add and Duplicate at the maximum, and Add when asked to', () => {
@@ -124,8 +129,8 @@ describe('Repeater', () => {
         { name: 'a', weight: 1 },
         { name: 'b', weight: 2 },
       ]);
-      expect(screen.getByRole('button', { name: 'حذف الصف 2' })).toBeDefined();
-      expect(screen.getByRole('button', { name: 'إضافة' })).toBeDefined();
+      expect(screen.getByRole('button', { name: 'حذف الصف 2' })).toBeVisible();
+      expect(screen.getByRole('button', { name: 'إضافة' })).toBeVisible();
     } finally {
       await act(() => i18n.changeLanguage('en'));
     }

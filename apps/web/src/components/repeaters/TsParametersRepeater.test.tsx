@@ -48,7 +48,7 @@ describe('ts-parameters-repeater', () => {
     });
     expect(screen.queryByRole('button', { name: 'Add parameter' })).toBeNull();
     expect(screen.queryByRole('button', { name: /Duplicate row/ })).toBeNull();
-    expect(screen.getByText('At most 10 parameters.')).toBeDefined();
+    expect(screen.getByText('At most 10 parameters.')).toBeVisible();
   });
 
   it('duplicates a parameter under the next token', () => {
@@ -85,7 +85,7 @@ describe('ts-parameters-repeater', () => {
     });
     const rows = screen.getAllByRole('listitem');
     expect(screen.getAllByText('This field is required')).toHaveLength(1);
-    expect(within(rows[1] as HTMLElement).getByText('This field is required')).toBeDefined();
+    expect(within(rows[1] as HTMLElement).getByText('This field is required')).toBeVisible();
     expect(
       within(rows[1] as HTMLElement)
         .getByLabelText(/^Parameter/)
@@ -110,6 +110,6 @@ describe('ts-parameters-repeater', () => {
       fieldErrors: { '0.name': 'This name is taken', '4.name': 'Row five is wrong' },
     });
     expect(screen.getAllByText('This name is taken')).toHaveLength(1);
-    expect(screen.getByText('At most 10 parameters Row five is wrong')).toBeDefined();
+    expect(screen.getByText('At most 10 parameters Row five is wrong')).toBeVisible();
   });
 });

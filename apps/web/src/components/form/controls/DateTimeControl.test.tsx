@@ -9,7 +9,7 @@ const element: FormElement = { name: 'starts_at', type: 'datetime', label: 'Star
 describe('DateTimeControl', () => {
   it('shows the stored value as Y-m-d H:i', () => {
     renderControl(DateTimeControl, element, { value: '2024-05-06 07:08' });
-    expect(screen.getByText('2024-05-06 07:08')).toBeDefined();
+    expect(screen.getByText('2024-05-06 07:08')).toBeVisible();
   });
 
   it('stores a picked day as YYYY-MM-DD HH:mm, keeping the time', () => {

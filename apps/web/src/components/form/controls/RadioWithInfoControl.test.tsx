@@ -9,7 +9,7 @@ const element: FormElement = { name: 'mode', type: 'radio-with-info', label: 'Mo
 describe('RadioWithInfoControl', () => {
   it('says "No options available" when it has none', () => {
     renderControl(RadioWithInfoControl, { ...element, options: [] }, { value: null });
-    expect(screen.getByText('No options available')).toBeDefined();
+    expect(screen.getByText('No options available')).toBeVisible();
     expect(screen.queryByRole('radio')).toBeNull();
   });
 
@@ -25,7 +25,7 @@ describe('RadioWithInfoControl', () => {
       },
       { value: 1 },
     );
-    expect(screen.getByText('Paths share traffic by weight')).toBeDefined();
+    expect(screen.getByText('Paths share traffic by weight')).toBeVisible();
     expect((screen.getByRole('radio', { name: 'Weighted' }) as HTMLInputElement).checked).toBe(true);
     fireEvent.click(screen.getByRole('radio', { name: 'Ordered' }));
     expect(onChange).toHaveBeenLastCalledWith(2);

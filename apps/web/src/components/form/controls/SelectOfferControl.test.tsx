@@ -23,7 +23,7 @@ describe('SelectOfferControl', () => {
     await waitFor(() => expect(fetchMock).toHaveBeenCalled());
     expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/offers?limit=0&with_backup_chain=true');
     fireEvent.click(screen.getByRole('combobox', { name: 'Offer' }));
-    expect(await screen.findByRole('option', { name: /Old promo/ })).toBeDefined();
+    expect(await screen.findByRole('option', { name: /Old promo/ })).toBeVisible();
     expect(screen.getByRole('option', { name: /Old promo/ }).textContent).toContain('Disabled');
     expect(screen.getByRole('option', { name: /Summer sale/ }).textContent).not.toContain('Disabled');
   });

@@ -77,13 +77,13 @@ describe('path-groups-repeater', { timeout: 15_000 }, () => {
       { element, queryClient: withOffers(OFFERS) },
     );
     const [first, second] = groupRows() as [HTMLElement, HTMLElement];
-    expect(within(first).getByText('North America')).toBeDefined();
-    expect(within(first).getByText('Enabled')).toBeDefined();
-    expect(within(first).getByText('All offers disabled')).toBeDefined();
-    expect(within(first).getByText('countryCode IN (US, CA) AND NOT (device IN (mobile))')).toBeDefined();
-    expect(within(second).getByText('Disabled')).toBeDefined();
+    expect(within(first).getByText('North America')).toBeVisible();
+    expect(within(first).getByText('Enabled')).toBeVisible();
+    expect(within(first).getByText('All offers disabled')).toBeVisible();
+    expect(within(first).getByText('countryCode IN (US, CA) AND NOT (device IN (mobile))')).toBeVisible();
+    expect(within(second).getByText('Disabled')).toBeVisible();
     expect(within(second).queryByText('All offers disabled')).toBeNull();
-    expect(within(second).getByText('All Condition')).toBeDefined();
+    expect(within(second).getByText('All Condition')).toBeVisible();
   });
 
   it('starts loaded groups with paths collapsed, opens empty and new ones, and toggles on request', () => {
@@ -141,9 +141,9 @@ describe('path-groups-repeater', { timeout: 15_000 }, () => {
       daily_cap: 0,
       postback_daily_cap: 0,
     });
-    expect(screen.getByRole('textbox', { name: 'Regs Daily Cap' })).toBeDefined();
-    expect(screen.getByRole('textbox', { name: 'Postbacks Daily Cap' })).toBeDefined();
-    expect(screen.getByText('All offers disabled')).toBeDefined();
+    expect(screen.getByRole('textbox', { name: 'Regs Daily Cap' })).toHaveValue('0');
+    expect(screen.getByRole('textbox', { name: 'Postbacks Daily Cap' })).toHaveValue('0');
+    expect(screen.getByText('All offers disabled')).toBeVisible();
     expect(ZFlowForm.safeParse({ name: 'Flow', path_groups: stored }).success).toBe(true);
   });
 

@@ -36,8 +36,8 @@ const setGroup = (name: string) => screen.getByRole('group', { name: `Payout rul
 describe('payout-rule-sets-repeater', () => {
   it('shows one set per postback event, named after it, with a default payout of 0 (min 0, step 0.01)', () => {
     renderControl(withEvents([LEAD, SALE]), []);
-    expect(within(setGroup('Lead')).getByRole('heading', { name: 'Lead' })).toBeDefined();
-    expect(within(setGroup('Sale')).getByRole('heading', { name: 'Sale' })).toBeDefined();
+    expect(within(setGroup('Lead')).getByRole('heading', { name: 'Lead' })).toBeVisible();
+    expect(within(setGroup('Sale')).getByRole('heading', { name: 'Sale' })).toBeVisible();
     const payout = within(setGroup('Lead')).getByRole('textbox', { name: 'Default payout' }) as HTMLInputElement;
     expect(payout.value).toBe('0');
     // Mantine's NumberInput: the arrow keys step by `step`, and never below `min`.
@@ -50,7 +50,7 @@ describe('payout-rule-sets-repeater', () => {
 
   it('says what to do while the campaign has no postback events', () => {
     renderControl(withEvents([]), []);
-    expect(screen.getByText(/Choose the campaign’s postback events above/)).toBeDefined();
+    expect(screen.getByText(/Choose the campaign’s postback events above/)).toBeVisible();
   });
 
   it('adds rules with payout 0, an AllCondition and priority = position; the value fits the domain schema', () => {
@@ -85,8 +85,8 @@ describe('payout-rule-sets-repeater', () => {
   it('labels a rule with its payout and its condition; a loaded rule starts collapsed', () => {
     renderControl(withEvents([LEAD]), [set(LEAD, [rule('r1', 2.5, 0, DE)])]);
     const lead = setGroup('Lead');
-    expect(within(lead).getByText('Pays 2.50')).toBeDefined();
-    expect(within(lead).getByText('countryCode IN (DE)')).toBeDefined();
+    expect(within(lead).getByText('Pays 2.50')).toBeVisible();
+    expect(within(lead).getByText('countryCode IN (DE)')).toBeVisible();
     const toggle = within(lead).getByRole('button', { name: 'Show payout rule 1' });
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
     expect(within(lead).queryByRole('textbox', { name: 'Payout' })).toBeNull();
@@ -104,7 +104,7 @@ describe('payout-rule-sets-repeater', () => {
   it('keeps the rules of a removed event, flagged, until the operator removes them', () => {
     const view = renderControl(withEvents([SALE]), [set(LEAD, [rule('r1', 2.5, 0, DE)])]);
     const lead = setGroup('Lead');
-    expect(within(lead).getByText(/no longer among the campaign’s events/)).toBeDefined();
+    expect(within(lead).getByText(/no longer among the campaign’s events/)).toBeVisible();
     fireEvent.click(within(lead).getByRole('button', { name: 'Remove these payout rules' }));
     expect((view.last() as PayoutRuleSet[]).map((s) => s.postback_event_external_id)).toEqual(['ev_sale']);
   });
