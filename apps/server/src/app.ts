@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { Socket } from 'node:net';
+import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import { accountRoutes } from './api/accounts/routes.js';
@@ -32,7 +34,7 @@ import { migrateToLatest, openStore, type Store } from './store/database.js';
 import { closeRedis, OutageWarning, openRedis, REDIS_KEY_PREFIX } from './store/redis.js';
 import { shareConfigChanges } from './store/redis-notices.js';
 import { type SeedResult, seedEmptyDatabase } from './store/seed.js';
-import { Tracker, type TrackerOptions } from './traffic/engine.js';
+import { type TrackerOptions, TrafficEngine } from './traffic/engine.js';
 import { ClickConnections } from './traffic/http/click-connections.js';
 import { type FastPath, fastClickPath } from './traffic/http/fast-click.js';
 import { trackerRoutes } from './traffic/http/routes.js';
@@ -66,7 +68,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     store: Store;
     seedResult: SeedResult;
-    tracker: Tracker;
+    tracker: TrafficEngine;
   }
 }
 
@@ -155,11 +157,16 @@ async function createServer(
   const auth = new AuthService(store.db, sessions, loginLimiter);
   const mailer = createMailer(options.config);
   if (mailer) app.addHook('onClose', async () => mailer.close());
-  const tracker = new Tracker(store.db, app.log, {
-    ...(shared ? { caps: shared.caps } : {}),
-    ...options.tracker,
-    events: { ...options.tracker?.events, ...(store.sqlite ? { sqlite: store.sqlite } : {}) },
-  });
+  const tracker = new TrafficEngine(
+    store.db,
+    app.log,
+    {
+      ...(shared ? { caps: shared.caps } : {}),
+      journal: { dir: journalDir(options.config), fsyncIntervalMs: options.config.journalFsyncMs },
+      ...options.tracker,
+    },
+    store.sqlite,
+  );
   await tracker.start();
   app.decorate('tracker', tracker);
   let closing = false;
@@ -232,6 +239,17 @@ async function createServer(
   app.setNotFoundHandler(await dashboard(app, options.config.webDist));
   await app.ready();
   return app;
+}
+
+/**
+ * The event journal's directory in the data directory: one per database, so that a data directory
+ * pointed at another database never replays its events there.
+ */
+function journalDir(config: Config): string {
+  if (!config.databaseUrl) return path.join(config.dataDir, 'journal');
+  const url = new URL(config.databaseUrl);
+  const database = `${url.hostname}:${url.port || 5432}${url.pathname}`;
+  return path.join(config.dataDir, `journal-${createHash('sha256').update(database).digest('hex').slice(0, 12)}`);
 }
 
 /** Cap counters and failed-login counts in Redis, shared with every node; the connection closes with the app. */

@@ -56,3 +56,11 @@ export class TooManyRequestsError extends ApiError {
     super(message);
   }
 }
+
+/** An event (click, lead) that could not be kept: it is not answered as if it had been. */
+export class ServiceUnavailableError extends ApiError {
+  readonly statusCode = 503;
+  constructor(message: string = ERROR_MESSAGES.unavailable) {
+    super(message);
+  }
+}

@@ -44,6 +44,7 @@ export const ERROR_MESSAGES = {
   tooManyAttempts: 'Too many failed attempts. Try again in a minute.',
   conflict: 'This record was changed by someone else',
   internal: 'An error occurred',
+  unavailable: 'The server cannot keep this event right now. Try again shortly.',
 } as const;
 
 const keyByText = new Map<string, string>(

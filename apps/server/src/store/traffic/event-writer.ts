@@ -1,29 +1,22 @@
-// Clicks and leads are answered first and written after (issue 5, item 3): rows wait in memory and are
-// inserted in batches when enough have gathered or a short time has passed (100 ms on SQLite, a second on
-// PostgreSQL). What a hard crash can lose: the rows not yet written, at most `maxBatch` rows or
-// `flushIntervalMs` of traffic (plus any batch the database refused and that is waiting for its retry).
-// A graceful close writes everything.
+// Clicks and leads are answered once kept in the journal (journal.ts) and written to the database after,
+// in batches: when enough have gathered or a short time has passed (100 ms on SQLite, a second on
+// PostgreSQL). A graceful close writes everything; after a crash the journal is replayed at start.
 //
-// On SQLite the writing happens on a worker thread with its own connection (tracker/event-worker.ts), so
-// that inserts, commits and WAL checkpoints never hold up the event loop; the event loop turns each row
-// into one line (eventLine) when it happens and hands the lines over every few milliseconds. Event chunks
-// commit there without waiting for the disk (synchronous = NORMAL on that connection only): a crash of the
-// process loses nothing more, and a crash of the machine (power, kernel) can also lose the event chunks
-// committed since the last durable commit — the next conversion, configuration change or WAL checkpoint,
-// which do wait for the disk. An fsync per chunk cost more than routing a click.
+// On SQLite the writing happens on a worker thread with its own connection (event-worker.ts), so that
+// inserts, commits and WAL checkpoints never hold up the event loop; each row travels as one line
+// (eventLine), the same line the journal keeps. Event chunks commit there without waiting for the disk
+// (synchronous = NORMAL on that connection only): the journal holds them until the files are flushed.
 // PostgreSQL goes through Kysely on the event loop: its work happens in the database server.
 // Each chunk's transaction also adds the chunk to the report rollups (store/report-rollups.ts), so the
 // rollups always count exactly the rows stored.
-import type { Worker } from 'node:worker_threads';
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import { startWorkerThread } from '../../worker-thread.js';
-import { SQLITE_BUSY_TIMEOUT_MS } from '../database.js';
-import { applyRollupDeltas, rollupDeltas } from '../report-rollups.js';
 import type { Database } from '../schema.js';
 import type { EventTable, NewTrackerClick, NewTrackerLead } from '../tracker-events.js';
-import type { EventWorkerSettings, FromEventWorker, ToEventWorker } from './event-worker.js';
+import type { Journal } from './journal.js';
+import { KyselySink } from './kysely-sink.js';
 import { eventLine } from './sqlite-events.js';
+import { SqliteWorkerSink } from './sqlite-sink.js';
 
 export interface EventWriterOptions {
   /** Write as soon as this many rows wait (per table; on SQLite, rows per transaction). */
@@ -35,36 +28,59 @@ export interface EventWriterOptions {
   log?: { error(object: unknown, message: string): void; warn(object: unknown, message: string): void };
   /** The better-sqlite3 database behind `db` when it is SQLite: its file is written from a worker thread. */
   sqlite?: SQLite.Database;
+  /** Where events are kept before they are answered (journal.ts); without it, only in memory. */
+  journal?: Journal;
 }
 
 /**
- * How long rows wait on SQLite, and the most rows to a transaction. Each transaction also adds its rows
- * to the report rollups, one upsert per cube row it touches: at 25 ms (about 300 clicks a transaction
- * at 12k clicks/s) that was 1.6 upserts per click, 14 µs of the writer's ~32 µs per click; at 100 ms
- * (1,000 clicks and more) 0.6 or fewer, and the writer thread's CPU per click fell by about a fifth.
- * A crash loses up to this much more traffic (see above).
+ * How long rows wait on SQLite, and the most rows to a transaction: each transaction also adds its rows
+ * to the report rollups, and fewer, larger transactions touch each rollup row fewer times per click.
  */
 const SQLITE_FLUSH_INTERVAL_MS = 100;
 const SQLITE_MAX_BATCH = 5000;
+/** How often segments of the journal whose events are stored are looked for and deleted. */
+const JOURNAL_CLEANUP_MS = 1000;
 
-interface Settings {
+export interface Settings {
   maxBatch: number;
   flushIntervalMs: number;
   maxPending: number;
   log: EventWriterOptions['log'];
+  /** Rows the sink could not keep (dropped, or lost with a writer thread): the journal keeps them. */
+  lost: (rows: number) => void;
 }
 
-/** Where waiting rows go: a worker thread (SQLite) or Kysely (PostgreSQL). */
-interface EventSink {
-  add(table: EventTable, row: object): void;
+/** Where kept rows go: a worker thread (SQLite) or Kysely (PostgreSQL). Rows are stored in the order given. */
+export interface EventSink {
+  add(table: EventTable, line: string): void;
   readonly pending: number;
   flush(): Promise<void>;
   close(): Promise<void>;
+  /** Waits until what is stored would survive a power loss. */
+  durable(): Promise<void>;
 }
 
+/**
+ * Events go through three steps: added (routed, not yet kept), kept (written to the journal, in one
+ * write for all those added in the same event-loop turn), stored (in the database). An answer goes out
+ * only once its event is kept: `commit` keeps what was added, and `kept` says whether an event was.
+ */
 export class EventWriter {
   private readonly sink: EventSink;
   private readonly log: EventWriterOptions['log'];
+  private readonly journal: Journal | undefined;
+  private tables: EventTable[] = [];
+  private lines: string[] = [];
+  /** The commit the events added now belong to, and the commits that failed (their events were not kept). */
+  private generation = 1;
+  private readonly failed = new Set<number>();
+  private commitScheduled = false;
+  /** Events handed to the sink; the sink stores them in order, so `handed - pending` are stored. */
+  private handed = 0;
+  /** Set when the sink lost rows: the journal's segments then stay for the next start to replay. */
+  private keepSegments = false;
+  private cleanupTimer: NodeJS.Timeout | null = null;
+  private cleaning = false;
 
   constructor(db: Kysely<Database>, options: EventWriterOptions = {}) {
     const settings: Settings = {
@@ -72,308 +88,125 @@ export class EventWriter {
       flushIntervalMs: options.flushIntervalMs ?? (options.sqlite ? SQLITE_FLUSH_INTERVAL_MS : 1000),
       maxPending: options.maxPending ?? 200_000,
       log: options.log,
+      lost: () => {
+        this.keepSegments = true;
+      },
     };
     this.log = options.log;
+    this.journal = options.journal;
     this.sink = options.sqlite ? new SqliteWorkerSink(options.sqlite.name, settings) : new KyselySink(db, settings);
+    if (this.journal) {
+      this.cleanupTimer = setInterval(() => void this.cleanUp(), JOURNAL_CLEANUP_MS);
+      this.cleanupTimer.unref();
+    }
   }
 
-  addClick(row: NewTrackerClick): void {
-    this.sink.add('tracker_clicks', row);
+  /** Adds a click; returns the commit it belongs to (see `kept`). */
+  addClick(row: NewTrackerClick): number {
+    return this.add('tracker_clicks', row);
   }
 
-  addLead(row: NewTrackerLead): void {
-    this.sink.add('tracker_leads', row);
+  addLead(row: NewTrackerLead): number {
+    return this.add('tracker_leads', row);
+  }
+
+  /**
+   * Keeps every event added so far: one journal write, then they go on to the database. Returns false
+   * when the journal could not take them (a full disk): those events are dropped, never answered.
+   */
+  commit(): boolean {
+    if (this.lines.length === 0) return true;
+    const tables = this.tables;
+    const lines = this.lines;
+    const generation = this.generation;
+    this.tables = [];
+    this.lines = [];
+    this.generation += 1;
+    if (this.journal) {
+      try {
+        this.journal.write(tables, lines, this.handed);
+      } catch (error) {
+        this.failed.add(generation);
+        // Only the last few matter: an answer waits a turn of the event loop at most.
+        if (this.failed.size > 64) this.failed.delete(this.failed.values().next().value as number);
+        this.log?.error({ err: error, events: lines.length }, 'events not kept; their requests answered 503');
+        return false;
+      }
+    }
+    for (let index = 0; index < lines.length; index += 1) this.sink.add(tables[index]!, lines[index]!);
+    this.handed += lines.length;
+    return true;
+  }
+
+  /** Whether the events of commit `generation` were kept (committing now if they wait). */
+  kept(generation: number): boolean {
+    if (generation >= this.generation) this.commit();
+    return !this.failed.has(generation);
   }
 
   /** Rows not yet stored. */
   get pending(): number {
-    return this.sink.pending;
+    return this.lines.length + this.sink.pending;
   }
 
   /** Writes every waiting row; resolves when they are stored (or have failed and wait for a retry). */
   flush(): Promise<void> {
+    this.commit();
     return this.sink.flush();
   }
 
-  /** Stops the timers and writes what waits. */
+  /** Waits until what is stored would survive a power loss. */
+  durable(): Promise<void> {
+    return this.sink.durable();
+  }
+
+  /** Stops the timers and writes what waits; the journal goes once the database holds it all. */
   async close(): Promise<void> {
+    this.commit();
+    if (this.cleanupTimer) clearInterval(this.cleanupTimer);
     await this.sink.close();
     if (this.pending > 0) {
       this.log?.error({ rows: this.pending }, 'tracker events could not be written before shutdown');
     }
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------
-// SQLite: a worker thread
-
-/** Rows handed to the worker at once, and how long a row waits at most before it is handed over. */
-const POST_ROWS = 256;
-const POST_EVERY_MS = 10;
-/** Wait before starting another worker after one stopped unexpectedly (rows queue here meanwhile). */
-const RESTART_DELAY_MS = 1000;
-/** The writer thread's nice value (0 is the event loop's; 19 the lowest priority). */
-const WRITER_NICENESS = 10;
-const WORKER_MODULE = new URL('./event-worker.ts', import.meta.url);
-
-/**
- * Rows go to the worker as event lines (one flat string per event, see `eventLine`) and are not kept here
- * once handed over: a copy of every row until it was written outlived the heap's young generation and
- * cost the clicks more in garbage collection than anything else. Even the forty values of each row kept
- * until the next hand-over (10 ms) cost the event loop more than one string made when the click happens
- * (its CPU time per click, at a fixed click rate). A worker thread that stops (it catches the database's
- * errors, so this is a bug or running out of memory) loses the rows it held — at most `flushIntervalMs`
- * plus one transaction of traffic — and says how many; the next rows go to a new worker.
- */
-class SqliteWorkerSink implements EventSink {
-  private readonly queued: Record<EventTable, string[]> = { tracker_clicks: [], tracker_leads: [] };
-  private queuedRows = 0;
-  /** Rows of each batch handed to the worker and not yet written, by sequence number (in order). */
-  private readonly unwritten = new Map<number, number>();
-  private unwrittenRows = 0;
-  private seq = 0;
-  private postTimer: NodeJS.Timeout | null = null;
-  private worker: Worker | null = null;
-  private restartTimer: NodeJS.Timeout | null = null;
-  private readonly flushes = new Map<number, () => void>();
-  private flushSeq = 0;
-  private closing = false;
-  private exited: Promise<void> = Promise.resolve();
-
-  constructor(
-    private readonly file: string,
-    private readonly settings: Settings,
-  ) {}
-
-  get pending(): number {
-    return this.queuedRows + this.unwrittenRows;
-  }
-
-  add(table: EventTable, row: object): void {
-    this.queued[table].push(eventLine(table, row));
-    this.queuedRows += 1;
-    if (this.pending > this.settings.maxPending) this.dropOldest();
-    if (this.queuedRows >= POST_ROWS) this.post();
-    else if (!this.postTimer) {
-      this.postTimer = setTimeout(() => this.post(), POST_EVERY_MS);
-      this.postTimer.unref();
-    }
-  }
-
-  flush(): Promise<void> {
-    this.post();
-    const worker = this.worker;
-    // No worker (none needed yet, or one restarting): nothing handed over is waiting to be written.
-    if (!worker) return Promise.resolve();
-    const id = ++this.flushSeq;
-    return new Promise((resolve) => {
-      this.flushes.set(id, resolve);
-      worker.ref();
-      worker.postMessage({ type: 'flush', id } satisfies ToEventWorker);
-    });
-  }
-
-  async close(): Promise<void> {
-    if (this.restartTimer) {
-      clearTimeout(this.restartTimer);
-      this.restartTimer = null;
-    }
-    await this.flush();
-    this.closing = true;
-    if (this.worker) {
-      this.worker.ref();
-      this.worker.postMessage({ type: 'close' } satisfies ToEventWorker);
-      await this.exited;
-    }
-  }
-
-  /** Hands the queued rows to the worker (starting it if need be; while one restarts they wait here). */
-  private post(): void {
-    if (this.postTimer) {
-      clearTimeout(this.postTimer);
-      this.postTimer = null;
-    }
-    if (this.queuedRows === 0) return;
-    const worker = this.ensureWorker();
-    if (!worker) return;
-    for (const table of ['tracker_clicks', 'tracker_leads'] as const) {
-      const lines = this.queued[table];
-      if (lines.length === 0) continue;
-      this.queued[table] = [];
-      const seq = ++this.seq;
-      this.unwritten.set(seq, lines.length);
-      this.unwrittenRows += lines.length;
-      // One string for the batch: copying one string to the worker costs less than copying each line
-      // (measured 0.4 against 0.8–1.2 µs a row); the worker reads the lines by their values' lengths.
-      worker.postMessage({
-        type: 'rows',
-        seq,
-        table,
-        rows: lines.length,
-        text: lines.join(''),
-      } satisfies ToEventWorker);
-    }
-    this.queuedRows = 0;
-  }
-
-  /** Too many rows wait (the database refuses them): the oldest go, with an error in the log. */
-  private dropOldest(): void {
-    let dropped = 0;
-    let upTo = 0;
-    for (const [seq, rows] of this.unwritten) {
-      if (this.pending <= this.settings.maxPending) break;
-      this.unwritten.delete(seq);
-      this.unwrittenRows -= rows;
-      dropped += rows;
-      upTo = seq;
-    }
-    if (upTo > 0) this.worker?.postMessage({ type: 'drop', upTo } satisfies ToEventWorker);
-    for (const table of ['tracker_clicks', 'tracker_leads'] as const) {
-      const excess = this.pending - this.settings.maxPending;
-      if (excess <= 0) break;
-      const removed = this.queued[table].splice(0, excess).length;
-      this.queuedRows -= removed;
-      dropped += removed;
-    }
-    if (dropped > 0) this.settings.log?.error({ dropped }, 'tracker event buffer full; oldest rows dropped');
-  }
-
-  private ensureWorker(): Worker | null {
-    if (this.worker || this.restartTimer || this.closing) return this.worker;
-    const workerData: EventWorkerSettings = {
-      file: this.file,
-      busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS,
-      maxBatch: this.settings.maxBatch,
-      flushIntervalMs: this.settings.flushIntervalMs,
-      niceness: WRITER_NICENESS,
-    };
-    const worker = startWorkerThread(WORKER_MODULE, workerData);
-    worker.unref();
-    this.worker = worker;
-    worker.on('message', (message: FromEventWorker) => this.onMessage(message));
-    worker.on('error', (error) => this.settings.log?.error({ err: error }, 'tracker event writer thread failed'));
-    this.exited = new Promise((resolve) => {
-      worker.once('exit', (code) => {
-        this.worker = null;
-        resolve();
-        if (this.closing) return;
-        this.settings.log?.error(
-          { code, lost: this.unwrittenRows },
-          'tracker event writer thread stopped; the rows it held are lost; starting another',
-        );
-        this.unwritten.clear();
-        this.unwrittenRows = 0;
-        for (const done of this.flushes.values()) done();
-        this.flushes.clear();
-        this.restartTimer = setTimeout(() => {
-          this.restartTimer = null;
-          this.post();
-        }, RESTART_DELAY_MS);
-        this.restartTimer.unref();
-      });
-    });
-    return worker;
-  }
-
-  private onMessage(message: FromEventWorker): void {
-    switch (message.type) {
-      case 'written':
-        for (const seq of message.seqs) {
-          const rows = this.unwritten.get(seq);
-          if (rows === undefined) continue;
-          this.unwritten.delete(seq);
-          this.unwrittenRows -= rows;
-        }
-        break;
-      case 'failed':
-        this.settings.log?.warn({ err: message.message, rows: message.rows }, 'tracker events not written; will retry');
-        break;
-      case 'flushed':
-        this.flushes.get(message.id)?.();
-        this.flushes.delete(message.id);
-        if (this.flushes.size === 0) this.worker?.unref();
-        break;
-    }
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------
-// PostgreSQL: Kysely on the event loop
-
-/** Rows per INSERT: well under PostgreSQL's bound-parameter limit (about 35 columns). */
-const INSERT_CHUNK = 500;
-
-class KyselySink implements EventSink {
-  private readonly rows: Record<EventTable, object[]> = { tracker_clicks: [], tracker_leads: [] };
-  private readonly timer: NodeJS.Timeout;
-  /** The flush in progress; flushes run one at a time, in order. */
-  private flushing: Promise<void> = Promise.resolve();
-  private queued = false;
-  private closed = false;
-
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly settings: Settings,
-  ) {
-    this.timer = setInterval(() => void this.flush(), settings.flushIntervalMs);
-    this.timer.unref();
-  }
-
-  get pending(): number {
-    return this.rows.tracker_clicks.length + this.rows.tracker_leads.length;
-  }
-
-  add(table: EventTable, row: object): void {
-    const rows = this.rows[table];
-    rows.push(row);
-    if (rows.length > this.settings.maxPending) {
-      const dropped = rows.length - this.settings.maxPending;
-      rows.splice(0, dropped);
-      this.settings.log?.error({ table, dropped }, 'tracker event buffer full; oldest rows dropped');
-    }
-    if (rows.length >= this.settings.maxBatch && !this.closed) void this.flush();
-  }
-
-  flush(): Promise<void> {
-    // A flush that has not started yet will write these rows too.
-    if (this.queued) return this.flushing;
-    this.queued = true;
-    this.flushing = this.flushing.then(async () => {
-      this.queued = false;
-      await this.write('tracker_clicks');
-      await this.write('tracker_leads');
-    });
-    return this.flushing;
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    clearInterval(this.timer);
-    await this.flush();
-  }
-
-  private async write(table: EventTable): Promise<void> {
-    const rows = this.rows[table];
-    while (rows.length > 0) {
-      const batch = rows.splice(0, INSERT_CHUNK);
-      const deltas =
-        table === 'tracker_clicks'
-          ? rollupDeltas(batch as NewTrackerClick[], [])
-          : rollupDeltas([], batch as NewTrackerLead[]);
-      try {
-        await this.db.transaction().execute(async (transaction) => {
-          await transaction
-            .insertInto(table)
-            .values(batch as never)
-            .execute();
-          await applyRollupDeltas(transaction, deltas);
-        });
-      } catch (error) {
-        // Back to the front, in order, for the next flush.
-        rows.unshift(...batch);
-        this.settings.log?.warn({ err: error, table, rows: batch.length }, 'tracker events not written; will retry');
-        return;
+    if (this.journal) {
+      const segments = this.journal.closeAll(this.handed);
+      if (this.pending === 0 && !this.keepSegments) {
+        await this.sink.durable();
+        this.journal.delete(segments);
       }
+    }
+  }
+
+  private add(table: EventTable, row: object): number {
+    this.tables.push(table);
+    this.lines.push(eventLine(table, row));
+    if (!this.commitScheduled) {
+      // Whoever answers commits first; this keeps what nobody answers (and anything a door forgot).
+      this.commitScheduled = true;
+      setImmediate(() => {
+        this.commitScheduled = false;
+        this.commit();
+      });
+    }
+    return this.generation;
+  }
+
+  /** Deletes the journal's segments whose events the database holds, once it holds them durably. */
+  private async cleanUp(): Promise<void> {
+    const journal = this.journal;
+    if (!journal || this.cleaning || this.keepSegments) return;
+    this.cleaning = true;
+    try {
+      const stored = this.handed - this.sink.pending;
+      journal.rotateIfOld(this.handed);
+      const files = journal.deletable(stored);
+      if (files.length === 0) return;
+      await this.sink.durable();
+      journal.delete(files);
+    } catch (error) {
+      this.log?.warn({ err: error }, 'event journal segments not deleted; will retry');
+    } finally {
+      this.cleaning = false;
     }
   }
 }

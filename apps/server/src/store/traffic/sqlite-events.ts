@@ -101,6 +101,17 @@ export function lineValues(table: EventTable, text: string, count: number): Even
   return rows;
 }
 
+/** Event lines as row objects, by column name (for Kysely). */
+export function lineObjects(table: EventTable, lines: readonly string[]): Record<string, unknown>[] {
+  if (lines.length === 0) return [];
+  const columns = EVENT_COLUMNS[table];
+  return lineValues(table, lines.join(''), lines.length).map((values) => {
+    const row: Record<string, unknown> = {};
+    for (let index = 0; index < columns.length; index += 1) row[columns[index]!.name] = values[index];
+    return row;
+  });
+}
+
 const UNDERSCORE = 95;
 const LETTER_N = 110;
 const COLON = 58;

@@ -20,15 +20,16 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { parse as parseQuery } from 'fast-querystring';
-import type { ClickAnswer, Tracker, TrackerLog } from '../engine.js';
+import type { TrackerLog, TrafficEngine } from '../engine.js';
 import {
   AnswerBatch,
   type AnswerHead,
   answerOf,
+  type ClickOutcome,
   clientAddress,
   INVALID_HEADER_CHARACTER,
   internalErrorAnswer,
-} from './fast-click.js';
+} from './answers.js';
 import { EXTERNAL_ID } from './routes.js';
 
 /** The most a request's head may take here (Node's own limit, `maxHeaderSize`, is 16 KiB). */
@@ -216,11 +217,12 @@ export class ClickConnections {
   private readonly keepAliveSeconds: number;
 
   constructor(
-    private readonly tracker: Tracker,
+    private readonly tracker: TrafficEngine,
     private readonly options: ClickConnectionOptions,
   ) {
     this.keepAliveSeconds = Math.floor(options.keepAliveTimeoutMs / 1000);
     this.answers = new AnswerBatch<Connection>(
+      tracker,
       (connection, result) => this.answer(connection, result),
       (connection, error) => this.fail(connection, error),
     );
@@ -305,7 +307,7 @@ export class ClickConnections {
       );
   }
 
-  private answer(connection: Connection, result: ClickAnswer): void {
+  private answer(connection: Connection, result: ClickOutcome): void {
     const head = answerOf(result);
     for (let index = 1; index < head.headers.length; index += 2) {
       // What Node refuses to write (ERR_INVALID_CHAR), refused here too.

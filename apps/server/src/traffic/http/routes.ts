@@ -1,9 +1,10 @@
 // Issue 5, Contract: the public tracker endpoints (no bearer token; they live outside /api).
 import type { FastifyInstance } from 'fastify';
 import { parseInput } from '../../api/parse.js';
-import { NotFoundError, UnauthorizedError, ValidationError } from '../../errors.js';
-import type { Tracker } from '../engine.js';
+import { NotFoundError, ServiceUnavailableError, UnauthorizedError, ValidationError } from '../../errors.js';
+import type { TrafficEngine } from '../engine.js';
 import { readPostbackParams } from '../rules/postback-rules.js';
+import { answerOf, keptOrUnavailable } from './answers.js';
 import { ZLeadInput } from './lead-input.js';
 
 export const EXTERNAL_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -14,13 +15,13 @@ type CampaignParams = { Params: { campaign: string } };
 /** Log levels below `warn`, at which Fastify writes two access-log lines per request. */
 const CHATTY_LEVELS = new Set(['trace', 'debug', 'info']);
 
-export function trackerRoutes(app: FastifyInstance, tracker: Tracker): void {
+export function trackerRoutes(app: FastifyInstance, tracker: TrafficEngine): void {
   // Clicks are not access-logged: each one is a row in tracker_clicks, and at click rates two log lines
   // per visitor would cost more than the click. Warnings and errors are still logged. (Left to inherit
   // when the server logs warnings and up anyway: a route level makes pino rebuild each request's logger.)
   const clickRoute: { logLevel?: 'warn' } = CHATTY_LEVELS.has(app.log.level) ? { logLevel: 'warn' } : {};
 
-  // Over HTTP most clicks are answered before they reach Fastify (fast-click.ts), the same way as here.
+  // Over HTTP most clicks are answered before they reach Fastify (fast-click.ts), with the same answer.
   app.get<CampaignParams>('/c/:campaign', clickRoute, async (request, reply) => {
     const { campaign } = request.params;
     if (!EXTERNAL_ID.test(campaign)) throw new NotFoundError();
@@ -33,11 +34,14 @@ export function trackerRoutes(app: FastifyInstance, tracker: Tracker): void {
       cookieHeader: request.headers.cookie,
     });
     if (answer.kind === 'not-found') throw new NotFoundError();
-    reply.header('cache-control', 'no-store');
-    if (answer.cookies.length > 0) reply.header('set-cookie', answer.cookies);
-    // The click is recorded either way; with nowhere to send it the visitor sees a 404.
-    if (answer.kind === 'no-route') throw new NotFoundError();
-    return reply.redirect(answer.location, 302);
+    const head = answerOf(keptOrUnavailable(tracker, answer));
+    reply.code(head.status);
+    for (let index = 0; index < head.headers.length; index += 2) {
+      const name = head.headers[index]!;
+      // Fastify adds each Set-Cookie to those already set; it counts the body's length itself.
+      if (name !== 'content-length') reply.header(name, head.headers[index + 1]);
+    }
+    return reply.send(head.body);
   });
 
   app.get<CampaignParams & { Querystring: { clickid?: unknown } }>(
@@ -65,6 +69,8 @@ export function trackerRoutes(app: FastifyInstance, tracker: Tracker): void {
     );
     if (answer.kind === 'not-found') throw new NotFoundError();
     if (answer.kind === 'unauthorized') throw new UnauthorizedError();
+    // Answered only once the lead is kept in the journal.
+    if (!tracker.kept(answer.event)) throw new ServiceUnavailableError();
     return answer.body;
   });
 

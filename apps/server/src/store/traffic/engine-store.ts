@@ -1,0 +1,199 @@
+// Every statement the traffic engine runs against the database: the routing's config rows, what today's
+// stored events spent of the caps, the click or lead a postback names, and the postback's transaction.
+// Events themselves go through the event writer and its journal (event-writer.ts, journal.ts).
+import type SQLite from 'better-sqlite3';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { NewConversion, NewPostbackLog } from '../conversions.js';
+import type { Database } from '../schema.js';
+import type { EventTable, TrackerClickTable, TrackerLeadTable } from '../tracker-events.js';
+import { type JournalLog, leftSegments, readSegment } from './journal.js';
+import { storeEventLines } from './kysely-sink.js';
+import { lineValues, SqliteEventStore } from './sqlite-events.js';
+
+export type StoredClick = Selectable<TrackerClickTable>;
+export type StoredLead = Selectable<TrackerLeadTable>;
+export type Origin = { kind: 'click'; row: StoredClick } | { kind: 'lead'; row: StoredLead };
+
+export interface ConfigRowRead {
+  kind: string;
+  external_id: string;
+  name: string;
+  body: string;
+  status: string;
+}
+
+/** An outbound postback to queue with its conversion. */
+export interface NewOutbound {
+  url: string;
+  createdAt: string;
+}
+
+export class EngineStore {
+  constructor(
+    readonly db: Kysely<Database>,
+    private readonly sqlite?: SQLite.Database,
+  ) {}
+
+  routingRows(kinds: readonly string[]): Promise<ConfigRowRead[]> {
+    return this.db
+      .selectFrom('config_records')
+      .select(['kind', 'external_id', 'name', 'body', 'status'])
+      .where('kind', 'in', [...kinds])
+      .execute();
+  }
+
+  /** Events per offer and minute (UTC, `YYYY-MM-DDTHH:MM`) since `since`, for the given offers. */
+  async offerCountsByMinute(
+    table: EventTable,
+    since: string,
+    offers: readonly string[],
+  ): Promise<{ offer: string; minute: string; count: number }[]> {
+    if (offers.length === 0) return [];
+    const minute = sql<string>`substr(created_at, 1, 16)`;
+    const rows = await this.db
+      .selectFrom(table)
+      .select(['offer_external_id', minute.as('minute'), (eb) => eb.fn.countAll<number | string>().as('count')])
+      .where('created_at', '>=', since)
+      .where('offer_external_id', 'in', [...offers])
+      .groupBy(['offer_external_id', minute])
+      .execute();
+    return rows.map((row) => ({ offer: row.offer_external_id ?? '', minute: row.minute, count: Number(row.count) }));
+  }
+
+  /** Leads routed to each path since `since`. */
+  async routedLeadsByPath(since: string): Promise<{ flow: string; path: string; count: number }[]> {
+    const rows = await this.db
+      .selectFrom('tracker_leads')
+      .select(['flow_external_id', 'path_id', (eb) => eb.fn.countAll<number | string>().as('count')])
+      .where('created_at', '>=', since)
+      .where('decision', '=', 'routed')
+      .groupBy(['flow_external_id', 'path_id'])
+      .execute();
+    return byPath(rows);
+  }
+
+  /** Conversions counted on each path since `since`. */
+  async conversionsByPath(since: string): Promise<{ flow: string; path: string; count: number }[]> {
+    const rows = await this.db
+      .selectFrom('conversions')
+      .select(['flow_external_id', 'path_id', (eb) => eb.fn.countAll<number | string>().as('count')])
+      .where('created_at', '>=', since)
+      .where('is_conversion', '=', 1)
+      .groupBy(['flow_external_id', 'path_id'])
+      .execute();
+    return byPath(rows);
+  }
+
+  /** Leads per email hash (regsCount). */
+  async registrations(): Promise<Map<string, number>> {
+    const rows = await this.db
+      .selectFrom('tracker_leads')
+      .select(['email_hash', (eb) => eb.fn.countAll<number | string>().as('count')])
+      .groupBy('email_hash')
+      .execute();
+    return new Map(rows.map((row) => [row.email_hash, Number(row.count)]));
+  }
+
+  storedClick(clickId: string): Promise<StoredClick | undefined> {
+    return this.db.selectFrom('tracker_clicks').selectAll().where('click_id', '=', clickId).executeTakeFirst();
+  }
+
+  /** The click or lead with this id. */
+  async origin(id: string): Promise<Origin | undefined> {
+    const click = await this.storedClick(id);
+    if (click) return { kind: 'click', row: click };
+    const lead = await this.db.selectFrom('tracker_leads').selectAll().where('lead_id', '=', id).executeTakeFirst();
+    return lead ? { kind: 'lead', row: lead } : undefined;
+  }
+
+  async logPostback(entry: NewPostbackLog): Promise<void> {
+    await this.db.insertInto('postback_log').values(entry).execute();
+  }
+
+  /**
+   * The conversion, its log line and its outbound postback in one transaction. A repeated txid for the
+   * same click or lead hits a unique index: nothing is stored but the log line. Answers whether the
+   * conversion was stored.
+   */
+  storeConversion(
+    conversion: NewConversion,
+    log: Omit<NewPostbackLog, 'outcome' | 'conversion_id'>,
+    outbound: NewOutbound | null,
+  ): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const stored = await trx
+        .insertInto('conversions')
+        .values(conversion)
+        .onConflict((conflict) => conflict.doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      await trx
+        .insertInto('postback_log')
+        .values({
+          ...log,
+          outcome: stored ? 'converted' : 'duplicate',
+          conversion_id: stored ? conversion.conversion_id : null,
+        })
+        .execute();
+      if (stored && outbound) {
+        await trx
+          .insertInto('outbound_postbacks')
+          .values({
+            conversion_id: conversion.conversion_id,
+            created_at: outbound.createdAt,
+            url: outbound.url,
+            state: 'pending',
+            attempts: 0,
+            last_status: null,
+            last_error: null,
+            last_attempt_at: null,
+            next_attempt_at: outbound.createdAt,
+          })
+          .execute();
+      }
+      return stored !== undefined;
+    });
+  }
+
+  /**
+   * Stores what the journal in `dir` holds from earlier runs (an event already stored is skipped) and
+   * answers the segments read, to delete once the database holds them durably, with the events found.
+   */
+  async replayJournal(dir: string, log: JournalLog): Promise<{ files: string[]; events: number; stored: number }> {
+    const files = leftSegments(dir, log);
+    let events = 0;
+    let stored = 0;
+    const sqliteStore = this.sqlite ? new SqliteEventStore(this.sqlite) : null;
+    for (const file of files) {
+      for (const batch of readSegment(file, log)) {
+        events += batch.lines.length;
+        if (sqliteStore) {
+          const rows = lineValues(batch.table, batch.lines.join(''), batch.lines.length);
+          stored += sqliteStore.write([{ table: batch.table, rows }]);
+        } else {
+          // Well under PostgreSQL's limit of bound parameters (about 40 columns a row).
+          for (let at = 0; at < batch.lines.length; at += 500) {
+            const lines = batch.lines.slice(at, at + 500);
+            stored += await storeEventLines(
+              this.db,
+              lines.map((line) => ({ table: batch.table, line })),
+            );
+          }
+        }
+      }
+    }
+    return { files, events, stored };
+  }
+}
+
+function byPath(
+  rows: { flow_external_id: string | null; path_id: string | null; count: number | string }[],
+): { flow: string; path: string; count: number }[] {
+  const counts: { flow: string; path: string; count: number }[] = [];
+  for (const row of rows) {
+    if (row.flow_external_id && row.path_id) {
+      counts.push({ flow: row.flow_external_id, path: row.path_id, count: Number(row.count) });
+    }
+  }
+  return counts;
+}

@@ -1,0 +1,257 @@
+// The event journal: every click and lead is appended to a file in the data directory, with one write()
+// for all the events of an event-loop turn, before any of their answers goes out. What write() has
+// handed to the kernel survives a kill -9 of the process; a power loss can take what the kernel has not
+// flushed yet, at most `fsyncIntervalMs` of events (0: every write waits for the disk). At start, what
+// the journal holds is replayed into the database, where an event already stored is skipped; a segment
+// is deleted once the database holds every event in it durably.
+//
+// A segment is a run of chunks, one per write: `J{bytes} {crc32}\n` and then the events, each as
+// `{c|l}{length}:{event line}` (c a click, l a lead; the length in UTF-16 units, as eventLine counts).
+// A chunk cut off by a crash or a full disk, or whose checksum is wrong, ends the segment's replay: what
+// follows is reported in the log, never a failed start.
+import fs from 'node:fs';
+import path from 'node:path';
+import { crc32 } from 'node:zlib';
+import type { EventTable } from '../tracker-events.js';
+
+export interface JournalLog {
+  info(object: unknown, message: string): void;
+  warn(object: unknown, message: string): void;
+  error(object: unknown, message: string): void;
+}
+
+export interface JournalOptions {
+  dir: string;
+  /** How often written events are flushed to the disk; 0 flushes every write before its answers. */
+  fsyncIntervalMs: number;
+  /** A segment is closed (and a new one begun) past this size, or when it is older than `segmentMs`. */
+  segmentBytes?: number;
+  segmentMs?: number;
+  log: JournalLog;
+}
+
+/** Events read back from the journal: one table's event lines. */
+export interface JournalBatch {
+  table: EventTable;
+  lines: string[];
+}
+
+const TABLE_CODE: Record<EventTable, string> = { tracker_clicks: 'c', tracker_leads: 'l' };
+const SEGMENT = /^events-(\d+)-(\d+)-(\d+)\.journal$/;
+const REPLAY_BATCH = 5000;
+
+interface Segment {
+  file: string;
+  fd: number;
+  bytes: number;
+  openedAt: number;
+  /** Events handed on when the segment was closed: it can go once that many are stored. */
+  handedThrough: number;
+}
+
+export class JournalWriteError extends Error {}
+
+export class Journal {
+  private active: Segment | null = null;
+  private readonly closed: Segment[] = [];
+  private sequence = 0;
+  private dirty = false;
+  private syncTimer: NodeJS.Timeout | null = null;
+  private readonly segmentBytes: number;
+  private readonly segmentMs: number;
+
+  constructor(private readonly options: JournalOptions) {
+    this.segmentBytes = options.segmentBytes ?? 32 * 1024 * 1024;
+    this.segmentMs = options.segmentMs ?? 30_000;
+    fs.mkdirSync(options.dir, { recursive: true });
+    if (options.fsyncIntervalMs > 0) {
+      this.syncTimer = setInterval(() => this.syncSoon(), options.fsyncIntervalMs);
+      this.syncTimer.unref();
+    }
+  }
+
+  /**
+   * Writes one chunk of events (`tables[i]`, `lines[i]`) and returns once write() has taken it all, or
+   * throws JournalWriteError with nothing of the chunk left in the file (a full disk, a failing device).
+   */
+  write(tables: readonly EventTable[], lines: readonly string[], handedBefore: number): void {
+    let payload = '';
+    for (let index = 0; index < lines.length; index += 1) {
+      const line = lines[index]!;
+      payload += `${TABLE_CODE[tables[index]!]}${line.length}:${line}`;
+    }
+    const bytes = Buffer.byteLength(payload);
+    const head = `J${bytes} `;
+    const start = head.length + 9;
+    const chunk = Buffer.allocUnsafe(start + bytes);
+    chunk.write(head, 0, 'latin1');
+    chunk.write(payload, start, 'utf8');
+    chunk.write(`${crc32(chunk.subarray(start)).toString(16).padStart(8, '0')}\n`, head.length, 'latin1');
+    const segment = this.segmentFor(handedBefore);
+    try {
+      let written = 0;
+      while (written < chunk.length) written += fs.writeSync(segment.fd, chunk, written);
+      if (this.options.fsyncIntervalMs <= 0) fs.fdatasyncSync(segment.fd);
+    } catch (error) {
+      // Nothing half-written stays behind: the next chunk starts where this one would have.
+      try {
+        fs.ftruncateSync(segment.fd, segment.bytes);
+      } catch {
+        // The replay stops at the cut-off chunk and reports it.
+      }
+      throw new JournalWriteError(`event journal not written: ${(error as Error).message}`, { cause: error });
+    }
+    segment.bytes += chunk.length;
+    this.dirty = true;
+  }
+
+  /** Segments closed before `storedThrough` events were stored: the database holds all their events. */
+  deletable(storedThrough: number): string[] {
+    return this.closed.filter((segment) => segment.handedThrough <= storedThrough).map((segment) => segment.file);
+  }
+
+  /** Closes the active segment when it is old, so that it can be deleted once its events are stored. */
+  rotateIfOld(handedThrough: number): void {
+    if (this.active && this.active.bytes > 0 && Date.now() - this.active.openedAt >= this.segmentMs) {
+      this.rotate(handedThrough);
+    }
+  }
+
+  /** Deletes segments whose events the database holds durably. */
+  delete(files: readonly string[]): void {
+    for (const file of files) {
+      const index = this.closed.findIndex((segment) => segment.file === file);
+      if (index >= 0) this.closed.splice(index, 1);
+      fs.rmSync(file, { force: true });
+    }
+  }
+
+  /** Every segment, the active one too: at a graceful close, once everything is stored. */
+  closeAll(handedThrough: number): string[] {
+    if (this.syncTimer) clearInterval(this.syncTimer);
+    this.syncTimer = null;
+    this.rotate(handedThrough);
+    return this.closed.map((segment) => segment.file);
+  }
+
+  private segmentFor(handedBefore: number): Segment {
+    if (this.active && this.active.bytes >= this.segmentBytes) this.rotate(handedBefore);
+    if (!this.active) {
+      this.sequence += 1;
+      const file = path.join(this.options.dir, `events-${Date.now()}-${process.pid}-${this.sequence}.journal`);
+      this.active = { file, fd: fs.openSync(file, 'a'), bytes: 0, openedAt: Date.now(), handedThrough: 0 };
+    }
+    return this.active;
+  }
+
+  private rotate(handedThrough: number): void {
+    const segment = this.active;
+    if (!segment) return;
+    this.active = null;
+    segment.handedThrough = handedThrough;
+    this.closed.push(segment);
+    // Flushed and closed off the event loop; a segment is deleted only after the database is durable.
+    fs.fdatasync(segment.fd, () => fs.close(segment.fd, () => undefined));
+  }
+
+  private syncSoon(): void {
+    if (!this.dirty || !this.active) return;
+    this.dirty = false;
+    const { fd } = this.active;
+    fs.fdatasync(fd, (error) => {
+      if (error && error.code !== 'EBADF') this.options.log.error({ err: error }, 'event journal not flushed to disk');
+    });
+  }
+}
+
+/** The segments left by earlier runs in `dir`, oldest first (not those of another live process). */
+export function leftSegments(dir: string, log: JournalLog): string[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const found: { file: string; time: number; sequence: number }[] = [];
+  for (const name of names) {
+    const match = SEGMENT.exec(name);
+    if (!match) continue;
+    const pid = Number(match[2]);
+    if (pid !== process.pid && processAlive(pid)) {
+      log.warn({ file: name, pid }, 'event journal segment of another running process left for it');
+      continue;
+    }
+    found.push({ file: path.join(dir, name), time: Number(match[1]), sequence: Number(match[3]) });
+  }
+  found.sort((a, b) => a.time - b.time || a.sequence - b.sequence);
+  return found.map((segment) => segment.file);
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * The events of one segment, in batches of one table, read up to its last whole chunk; a cut-off or
+ * damaged tail is reported to `log`. Yields nothing for a file that cannot be read (logged).
+ */
+export function* readSegment(file: string, log: JournalLog): Generator<JournalBatch> {
+  let data: Buffer;
+  try {
+    data = fs.readFileSync(file);
+  } catch (error) {
+    log.error({ err: error, file }, 'event journal segment could not be read; left in place');
+    return;
+  }
+  let at = 0;
+  let batch: JournalBatch | null = null;
+  while (at < data.length) {
+    const problem = chunkProblem(data, at);
+    if (typeof problem === 'string') {
+      log.warn(
+        { file, at, bytes: data.length - at },
+        `event journal cut off (${problem}): replayed up to its last whole record, the rest is not`,
+      );
+      break;
+    }
+    const { start, end } = problem;
+    const text = data.toString('utf8', start, end);
+    let index = 0;
+    while (index < text.length) {
+      const table: EventTable = text[index] === 'c' ? 'tracker_clicks' : 'tracker_leads';
+      const colon = text.indexOf(':', index);
+      const length = Number(text.slice(index + 1, colon));
+      const line = text.slice(colon + 1, colon + 1 + length);
+      index = colon + 1 + length;
+      if (batch && (batch.table !== table || batch.lines.length >= REPLAY_BATCH)) {
+        yield batch;
+        batch = null;
+      }
+      batch ??= { table, lines: [] };
+      batch.lines.push(line);
+    }
+    at = end;
+  }
+  if (batch) yield batch;
+}
+
+/** Where the chunk at `at` holds its events, or what is wrong with it. */
+function chunkProblem(data: Buffer, at: number): { start: number; end: number } | string {
+  if (data[at] !== 0x4a /* J */) return 'no chunk where one should begin';
+  const space = data.indexOf(0x20, at);
+  const newline = data.indexOf(0x0a, at);
+  if (space < 0 || newline < 0 || newline !== space + 9) return 'a chunk head cut off';
+  const bytes = Number(data.toString('latin1', at + 1, space));
+  if (!Number.isSafeInteger(bytes) || bytes < 0) return 'a chunk head that is not a length';
+  const start = newline + 1;
+  const end = start + bytes;
+  if (end > data.length) return 'a chunk cut off';
+  const crc = Number.parseInt(data.toString('latin1', space + 1, newline), 16);
+  if (crc32(data.subarray(start, end)) !== crc) return 'a chunk whose checksum is wrong';
+  return { start, end };
+}

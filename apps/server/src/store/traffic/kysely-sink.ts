@@ -1,0 +1,131 @@
+// The event writer's sink on PostgreSQL: Kysely on the event loop (the work happens in the database
+// server), and the statement that stores event lines there, which the journal's replay uses too.
+import type { Kysely } from 'kysely';
+import { applyRollupDeltas, rollupDeltas } from '../report-rollups.js';
+import type { Database } from '../schema.js';
+import type { EventTable, NewTrackerClick, NewTrackerLead } from '../tracker-events.js';
+import type { EventSink, Settings } from './event-writer.js';
+import { lineObjects } from './sqlite-events.js';
+
+/** Rows per INSERT: well under PostgreSQL's bound-parameter limit (about 35 columns). */
+const INSERT_CHUNK = 500;
+
+export class KyselySink implements EventSink {
+  /** Rows in the order given, of both tables: each transaction takes the oldest, so stored rows are a prefix. */
+  private queue: { table: EventTable; line: string }[] = [];
+  private readonly timer: NodeJS.Timeout;
+  /** The flush in progress; flushes run one at a time, in order. */
+  private flushing: Promise<void> = Promise.resolve();
+  private queued = false;
+  private closed = false;
+  private dropped = 0;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly settings: Settings,
+  ) {
+    this.timer = setInterval(() => void this.flush(), settings.flushIntervalMs);
+    this.timer.unref();
+  }
+
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  add(table: EventTable, line: string): void {
+    this.queue.push({ table, line });
+    if (this.queue.length > this.settings.maxPending) {
+      const dropped = this.queue.length - this.settings.maxPending;
+      this.queue.splice(0, dropped);
+      this.dropped += dropped;
+      this.settings.lost(dropped);
+      this.settings.log?.error({ dropped }, 'tracker event buffer full; oldest rows dropped (the journal keeps them)');
+    }
+    if (this.queue.length >= this.settings.maxBatch && !this.closed) void this.flush();
+  }
+
+  flush(): Promise<void> {
+    // A flush that has not started yet will write these rows too.
+    if (this.queued) return this.flushing;
+    this.queued = true;
+    this.flushing = this.flushing.then(async () => {
+      this.queued = false;
+      await this.write();
+    });
+    return this.flushing;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    await this.flush();
+  }
+
+  /** PostgreSQL's commits wait for its disk. */
+  durable(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  private async write(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.slice(0, INSERT_CHUNK);
+      const droppedBefore = this.dropped;
+      try {
+        await storeEventLines(this.db, batch);
+      } catch (error) {
+        this.settings.log?.warn({ err: error, rows: batch.length }, 'tracker events not written; will retry');
+        return;
+      }
+      // Rows dropped meanwhile (too many waited) went from the front: only what remains of this batch goes.
+      this.queue.splice(0, Math.max(0, batch.length - (this.dropped - droppedBefore)));
+    }
+  }
+}
+
+/**
+ * Stores event lines through Kysely in one transaction with their rollups (PostgreSQL, and the journal's
+ * replay there); an event already stored is skipped and not counted again. Answers the rows stored.
+ */
+export async function storeEventLines(
+  db: Kysely<Database>,
+  events: readonly { table: EventTable; line: string }[],
+): Promise<number> {
+  const clicks = lineObjects(
+    'tracker_clicks',
+    events.filter((event) => event.table === 'tracker_clicks').map((event) => event.line),
+  ) as NewTrackerClick[];
+  const leads = lineObjects(
+    'tracker_leads',
+    events.filter((event) => event.table === 'tracker_leads').map((event) => event.line),
+  ) as NewTrackerLead[];
+  return db.transaction().execute(async (transaction) => {
+    const storedClicks =
+      clicks.length === 0
+        ? []
+        : await transaction
+            .insertInto('tracker_clicks')
+            .values(clicks)
+            .onConflict((conflict) => conflict.column('click_id').doNothing())
+            .returning('click_id')
+            .execute();
+    const storedLeads =
+      leads.length === 0
+        ? []
+        : await transaction
+            .insertInto('tracker_leads')
+            .values(leads)
+            .onConflict((conflict) => conflict.column('lead_id').doNothing())
+            .returning('lead_id')
+            .execute();
+    const clickIds = new Set(storedClicks.map((row) => row.click_id));
+    const leadIds = new Set(storedLeads.map((row) => row.lead_id));
+    await applyRollupDeltas(
+      transaction,
+      rollupDeltas(
+        clicks.filter((row) => clickIds.has(row.click_id)),
+        leads.filter((row) => leadIds.has(row.lead_id)),
+      ),
+    );
+    return clickIds.size + leadIds.size;
+  });
+}

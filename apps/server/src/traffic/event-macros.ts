@@ -1,0 +1,36 @@
+// Values a click's or lead's URLs and postbacks are filled with, and its var columns.
+import { type NewTrackerClick, VAR_COLUMNS } from '../store/tracker-events.js';
+import type { MacroValues } from './rules/macros.js';
+
+/**
+ * Macro values of a click or lead row besides its vars (Contract: values URL-encoded by the template);
+ * each of these names wins over a var of the same name, even without a value.
+ */
+export function macroValues(
+  row: Pick<NewTrackerClick, 'campaign_external_id' | 'offer_external_id' | 'country' | 'subaff'> & {
+    lander_external_id?: string | null;
+    external_click_id?: string | null;
+  },
+  clickId: string,
+  leadId: string | undefined,
+  vars: Readonly<Record<string, string>>,
+): MacroValues {
+  return {
+    clickid: clickId,
+    lead_id: leadId,
+    campaign_id: row.campaign_external_id,
+    offer_id: row.offer_external_id,
+    lander_id: row.lander_external_id,
+    country: row.country,
+    subaff: row.subaff,
+    external_id: row.external_click_id ?? vars.external_id,
+  };
+}
+
+export function varColumns(
+  vars: Readonly<Record<string, string | undefined>>,
+): Record<(typeof VAR_COLUMNS)[number], string | null> {
+  const columns = {} as Record<(typeof VAR_COLUMNS)[number], string | null>;
+  for (const name of VAR_COLUMNS) columns[name] = vars[name] ?? null;
+  return columns;
+}

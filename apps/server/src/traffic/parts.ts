@@ -1,0 +1,52 @@
+// What the engine's decisions share: the routing in force, the counters, the clock, and where events
+// and conversions are kept. The engine (engine.ts) owns it; clicks, leads and postbacks read it.
+import type { EngineStore } from '../store/traffic/engine-store.js';
+import type { EventWriter } from '../store/traffic/event-writer.js';
+import type { OutboundPostbacks } from './outbound.js';
+import type { CapCounters } from './rules/caps.js';
+import type { RoutingSnapshot } from './rules/compile.js';
+import type { Random } from './rules/weighted.js';
+import type { UserAgentCache } from './visitor/user-agent.js';
+import { eventIdTime } from './visitor/visitor.js';
+
+export interface TrackerLog {
+  info(object: unknown, message: string): void;
+  warn(object: unknown, message: string): void;
+  error(object: unknown, message: string): void;
+}
+
+export interface EngineParts {
+  /** Swapped whole when the configuration changes. */
+  snapshot: RoutingSnapshot;
+  readonly random: Random;
+  readonly caps: CapCounters;
+  readonly now: () => Date;
+  readonly userAgents: UserAgentCache;
+  readonly events: EventWriter;
+  readonly store: EngineStore;
+  readonly outbound: OutboundPostbacks;
+  /** Email hash → registrations seen (regsCount). */
+  registrations: Map<string, number>;
+  readonly log: TrackerLog;
+}
+
+/** Events younger than this may still wait in the event writer (it writes within a second or so). */
+const RECENT_EVENT_MS = 60_000;
+
+/**
+ * A stored click or lead; one made in the last minute may still wait in the event writer, which is
+ * then asked to write first (an older id, or an unknown one, does not hold up the writer).
+ */
+export async function storedEvent<T>(
+  parts: EngineParts,
+  read: () => Promise<T | undefined>,
+  id: string,
+): Promise<T | undefined> {
+  const found = await read();
+  if (found !== undefined) return found;
+  const made = eventIdTime(id);
+  if (made === null || Math.abs(parts.now().getTime() - made) > RECENT_EVENT_MS) return undefined;
+  // Always wait for the writer, even with nothing pending here: a batch may be on its way.
+  await parts.events.flush();
+  return read();
+}
