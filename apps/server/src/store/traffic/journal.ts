@@ -9,6 +9,7 @@
 // `{c|l}{length}:{event line}` (c a click, l a lead; the length in UTF-16 units, as eventLine counts).
 // A chunk cut off by a crash or a full disk, or whose checksum is wrong, ends the segment's replay: what
 // follows is reported in the log, never a failed start.
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -37,7 +38,9 @@ export interface JournalBatch {
 }
 
 const TABLE_CODE: Record<EventTable, string> = { tracker_clicks: 'c', tracker_leads: 'l' };
-const SEGMENT = /^events-(\d+)-(\d+)-(\d+)\.journal$/;
+const SEGMENT = /^events-(\d+)-(\d+)-(\d+)(?:-[0-9a-f]+)?\.journal$/;
+/** Segments written by journals of this process: never another's to replay (tests run several apps). */
+const OWN_SEGMENTS = new Set<string>();
 const REPLAY_BATCH = 5000;
 
 interface Segment {
@@ -123,6 +126,7 @@ export class Journal {
       const index = this.closed.findIndex((segment) => segment.file === file);
       if (index >= 0) this.closed.splice(index, 1);
       fs.rmSync(file, { force: true });
+      OWN_SEGMENTS.delete(file);
     }
   }
 
@@ -138,7 +142,12 @@ export class Journal {
     if (this.active && this.active.bytes >= this.segmentBytes) this.rotate(handedBefore);
     if (!this.active) {
       this.sequence += 1;
-      const file = path.join(this.options.dir, `events-${Date.now()}-${process.pid}-${this.sequence}.journal`);
+      const unique = randomBytes(4).toString('hex');
+      const file = path.join(
+        this.options.dir,
+        `events-${Date.now()}-${process.pid}-${this.sequence}-${unique}.journal`,
+      );
+      OWN_SEGMENTS.add(file);
       this.active = { file, fd: fs.openSync(file, 'a'), bytes: 0, openedAt: Date.now(), handedThrough: 0 };
     }
     return this.active;
@@ -177,11 +186,13 @@ export function leftSegments(dir: string, log: JournalLog): string[] {
     const match = SEGMENT.exec(name);
     if (!match) continue;
     const pid = Number(match[2]);
+    const file = path.join(dir, name);
+    if (OWN_SEGMENTS.has(file)) continue;
     if (pid !== process.pid && processAlive(pid)) {
       log.warn({ file: name, pid }, 'event journal segment of another running process left for it');
       continue;
     }
-    found.push({ file: path.join(dir, name), time: Number(match[1]), sequence: Number(match[3]) });
+    found.push({ file, time: Number(match[1]), sequence: Number(match[3]) });
   }
   found.sort((a, b) => a.time - b.time || a.sequence - b.sequence);
   return found.map((segment) => segment.file);

@@ -1,0 +1,311 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { createRecord, type StoredRecord } from './fixtures/config-records.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, forEachDatabase, login } from './harness.js';
+
+// Issue 17: nothing answered is lost on a process crash. The server runs as a child process, takes
+// clicks and leads from many connections at once, and is killed with SIGKILL right after its last
+// answer; restarted on the same data directory and database, it must know every click and lead it
+// answered (a postback for each is accepted, none 404s), and caps set before the crash must hold exactly
+// across it.
+
+const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CLICKS = 3000;
+const LEADS = 300;
+/** The click cap and the lead cap (a path's Regs Daily Cap), and how many of each come before the kill. */
+const CLICK_CAP = 50;
+const CLICKS_ON_CAP_BEFORE = 30;
+const LEAD_CAP = 40;
+const LEADS_ON_CAP_BEFORE = 25;
+const CONNECTIONS = 50;
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+
+interface Answer {
+  status: number;
+  location: string | undefined;
+  body: string;
+}
+
+function request(port: number, method: string, url: string, body?: object, headers: object = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const payload = body ? JSON.stringify(body) : undefined;
+    const outgoing = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: url,
+        agent,
+        headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk) => {
+          text += chunk;
+        });
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, location: response.headers.location, body: text }),
+        );
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(payload);
+  });
+}
+
+/** Runs `tasks` with at most `limit` at once; answers their results in order. */
+async function inParallel<T>(limit: number, tasks: (() => Promise<T>)[]): Promise<T[]> {
+  const results: T[] = new Array(tasks.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < tasks.length) {
+        const index = next++;
+        results[index] = await tasks[index]!();
+      }
+    }),
+  );
+  return results;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+interface Server {
+  child: ChildProcess;
+  output: string[];
+}
+
+async function startServer(env: NodeJS.ProcessEnv, port: number): Promise<Server> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: SERVER_DIR,
+    env: {
+      ...process.env,
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      NODE_ENV: 'test',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const keep = (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n')) {
+      // Kept: what a restart says of the journal, and every warning or error.
+      if (line.includes('journal') || /"level":(40|50|60)/.test(line)) output.push(line);
+    }
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}): ${output.join('\n')}`);
+    try {
+      await request(port, 'GET', '/api/me');
+      return { child, output };
+    } catch {
+      if (Date.now() > deadline) throw new Error(`the server did not answer on ${port}: ${output.join('\n')}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+async function killed(server: Server, signal: NodeJS.Signals): Promise<void> {
+  if (server.child.exitCode !== null || server.child.signalCode !== null) return;
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.kill(signal);
+  await exited;
+}
+
+const idOf = (location: string | undefined) => new URL(String(location)).searchParams.get('c') ?? '';
+const hostOf = (location: string | undefined) => new URL(String(location)).hostname;
+
+forEachDatabase('answered events across a kill -9', (db) => {
+  let env: NodeJS.ProcessEnv;
+  let dataDir: string;
+  let plain: StoredRecord;
+  let capped: StoredRecord;
+  let apiPlain: StoredRecord;
+  let apiCapped: StoredRecord;
+  const servers: Server[] = [];
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'switchyard-durability-'));
+    env = {
+      ...(await db.createDatabase()),
+      SWITCHYARD_DATA_DIR: dataDir,
+      SWITCHYARD_ADMIN_EMAIL: ADMIN_EMAIL,
+      SWITCHYARD_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      SWITCHYARD_WEB_DIST: path.join(tmpdir(), 'switchyard-no-dashboard'),
+    };
+    // Configured in this process, then closed: the server under test starts on what it left.
+    const app = await buildApp({ config: loadConfig(env), print: () => undefined });
+    try {
+      const token = await login(app, ADMIN_EMAIL, ADMIN_PASSWORD);
+      const offer = await createRecord(app, token, 'tracker-offers', { url: 'https://plain.example/?c={clickid}' });
+      const backup = await createRecord(app, token, 'tracker-offers', { url: 'https://backup.example/?c={clickid}' });
+      const cappedOffer = await createRecord(app, token, 'tracker-offers', {
+        url: 'https://capped.example/?c={clickid}',
+        daily_cap: CLICK_CAP,
+        backup_offer_external_id: backup.external_id,
+      });
+      const flowOf = (offerId: unknown) =>
+        createRecord(app, token, 'tracker-flows', {
+          path_groups: [
+            { id: 'g', name: 'All', paths: [{ id: 'p', offers: [{ id: 'o', offer_external_id: offerId }] }] },
+          ],
+        });
+      plain = await createRecord(app, token, 'tracker-campaigns', {
+        flow_external_id: (await flowOf(offer.external_id)).external_id,
+      });
+      capped = await createRecord(app, token, 'tracker-campaigns', {
+        flow_external_id: (await flowOf(cappedOffer.external_id)).external_id,
+      });
+      const apiOffer = await createRecord(app, token, 'offers', { url: 'https://api-offer.example/?lead={lead_id}' });
+      const plainFlow = await createRecord(app, token, 'flows', {
+        path_groups: [{ id: 'all', name: 'All', paths: [{ id: 'p', offer_external_id: apiOffer.external_id }] }],
+      });
+      apiPlain = await createRecord(app, token, 'campaigns', { flow_external_id: plainFlow.external_id });
+      const apiFlow = await createRecord(app, token, 'flows', {
+        path_groups: [
+          {
+            id: 'first',
+            name: 'First',
+            priority: 1,
+            paths: [{ id: 'capped', offer_external_id: apiOffer.external_id, daily_cap: LEAD_CAP }],
+          },
+          {
+            id: 'second',
+            name: 'Second',
+            priority: 2,
+            paths: [{ id: 'spare', offer_external_id: apiOffer.external_id }],
+          },
+        ],
+      });
+      apiCapped = await createRecord(app, token, 'campaigns', { flow_external_id: apiFlow.external_id });
+    } finally {
+      await app.close();
+    }
+  });
+
+  afterAll(async () => {
+    for (const server of servers) await killed(server, 'SIGKILL');
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const lead = (port: number, campaign: StoredRecord) => () =>
+    request(
+      port,
+      'POST',
+      `/v1/campaigns/${campaign.external_id}/leads`,
+      { email: `someone-${Math.random().toString(36).slice(2)}@gmail.com`, country: 'DE' },
+      { 'x-api-key': String(campaign.ingest_token) },
+    );
+
+  it('finds every click and lead it answered, and holds the caps exactly, after a kill -9', async () => {
+    const port = await freePort();
+    const first = await startServer(env, port);
+    servers.push(first);
+
+    // Clicks and leads from many connections at once; the capped campaign's clicks and leads come in the
+    // last wave, so that the kill falls among them.
+    const tasks: (() => Promise<Answer & { kind: string }>)[] = [];
+    const tagged = (kind: string, task: () => Promise<Answer>) => async () => ({ ...(await task()), kind });
+    for (let index = 0; index < CLICKS; index += 1) {
+      tasks.push(tagged('click', () => request(port, 'GET', `/c/${plain.external_id}?var1=z${index % 7}`)));
+    }
+    for (let index = 0; index < LEADS; index += 1) {
+      tasks.splice(Math.floor((index * tasks.length) / LEADS), 0, tagged('lead', lead(port, apiPlain)));
+    }
+    for (let index = 0; index < CLICKS_ON_CAP_BEFORE; index += 1) {
+      tasks.push(tagged('capped-click', () => request(port, 'GET', `/c/${capped.external_id}`)));
+    }
+    for (let index = 0; index < LEADS_ON_CAP_BEFORE; index += 1) {
+      tasks.push(tagged('capped-lead', lead(port, apiCapped)));
+    }
+    const started = Date.now();
+    const answers = await inParallel(CONNECTIONS, tasks);
+    const loadMs = Date.now() - started;
+    // Right after the last answer.
+    first.child.kill('SIGKILL');
+    await killed(first, 'SIGKILL');
+
+    const clickIds = answers
+      .filter((answer) => answer.kind.endsWith('click'))
+      .map((answer) => {
+        expect(answer.status, answer.body).toBe(302);
+        return idOf(answer.location);
+      });
+    const leads = answers
+      .filter((answer) => answer.kind.endsWith('lead'))
+      .map((answer) => {
+        expect(answer.status, answer.body).toBe(200);
+        return JSON.parse(answer.body) as { lead_id: string; path_group: { id: string } | null };
+      });
+    const cappedBefore = answers.filter((a) => a.kind === 'capped-click' && hostOf(a.location) === 'capped.example');
+    expect(cappedBefore).toHaveLength(CLICKS_ON_CAP_BEFORE);
+    expect(leads.filter((one) => one.path_group?.id === 'first')).toHaveLength(LEADS_ON_CAP_BEFORE);
+
+    const second = await startServer(env, port);
+    servers.push(second);
+    const replayLine = second.output.find((line) => line.includes('event journal replayed'));
+    const replay = replayLine ? (JSON.parse(replayLine) as { events: number; stored: number }) : null;
+
+    // Every answered click and lead is known: a postback for each is accepted.
+    const ids = [...clickIds.map((id) => `clickid=${id}`), ...leads.map((one) => `lead_id=${one.lead_id}`)];
+    const postbacks = await inParallel(
+      20,
+      ids.map((id) => () => request(port, 'GET', `/postback?${id}&payout=1&txid=t`)),
+    );
+    const refused = postbacks
+      .map((answer, index) => ({ answer, id: ids[index] }))
+      .filter((x) => x.answer.status !== 200);
+    expect(refused.slice(0, 5)).toEqual([]);
+
+    // The caps go on from where they were: the rest of the click cap, and no more, to the capped offer.
+    const after = await inParallel(
+      10,
+      Array.from({ length: CLICK_CAP }, () => () => request(port, 'GET', `/c/${capped.external_id}`)),
+    );
+    const hosts = after.map((answer) => hostOf(answer.location));
+    expect(hosts.filter((host) => host === 'capped.example')).toHaveLength(CLICK_CAP - CLICKS_ON_CAP_BEFORE);
+    expect(hosts.filter((host) => host === 'backup.example')).toHaveLength(CLICKS_ON_CAP_BEFORE);
+    const leadsAfter = await inParallel(
+      5,
+      Array.from({ length: LEAD_CAP }, () => lead(port, apiCapped)),
+    );
+    const groups = leadsAfter.map((answer) => {
+      expect(answer.status, answer.body).toBe(200);
+      return (JSON.parse(answer.body) as { path_group: { id: string } }).path_group.id;
+    });
+    expect(groups.filter((group) => group === 'first')).toHaveLength(LEAD_CAP - LEADS_ON_CAP_BEFORE);
+    expect(groups.filter((group) => group === 'second')).toHaveLength(LEADS_ON_CAP_BEFORE);
+    console.info(
+      `durability [${db.kind}]: ${clickIds.length} clicks and ${leads.length} leads answered in ${loadMs} ms ` +
+        `before the kill, all ${ids.length} found after it; the journal held ${replay?.events ?? 0} events, ` +
+        `of which ${replay?.stored ?? 0} were not yet in the database and were stored from it`,
+    );
+    await killed(second, 'SIGTERM');
+  });
+});

@@ -1,0 +1,224 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { Journal, type JournalLog, readSegment } from '../src/store/traffic/journal.js';
+import { eventLine } from '../src/store/traffic/sqlite-events.js';
+import { createRecord } from './fixtures/config-records.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, login } from './harness.js';
+
+// Issue 17: the event journal. A segment cut off or damaged at a crash is read up to its last whole
+// record and the rest is reported, never a failed start; replay is idempotent; a journal that cannot be
+// written (a full disk) answers 503 and never answers an event it did not keep.
+
+const IN_CI = process.env.CI === 'true';
+
+function collectingLog(): JournalLog & { lines: { object: unknown; message: string }[] } {
+  const lines: { object: unknown; message: string }[] = [];
+  const keep = (object: unknown, message: string) => lines.push({ object, message });
+  return { lines, info: keep, warn: keep, error: keep };
+}
+
+const click = (id: string) => ({
+  click_id: id,
+  created_at: '2026-11-24T10:00:00.000Z',
+  campaign_external_id: 'camp',
+  visitor_id: 'visitor',
+  is_unique: 1,
+  vars: '{"var1":"a\\nb"}',
+  cost: 0.25,
+  is_bot: 0,
+  reason: 'matched',
+  // Values that must come back exactly: multi-byte text, the journal's own separators.
+  user_agent: 'Mozilla/5.0 ✓ 日本 J12 abc:\n',
+});
+
+const temporaryDirs: string[] = [];
+async function temporaryDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'switchyard-journal-'));
+  temporaryDirs.push(dir);
+  return dir;
+}
+afterEach(async () => {
+  for (const dir of temporaryDirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+/** A segment of `chunks` writes of `perChunk` clicks each; answers its file. */
+function writeSegment(dir: string, chunks: number, perChunk: number): string {
+  const journal = new Journal({ dir, fsyncIntervalMs: 0, log: collectingLog() });
+  for (let chunk = 0; chunk < chunks; chunk += 1) {
+    const lines = Array.from({ length: perChunk }, (_, index) =>
+      eventLine('tracker_clicks', click(`c${chunk}-${index}`)),
+    );
+    journal.write(
+      lines.map(() => 'tracker_clicks'),
+      lines,
+      0,
+    );
+  }
+  journal.closeAll(0);
+  const [file] = readdirSync(dir);
+  return path.join(dir, String(file));
+}
+
+describe('journal segments', () => {
+  it('reads back every event exactly as written', async () => {
+    const file = writeSegment(await temporaryDir(), 3, 4);
+    const log = collectingLog();
+    const batches = [...readSegment(file, log)];
+    const lines = batches.flatMap((batch) => batch.lines);
+    expect(lines).toEqual(
+      Array.from({ length: 12 }, (_, index) =>
+        eventLine('tracker_clicks', click(`c${Math.floor(index / 4)}-${index % 4}`)),
+      ),
+    );
+    expect(batches.every((batch) => batch.table === 'tracker_clicks')).toBe(true);
+    expect(log.lines).toEqual([]);
+  });
+
+  it('reads a segment cut off mid-record up to its last whole record, and reports the rest', async () => {
+    const file = writeSegment(await temporaryDir(), 3, 4);
+    const size = readFileSync(file).length;
+    truncateSync(file, size - 25);
+    const log = collectingLog();
+    expect([...readSegment(file, log)].flatMap((batch) => batch.lines)).toHaveLength(8);
+    expect(log.lines).toHaveLength(1);
+    expect(log.lines[0]!.message).toContain('cut off');
+    expect(log.lines[0]!.object).toMatchObject({ bytes: expect.any(Number) });
+  });
+
+  it('stops at a record whose checksum is wrong', async () => {
+    const file = writeSegment(await temporaryDir(), 3, 4);
+    const bytes = readFileSync(file);
+    // A byte inside the second chunk's events (a chunk is `J{bytes} {crc32}\n` and its events).
+    const space = bytes.indexOf(0x20);
+    const second = space + 10 + Number(bytes.toString('latin1', 1, space));
+    expect(bytes[second]).toBe(0x4a);
+    const inside = bytes.indexOf(0x0a, second) + 5;
+    bytes[inside] = bytes[inside]! ^ 0x01;
+    writeFileSync(file, bytes);
+    const log = collectingLog();
+    expect([...readSegment(file, log)].flatMap((batch) => batch.lines)).toHaveLength(4);
+    expect(log.lines[0]!.message).toContain('checksum');
+  });
+});
+
+describe('the journal at start', () => {
+  const apps: FastifyInstance[] = [];
+  afterEach(async () => {
+    for (const app of apps.splice(0)) await app.close();
+  });
+
+  async function start(dataDir: string, logs: string[] = []): Promise<FastifyInstance> {
+    const app = await buildApp({
+      config: loadConfig({
+        SWITCHYARD_DATA_DIR: dataDir,
+        SWITCHYARD_ADMIN_EMAIL: ADMIN_EMAIL,
+        SWITCHYARD_ADMIN_PASSWORD: ADMIN_PASSWORD,
+        SWITCHYARD_WEB_DIST: path.join(tmpdir(), 'switchyard-no-dashboard'),
+      }),
+      print: () => undefined,
+      logger: {
+        level: 'info',
+        stream: new Writable({
+          write(chunk, _encoding, done) {
+            logs.push(String(chunk));
+            done();
+          },
+        }),
+      },
+    });
+    apps.push(app);
+    return app;
+  }
+
+  const storedClicks = async (app: FastifyInstance) =>
+    (await app.store.db.selectFrom('tracker_clicks').select('click_id').orderBy('click_id').execute()).map(
+      (row) => row.click_id,
+    );
+  /** The clicks each report cube counts (every cube counts every click once). */
+  const cubeClicks = async (app: FastifyInstance) => {
+    const cubes = await app.store.db
+      .selectFrom('report_rollups')
+      .select(['cube', (eb) => eb.fn.sum<number | string>('clicks').as('clicks')])
+      .groupBy('cube')
+      .execute();
+    expect(cubes.length).toBeGreaterThan(0);
+    return [...new Set(cubes.map((cube) => Number(cube.clicks)))];
+  };
+
+  it('starts on a cut-off journal, stores its whole records once, and says what it could not read', async () => {
+    const dataDir = await temporaryDir();
+    const journalDir = path.join(dataDir, 'journal');
+    mkdirSync(journalDir, { recursive: true });
+    const file = writeSegment(journalDir, 2, 3);
+    truncateSync(file, readFileSync(file).length - 7);
+    const logs: string[] = [];
+    const app = await start(dataDir, logs);
+    expect(await storedClicks(app)).toEqual(['c0-0', 'c0-1', 'c0-2']);
+    expect(await cubeClicks(app)).toEqual([3]);
+    expect(logs.join('\n')).toContain('event journal cut off');
+    expect(readdirSync(journalDir)).toEqual([]);
+    await app.close();
+    apps.length = 0;
+
+    // The same segment again (a crash between the replay and its deletion): nothing is stored twice.
+    writeSegment(journalDir, 2, 3);
+    const again = await start(dataDir);
+    expect(await storedClicks(again)).toEqual(['c0-0', 'c0-1', 'c0-2', 'c1-0', 'c1-1', 'c1-2']);
+    expect(await cubeClicks(again)).toEqual([6]);
+  });
+
+  it('answers 503 when the journal cannot be written, and stores no event it did not answer', async (context) => {
+    if (process.getuid?.() !== 0) {
+      if (IN_CI) throw new Error('a full disk is made with a small tmpfs, which needs root (CI runs as root)');
+      context.skip();
+    }
+    const dataDir = await temporaryDir();
+    const journalDir = path.join(dataDir, 'journal');
+    mkdirSync(journalDir, { recursive: true });
+    // A real full disk: the journal's directory on a 64 KiB file system.
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', journalDir]);
+    try {
+      const app = await start(dataDir);
+      const token = await login(app, ADMIN_EMAIL, ADMIN_PASSWORD);
+      const offer = await createRecord(app, token, 'tracker-offers', { url: 'https://offer.example/?c={clickid}' });
+      const flow = await createRecord(app, token, 'tracker-flows', {
+        path_groups: [
+          { id: 'g', name: 'All', paths: [{ id: 'p', offers: [{ id: 'o', offer_external_id: offer.external_id }] }] },
+        ],
+      });
+      const campaign = await createRecord(app, token, 'tracker-campaigns', { flow_external_id: flow.external_id });
+      const answered: string[] = [];
+      let refused = 0;
+      for (let index = 0; index < 400 && refused < 5; index += 1) {
+        const response = await app.inject({
+          method: 'GET',
+          url: `/c/${campaign.external_id}?var1=${'x'.repeat(500)}`,
+          headers: { 'user-agent': 'y'.repeat(1000) },
+        });
+        if (response.statusCode === 302) {
+          answered.push(new URL(String(response.headers.location)).searchParams.get('c')!);
+          continue;
+        }
+        expect(response.statusCode, response.body).toBe(503);
+        expect(response.json()).toEqual({ message: expect.stringContaining('cannot keep this event') });
+        refused += 1;
+      }
+      expect(refused).toBe(5);
+      expect(answered.length).toBeGreaterThan(10);
+      await app.tracker.flush();
+      // Every answered click is stored, and nothing else: a refused click was never kept.
+      expect(await storedClicks(app)).toEqual([...answered].sort());
+    } finally {
+      for (const app of apps.splice(0)) await app.close();
+      execFileSync('umount', [journalDir]);
+    }
+  });
+});
