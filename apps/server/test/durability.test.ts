@@ -146,6 +146,7 @@ forEachDatabase('answered events across a kill -9', (db) => {
   let dataDir: string;
   let plain: StoredRecord;
   let capped: StoredRecord;
+  let sharedCap: StoredRecord;
   let apiPlain: StoredRecord;
   let apiCapped: StoredRecord;
   const servers: Server[] = [];
@@ -181,6 +182,14 @@ forEachDatabase('answered events across a kill -9', (db) => {
       });
       capped = await createRecord(app, token, 'tracker-campaigns', {
         flow_external_id: (await flowOf(cappedOffer.external_id)).external_id,
+      });
+      const sharedOffer = await createRecord(app, token, 'tracker-offers', {
+        url: 'https://capped.example/?c={clickid}',
+        daily_cap: CLICK_CAP,
+        backup_offer_external_id: backup.external_id,
+      });
+      sharedCap = await createRecord(app, token, 'tracker-campaigns', {
+        flow_external_id: (await flowOf(sharedOffer.external_id)).external_id,
       });
       const apiOffer = await createRecord(app, token, 'offers', { url: 'https://api-offer.example/?lead={lead_id}' });
       const plainFlow = await createRecord(app, token, 'flows', {
@@ -307,5 +316,50 @@ forEachDatabase('answered events across a kill -9', (db) => {
         `of which ${replay?.stored ?? 0} were not yet in the database and were stored from it`,
     );
     await killed(second, 'SIGTERM');
+  });
+
+  // Several nodes share the caps through Redis. On PostgreSQL each has a data directory of its own; on
+  // SQLite they share the database's, and each replays only its own journal.
+  it('holds a cap shared through Redis exactly when one of two nodes is killed and restarted', async () => {
+    const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+    const nodeEnv = async () => ({
+      ...env,
+      REDIS_URL: redisUrl,
+      SWITCHYARD_DATA_DIR: db.kind === 'postgres' ? await mkdtemp(path.join(tmpdir(), 'switchyard-node-')) : dataDir,
+    });
+    const [envA, envB] = [await nodeEnv(), await nodeEnv()];
+    const [portA, portB] = [await freePort(), await freePort()];
+    let nodeA = await startServer(envA, portA);
+    const nodeB = await startServer(envB, portB);
+    servers.push(nodeA, nodeB);
+    // A campaign of its own, so that the first test's clicks do not count here.
+    const cappedClick = (port: number) => () => request(port, 'GET', `/c/${sharedCap.external_id}`);
+    const before = await inParallel(
+      10,
+      Array.from({ length: CLICKS_ON_CAP_BEFORE }, (_, index) => cappedClick(index % 2 ? portB : portA)),
+    );
+    nodeA.child.kill('SIGKILL');
+    await killed(nodeA, 'SIGKILL');
+    nodeA = await startServer(envA, portA);
+    servers.push(nodeA);
+    const after = await inParallel(
+      10,
+      Array.from({ length: CLICK_CAP }, (_, index) => cappedClick(index % 2 ? portB : portA)),
+    );
+    const hosts = [...before, ...after].map((answer) => {
+      expect(answer.status, answer.body).toBe(302);
+      return hostOf(answer.location);
+    });
+    expect(hosts.filter((host) => host === 'capped.example')).toHaveLength(CLICK_CAP);
+    expect(hosts.filter((host) => host === 'backup.example')).toHaveLength(CLICKS_ON_CAP_BEFORE);
+    // Every click answered by either node is known to both.
+    for (const answer of before) {
+      expect((await request(portB, 'GET', `/postback?clickid=${idOf(answer.location)}`)).status).toBe(200);
+    }
+    await killed(nodeA, 'SIGTERM');
+    await killed(nodeB, 'SIGTERM');
+    if (db.kind === 'postgres') {
+      for (const dir of [envA.SWITCHYARD_DATA_DIR, envB.SWITCHYARD_DATA_DIR]) await rm(dir, { recursive: true });
+    }
   });
 });

@@ -37,10 +37,9 @@ const readLead = reader('tracker_leads');
  * hand-over: the event loop's young heap then copies one object per waiting event, not forty, and handing
  * them over copies each string once.
  *
- * Not JSON: on this Node, JSON.stringify costs ~17 ns a value and ~1.8 ns a character (it looks at each
- * one for what to escape), 2.3 µs for a click's row, and JSON.parse 2 µs; written with its length, a
- * value needs no escaping at all, whatever it holds, and the line costs 0.7 µs to make and 1.1 µs to
- * read (2026-11-22, the bench's rows). Lengths count UTF-16 code units, as `slice` does, and the worker
+ * Not JSON: JSON.stringify looks at every character for what to escape; written with its length, a value
+ * needs no escaping at all, whatever it holds (bench/README.md). The journal keeps the same line. Lengths
+ * count UTF-16 code units, as `slice` does, and the worker
  * receives the very string that was made, so every value comes back exactly. A number comes back as
  * Number reads what String wrote: exact for every finite number but -0, which arrives as 0, and one that
  * is not finite becomes null, both as JSON made them.

@@ -19,12 +19,10 @@ const WORKER_MODULE = new URL('./event-worker.ts', import.meta.url);
 
 /**
  * Rows go to the worker as event lines (one flat string per event, see `eventLine`) and are not kept here
- * once handed over: a copy of every row until it was written outlived the heap's young generation and
- * cost the clicks more in garbage collection than anything else. Even the forty values of each row kept
- * until the next hand-over (10 ms) cost the event loop more than one string made when the click happens
- * (its CPU time per click, at a fixed click rate). A worker thread that stops (it catches the database's
- * errors, so this is a bug or running out of memory) loses the rows it held — at most `flushIntervalMs`
- * plus one transaction of traffic — and says how many; the next rows go to a new worker.
+ * once handed over: copies of rows waiting to be written cost the clicks more in garbage collection than
+ * anything else (bench/README.md). A worker thread that stops (it catches the database's errors, so this
+ * is a bug or running out of memory) loses the rows it held and says how many; the journal keeps them
+ * for the next start's replay, and the next rows go to a new worker.
  */
 export class SqliteWorkerSink implements EventSink {
   private readonly queued: Record<EventTable, string[]> = { tracker_clicks: [], tracker_leads: [] };
@@ -120,8 +118,8 @@ export class SqliteWorkerSink implements EventSink {
       const seq = ++this.seq;
       this.unwritten.set(seq, lines.length);
       this.unwrittenRows += lines.length;
-      // One string for the batch: copying one string to the worker costs less than copying each line
-      // (measured 0.4 against 0.8–1.2 µs a row); the worker reads the lines by their values' lengths.
+      // One string for the batch: copying one string to the worker costs less than copying each line;
+      // the worker reads the lines by their values' lengths.
       worker.postMessage({
         type: 'rows',
         seq,

@@ -1,6 +1,6 @@
 // Event times as stored: ISO 8601 in UTC with milliseconds (`Date.prototype.toISOString`), for every
-// click. V8 formats a date in C++ each time (~0.5–0.8 µs here, a twentieth of a click's routing); the
-// part up to the second is the same for every click in that second, so it is formatted once.
+// click. The part up to the second is the same for every click in that second, so it is formatted once
+// (toISOString formats the whole date each time; bench/README.md).
 
 let cachedSecond = Number.NaN;
 let cachedPrefix = '';
