@@ -12,6 +12,14 @@ import { forEachDatabase } from './harness.js';
 // A migration that fails half-way must leave nothing behind on either database, or no later start
 // could migrate: its first statements would fail with "already exists".
 
+type Row = Record<string, unknown>;
+interface Schema {
+  tables: Row[];
+  columns: Row[];
+  indexes: Row[];
+  constraints: Row[];
+}
+
 forEachDatabase('migrations', (db) => {
   let store: Store | undefined;
   afterEach(async () => {
@@ -48,10 +56,69 @@ forEachDatabase('migrations', (db) => {
     expect(await tableNames(handle)).not.toContain('half_done');
   });
 
-  it('migrating twice is harmless', async () => {
+  /**
+   * What the migrations made, read from the database's own catalogue: every table, every column with its
+   * type, nullability and default, every index and (PostgreSQL) constraint, sorted.
+   */
+  async function schemaOf(target: Store): Promise<Schema> {
+    if (target.dialect === 'postgres') {
+      const tables = await sql<Row>`
+        select table_name, table_type from information_schema.tables
+        where table_schema = current_schema() order by table_name`.execute(target.db);
+      const columns = await sql<Row>`
+        select table_name, ordinal_position, column_name, data_type, is_nullable, column_default
+        from information_schema.columns
+        where table_schema = current_schema() order by table_name, ordinal_position`.execute(target.db);
+      const indexes = await sql<Row>`
+        select tablename, indexname, indexdef from pg_indexes
+        where schemaname = current_schema() order by tablename, indexname`.execute(target.db);
+      const constraints = await sql<Row>`
+        select table_name, constraint_name, constraint_type from information_schema.table_constraints
+        where table_schema = current_schema() order by table_name, constraint_name`.execute(target.db);
+      return { tables: tables.rows, columns: columns.rows, indexes: indexes.rows, constraints: constraints.rows };
+    }
+    const objects = sql<Row>`
+      select type, name, tbl_name, sql from sqlite_master
+      where name not like 'sqlite_%' and type in ('table', 'index') order by type, name`;
+    const all = (await objects.execute(target.db)).rows;
+    const tables = all.filter((object) => object.type === 'table');
+    const columns = await sql<Row>`
+      select m.name as table_name, c.cid, c.name, c.type, c."notnull", c.dflt_value, c.pk
+      from sqlite_master m join pragma_table_info(m.name) c
+      where m.type = 'table' and m.name not like 'sqlite_%' order by m.name, c.cid`.execute(target.db);
+    const indexes = await sql<Row>`
+      select m.name as table_name, i.name, i."unique", i.origin, i.partial
+      from sqlite_master m join pragma_index_list(m.name) i
+      where m.type = 'table' and m.name not like 'sqlite_%' order by m.name, i.name`.execute(target.db);
+    return {
+      tables,
+      columns: columns.rows,
+      indexes: [...all.filter((object) => object.type === 'index'), ...indexes.rows],
+      constraints: [],
+    };
+  }
+
+  it('migrating twice is harmless: the second run changes no table, column or index', async () => {
     store = openStore(loadConfig({ ...(await db.createDatabase()) }));
     await migrateToLatest(store);
+    const once = await schemaOf(store);
+    const applied = await sql<Row>`select name from kysely_migration order by name`.execute(store.db);
+
     await migrateToLatest(store);
+    const twice = await schemaOf(store);
+
+    // Something to compare: the schema was read, not an empty catalogue.
+    expect(once.tables.map((table) => table.name ?? table.table_name)).toEqual(
+      expect.arrayContaining(['users', 'roles', 'workspaces', 'sessions', 'kysely_migration']),
+    );
+    expect(once.columns.length).toBeGreaterThan(once.tables.length);
+    expect(once.indexes.length).toBeGreaterThan(0);
+    expect(twice).toEqual(once);
+    // Each migration was recorded once, by the first run.
+    expect((await sql<Row>`select name from kysely_migration order by name`.execute(store.db)).rows).toEqual(
+      applied.rows,
+    );
+    expect(applied.rows.length).toBeGreaterThan(0);
   });
 });
 
