@@ -46,6 +46,11 @@ async function waitForServer(baseURL: string, child: ChildProcess): Promise<void
 }
 
 export default async function setup(project: TestProject) {
+  // Debian's Chromium, installed by .ci/run (or by hand), never by the tests themselves.
+  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(chromium)) {
+    throw new Error(`Chromium not found at ${chromium}: run 'apt-get install -y chromium' (.ci/run does)`);
+  }
   if (!existsSync(join(root, 'apps/web/dist/index.html'))) {
     throw new Error('apps/web/dist is missing: run `npm run build` first (npm test does)');
   }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuildOptions, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 
@@ -30,7 +30,14 @@ async function probePostgres(): Promise<string | null> {
   }
 }
 
+/**
+ * CI (and this project's machines) always have PostgreSQL: there, a suite that cannot reach it fails
+ * instead of skipping, as a skip would hide that the PostgreSQL half never ran.
+ */
+const IN_CI = process.env.CI === 'true';
+
 const postgresProblem = await probePostgres();
+const POSTGRES_MISSING = `PostgreSQL is NOT reachable at ${POSTGRES_URL} (${postgresProblem})`;
 if (postgresProblem) {
   const rule = '!'.repeat(78);
   console.warn(
@@ -39,7 +46,9 @@ if (postgresProblem) {
       rule,
       `!!  PostgreSQL is NOT reachable at ${POSTGRES_URL}`,
       `!!  (${postgresProblem})`,
-      '!!  The PostgreSQL half of the API tests is SKIPPED. Set TEST_DATABASE_URL to run it.',
+      IN_CI
+        ? '!!  CI=true: the PostgreSQL half of the API tests FAILS. Start PostgreSQL or set TEST_DATABASE_URL.'
+        : '!!  The PostgreSQL half of the API tests is SKIPPED. Set TEST_DATABASE_URL to run it.',
       rule,
       '',
     ].join('\n'),
@@ -130,9 +139,20 @@ export class DatabaseUnderTest {
   }
 }
 
-/** Runs the same suite on SQLite and on PostgreSQL (skipped, loudly, when PostgreSQL is unreachable). */
+/**
+ * Runs the same suite on SQLite and on PostgreSQL. When PostgreSQL is unreachable its half is skipped,
+ * loudly; under CI=true it is one failing test instead, which names the URL it tried.
+ */
 export function forEachDatabase(title: string, suite: (db: DatabaseUnderTest) => void): void {
   for (const kind of ['sqlite', 'postgres'] as const) {
+    if (kind === 'postgres' && postgresProblem && IN_CI) {
+      describe(`${title} [${kind}]`, () => {
+        it('has PostgreSQL to run on', () => {
+          throw new Error(`${POSTGRES_MISSING}: CI=true, so this suite fails instead of being skipped`);
+        });
+      });
+      continue;
+    }
     const run = kind === 'postgres' && postgresProblem ? describe.skip : describe;
     run(`${title} [${kind}]`, () => {
       const db = new DatabaseUnderTest(kind);

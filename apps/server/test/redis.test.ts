@@ -17,7 +17,8 @@ import { createRecord } from './fixtures/config-records.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DatabaseUnderTest, expectError, forEachDatabase, login } from './harness.js';
 
 // Redis (REDIS_URL) shares daily cap counters and failed-login counts between server nodes. Every test
-// here talks to a real Redis; when none answers, the suite says so loudly and is skipped, never faked.
+// here talks to a real Redis; when none answers, the suite says so loudly and is skipped, never faked
+// (under CI=true, where Redis is always there, it fails instead).
 // Keys carry a prefix of their own for this run and are removed afterwards.
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -34,6 +35,7 @@ async function probeRedis(): Promise<string | null> {
   }
 }
 
+const IN_CI = process.env.CI === 'true';
 const redisProblem = await probeRedis();
 if (redisProblem) {
   const rule = '!'.repeat(78);
@@ -43,13 +45,31 @@ if (redisProblem) {
       rule,
       `!!  Redis is NOT reachable at ${REDIS_URL}`,
       `!!  (${redisProblem})`,
-      '!!  The Redis tests (shared caps and login limits) are SKIPPED. Start Redis or set TEST_REDIS_URL.',
+      IN_CI
+        ? '!!  CI=true: the Redis tests (shared caps and login limits) FAIL. Start Redis or set TEST_REDIS_URL.'
+        : '!!  The Redis tests (shared caps and login limits) are SKIPPED. Start Redis or set TEST_REDIS_URL.',
       rule,
       '',
     ].join('\n'),
   );
 }
-const describeRedis = redisProblem ? describe.skip : describe;
+
+/** Under CI=true, a suite that has no Redis is one failing test that names the URL tried. */
+function failWithoutRedis(title: string): void {
+  describe(title, () => {
+    it('has Redis to run on', () => {
+      throw new Error(
+        `Redis is NOT reachable at ${REDIS_URL} (${redisProblem}): CI=true, so this suite fails instead of being skipped`,
+      );
+    });
+  });
+}
+
+const describeRedis: (title: string, suite: () => void) => void = !redisProblem
+  ? describe
+  : IN_CI
+    ? failWithoutRedis
+    : describe.skip;
 
 interface Warnings {
   messages: string[];
@@ -417,9 +437,11 @@ describeRedis('RedisLoginLimiter', () => {
 });
 
 // Two nodes (two apps from buildApp) sharing one database and, through REDIS_URL, one Redis.
-const forEachDatabaseWithRedis: typeof forEachDatabase = redisProblem
-  ? (title, suite) => describe.skip(title, () => suite(new DatabaseUnderTest('sqlite')))
-  : forEachDatabase;
+const forEachDatabaseWithRedis: typeof forEachDatabase = !redisProblem
+  ? forEachDatabase
+  : IN_CI
+    ? failWithoutRedis
+    : (title, suite) => describe.skip(title, () => suite(new DatabaseUnderTest('sqlite')));
 
 forEachDatabaseWithRedis('two nodes sharing Redis', (db: DatabaseUnderTest) => {
   const redis = useRedis();
