@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { Journal, type JournalLog, readSegment } from '../src/store/traffic/journal.js';
-import { eventLine } from '../src/store/traffic/sqlite-events.js';
+import { eventLine, eventPayload, payloadBatches } from '../src/store/traffic/sqlite-events.js';
 import { createRecord } from './fixtures/config-records.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, login } from './harness.js';
 
@@ -57,8 +57,10 @@ function writeSegment(dir: string, chunks: number, perChunk: number): string {
       eventLine('tracker_clicks', click(`c${chunk}-${index}`)),
     );
     journal.write(
-      lines.map(() => 'tracker_clicks'),
-      lines,
+      eventPayload(
+        lines.map(() => 'tracker_clicks'),
+        lines,
+      ),
       0,
     );
   }
@@ -67,18 +69,49 @@ function writeSegment(dir: string, chunks: number, perChunk: number): string {
   return path.join(dir, String(file));
 }
 
+describe('event payloads', () => {
+  it('read back as runs of one table, in order, and refuse a text that is not events', () => {
+    const lead = { lead_id: 'l1', created_at: '2026-11-24T10:00:00.000Z', campaign_external_id: 'api' };
+    const lines = [
+      eventLine('tracker_clicks', click('a')),
+      eventLine('tracker_leads', lead),
+      eventLine('tracker_clicks', click('b')),
+      eventLine('tracker_clicks', click('c')),
+    ];
+    const tables = ['tracker_clicks', 'tracker_leads', 'tracker_clicks', 'tracker_clicks'] as const;
+    const payload = eventPayload(tables, lines);
+    expect(payloadBatches(payload).map((batch) => [batch.table, batch.rows.length])).toEqual([
+      ['tracker_clicks', 1],
+      ['tracker_leads', 1],
+      ['tracker_clicks', 2],
+    ]);
+    expect(payloadBatches(payload, 1)).toHaveLength(4);
+    expect(payloadBatches(payload)[2]!.rows[1]![0]).toBe('c');
+    expect(() => payloadBatches(payload.slice(0, -1))).toThrow();
+    expect(() => payloadBatches(`x${payload}`)).toThrow(/no event/);
+    // A length that does not match the line it announces.
+    expect(() => payloadBatches(payload.replace(`c${lines[0]!.length}:`, `c${lines[0]!.length + 1}:`))).toThrow();
+  });
+});
+
 describe('journal segments', () => {
   it('reads back every event exactly as written', async () => {
     const file = writeSegment(await temporaryDir(), 3, 4);
     const log = collectingLog();
-    const batches = [...readSegment(file, log)];
-    const lines = batches.flatMap((batch) => batch.lines);
-    expect(lines).toEqual(
-      Array.from({ length: 12 }, (_, index) =>
-        eventLine('tracker_clicks', click(`c${Math.floor(index / 4)}-${index % 4}`)),
+    const payloads = [...readSegment(file, log)];
+    expect(payloads).toHaveLength(3);
+    const lines = Array.from({ length: 12 }, (_, index) =>
+      eventLine('tracker_clicks', click(`c${Math.floor(index / 4)}-${index % 4}`)),
+    );
+    expect(payloads.join('')).toBe(
+      eventPayload(
+        lines.map(() => 'tracker_clicks'),
+        lines,
       ),
     );
-    expect(batches.every((batch) => batch.table === 'tracker_clicks')).toBe(true);
+    const batches = payloadBatches(payloads.join(''));
+    expect(batches.map((batch) => [batch.table, batch.rows.length])).toEqual([['tracker_clicks', 12]]);
+    expect(batches[0]!.rows[5]).toContain('Mozilla/5.0 ✓ 日本 J12 abc:\n');
     expect(log.lines).toEqual([]);
   });
 
@@ -87,7 +120,7 @@ describe('journal segments', () => {
     const size = readFileSync(file).length;
     truncateSync(file, size - 25);
     const log = collectingLog();
-    expect([...readSegment(file, log)].flatMap((batch) => batch.lines)).toHaveLength(8);
+    expect(payloadBatches([...readSegment(file, log)].join(''))[0]!.rows).toHaveLength(8);
     expect(log.lines).toHaveLength(1);
     expect(log.lines[0]!.message).toContain('cut off');
     expect(log.lines[0]!.object).toMatchObject({ bytes: expect.any(Number) });
@@ -104,7 +137,7 @@ describe('journal segments', () => {
     bytes[inside] = bytes[inside]! ^ 0x01;
     writeFileSync(file, bytes);
     const log = collectingLog();
-    expect([...readSegment(file, log)].flatMap((batch) => batch.lines)).toHaveLength(4);
+    expect(payloadBatches([...readSegment(file, log)].join(''))[0]!.rows).toHaveLength(4);
     expect(log.lines[0]!.message).toContain('checksum');
   });
 });

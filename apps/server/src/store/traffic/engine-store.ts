@@ -5,10 +5,16 @@ import type SQLite from 'better-sqlite3';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { NewConversion, NewPostbackLog } from '../conversions.js';
 import type { Database } from '../schema.js';
-import type { EventTable, TrackerClickTable, TrackerLeadTable } from '../tracker-events.js';
+import type {
+  EventTable,
+  NewTrackerClick,
+  NewTrackerLead,
+  TrackerClickTable,
+  TrackerLeadTable,
+} from '../tracker-events.js';
 import { type JournalLog, leftSegments, readSegment } from './journal.js';
-import { storeEventLines } from './kysely-sink.js';
-import { lineValues, SqliteEventStore } from './sqlite-events.js';
+import { storeEventRows } from './kysely-sink.js';
+import { payloadBatches, rowObjects, SqliteEventStore } from './sqlite-events.js';
 
 export type StoredClick = Selectable<TrackerClickTable>;
 export type StoredLead = Selectable<TrackerLeadTable>;
@@ -165,18 +171,17 @@ export class EngineStore {
     let stored = 0;
     const sqliteStore = this.sqlite ? new SqliteEventStore(this.sqlite) : null;
     for (const file of files) {
-      for (const batch of readSegment(file, log)) {
-        events += batch.lines.length;
-        if (sqliteStore) {
-          const rows = lineValues(batch.table, batch.lines.join(''), batch.lines.length);
-          stored += sqliteStore.write([{ table: batch.table, rows }]);
-        } else {
-          // Well under PostgreSQL's limit of bound parameters (about 40 columns a row).
-          for (let at = 0; at < batch.lines.length; at += 500) {
-            const lines = batch.lines.slice(at, at + 500);
-            stored += await storeEventLines(
+      for (const payload of readSegment(file, log)) {
+        // Well under PostgreSQL's limit of bound parameters (about 40 columns a row).
+        for (const batch of payloadBatches(payload, 500)) {
+          events += batch.rows.length;
+          if (sqliteStore) stored += sqliteStore.write([batch]);
+          else {
+            const rows = rowObjects(batch.table, batch.rows);
+            stored += await storeEventRows(
               this.db,
-              lines.map((line) => ({ table: batch.table, line })),
+              batch.table === 'tracker_clicks' ? (rows as NewTrackerClick[]) : [],
+              batch.table === 'tracker_leads' ? (rows as NewTrackerLead[]) : [],
             );
           }
         }

@@ -10,8 +10,7 @@
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
-import type { EventTable } from '../tracker-events.js';
-import { lineValues, SqliteEventStore } from './sqlite-events.js';
+import { payloadBatches, SqliteEventStore } from './sqlite-events.js';
 
 export interface EventWorkerSettings {
   file: string;
@@ -23,8 +22,8 @@ export interface EventWorkerSettings {
 }
 
 export type ToEventWorker =
-  /** `rows` event lines (eventLine) of one table, one after another. */
-  | { type: 'rows'; seq: number; table: EventTable; rows: number; text: string }
+  /** `rows` events as payloads (eventPayload), one after another. */
+  | { type: 'rows'; seq: number; rows: number; text: string }
   /** Write everything received so far, then answer `flushed`. */
   | { type: 'flush'; id: number }
   /** Forget batches up to `seq` (the main thread dropped them: too many rows waited). */
@@ -56,7 +55,7 @@ db.pragma(`busy_timeout = ${settings.busyTimeoutMs}`);
 db.pragma('synchronous = NORMAL');
 const store = new SqliteEventStore(db);
 
-type Queued = { seq: number; table: EventTable; rows: number; text: string };
+type Queued = { seq: number; rows: number; text: string };
 let queue: Queued[] = [];
 let queuedRows = 0;
 let timer: NodeJS.Timeout | null = null;
@@ -86,9 +85,7 @@ function writeAll(): void {
     }
     const batches = queue.slice(0, take);
     try {
-      store.write(
-        batches.map((batch) => ({ table: batch.table, rows: lineValues(batch.table, batch.text, batch.rows) })),
-      );
+      store.write(batches.flatMap((batch) => payloadBatches(batch.text)));
     } catch (error) {
       failing = true;
       send({ type: 'failed', message: error instanceof Error ? error.message : String(error), rows: queuedRows });

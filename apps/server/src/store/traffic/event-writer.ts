@@ -15,7 +15,7 @@ import type { Database } from '../schema.js';
 import type { EventTable, NewTrackerClick, NewTrackerLead } from '../tracker-events.js';
 import type { Journal } from './journal.js';
 import { KyselySink } from './kysely-sink.js';
-import { eventLine } from './sqlite-events.js';
+import { eventLine, eventPayload } from './sqlite-events.js';
 import { SqliteWorkerSink } from './sqlite-sink.js';
 
 export interface EventWriterOptions {
@@ -52,7 +52,8 @@ export interface Settings {
 
 /** Where kept rows go: a worker thread (SQLite) or Kysely (PostgreSQL). Rows are stored in the order given. */
 export interface EventSink {
-  add(table: EventTable, line: string): void;
+  /** The events of one commit: their tables and lines, and the same as one payload (eventPayload). */
+  add(tables: readonly EventTable[], lines: readonly string[], payload: string): void;
   readonly pending: number;
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -122,9 +123,10 @@ export class EventWriter {
     this.tables = [];
     this.lines = [];
     this.generation += 1;
+    const payload = eventPayload(tables, lines);
     if (this.journal) {
       try {
-        this.journal.write(tables, lines, this.handed);
+        this.journal.write(payload, this.handed);
       } catch (error) {
         this.failed.add(generation);
         // Only the last few matter: an answer waits a turn of the event loop at most.
@@ -133,7 +135,7 @@ export class EventWriter {
         return false;
       }
     }
-    for (let index = 0; index < lines.length; index += 1) this.sink.add(tables[index]!, lines[index]!);
+    this.sink.add(tables, lines, payload);
     this.handed += lines.length;
     return true;
   }

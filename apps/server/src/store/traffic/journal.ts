@@ -5,15 +5,14 @@
 // the journal holds is replayed into the database, where an event already stored is skipped; a segment
 // is deleted once the database holds every event in it durably.
 //
-// A segment is a run of chunks, one per write: `J{bytes} {crc32}\n` and then the events, each as
-// `{c|l}{length}:{event line}` (c a click, l a lead; the length in UTF-16 units, as eventLine counts).
+// A segment is a run of chunks, one per write: `J{bytes} {crc32}\n` and then the events as the writer
+// thread takes them too (eventPayload: `{c|l}{length}:{event line}` each, c a click and l a lead).
 // A chunk cut off by a crash or a full disk, or whose checksum is wrong, ends the segment's replay: what
 // follows is reported in the log, never a failed start.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
-import type { EventTable } from '../tracker-events.js';
 
 export interface JournalLog {
   info(object: unknown, message: string): void;
@@ -31,17 +30,9 @@ export interface JournalOptions {
   log: JournalLog;
 }
 
-/** Events read back from the journal: one table's event lines. */
-export interface JournalBatch {
-  table: EventTable;
-  lines: string[];
-}
-
-const TABLE_CODE: Record<EventTable, string> = { tracker_clicks: 'c', tracker_leads: 'l' };
 const SEGMENT = /^events-(\d+)-(\d+)-(\d+)(?:-[0-9a-f]+)?\.journal$/;
 /** Segments written by journals of this process: never another's to replay (tests run several apps). */
 const OWN_SEGMENTS = new Set<string>();
-const REPLAY_BATCH = 5000;
 
 interface Segment {
   file: string;
@@ -74,15 +65,10 @@ export class Journal {
   }
 
   /**
-   * Writes one chunk of events (`tables[i]`, `lines[i]`) and returns once write() has taken it all, or
-   * throws JournalWriteError with nothing of the chunk left in the file (a full disk, a failing device).
+   * Writes one chunk of events (eventPayload) and returns once write() has taken it all, or throws
+   * JournalWriteError with nothing of the chunk left in the file (a full disk, a failing device).
    */
-  write(tables: readonly EventTable[], lines: readonly string[], handedBefore: number): void {
-    let payload = '';
-    for (let index = 0; index < lines.length; index += 1) {
-      const line = lines[index]!;
-      payload += `${TABLE_CODE[tables[index]!]}${line.length}:${line}`;
-    }
+  write(payload: string, handedBefore: number): void {
     const bytes = Buffer.byteLength(payload);
     const head = `J${bytes} `;
     const start = head.length + 9;
@@ -135,6 +121,8 @@ export class Journal {
     if (this.syncTimer) clearInterval(this.syncTimer);
     this.syncTimer = null;
     this.rotate(handedThrough);
+    // Closed for good: what is left of them is the next start's to replay.
+    for (const segment of this.closed) OWN_SEGMENTS.delete(segment.file);
     return this.closed.map((segment) => segment.file);
   }
 
@@ -208,10 +196,11 @@ function processAlive(pid: number): boolean {
 }
 
 /**
- * The events of one segment, in batches of one table, read up to its last whole chunk; a cut-off or
- * damaged tail is reported to `log`. Yields nothing for a file that cannot be read (logged).
+ * The events of one segment, one chunk's payload (eventPayload) at a time, read up to its last whole
+ * chunk; a cut-off or damaged tail is reported to `log`. Yields nothing for a file that cannot be read
+ * (logged).
  */
-export function* readSegment(file: string, log: JournalLog): Generator<JournalBatch> {
+export function* readSegment(file: string, log: JournalLog): Generator<string> {
   let data: Buffer;
   try {
     data = fs.readFileSync(file);
@@ -220,39 +209,22 @@ export function* readSegment(file: string, log: JournalLog): Generator<JournalBa
     return;
   }
   let at = 0;
-  let batch: JournalBatch | null = null;
   while (at < data.length) {
-    const problem = chunkProblem(data, at);
-    if (typeof problem === 'string') {
+    const chunk = chunkAt(data, at);
+    if (typeof chunk === 'string') {
       log.warn(
         { file, at, bytes: data.length - at },
-        `event journal cut off (${problem}): replayed up to its last whole record, the rest is not`,
+        `event journal cut off (${chunk}): replayed up to its last whole record, the rest is not`,
       );
-      break;
+      return;
     }
-    const { start, end } = problem;
-    const text = data.toString('utf8', start, end);
-    let index = 0;
-    while (index < text.length) {
-      const table: EventTable = text[index] === 'c' ? 'tracker_clicks' : 'tracker_leads';
-      const colon = text.indexOf(':', index);
-      const length = Number(text.slice(index + 1, colon));
-      const line = text.slice(colon + 1, colon + 1 + length);
-      index = colon + 1 + length;
-      if (batch && (batch.table !== table || batch.lines.length >= REPLAY_BATCH)) {
-        yield batch;
-        batch = null;
-      }
-      batch ??= { table, lines: [] };
-      batch.lines.push(line);
-    }
-    at = end;
+    yield data.toString('utf8', chunk.start, chunk.end);
+    at = chunk.end;
   }
-  if (batch) yield batch;
 }
 
 /** Where the chunk at `at` holds its events, or what is wrong with it. */
-function chunkProblem(data: Buffer, at: number): { start: number; end: number } | string {
+function chunkAt(data: Buffer, at: number): { start: number; end: number } | string {
   if (data[at] !== 0x4a /* J */) return 'no chunk where one should begin';
   const space = data.indexOf(0x20, at);
   const newline = data.indexOf(0x0a, at);

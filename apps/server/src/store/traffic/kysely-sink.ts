@@ -32,8 +32,9 @@ export class KyselySink implements EventSink {
     return this.queue.length;
   }
 
-  add(table: EventTable, line: string): void {
-    this.queue.push({ table, line });
+  add(tables: readonly EventTable[], lines: readonly string[]): void {
+    for (let index = 0; index < lines.length; index += 1)
+      this.queue.push({ table: tables[index]!, line: lines[index]! });
     if (this.queue.length > this.settings.maxPending) {
       const dropped = this.queue.length - this.settings.maxPending;
       this.queue.splice(0, dropped);
@@ -83,28 +84,34 @@ export class KyselySink implements EventSink {
 }
 
 /**
- * Stores event lines through Kysely in one transaction with their rollups (PostgreSQL, and the journal's
- * replay there); an event already stored is skipped and not counted again. Answers the rows stored.
+ * Stores event lines through Kysely in one transaction with their rollups; an event already stored is
+ * skipped and not counted again. Answers the rows stored.
  */
-export async function storeEventLines(
+export function storeEventLines(
   db: Kysely<Database>,
   events: readonly { table: EventTable; line: string }[],
 ): Promise<number> {
-  const clicks = lineObjects(
-    'tracker_clicks',
-    events.filter((event) => event.table === 'tracker_clicks').map((event) => event.line),
-  ) as NewTrackerClick[];
-  const leads = lineObjects(
-    'tracker_leads',
-    events.filter((event) => event.table === 'tracker_leads').map((event) => event.line),
-  ) as NewTrackerLead[];
+  const linesOf = (table: EventTable) => events.filter((event) => event.table === table).map((event) => event.line);
+  return storeEventRows(
+    db,
+    lineObjects('tracker_clicks', linesOf('tracker_clicks')) as NewTrackerClick[],
+    lineObjects('tracker_leads', linesOf('tracker_leads')) as NewTrackerLead[],
+  );
+}
+
+/** Stores event rows (PostgreSQL's writer, and the journal's replay there), as storeEventLines does. */
+export async function storeEventRows(
+  db: Kysely<Database>,
+  clicks: readonly NewTrackerClick[],
+  leads: readonly NewTrackerLead[],
+): Promise<number> {
   return db.transaction().execute(async (transaction) => {
     const storedClicks =
       clicks.length === 0
         ? []
         : await transaction
             .insertInto('tracker_clicks')
-            .values(clicks)
+            .values([...clicks])
             .onConflict((conflict) => conflict.column('click_id').doNothing())
             .returning('click_id')
             .execute();
@@ -113,7 +120,7 @@ export async function storeEventLines(
         ? []
         : await transaction
             .insertInto('tracker_leads')
-            .values(leads)
+            .values([...leads])
             .onConflict((conflict) => conflict.column('lead_id').doNothing())
             .returning('lead_id')
             .execute();

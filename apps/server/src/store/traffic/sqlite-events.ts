@@ -62,49 +62,108 @@ export function eventLine(table: EventTable, row: object): string {
  * read as exactly that many rows is refused (a bug, never a value: every value is read by its length).
  */
 export function lineValues(table: EventTable, text: string, count: number): EventValues[] {
-  const width = EVENT_COLUMNS[table].length;
   const rows: EventValues[] = [];
   let at = 0;
   for (let row = 0; row < count; row += 1) {
-    const values: EventValues = new Array(width);
-    for (let column = 0; column < width; column += 1) {
-      const kind = text.charCodeAt(at);
-      if (kind === UNDERSCORE) {
-        values[column] = null;
-        at += 1;
-      } else if (kind === LETTER_N) {
-        const end = text.indexOf(';', at);
-        if (end < 0) throw new Error(`event line ${row} of ${count}: a number without its end`);
-        values[column] = Number(text.slice(at + 1, end));
-        at = end + 1;
-      } else {
-        let length = 0;
-        let digit = text.charCodeAt(at);
-        if (!(digit >= DIGIT_0 && digit <= DIGIT_9))
-          throw new Error(`event line ${row} of ${count}: no value at ${at}`);
-        while (digit >= DIGIT_0 && digit <= DIGIT_9) {
-          length = length * 10 + (digit - DIGIT_0);
-          at += 1;
-          digit = text.charCodeAt(at);
-        }
-        if (digit !== COLON || at + 1 + length > text.length) {
-          throw new Error(`event line ${row} of ${count}: a text without its length`);
-        }
-        values[column] = text.slice(at + 1, at + 1 + length);
-        at += 1 + length;
-      }
-    }
+    const values = rowAt(table, text, at, row, count);
     rows.push(values);
+    at = readTo;
   }
   if (at !== text.length) throw new Error(`event lines: ${text.length - at} characters after ${count} rows`);
   return rows;
 }
 
+/** Events as the journal and the writer thread carry them: `{c|l}{length}:{event line}` each. */
+export const TABLE_CODE: Readonly<Record<EventTable, string>> = { tracker_clicks: 'c', tracker_leads: 'l' };
+
+/** The events of one event-loop turn as one text (`tables[i]`, `lines[i]`). */
+export function eventPayload(tables: readonly EventTable[], lines: readonly string[]): string {
+  let payload = '';
+  for (let index = 0; index < lines.length; index += 1) {
+    const line = lines[index]!;
+    payload += `${TABLE_CODE[tables[index]!]}${line.length}:${line}`;
+  }
+  return payload;
+}
+
+/**
+ * The rows of a payload (eventPayload, or several joined), in runs of one table of at most `maxRows`
+ * rows, in the order they came. A text that does not read exactly as events is refused (a bug: every
+ * value is read by its length, and the journal checks each chunk before it is read).
+ */
+export function payloadBatches(text: string, maxRows = Number.POSITIVE_INFINITY): EventBatch[] {
+  const batches: EventBatch[] = [];
+  let batch: EventBatch | null = null;
+  let at = 0;
+  let count = 0;
+  while (at < text.length) {
+    const code = text.charCodeAt(at);
+    const table: EventTable = code === LETTER_C ? 'tracker_clicks' : 'tracker_leads';
+    if (code !== LETTER_C && code !== LETTER_L) throw new Error(`event payload: no event at ${at}`);
+    const colon = text.indexOf(':', at);
+    const length = Number(text.slice(at + 1, colon));
+    if (colon < 0 || !Number.isSafeInteger(length)) throw new Error(`event payload: no length at ${at}`);
+    const values = rowAt(table, text, colon + 1, count, count + 1);
+    if (readTo !== colon + 1 + length) throw new Error(`event payload: an event of the wrong length at ${at}`);
+    at = readTo;
+    count += 1;
+    if (!batch || batch.table !== table || batch.rows.length >= maxRows) {
+      batch = { table, rows: [] };
+      batches.push(batch);
+    }
+    batch.rows.push(values);
+  }
+  return batches;
+}
+
+/** Where the last row read by rowAt ended. */
+let readTo = 0;
+
+/** The values of the event line at `start` of `text`; sets readTo to where it ends. */
+function rowAt(table: EventTable, text: string, start: number, row: number, count: number): EventValues {
+  const width = EVENT_COLUMNS[table].length;
+  const values: EventValues = new Array(width);
+  let at = start;
+  for (let column = 0; column < width; column += 1) {
+    const kind = text.charCodeAt(at);
+    if (kind === UNDERSCORE) {
+      values[column] = null;
+      at += 1;
+    } else if (kind === LETTER_N) {
+      const end = text.indexOf(';', at);
+      if (end < 0) throw new Error(`event line ${row} of ${count}: a number without its end`);
+      values[column] = Number(text.slice(at + 1, end));
+      at = end + 1;
+    } else {
+      let length = 0;
+      let digit = text.charCodeAt(at);
+      if (!(digit >= DIGIT_0 && digit <= DIGIT_9)) throw new Error(`event line ${row} of ${count}: no value at ${at}`);
+      while (digit >= DIGIT_0 && digit <= DIGIT_9) {
+        length = length * 10 + (digit - DIGIT_0);
+        at += 1;
+        digit = text.charCodeAt(at);
+      }
+      if (digit !== COLON || at + 1 + length > text.length) {
+        throw new Error(`event line ${row} of ${count}: a text without its length`);
+      }
+      values[column] = text.slice(at + 1, at + 1 + length);
+      at += 1 + length;
+    }
+  }
+  readTo = at;
+  return values;
+}
+
 /** Event lines as row objects, by column name (for Kysely). */
 export function lineObjects(table: EventTable, lines: readonly string[]): Record<string, unknown>[] {
   if (lines.length === 0) return [];
+  return rowObjects(table, lineValues(table, lines.join(''), lines.length));
+}
+
+/** Rows as objects, by column name (for Kysely). */
+export function rowObjects(table: EventTable, rows: readonly EventValues[]): Record<string, unknown>[] {
   const columns = EVENT_COLUMNS[table];
-  return lineValues(table, lines.join(''), lines.length).map((values) => {
+  return rows.map((values) => {
     const row: Record<string, unknown> = {};
     for (let index = 0; index < columns.length; index += 1) row[columns[index]!.name] = values[index];
     return row;
@@ -113,6 +172,8 @@ export function lineObjects(table: EventTable, lines: readonly string[]): Record
 
 const UNDERSCORE = 95;
 const LETTER_N = 110;
+const LETTER_C = 99;
+const LETTER_L = 108;
 const COLON = 58;
 const DIGIT_0 = 48;
 const DIGIT_9 = 57;

@@ -25,7 +25,9 @@ const WORKER_MODULE = new URL('./event-worker.ts', import.meta.url);
  * for the next start's replay, and the next rows go to a new worker.
  */
 export class SqliteWorkerSink implements EventSink {
-  private readonly queued: Record<EventTable, string[]> = { tracker_clicks: [], tracker_leads: [] };
+  /** Payloads of commits not yet handed over, and how many rows they hold. */
+  private queued: string[] = [];
+  private readonly queuedCounts: number[] = [];
   private queuedRows = 0;
   /** Rows of each batch handed to the worker and not yet written, by sequence number (in order). */
   private readonly unwritten = new Map<number, number>();
@@ -48,9 +50,10 @@ export class SqliteWorkerSink implements EventSink {
     return this.queuedRows + this.unwrittenRows;
   }
 
-  add(table: EventTable, line: string): void {
-    this.queued[table].push(line);
-    this.queuedRows += 1;
+  add(_tables: readonly EventTable[], lines: readonly string[], payload: string): void {
+    this.queued.push(payload);
+    this.queuedCounts.push(lines.length);
+    this.queuedRows += lines.length;
     if (this.pending > this.settings.maxPending) this.dropOldest();
     if (this.queuedRows >= POST_ROWS) this.post();
     else if (!this.postTimer) {
@@ -111,23 +114,15 @@ export class SqliteWorkerSink implements EventSink {
     if (this.queuedRows === 0) return;
     const worker = this.ensureWorker();
     if (!worker) return;
-    for (const table of ['tracker_clicks', 'tracker_leads'] as const) {
-      const lines = this.queued[table];
-      if (lines.length === 0) continue;
-      this.queued[table] = [];
-      const seq = ++this.seq;
-      this.unwritten.set(seq, lines.length);
-      this.unwrittenRows += lines.length;
-      // One string for the batch: copying one string to the worker costs less than copying each line;
-      // the worker reads the lines by their values' lengths.
-      worker.postMessage({
-        type: 'rows',
-        seq,
-        table,
-        rows: lines.length,
-        text: lines.join(''),
-      } satisfies ToEventWorker);
-    }
+    const seq = ++this.seq;
+    const rows = this.queuedRows;
+    this.unwritten.set(seq, rows);
+    this.unwrittenRows += rows;
+    // One string for the batch, the payloads the journal wrote joined: copying one string to the worker
+    // costs less than copying each, and the worker reads the events by their lengths.
+    worker.postMessage({ type: 'rows', seq, rows, text: this.queued.join('') } satisfies ToEventWorker);
+    this.queued = [];
+    this.queuedCounts.length = 0;
     this.queuedRows = 0;
   }
 
@@ -143,10 +138,10 @@ export class SqliteWorkerSink implements EventSink {
       upTo = seq;
     }
     if (upTo > 0) this.worker?.postMessage({ type: 'drop', upTo } satisfies ToEventWorker);
-    for (const table of ['tracker_clicks', 'tracker_leads'] as const) {
-      const excess = this.pending - this.settings.maxPending;
-      if (excess <= 0) break;
-      const removed = this.queued[table].splice(0, excess).length;
+    // Whole commits, oldest first.
+    while (this.queued.length > 0 && this.pending > this.settings.maxPending) {
+      this.queued.shift();
+      const removed = this.queuedCounts.shift() ?? 0;
       this.queuedRows -= removed;
       dropped += removed;
     }
