@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
-import type { Socket } from 'node:net';
 import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -35,7 +34,6 @@ import { closeRedis, OutageWarning, openRedis, REDIS_KEY_PREFIX } from './store/
 import { shareConfigChanges } from './store/redis-notices.js';
 import { type SeedResult, seedEmptyDatabase } from './store/seed.js';
 import { type TrackerOptions, TrafficEngine } from './traffic/engine.js';
-import { ClickConnections } from './traffic/http/click-connections.js';
 import { type FastPath, fastClickPath } from './traffic/http/fast-click.js';
 import { trackerRoutes } from './traffic/http/routes.js';
 import { RedisCapCounters } from './traffic/rules/redis-caps.js';
@@ -57,11 +55,6 @@ export interface BuildOptions {
   tracker?: TrackerOptions;
   /** Start of every Redis key; `switchyard:` unless replaced (tests use one per run). */
   redisKeyPrefix?: string;
-  /**
-   * Whether connections that bring only clicks are read without Node's HTTP server (true unless false;
-   * tests compare the answers both ways).
-   */
-  clickConnections?: boolean;
 }
 
 declare module 'fastify' {
@@ -100,12 +93,8 @@ async function createServer(
   seedResult: SeedResult,
   redis: Redis | null,
 ): Promise<FastifyInstance> {
-  // Over HTTP, clicks are answered ahead of Fastify once the tracker is up: on connections that bring
-  // nothing but clicks, without Node's HTTP server (tracker/click-connections.ts), and on the others
-  // ahead of Fastify's router (tracker/fast-click.ts).
+  // Over HTTP, clicks are answered ahead of Fastify's router once the engine is up (fast-click.ts).
   let fastPath: FastPath | null = null;
-  let clickConnections: ClickConnections | null = null;
-  let handOver: ((socket: Socket) => void) | null = null;
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -124,19 +113,6 @@ async function createServer(
       made.keepAliveTimeout = settings.keepAliveTimeout ?? KEEP_ALIVE_TIMEOUT_MS;
       made.requestTimeout = settings.requestTimeout ?? 0;
       made.setTimeout(settings.connectionTimeout ?? 0);
-      // Every new connection goes to the click connections first (once the tracker is up), which hand it
-      // to Node's own listener at its first request that is not a plain click. Only where Node's server
-      // has that one listener of its own, as it has had for years: otherwise Node reads every connection.
-      const own = made.listeners('connection');
-      if (own.length === 1) {
-        const nodeConnection = own[0] as (socket: Socket) => void;
-        made.removeListener('connection', nodeConnection);
-        made.on('connection', (socket: Socket) => {
-          if (clickConnections) clickConnections.accept(socket);
-          else nodeConnection.call(made, socket);
-        });
-        handOver = (socket) => nodeConnection.call(made, socket);
-      }
       return made;
     },
   });
@@ -172,18 +148,13 @@ async function createServer(
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
-    clickConnections?.closeIdle();
   });
   if (typeof options.trustProxy === 'boolean' || options.trustProxy === undefined) {
-    const clickOptions = { trustProxy: options.trustProxy ?? false, log: app.log, closing: () => closing };
-    fastPath = fastClickPath(tracker, clickOptions);
-    if (handOver && options.clickConnections !== false) {
-      clickConnections = new ClickConnections(tracker, {
-        ...clickOptions,
-        keepAliveTimeoutMs: app.server.keepAliveTimeout,
-        handOver,
-      });
-    }
+    fastPath = fastClickPath(tracker, {
+      trustProxy: options.trustProxy ?? false,
+      log: app.log,
+      closing: () => closing,
+    });
   }
   // onClose hooks run last-added first: waiting events are written before the database closes.
   app.addHook('onClose', async () => tracker.close());

@@ -81,8 +81,6 @@ export interface BuildTestAppOptions {
   tracker?: BuildOptions['tracker'];
   /** Honour X-Forwarded-For (as SWITCHYARD_TRUST_PROXY=true does). */
   trustProxy?: boolean;
-  /** Read connections that bring only clicks without Node's HTTP server (the default) or not. */
-  clickConnections?: boolean;
 }
 
 /** The environment variables that select one database: DATABASE_URL or SWITCHYARD_DATA_DIR. */
@@ -105,7 +103,6 @@ export class DatabaseUnderTest {
       print: options.print ?? (() => undefined),
       ...(options.tracker ? { tracker: options.tracker } : {}),
       ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
-      ...(options.clickConnections !== undefined ? { clickConnections: options.clickConnections } : {}),
     });
     this.cleanups.push(() => app.close());
     this.databases.set(app, database);

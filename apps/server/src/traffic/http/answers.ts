@@ -1,5 +1,4 @@
-// The answers of the click doors (fast-click.ts, click-connections.ts and the Fastify route in
-// routes.ts): one function makes the status, headers and body of every answer to a click, and answers
+// The answers of the click doors (fast-click.ts and the Fastify route in routes.ts): one function makes the status, headers and body of every answer to a click, and answers
 // go out only once the events they answer are kept (the event writer's commit, one journal write for all
 // the answers of an event-loop turn).
 import { ERROR_MESSAGES } from '@switchyard/domain';
@@ -27,9 +26,6 @@ const INTERNAL_ERROR_BODY = JSON.stringify({ message: ERROR_MESSAGES.internal })
 const INTERNAL_ERROR_HEADERS = jsonHeaders(INTERNAL_ERROR_BODY);
 const UNAVAILABLE_BODY = JSON.stringify({ message: ERROR_MESSAGES.unavailable });
 const UNAVAILABLE_HEADERS = jsonHeaders(UNAVAILABLE_BODY, 'cache-control', 'no-store', 'retry-after', '1');
-
-/** What Node refuses in a header value (`ERR_INVALID_CHAR`, node:_http_common). */
-export const INVALID_HEADER_CHARACTER = /[^\t\x20-\x7e\x80-\xff]/;
 
 /**
  * The client's address as Fastify gives it: with `trustProxy` (every proxy trusted) the left-most

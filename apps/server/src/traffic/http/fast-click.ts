@@ -1,5 +1,4 @@
-// Clicks answered by Node's HTTP server directly, ahead of Fastify (app.ts hands it every request first),
-// on the connections Node's server reads (the others are click-connections.ts's, which shares the answers).
+// Clicks answered by Node's HTTP server directly, ahead of Fastify (app.ts hands it every request first).
 // A click is the one request that arrives at ad-network rates, and Fastify's work per request (router,
 // request and reply objects, a child logger, hooks) cost as much as routing the click itself. The
 // answer is the same as the Fastify route's in routes.ts (which `app.inject` and every other request
