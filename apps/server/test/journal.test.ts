@@ -4,10 +4,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import type { Worker } from 'node:worker_threads';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { migrateToLatest, openStore } from '../src/store/database.js';
+import { EngineStore } from '../src/store/traffic/engine-store.js';
+import { EventWriter } from '../src/store/traffic/event-writer.js';
 import { Journal, type JournalLog, readSegment } from '../src/store/traffic/journal.js';
 import { eventLine, eventPayload, payloadBatches } from '../src/store/traffic/sqlite-events.js';
 import { createRecord } from './fixtures/config-records.js';
@@ -142,6 +146,46 @@ describe('journal segments', () => {
   });
 });
 
+describe('the event writer with a journal', () => {
+  it('keeps in the journal what a stopped writer thread lost, for the next start to store', async () => {
+    const dataDir = await temporaryDir();
+    const journalDir = path.join(dataDir, 'journal');
+    const store = openStore({ databaseUrl: undefined, dataDir });
+    try {
+      await migrateToLatest(store);
+      const log = collectingLog();
+      const journal = new Journal({ dir: journalDir, fsyncIntervalMs: 1000, log });
+      const writer = new EventWriter(store.db, {
+        sqlite: store.sqlite!,
+        journal,
+        flushIntervalMs: 3_600_000,
+        maxBatch: 100_000,
+        log,
+      });
+      const id = (index: number) => `w${String(index).padStart(3, '0')}`;
+      for (let index = 0; index < 300; index += 1) writer.addClick(click(id(index)));
+      await writer.flush();
+      for (let index = 300; index < 700; index += 1) writer.addClick(click(id(index)));
+      writer.commit();
+      // Handed over but not written: the worker waits for more. Stopped the way a crash would.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await (writer as unknown as { sink: { worker: Worker } }).sink.worker.terminate();
+      for (let index = 700; index < 750; index += 1) writer.addClick(click(id(index)));
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      await writer.close();
+      const stored = async () => (await store.db.selectFrom('tracker_clicks').select('click_id').execute()).length;
+      expect(await stored()).toBe(350);
+      // The segment with the lost rows stayed; the next start's replay stores them, and nothing twice.
+      expect(readdirSync(journalDir).length).toBeGreaterThan(0);
+      const replayed = await new EngineStore(store.db, store.sqlite).replayJournal(journalDir, log);
+      expect(replayed.stored).toBe(400);
+      expect(await stored()).toBe(750);
+    } finally {
+      await store.db.destroy();
+    }
+  });
+});
+
 describe('the journal at start', () => {
   const apps: FastifyInstance[] = [];
   afterEach(async () => {
@@ -246,9 +290,28 @@ describe('the journal at start', () => {
       }
       expect(refused).toBe(5);
       expect(answered.length).toBeGreaterThan(10);
+      // A lead is refused the same way, and not stored.
+      const apiOffer = await createRecord(app, token, 'offers', { url: 'https://api.example/?l={lead_id}' });
+      const apiFlow = await createRecord(app, token, 'flows', {
+        path_groups: [{ id: 'g', name: 'All', paths: [{ id: 'p', offer_external_id: apiOffer.external_id }] }],
+      });
+      const apiCampaign = await createRecord(app, token, 'campaigns', { flow_external_id: apiFlow.external_id });
+      const lead = await app.inject({
+        method: 'POST',
+        url: `/v1/campaigns/${apiCampaign.external_id}/leads`,
+        headers: { 'x-api-key': String(apiCampaign.ingest_token) },
+        // Larger than any room a refused click left.
+        payload: {
+          email: 'someone@gmail.com',
+          user_agent: 'u'.repeat(2000),
+          vars: { var1: 'z'.repeat(1000), var2: 'z'.repeat(1000), var3: 'z'.repeat(1000) },
+        },
+      });
+      expect(lead.statusCode, lead.body).toBe(503);
       await app.tracker.flush();
       // Every answered click is stored, and nothing else: a refused click was never kept.
       expect(await storedClicks(app)).toEqual([...answered].sort());
+      expect(await app.store.db.selectFrom('tracker_leads').select('lead_id').execute()).toEqual([]);
     } finally {
       for (const app of apps.splice(0)) await app.close();
       execFileSync('umount', [journalDir]);

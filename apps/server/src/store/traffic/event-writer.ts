@@ -78,8 +78,7 @@ export class EventWriter {
   private commitScheduled = false;
   /** Events handed to the sink; the sink stores them in order, so `handed - pending` are stored. */
   private handed = 0;
-  /** Set when the sink lost rows: the journal's segments then stay for the next start to replay. */
-  private keepSegments = false;
+
   private cleanupTimer: NodeJS.Timeout | null = null;
   private cleaning = false;
 
@@ -89,9 +88,8 @@ export class EventWriter {
       flushIntervalMs: options.flushIntervalMs ?? (options.sqlite ? SQLITE_FLUSH_INTERVAL_MS : 1000),
       maxPending: options.maxPending ?? 200_000,
       log: options.log,
-      lost: () => {
-        this.keepSegments = true;
-      },
+      // The segments written so far stay for the next start to replay.
+      lost: () => this.journal?.pinAll(this.handed),
     };
     this.log = options.log;
     this.journal = options.journal;
@@ -172,7 +170,7 @@ export class EventWriter {
     }
     if (this.journal) {
       const segments = this.journal.closeAll(this.handed);
-      if (this.pending === 0 && !this.keepSegments) {
+      if (this.pending === 0) {
         await this.sink.durable();
         this.journal.delete(segments);
       }
@@ -196,7 +194,7 @@ export class EventWriter {
   /** Deletes the journal's segments whose events the database holds, once it holds them durably. */
   private async cleanUp(): Promise<void> {
     const journal = this.journal;
-    if (!journal || this.cleaning || this.keepSegments) return;
+    if (!journal || this.cleaning) return;
     this.cleaning = true;
     try {
       const stored = this.handed - this.sink.pending;

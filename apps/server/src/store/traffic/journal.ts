@@ -41,6 +41,8 @@ interface Segment {
   openedAt: number;
   /** Events handed on when the segment was closed: it can go once that many are stored. */
   handedThrough: number;
+  /** Kept for the next start whatever is stored (see pinAll). */
+  pinned?: boolean;
 }
 
 export class JournalWriteError extends Error {}
@@ -96,7 +98,18 @@ export class Journal {
 
   /** Segments closed before `storedThrough` events were stored: the database holds all their events. */
   deletable(storedThrough: number): string[] {
-    return this.closed.filter((segment) => segment.handedThrough <= storedThrough).map((segment) => segment.file);
+    return this.closed
+      .filter((segment) => segment.handedThrough <= storedThrough && !segment.pinned)
+      .map((segment) => segment.file);
+  }
+
+  /**
+   * Keeps every segment written so far until the next start (which replays them): the writer lost events
+   * that were handed to it, and only the journal still has them. Later segments go as usual.
+   */
+  pinAll(handedThrough: number): void {
+    this.rotate(handedThrough);
+    for (const segment of this.closed) segment.pinned = true;
   }
 
   /** Closes the active segment when it is old, so that it can be deleted once its events are stored. */
@@ -116,14 +129,14 @@ export class Journal {
     }
   }
 
-  /** Every segment, the active one too: at a graceful close, once everything is stored. */
+  /** Every segment that may go, the active one too: at a graceful close, once everything is stored. */
   closeAll(handedThrough: number): string[] {
     if (this.syncTimer) clearInterval(this.syncTimer);
     this.syncTimer = null;
     this.rotate(handedThrough);
     // Closed for good: what is left of them is the next start's to replay.
     for (const segment of this.closed) OWN_SEGMENTS.delete(segment.file);
-    return this.closed.map((segment) => segment.file);
+    return this.closed.filter((segment) => !segment.pinned).map((segment) => segment.file);
   }
 
   private segmentFor(handedBefore: number): Segment {
