@@ -33,9 +33,9 @@ import { migrateToLatest, openStore, type Store } from './store/database.js';
 import { closeRedis, OutageWarning, openRedis, REDIS_KEY_PREFIX } from './store/redis.js';
 import { shareConfigChanges } from './store/redis-notices.js';
 import { type SeedResult, seedEmptyDatabase } from './store/seed.js';
-import { type TrackerOptions, TrafficEngine } from './traffic/engine.js';
+import { type EngineOptions, TrafficEngine } from './traffic/engine.js';
 import { type FastPath, fastClickPath } from './traffic/http/fast-click.js';
-import { trackerRoutes } from './traffic/http/routes.js';
+import { trafficRoutes } from './traffic/http/routes.js';
 import { RedisCapCounters } from './traffic/rules/redis-caps.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -51,8 +51,8 @@ export interface BuildOptions {
   print?: (text: string) => void;
   /** Honour X-Forwarded-For when behind a reverse proxy (per-IP login limits use the client IP). */
   trustProxy?: FastifyServerOptions['trustProxy'];
-  /** Routing randomness, clock, cap counters and event batching of the tracker (tests replace them). */
-  tracker?: TrackerOptions;
+  /** Routing randomness, clock, cap counters and event batching of the engine (tests replace them). */
+  engine?: EngineOptions;
   /** Start of every Redis key; `switchyard:` unless replaced (tests use one per run). */
   redisKeyPrefix?: string;
 }
@@ -61,7 +61,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     store: Store;
     seedResult: SeedResult;
-    tracker: TrafficEngine;
+    engine: TrafficEngine;
   }
 }
 
@@ -133,43 +133,43 @@ async function createServer(
   const auth = new AuthService(store.db, sessions, loginLimiter);
   const mailer = createMailer(options.config);
   if (mailer) app.addHook('onClose', async () => mailer.close());
-  const tracker = new TrafficEngine(
+  const engine = new TrafficEngine(
     store.db,
     app.log,
     {
       ...(shared ? { caps: shared.caps } : {}),
       journal: { dir: journalDir(options.config), fsyncIntervalMs: options.config.journalFsyncMs },
-      ...options.tracker,
+      ...options.engine,
     },
     store.sqlite,
   );
-  await tracker.start();
-  app.decorate('tracker', tracker);
+  await engine.start();
+  app.decorate('engine', engine);
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
   });
   if (typeof options.trustProxy === 'boolean' || options.trustProxy === undefined) {
-    fastPath = fastClickPath(tracker, {
+    fastPath = fastClickPath(engine, {
       trustProxy: options.trustProxy ?? false,
       log: app.log,
       closing: () => closing,
     });
   }
   // onClose hooks run last-added first: waiting events are written before the database closes.
-  app.addHook('onClose', async () => tracker.close());
+  app.addHook('onClose', async () => engine.close());
   // With Redis, a saved record recompiles the routing of every node, not only this one's.
-  let onConfigChange: ConfigChangeListener = tracker.configChanged;
+  let onConfigChange: ConfigChangeListener = engine.configChanged;
   if (redis) {
     const notices = await shareConfigChanges(
       redis,
       options.redisKeyPrefix ?? REDIS_KEY_PREFIX,
-      { changed: tracker.configChanged, resync: () => tracker.resync() },
+      { changed: engine.configChanged, resync: () => engine.resync() },
       app.log,
     );
     app.addHook('onClose', async () => notices.close());
     onConfigChange = async (kind) => {
-      await tracker.configChanged(kind);
+      await engine.configChanged(kind);
       await notices.publish(kind);
     };
   }
@@ -205,7 +205,7 @@ async function createServer(
   );
 
   // Public: visitors and partners' servers call these, outside /api and its session check.
-  trackerRoutes(app, tracker);
+  trafficRoutes(app, engine);
 
   app.setNotFoundHandler(await dashboard(app, options.config.webDist));
   await app.ready();
@@ -228,7 +228,7 @@ function sharedCounts(app: FastifyInstance, redis: Redis, prefix: string | undef
   const outage = new OutageWarning(app.log, 'Redis connection lost; reconnecting');
   redis.on('error', (error) => outage.report(error));
   redis.on('ready', () => app.log.info('Redis answers again'));
-  // Added right after the store's: runs after the tracker has closed, just before the store closes.
+  // Added right after the store's: runs after the engine has closed, just before the store closes.
   app.addHook('onClose', async () => closeRedis(redis));
   return {
     caps: new RedisCapCounters(redis, { log: app.log, prefix }),

@@ -77,8 +77,8 @@ export interface BuildTestAppOptions {
   print?: BuildOptions['print'];
   /** Boot on this database (from `createDatabase`) instead of a new empty one. */
   database?: DatabaseSettings;
-  /** The tracker's clock, randomness and worker settings. */
-  tracker?: BuildOptions['tracker'];
+  /** The traffic engine's clock, randomness and worker settings. */
+  engine?: BuildOptions['engine'];
   /** Honour X-Forwarded-For (as SWITCHYARD_TRUST_PROXY=true does). */
   trustProxy?: boolean;
 }
@@ -101,7 +101,7 @@ export class DatabaseUnderTest {
     const app = await buildApp({
       config: loadConfig(env),
       print: options.print ?? (() => undefined),
-      ...(options.tracker ? { tracker: options.tracker } : {}),
+      ...(options.engine ? { engine: options.engine } : {}),
       ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
     });
     this.cleanups.push(() => app.close());

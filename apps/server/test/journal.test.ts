@@ -308,7 +308,7 @@ describe('the journal at start', () => {
         },
       });
       expect(lead.statusCode, lead.body).toBe(503);
-      await app.tracker.flush();
+      await app.engine.flush();
       // Every answered click is stored, and nothing else: a refused click was never kept.
       expect(await storedClicks(app)).toEqual([...answered].sort());
       expect(await app.store.db.selectFrom('tracker_leads').select('lead_id').execute()).toEqual([]);

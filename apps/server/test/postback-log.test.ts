@@ -33,7 +33,7 @@ forEachDatabase('postback log', (db) => {
     app = await db.buildApp({
       env: { SWITCHYARD_ADMIN_EMAIL: ADMIN_EMAIL, SWITCHYARD_ADMIN_PASSWORD: ADMIN_PASSWORD },
       // The worker loop is off: tests run it with the clock where they want it.
-      tracker: { now: () => new Date(clock), outbound: { intervalMs: 0, baseDelayMs: RETRY_MS, timeoutMs: 5000 } },
+      engine: { now: () => new Date(clock), outbound: { intervalMs: 0, baseDelayMs: RETRY_MS, timeoutMs: 5000 } },
     });
     token = await login(app, ADMIN_EMAIL, ADMIN_PASSWORD);
     sale = await createRecord(app, token, 'postback-events', { status_values: ['approved'] });
@@ -182,7 +182,7 @@ forEachDatabase('postback log', (db) => {
 
   it('shows an outbound postback failing, waiting for its retry, then sent', async () => {
     startDay('2025-04-03');
-    await app.tracker.outbound.processDue();
+    await app.engine.outbound.processDue();
     receiver.requests.length = 0;
     receiver.statuses.push(500);
     const clickId = await click();
@@ -200,7 +200,7 @@ forEachDatabase('postback log', (db) => {
     });
     expect(queued?.next_attempt_at).toBe(new Date(clock).toISOString());
 
-    expect(await app.tracker.outbound.processDue()).toBe(1);
+    expect(await app.engine.outbound.processDue()).toBe(1);
     const [retrying] = (await outbound(`search=${clickId}`)).list;
     expect(retrying).toMatchObject({ state: 'retrying', attempts: 1, last_status: 500, last_error: 'HTTP 500' });
     expect(Date.parse(retrying?.next_attempt_at ?? '') - clock).toBe(RETRY_MS);
@@ -208,7 +208,7 @@ forEachDatabase('postback log', (db) => {
     expect((await outbound('state=pending')).list.map((entry) => entry.click_id)).not.toContain(clickId);
 
     clock += RETRY_MS;
-    expect(await app.tracker.outbound.processDue()).toBe(1);
+    expect(await app.engine.outbound.processDue()).toBe(1);
     const [sent] = (await outbound(`search=${clickId}`)).list;
     expect(sent).toMatchObject({
       state: 'sent',

@@ -82,7 +82,7 @@ forEachDatabase('postbacks', (db) => {
     app = await db.buildApp({
       env: { SWITCHYARD_ADMIN_EMAIL: ADMIN_EMAIL, SWITCHYARD_ADMIN_PASSWORD: ADMIN_PASSWORD },
       // The worker loop is off: each test runs it, with the clock where it wants it.
-      tracker: { now: () => new Date(clock), outbound: { intervalMs: 0, baseDelayMs: RETRY_MS, timeoutMs: 5000 } },
+      engine: { now: () => new Date(clock), outbound: { intervalMs: 0, baseDelayMs: RETRY_MS, timeoutMs: 5000 } },
     });
     token = await login(app, ADMIN_EMAIL, ADMIN_PASSWORD);
     sale = await createRecord(app, token, 'postback-events', { status_values: ['approved', 'sale'] });
@@ -251,14 +251,14 @@ forEachDatabase('postbacks', (db) => {
   });
 
   it('the outbound postback reaches the traffic source with the macros filled', async () => {
-    await app.tracker.outbound.processDue();
+    await app.engine.outbound.processDue();
     receiver.requests.length = 0;
     const clickId = await click(DE_IP, 'zone=Z%201&click_id=src%2F9');
     expect((await postback(`clickid=${clickId}&payout=10&status=approved&txid=t%20o`)).statusCode).toBe(200);
     const [conversion] = await conversionsOf('click_id', clickId);
     expect(await outboundOf(conversion!.conversion_id)).toMatchObject({ state: 'pending', attempts: 0 });
 
-    expect(await app.tracker.outbound.processDue()).toBe(1);
+    expect(await app.engine.outbound.processDue()).toBe(1);
     expect(receiver.requests).toHaveLength(1);
     const sent = receiver.requests[0]!;
     expect(sent.pathname).toBe('/pb');
@@ -274,7 +274,7 @@ forEachDatabase('postbacks', (db) => {
     expect(sent.search).toContain('ext=src%2F9');
     expect(await outboundOf(conversion!.conversion_id)).toMatchObject({ state: 'sent', attempts: 1, last_status: 200 });
     // Nothing left to send.
-    expect(await app.tracker.outbound.processDue()).toBe(0);
+    expect(await app.engine.outbound.processDue()).toBe(0);
   });
 
   it('no outbound postback when the traffic source has no postback URL for the event', async () => {
@@ -292,7 +292,7 @@ forEachDatabase('postbacks', (db) => {
   });
 
   it('retries with backoff when the traffic source fails, then succeeds', async () => {
-    await app.tracker.outbound.processDue();
+    await app.engine.outbound.processDue();
     receiver.requests.length = 0;
     receiver.statuses.push(500, 503);
     const clickId = await click(US_IP, 'click_id=retry-me');
@@ -300,21 +300,21 @@ forEachDatabase('postbacks', (db) => {
     const [conversion] = await conversionsOf('click_id', clickId);
     const id = conversion!.conversion_id;
 
-    expect(await app.tracker.outbound.processDue()).toBe(1);
+    expect(await app.engine.outbound.processDue()).toBe(1);
     let row = await outboundOf(id);
     expect(row).toMatchObject({ state: 'pending', attempts: 1, last_status: 500 });
     expect(Date.parse(row.next_attempt_at) - clock).toBe(RETRY_MS);
     // Not due yet.
-    expect(await app.tracker.outbound.processDue()).toBe(0);
+    expect(await app.engine.outbound.processDue()).toBe(0);
 
     clock += RETRY_MS;
-    expect(await app.tracker.outbound.processDue()).toBe(1);
+    expect(await app.engine.outbound.processDue()).toBe(1);
     row = await outboundOf(id);
     expect(row).toMatchObject({ state: 'pending', attempts: 2, last_status: 503 });
     expect(Date.parse(row.next_attempt_at) - clock).toBe(2 * RETRY_MS);
 
     clock += 2 * RETRY_MS;
-    expect(await app.tracker.outbound.processDue()).toBe(1);
+    expect(await app.engine.outbound.processDue()).toBe(1);
     expect(await outboundOf(id)).toMatchObject({ state: 'sent', attempts: 3, last_status: 200 });
     expect(receiver.requests).toHaveLength(3);
     for (const request of receiver.requests) {
@@ -334,7 +334,7 @@ forEachDatabase('postbacks', (db) => {
       return response.json<{ lead_id: string; reason: string }>().lead_id;
     };
     const leadId = await lead('DE');
-    await app.tracker.outbound.processDue();
+    await app.engine.outbound.processDue();
     receiver.requests.length = 0;
     const response = await postback(`lead_id=${leadId}&payout=9&event=${encodeURIComponent(String(sale.name))}&txid=L`);
     expect(response.statusCode, response.body).toBe(200);
@@ -349,7 +349,7 @@ forEachDatabase('postbacks', (db) => {
       payout_rule_id: 'r-de',
     });
     expect(Number(conversions[0]!.payout)).toBe(7.5);
-    await app.tracker.outbound.processDue();
+    await app.engine.outbound.processDue();
     expect(Object.fromEntries(receiver.requests[0]!.searchParams)).toMatchObject({
       c: leadId,
       l: leadId,
@@ -358,9 +358,9 @@ forEachDatabase('postbacks', (db) => {
     });
 
     // Path `capped` has had its one postback today: leads go to the spare path.
-    await app.tracker.flush();
+    await app.engine.flush();
     const next = await lead('DE');
-    await app.tracker.flush();
+    await app.engine.flush();
     const stored = await app.store.db
       .selectFrom('tracker_leads')
       .select('path_id')

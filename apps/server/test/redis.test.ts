@@ -515,8 +515,8 @@ forEachDatabaseWithRedis('two nodes sharing Redis', (db: DatabaseUnderTest) => {
   });
 
   it('does not count stored clicks again when another node starts', async () => {
-    await nodeA.tracker.flush();
-    await nodeB.tracker.flush();
+    await nodeA.engine.flush();
+    await nodeB.engine.flush();
     await node();
     expect(await cappedCount()).toBe(CAP);
     expect(await clickOn(nodeB, 100)).toBe('backup.example');

@@ -114,7 +114,7 @@ forEachDatabase('reports', (db) => {
   beforeAll(async () => {
     app = await db.buildApp({
       env: { SWITCHYARD_ADMIN_EMAIL: ADMIN_EMAIL, SWITCHYARD_ADMIN_PASSWORD: ADMIN_PASSWORD },
-      tracker: { now: () => new Date(clock), outbound: { intervalMs: 0 } },
+      engine: { now: () => new Date(clock), outbound: { intervalMs: 0 } },
     });
     token = await login(app, ADMIN_EMAIL, ADMIN_PASSWORD);
     network = await createRecord(app, token, 'affiliate-networks');
@@ -180,12 +180,12 @@ forEachDatabase('reports', (db) => {
     at('2026-11-11T04:30:00.000Z');
     await click(US_IP, IPHONE);
     at('2026-11-11T12:00:00.000Z');
-    await app.tracker.flush();
+    await app.engine.flush();
     await postback(`clickid=${gb.clickId}&payout=9&status=approved&txid=t1`); // GB rule: 5
     await postback(`clickid=${us.clickId}&status=sale&txid=t2`); // default: 2
     await postback(`clickid=${us.clickId}&status=sale&txid=t2`); // duplicate: not counted
     await postback(`lead_id=${firstLead}&status=sale&txid=t3`); // default: 2
-    await app.tracker.flush();
+    await app.engine.flush();
   });
 
   it('groups by campaign: the figures are the events sent, totals and definitions included', async () => {

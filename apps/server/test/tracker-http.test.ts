@@ -153,7 +153,7 @@ forEachDatabase('tracker clicks over HTTP', (db) => {
 
     const clickId = (location: string) => new URL(location).searchParams.get('c')!;
     const ids = [clickId(httpLocation), clickId(String(injected.headers.location))];
-    await app.tracker.flush();
+    await app.engine.flush();
     const rows = await clickRows(ids);
     expect(rows).toHaveLength(2);
     const [a, b] = ids.map((id) => rows.find((row) => row.click_id === id)!);
@@ -192,7 +192,7 @@ forEachDatabase('tracker clicks over HTTP', (db) => {
     expect(again.status).toBe(302);
     expect(setCookies(again.headers)).toEqual([]);
     const ids = [first, again].map((answer) => new URL(answer.headers.get('location')!).searchParams.get('c')!);
-    await app.tracker.flush();
+    await app.engine.flush();
     const rows = await clickRows(ids);
     expect(ids.map((id) => rows.find((row) => row.click_id === id)?.is_unique)).toEqual([1, 0]);
     // No X-Forwarded-For: the peer's address.
@@ -206,7 +206,7 @@ forEachDatabase('tracker clicks over HTTP', (db) => {
     expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
     expect(await answer.json()).toEqual({ message: 'Not found' });
     expect(setCookies(answer.headers).some((cookie) => cookie.startsWith('sy_vid='))).toBe(true);
-    await app.tracker.flush();
+    await app.engine.flush();
     const row = await app.store.db
       .selectFrom('tracker_clicks')
       .select(['reason', 'offer_external_id', 'var1'])

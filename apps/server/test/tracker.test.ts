@@ -103,7 +103,7 @@ forEachDatabase('tracker clicks', (db) => {
       `https://offer-gb.example/go?c=${clickId}&z=Z%201&cc=GB&ext=abc&s=s%2F1&l=${lander.external_id}&keep={own}`,
     );
 
-    await app.tracker.flush();
+    await app.engine.flush();
     const row = await app.store.db
       .selectFrom('tracker_clicks')
       .selectAll()
@@ -159,7 +159,7 @@ forEachDatabase('tracker clicks', (db) => {
     expect(again.statusCode).toBe(302);
     expect(again.headers['set-cookie']).toBeUndefined();
 
-    await app.tracker.flush();
+    await app.engine.flush();
     const rows = await app.store.db
       .selectFrom('tracker_clicks')
       .select(['click_id', 'visitor_id', 'is_unique', 'is_bot', 'browser', 'country', 'path_group_id'])
@@ -300,7 +300,7 @@ forEachDatabase('tracker leads', (db) => {
       path_group: { id: 'rest' },
     });
 
-    await app.tracker.flush();
+    await app.engine.flush();
     const row = await app.store.db
       .selectFrom('tracker_leads')
       .selectAll()

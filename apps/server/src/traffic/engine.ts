@@ -14,7 +14,7 @@ import { type ClickAnswer, type ClickRequest, offerForClick, routeClick } from '
 import type { TLeadInput } from './http/lead-input.js';
 import { type LeadAnswer, routeLead } from './lead.js';
 import { type OutboundOptions, OutboundPostbacks } from './outbound.js';
-import type { EngineParts, TrackerLog } from './parts.js';
+import type { EngineLog, EngineParts } from './parts.js';
 import { type PostbackAnswer, takePostback } from './postback.js';
 import { type CapCounters, InProcessCapCounters } from './rules/caps.js';
 import { compileRouting, ROUTING_KINDS, type RoutingSnapshot } from './rules/compile.js';
@@ -23,7 +23,7 @@ import type { Random } from './rules/weighted.js';
 import { UserAgentCache } from './visitor/user-agent.js';
 import { warmUpCaps } from './warm-up.js';
 
-export type { ClickAnswer, ClickRequest, LeadAnswer, PostbackAnswer, TrackerLog };
+export type { ClickAnswer, ClickRequest, EngineLog, LeadAnswer, PostbackAnswer };
 
 export interface JournalSettings {
   /** The directory of the journal's segments (one node's own). */
@@ -32,7 +32,7 @@ export interface JournalSettings {
   fsyncIntervalMs: number;
 }
 
-export interface TrackerOptions {
+export interface EngineOptions {
   random?: Random;
   caps?: CapCounters;
   now?: () => Date;
@@ -51,7 +51,7 @@ export class TrafficEngine {
   private compiling: Promise<void> | null = null;
   private stale = false;
 
-  constructor(db: Kysely<Database>, log: TrackerLog, options: TrackerOptions = {}, sqlite?: SQLite.Database) {
+  constructor(db: Kysely<Database>, log: EngineLog, options: EngineOptions = {}, sqlite?: SQLite.Database) {
     const now = options.now ?? (() => new Date());
     const journal = options.journal
       ? new Journal({ dir: options.journal.dir, fsyncIntervalMs: options.journal.fsyncIntervalMs, log })

@@ -9,7 +9,7 @@ import type { Random } from './rules/weighted.js';
 import type { UserAgentCache } from './visitor/user-agent.js';
 import { eventIdTime } from './visitor/visitor.js';
 
-export interface TrackerLog {
+export interface EngineLog {
   info(object: unknown, message: string): void;
   warn(object: unknown, message: string): void;
   error(object: unknown, message: string): void;
@@ -27,7 +27,7 @@ export interface EngineParts {
   readonly outbound: OutboundPostbacks;
   /** Email hash → registrations seen (regsCount). */
   registrations: Map<string, number>;
-  readonly log: TrackerLog;
+  readonly log: EngineLog;
 }
 
 /** Events younger than this may still wait in the event writer (it writes within a second or so). */

@@ -6,7 +6,7 @@
 // malformed id, a server that is shutting down — goes on to Fastify.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'fast-querystring';
-import type { TrackerLog, TrafficEngine } from '../engine.js';
+import type { EngineLog, TrafficEngine } from '../engine.js';
 import { AnswerBatch, answerOf, type ClickOutcome, clientAddress, internalErrorAnswer } from './answers.js';
 import { EXTERNAL_ID } from './routes.js';
 
@@ -29,8 +29,8 @@ function answer(response: ServerResponse, result: ClickOutcome): void {
 }
 
 export function fastClickPath(
-  tracker: TrafficEngine,
-  options: { trustProxy: boolean; log: TrackerLog; closing: () => boolean },
+  engine: TrafficEngine,
+  options: { trustProxy: boolean; log: EngineLog; closing: () => boolean },
 ): FastPath {
   const fail = (response: ServerResponse, error: unknown) => {
     options.log.error({ err: error }, 'unexpected error');
@@ -42,18 +42,18 @@ export function fastClickPath(
     response.writeHead(head.status, head.headers);
     response.end(head.body);
   };
-  const answers = new AnswerBatch<ServerResponse>(tracker, answer, fail);
+  const answers = new AnswerBatch<ServerResponse>(engine, answer, fail);
   return (request, response) => {
     if (request.method !== 'GET' || options.closing()) return false;
     const url = request.url ?? '';
     if (!url.startsWith('/c/')) return false;
     const question = url.indexOf('?');
     const campaignExternalId = question < 0 ? url.slice(3) : url.slice(3, question);
-    if (!EXTERNAL_ID.test(campaignExternalId) || !tracker.hasClickCampaign(campaignExternalId)) return false;
+    if (!EXTERNAL_ID.test(campaignExternalId) || !engine.hasClickCampaign(campaignExternalId)) return false;
     const query = question < 0 || question === url.length - 1 ? {} : parseQuery(url.slice(question + 1));
     // Node's HTTP server has built request.headers already (it reads Expect on every HTTP/1.1 request).
     const headers = request.headers;
-    tracker
+    engine
       .click({
         campaignExternalId,
         query,

@@ -15,7 +15,7 @@ type CampaignParams = { Params: { campaign: string } };
 /** Log levels below `warn`, at which Fastify writes two access-log lines per request. */
 const CHATTY_LEVELS = new Set(['trace', 'debug', 'info']);
 
-export function trackerRoutes(app: FastifyInstance, tracker: TrafficEngine): void {
+export function trafficRoutes(app: FastifyInstance, engine: TrafficEngine): void {
   // Clicks are not access-logged: each one is a row in tracker_clicks, and at click rates two log lines
   // per visitor would cost more than the click. Warnings and errors are still logged. (Left to inherit
   // when the server logs warnings and up anyway: a route level makes pino rebuild each request's logger.)
@@ -25,7 +25,7 @@ export function trackerRoutes(app: FastifyInstance, tracker: TrafficEngine): voi
   app.get<CampaignParams>('/c/:campaign', clickRoute, async (request, reply) => {
     const { campaign } = request.params;
     if (!EXTERNAL_ID.test(campaign)) throw new NotFoundError();
-    const answer = await tracker.click({
+    const answer = await engine.click({
       campaignExternalId: campaign,
       query: (request.query ?? {}) as Record<string, unknown>,
       ip: request.ip,
@@ -34,7 +34,7 @@ export function trackerRoutes(app: FastifyInstance, tracker: TrafficEngine): voi
       cookieHeader: request.headers.cookie,
     });
     if (answer.kind === 'not-found') throw new NotFoundError();
-    const head = answerOf(keptOrUnavailable(tracker, answer));
+    const head = answerOf(keptOrUnavailable(engine, answer));
     reply.code(head.status);
     for (let index = 0; index < head.headers.length; index += 2) {
       const name = head.headers[index]!;
@@ -53,7 +53,7 @@ export function trackerRoutes(app: FastifyInstance, tracker: TrafficEngine): voi
       if (!EXTERNAL_ID.test(campaign) || typeof clickId !== 'string' || !CLICK_ID.test(clickId)) {
         throw new NotFoundError();
       }
-      const location = await tracker.offerForClick(campaign, clickId);
+      const location = await engine.offerForClick(campaign, clickId);
       if (!location) throw new NotFoundError();
       reply.header('cache-control', 'no-store');
       return reply.redirect(location, 302);
@@ -64,13 +64,13 @@ export function trackerRoutes(app: FastifyInstance, tracker: TrafficEngine): voi
     const { campaign } = request.params;
     if (!EXTERNAL_ID.test(campaign)) throw new NotFoundError();
     const apiKey = request.headers['x-api-key'];
-    const answer = await tracker.lead(campaign, typeof apiKey === 'string' ? apiKey : undefined, () =>
+    const answer = await engine.lead(campaign, typeof apiKey === 'string' ? apiKey : undefined, () =>
       parseInput(ZLeadInput, request.body),
     );
     if (answer.kind === 'not-found') throw new NotFoundError();
     if (answer.kind === 'unauthorized') throw new UnauthorizedError();
     // Answered only once the lead is kept in the journal.
-    if (!tracker.kept(answer.event)) throw new ServiceUnavailableError();
+    if (!engine.kept(answer.event)) throw new ServiceUnavailableError();
     return answer.body;
   });
 
@@ -88,7 +88,7 @@ export function trackerRoutes(app: FastifyInstance, tracker: TrafficEngine): voi
       method: ['GET', 'POST'],
       url: '/postback',
       handler: async (request, reply) => {
-        const answer = await tracker.postback(readPostbackParams(request.query, request.body), request.ip);
+        const answer = await engine.postback(readPostbackParams(request.query, request.body), request.ip);
         if (answer.kind === 'not-found') throw new NotFoundError();
         if (answer.kind === 'missing-click-id') throw new ValidationError({ clickid: ['Required'] });
         reply.header('cache-control', 'no-store');
