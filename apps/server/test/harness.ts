@@ -83,8 +83,11 @@ export interface BuildTestAppOptions {
   trustProxy?: boolean;
 }
 
-/** The environment variables that select one database: DATABASE_URL or SWITCHYARD_DATA_DIR. */
-export type DatabaseSettings = { readonly DATABASE_URL: string } | { readonly SWITCHYARD_DATA_DIR: string };
+/**
+ * The environment variables that select one database: SWITCHYARD_DATA_DIR, with DATABASE_URL on
+ * PostgreSQL (the data directory then holds the node's event journal).
+ */
+export type DatabaseSettings = { readonly DATABASE_URL?: string; readonly SWITCHYARD_DATA_DIR: string };
 
 /** One kind of database under test; every app it builds gets a new empty database, removed afterwards. */
 export class DatabaseUnderTest {
@@ -118,14 +121,14 @@ export class DatabaseUnderTest {
 
   /** A new empty database, removed at cleanup. */
   async createDatabase(): Promise<DatabaseSettings> {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'switchyard-test-'));
+    this.cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
     if (this.kind === 'postgres') {
       const name = `switchyard_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
       await adminQuery(`CREATE DATABASE "${name}"`);
       this.cleanups.push(() => adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
-      return { DATABASE_URL: withDatabase(POSTGRES_URL, name) };
+      return { DATABASE_URL: withDatabase(POSTGRES_URL, name), SWITCHYARD_DATA_DIR: dataDir };
     }
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'switchyard-test-'));
-    this.cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
     return { SWITCHYARD_DATA_DIR: dataDir };
   }
 

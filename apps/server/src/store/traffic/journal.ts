@@ -150,6 +150,7 @@ export class Journal {
       );
       OWN_SEGMENTS.add(file);
       this.active = { file, fd: fs.openSync(file, 'a'), bytes: 0, openedAt: Date.now(), handedThrough: 0 };
+      this.syncDirectory();
     }
     return this.active;
   }
@@ -162,6 +163,14 @@ export class Journal {
     this.closed.push(segment);
     // Flushed and closed off the event loop; a segment is deleted only after the database is durable.
     fs.fdatasync(segment.fd, () => fs.close(segment.fd, () => undefined));
+  }
+
+  /** The directory's entry for a new segment, flushed too: without it a power loss may forget the file. */
+  private syncDirectory(): void {
+    fs.open(this.options.dir, 'r', (error, fd) => {
+      if (error) return;
+      fs.fsync(fd, () => fs.close(fd, () => undefined));
+    });
   }
 
   private syncSoon(): void {
