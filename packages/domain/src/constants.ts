@@ -17,6 +17,19 @@ export const BULK_INSERT_MIN_CHUNKS = 2;
 export const SCROLLABLE_VALUES_ABOVE = 4;
 export const MAX_TRAFFIC_SOURCE_PARAMETERS = 10;
 export const CONDITION_MAX_DEPTH = 10;
+/**
+ * Node levels (every AND, OR, NOT and leaf on one branch) of any condition tree, whatever depth a caller
+ * allows. The builder makes at most two per group level (a NOT and its group), so 64 is far above depth 10,
+ * and far below the ~700 levels at which recursive readers (zod, pruning, the engine's compiled tests,
+ * JSON.stringify) run out of stack.
+ */
+export const CONDITION_MAX_NESTING = 64;
+/**
+ * Nodes of one condition tree. The spec sets no number; a tree built by hand has tens, a generated one
+ * a few hundred, and each leaf already holds up to 10,000 values. Every click runs each tree it meets,
+ * so a tree of 100,000 nodes would be a cost on every click, not a rule.
+ */
+export const CONDITION_MAX_NODES = 5000;
 
 export const DEFAULT_WEIGHT = 100;
 export const DEFAULT_DAILY_CAP = 0;

@@ -53,8 +53,9 @@ export const ZWeight = z
 export const ZRowId = z.union([z.string().min(1).max(64), z.number().int()]).transform(String);
 
 /**
- * A condition tree (§3.8) stored as JSON text: refused when it is not JSON, not of the shape of §3.8 or
- * deeper than the limit (§5.5); stored pruned (§5.4), exactly as the builder saves it.
+ * A condition tree (§3.8) stored as JSON text: refused when it is not JSON, not of the shape of §3.8, or
+ * deeper or larger than the limits (§5.5, CONDITION_MAX_NODES); stored pruned (§5.4), exactly as the
+ * builder saves it.
  */
 export const ZConditionText = z
   .string()
@@ -62,7 +63,13 @@ export const ZConditionText = z
   .transform((text, context) => {
     const parsed = parseConditionText(text);
     if (parsed.tree) return JSON.stringify(pruneCondition(parsed.tree));
-    context.addIssue({ code: 'custom', message: parsed.problem === 'depth' ? M.conditionTooDeep : M.invalidCondition });
+    const message = {
+      depth: M.conditionTooDeep,
+      size: M.conditionTooLarge,
+      json: M.invalidCondition,
+      shape: M.invalidCondition,
+    };
+    context.addIssue({ code: 'custom', message: message[parsed.problem] });
     return z.NEVER;
   });
 

@@ -23,6 +23,7 @@ export const VALIDATION_MESSAGES = {
   tooLarge: 'This value is too large',
   invalidCondition: 'The condition is not valid',
   conditionTooDeep: 'The condition is nested too deeply',
+  conditionTooLarge: 'The condition has too many parts',
   invalidCurrency: 'Unknown currency',
   invalidCountry: 'Unknown country',
   invalidTimezone: 'Unknown time zone',

@@ -1,18 +1,20 @@
 import { z } from 'zod';
 import { CONDITION_MAX_DEPTH } from '../constants.js';
+import { VALIDATION_MESSAGES as M } from '../messages.js';
+import { conditionSizeProblem, measureCondition } from './measure.js';
 import { COMPARATORS, type ConditionNode, IN_OPERATIONS, VARS_OPERATIONS } from './types.js';
 
 const ZVar = z.string().min(1).max(64);
 const ZValueList = z.array(z.string().max(1024)).max(10_000);
 const ZTime = z.string().regex(/^\d\d:\d\d$/);
 
-/** The shape of every node of §3.8; the server refuses anything else. */
-export const ZConditionNode: z.ZodType<ConditionNode> = z.lazy(() =>
+/** The shape of every node of §3.8. Recursive: only for trees already measured. */
+const ZConditionShape: z.ZodType<ConditionNode> = z.lazy(() =>
   z.discriminatedUnion('type', [
     z.object({ type: z.literal('AllCondition') }).strict(),
-    z.object({ type: z.literal('NotCondition'), data: z.object({ Condition: ZConditionNode }) }),
-    z.object({ type: z.literal('AndCondition'), data: z.object({ Conditions: z.array(ZConditionNode) }) }),
-    z.object({ type: z.literal('OrCondition'), data: z.object({ Conditions: z.array(ZConditionNode) }) }),
+    z.object({ type: z.literal('NotCondition'), data: z.object({ Condition: ZConditionShape }) }),
+    z.object({ type: z.literal('AndCondition'), data: z.object({ Conditions: z.array(ZConditionShape) }) }),
+    z.object({ type: z.literal('OrCondition'), data: z.object({ Conditions: z.array(ZConditionShape) }) }),
     z.object({ type: z.literal('EqualCondition'), data: z.object({ Var: ZVar, Value: z.string().max(1024) }) }),
     z.object({
       type: z.literal('SegmentCondition'),
@@ -46,30 +48,26 @@ export const ZConditionNode: z.ZodType<ConditionNode> = z.lazy(() =>
   ]),
 ) as z.ZodType<ConditionNode>;
 
-function groupLevels(node: ConditionNode): number {
-  switch (node.type) {
-    case 'AllCondition':
-      return 0;
-    case 'NotCondition': {
-      // A NOT around a group is that group; a NOT around a leaf is a group of its own in the editor.
-      const inner = node.data.Condition;
-      return inner.type === 'AndCondition' || inner.type === 'OrCondition' ? groupLevels(inner) : 1;
+/**
+ * The shape of every node of §3.8; the server refuses anything else. Measured first, without recursion, so
+ * a tree too deep or too large for the schema's recursion is refused instead of overflowing the stack.
+ */
+export const ZConditionNode: z.ZodType<ConditionNode> = z
+  .unknown()
+  .superRefine((value, context) => {
+    const problem = conditionSizeProblem(value, Number.POSITIVE_INFINITY);
+    if (problem) {
+      context.addIssue({ code: 'custom', message: problem === 'depth' ? M.conditionTooDeep : M.conditionTooLarge });
     }
-    case 'AndCondition':
-    case 'OrCondition':
-      return 1 + Math.max(0, ...node.data.Conditions.map(groupLevels));
-    default:
-      return 0;
-  }
-}
+  })
+  .pipe(ZConditionShape) as unknown as z.ZodType<ConditionNode>;
 
 /** Group levels of a stored tree as the builder shows it: the top group is depth 1. */
 export function conditionDepth(node: ConditionNode): number {
-  if (node.type === 'AllCondition') return 0;
-  return Math.max(1, groupLevels(node));
+  return measureCondition(node).depth;
 }
 
-export type ConditionTextProblem = 'json' | 'shape' | 'depth';
+export type ConditionTextProblem = 'json' | 'shape' | 'depth' | 'size';
 
 /** Parses stored condition text; `problem` says why it cannot be stored. */
 export function parseConditionText(
@@ -82,8 +80,10 @@ export function parseConditionText(
   } catch {
     return { problem: 'json' };
   }
-  const parsed = ZConditionNode.safeParse(value);
+  // Measured before the schema: its recursion would overflow the stack on a hostile tree.
+  const problem = conditionSizeProblem(value, maxDepth);
+  if (problem) return { problem };
+  const parsed = ZConditionShape.safeParse(value);
   if (!parsed.success) return { problem: 'shape' };
-  if (conditionDepth(parsed.data) > maxDepth) return { problem: 'depth' };
   return { tree: parsed.data };
 }
