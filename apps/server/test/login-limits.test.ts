@@ -27,6 +27,12 @@ forEachDatabase('login limits', (db) => {
     expect(retryAfter).toBeGreaterThan(0);
   }
 
+  function countStatuses(responses: { statusCode: number }[]): Record<number, number> {
+    const counts: Record<number, number> = {};
+    for (const { statusCode } of responses) counts[statusCode] = (counts[statusCode] ?? 0) + 1;
+    return counts;
+  }
+
   it('allows exactly 10 failures a minute', () => {
     expect(LOGIN_FAILURES_PER_WINDOW).toBe(10);
   });
@@ -65,6 +71,14 @@ forEachDatabase('login limits', (db) => {
       expectTooMany(response);
     });
 
+    it('checks at most the limit of 50 parallel wrong logins from one address to as many accounts', async () => {
+      const ip = '10.2.3.1';
+      const statuses = await Promise.all(
+        Array.from({ length: 50 }, (_, index) => attempt(`parallel${index}@test.local`, 'wrong-password', ip)),
+      );
+      expect(countStatuses(statuses)).toEqual({ 401: LOGIN_FAILURES_PER_WINDOW, 429: 50 - LOGIN_FAILURES_PER_WINDOW });
+    });
+
     it('does not count successful logins', async () => {
       const ip = '10.2.1.1';
       for (let index = 0; index < LOGIN_FAILURES_PER_WINDOW + 2; index += 1) {
@@ -93,6 +107,43 @@ forEachDatabase('login limits', (db) => {
         expectError(await attempt(email, 'wrong-password', `10.4.0.${index + 1}`), 401);
       }
       expectTooMany(await attempt(email, 'wrong-password', '10.4.1.1'));
+    });
+
+    it('checks at most the limit of 50 parallel wrong passwords, from many addresses, and answers 429 to the rest', async () => {
+      const user = await createUserWithPermissions(ctx.app, ctx.adminToken, []);
+      const statuses = await Promise.all(
+        Array.from({ length: 50 }, (_, index) =>
+          attempt(user.email, `wrong-password-${index}`, `10.6.${Math.floor(index / 200)}.${(index % 200) + 1}`),
+        ),
+      );
+      // Every answer other than 429 is a password that was checked: exactly the limit, not one more.
+      expect(countStatuses(statuses)).toEqual({ 401: LOGIN_FAILURES_PER_WINDOW, 429: 50 - LOGIN_FAILURES_PER_WINDOW });
+      // The account stays blocked for its owner too, for the window, and no longer than that.
+      expectTooMany(await attempt(user.email, user.password, '10.6.9.1'));
+    });
+
+    it('checks at most the limit of 50 parallel wrong passwords from one address', async () => {
+      const user = await createUserWithPermissions(ctx.app, ctx.adminToken, []);
+      const statuses = await Promise.all(
+        Array.from({ length: 50 }, (_, index) => attempt(user.email, `wrong-password-${index}`, '10.7.0.1')),
+      );
+      expect(countStatuses(statuses)).toEqual({ 401: LOGIN_FAILURES_PER_WINDOW, 429: 50 - LOGIN_FAILURES_PER_WINDOW });
+    });
+
+    it('does not count parallel successful logins', async () => {
+      const ip = '10.7.1.1';
+      const user = await createUserWithPermissions(ctx.app, ctx.adminToken, []);
+      for (let round = 0; round < 3; round += 1) {
+        const statuses = await Promise.all(
+          Array.from({ length: LOGIN_FAILURES_PER_WINDOW }, () => attempt(user.email, user.password, ip)),
+        );
+        expect(countStatuses(statuses)).toEqual({ 200: LOGIN_FAILURES_PER_WINDOW });
+      }
+      // Nothing was kept of them: a full share of failures is still allowed.
+      for (let index = 0; index < LOGIN_FAILURES_PER_WINDOW; index += 1) {
+        expectError(await attempt(user.email, 'wrong-password', ip), 401);
+      }
+      expectTooMany(await attempt(user.email, user.password, ip));
     });
 
     it('counts failures below the limit without blocking', async () => {

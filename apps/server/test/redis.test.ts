@@ -14,7 +14,15 @@ import { closeRedis, openRedis } from '../src/store/redis.js';
 import { type CapCounters, dayIn, InProcessCapCounters, offerCapKey } from '../src/traffic/rules/caps.js';
 import { RedisCapCounters } from '../src/traffic/rules/redis-caps.js';
 import { createRecord } from './fixtures/config-records.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, DatabaseUnderTest, expectError, forEachDatabase, login } from './harness.js';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  createUserWithPermissions,
+  DatabaseUnderTest,
+  expectError,
+  forEachDatabase,
+  login,
+} from './harness.js';
 
 // Redis (REDIS_URL) shares daily cap counters and failed-login counts between server nodes. Every test
 // here talks to a real Redis; when none answers, the suite says so loudly and is skipped, never faked
@@ -356,6 +364,15 @@ describeRedis('when Redis stops answering mid-traffic', () => {
     }
     expect(await limiter.retryAfterMs(key)).toBeGreaterThan(0);
     expect(warnings.messages.some((message) => message.includes('failed logins'))).toBe(true);
+    // Reserving counts on this node alone too, and gives back what it counted here.
+    expect((await limiter.reserve([key])).granted).toBe(false);
+    const other = `account:${uniqueKey('outage')}@test.local`;
+    const attempts = await Promise.all(Array.from({ length: 20 }, () => limiter.reserve([other])));
+    expect(attempts.filter((answer) => answer.granted)).toHaveLength(LOGIN_FAILURES_PER_WINDOW);
+    const [granted] = attempts.flatMap((answer) => (answer.granted ? [answer.attempt] : []));
+    if (!granted) throw new Error('nothing granted');
+    await limiter.release(granted);
+    expect((await limiter.reserve([other])).granted).toBe(true);
     const ready = new Promise((resolve) => client.once('ready', resolve));
     link.restore();
     await ready;
@@ -410,6 +427,42 @@ function loginLimiterContract(name: string, make: (options: LoginLimiterOptions)
       const key = `ip:${uniqueKey('same-moment')}`;
       await Promise.all(Array.from({ length: LOGIN_FAILURES_PER_WINDOW }, () => limiter.recordFailure(key)));
       expect(await limiter.retryAfterMs(key)).toBe(LOGIN_FAILURE_WINDOW_MS);
+    });
+
+    it('reserves at most the limit of parallel attempts, on every key at once or on none', async () => {
+      const ip = `ip:${uniqueKey('reserve-ip')}`;
+      const account = `account:${uniqueKey('reserve')}@test.local`;
+      const answers = await Promise.all(Array.from({ length: 50 }, () => limiter.reserve([ip, account])));
+      expect(answers.filter((answer) => answer.granted)).toHaveLength(LOGIN_FAILURES_PER_WINDOW);
+      for (const answer of answers) {
+        if (!answer.granted) expect(answer.retryAfterMs).toBe(LOGIN_FAILURE_WINDOW_MS);
+      }
+      // Refused on the account: nothing was counted on another IP trying it.
+      const otherIp = `ip:${uniqueKey('reserve-other-ip')}`;
+      expect((await limiter.reserve([otherIp, account])).granted).toBe(false);
+      expect(await limiter.retryAfterMs(otherIp)).toBe(0);
+      for (let index = 0; index < LOGIN_FAILURES_PER_WINDOW - 1; index += 1) await limiter.recordFailure(otherIp);
+      expect(await limiter.retryAfterMs(otherIp)).toBe(0);
+    });
+
+    it('gives a released attempt back, and only that one', async () => {
+      const key = `account:${uniqueKey('release')}@test.local`;
+      const attempts = [];
+      for (let index = 0; index < LOGIN_FAILURES_PER_WINDOW; index += 1) {
+        const answer = await limiter.reserve([key]);
+        if (!answer.granted) throw new Error('refused below the limit');
+        attempts.push(answer.attempt);
+        now += 1_000;
+      }
+      expect((await limiter.reserve([key])).granted).toBe(false);
+      const [first, ...rest] = attempts;
+      if (!first) throw new Error('no attempt');
+      await limiter.release(first);
+      // One place free again, taken by the next attempt; then the wait is until the second one leaves.
+      expect(await limiter.retryAfterMs(key)).toBe(0);
+      expect((await limiter.reserve([key])).granted).toBe(true);
+      const refused = await limiter.reserve([key]);
+      expect(refused).toEqual({ granted: false, retryAfterMs: (rest[0]?.at ?? 0) + LOGIN_FAILURE_WINDOW_MS - now });
     });
   });
 }
@@ -579,6 +632,56 @@ forEachDatabaseWithRedis('two nodes sharing Redis', (db: DatabaseUnderTest) => {
       expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
     }
     await login(nodeB, ADMIN_EMAIL, ADMIN_PASSWORD, '10.9.1.2');
+  });
+
+  it('checks at most the limit of 50 parallel wrong logins for one account spread over both nodes', async () => {
+    const token = await login(nodeA, ADMIN_EMAIL, ADMIN_PASSWORD, '10.9.3.1');
+    const user = await createUserWithPermissions(nodeA, token, []);
+    const statuses = await Promise.all(
+      Array.from({ length: 50 }, (_, index) =>
+        (index % 2 === 0 ? nodeA : nodeB)
+          .inject({
+            method: 'POST',
+            url: '/api/login',
+            payload: { email: user.email, password: `wrong-password-${index}` },
+            remoteAddress: `10.9.4.${index + 1}`,
+          })
+          .then((response) => response.statusCode),
+      ),
+    );
+    // Every 401 is a password that was checked: the two nodes together checked exactly the limit.
+    expect(statuses.filter((status) => status === 401)).toHaveLength(LOGIN_FAILURES_PER_WINDOW);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(50 - LOGIN_FAILURES_PER_WINDOW);
+    expect(await redisClient.zcard(`${PREFIX}login:account:${user.email}`)).toBe(LOGIN_FAILURES_PER_WINDOW);
+    for (const app of [nodeA, nodeB]) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: { email: user.email, password: user.password },
+        remoteAddress: '10.9.4.200',
+      });
+      expectError(response, 429);
+    }
+  });
+
+  it('does not count successful logins on either node', async () => {
+    const ip = '10.9.5.1';
+    for (let round = 0; round < 2; round += 1) {
+      const statuses = await Promise.all(
+        Array.from({ length: LOGIN_FAILURES_PER_WINDOW }, (_, index) =>
+          (index % 2 === 0 ? nodeA : nodeB)
+            .inject({
+              method: 'POST',
+              url: '/api/login',
+              payload: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+              remoteAddress: ip,
+            })
+            .then((response) => response.statusCode),
+        ),
+      );
+      expect(statuses).toEqual(Array.from({ length: LOGIN_FAILURES_PER_WINDOW }, () => 200));
+    }
+    expect(await redisClient.zcard(`${PREFIX}login:ip:${ip}`)).toBe(0);
   });
 
   it('refuses to start when REDIS_URL does not answer, and names the setting', async () => {

@@ -4,7 +4,7 @@ import {
   ACCOUNT_REQUESTS_PER_EMAIL,
   ACCOUNT_REQUESTS_PER_IP,
 } from '@switchyard/domain';
-import { InMemoryLoginLimiter, type LoginLimiter } from '../../auth/login-limiter.js';
+import { InMemoryLoginLimiter, type LoginAttempt, type LoginLimiter } from '../../auth/login-limiter.js';
 import { TooManyRequestsError } from '../../errors.js';
 
 export type LimitedAction = 'register' | 'forgot-password' | 'reset-password' | 'accept-invite' | 'verify-email';
@@ -28,12 +28,23 @@ export class AccountLimits {
 
   /** Counts one request; throws 429 (without counting it) once the IP or the email has used its share. */
   async hit(action: LimitedAction, who: { ip?: string | null; email?: string }): Promise<void> {
-    const keys: [LoginLimiter, string][] = [];
-    if (who.ip !== undefined) keys.push([this.perIp, `${action}:ip:${who.ip ?? 'unknown'}`]);
-    if (who.email !== undefined) keys.push([this.perEmail, `${action}:email:${who.email}`]);
-    const waits = await Promise.all(keys.map(([limiter, key]) => limiter.retryAfterMs(key)));
-    const wait = Math.max(0, ...waits);
-    if (wait > 0) throw new TooManyRequestsError(Math.ceil(wait / 1000), ACCOUNT_MESSAGES.tooManyRequests);
-    await Promise.all(keys.map(([limiter, key]) => limiter.recordFailure(key)));
+    const counted = [];
+    // Checked and counted in one step per limiter, so parallel requests cannot overrun a share.
+    try {
+      if (who.ip !== undefined) counted.push(await this.take(this.perIp, `${action}:ip:${who.ip ?? 'unknown'}`));
+      if (who.email !== undefined) counted.push(await this.take(this.perEmail, `${action}:email:${who.email}`));
+    } catch (error) {
+      // Refused by the email's share: the IP's count is given back, as a refused request counts nowhere.
+      await Promise.all(counted.map(([limiter, attempt]) => limiter.release(attempt)));
+      throw error;
+    }
+  }
+
+  private async take(limiter: LoginLimiter, key: string): Promise<[LoginLimiter, LoginAttempt]> {
+    const reservation = await limiter.reserve([key]);
+    if (!reservation.granted) {
+      throw new TooManyRequestsError(Math.ceil(reservation.retryAfterMs / 1000), ACCOUNT_MESSAGES.tooManyRequests);
+    }
+    return [limiter, reservation.attempt];
   }
 }

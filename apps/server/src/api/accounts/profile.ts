@@ -61,9 +61,9 @@ export class ProfileService {
 
   /** Needs the current password; the other sessions end, this one stays. */
   async changePassword(form: TPasswordChangeForm, actor: Actor): Promise<Profile> {
-    const key = `password-change:${actor.userId}`;
-    const wait = await this.failures.retryAfterMs(key);
-    if (wait > 0) throw new TooManyRequestsError(Math.ceil(wait / 1000));
+    // Counted before the check (given back when right), so parallel guesses get no more checks than the limit.
+    const reservation = await this.failures.reserve([`password-change:${actor.userId}`]);
+    if (!reservation.granted) throw new TooManyRequestsError(Math.ceil(reservation.retryAfterMs / 1000));
     const user = await this.db
       .selectFrom('users')
       .select('password_hash')
@@ -71,9 +71,9 @@ export class ProfileService {
       .executeTakeFirst();
     if (!user) throw new NotFoundError();
     if (!(await verifyPassword(form.current_password, user.password_hash))) {
-      await this.failures.recordFailure(key);
       throw new ValidationError({ current_password: [ACCOUNT_MESSAGES.wrongCurrentPassword] });
     }
+    await this.failures.release(reservation.attempt);
     const passwordHash = await hashPassword(form.password);
     await this.db.transaction().execute(async (trx) => {
       await trx

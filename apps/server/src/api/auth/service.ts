@@ -21,10 +21,10 @@ export class AuthService {
   ) {}
 
   async login(form: TLoginForm, client: SessionClient): Promise<LoginResponse> {
-    const keys = [`ip:${client.ip ?? 'unknown'}`, `account:${form.email}`];
-    const waits = await Promise.all(keys.map((key) => this.limiter.retryAfterMs(key)));
-    const wait = Math.max(...waits);
-    if (wait > 0) throw new TooManyRequestsError(Math.ceil(wait / 1000));
+    // Counted before the password is checked, on the IP and the account at once: parallel guesses get
+    // at most the limit of checks between them, and the rest a 429 without any check.
+    const reservation = await this.limiter.reserve([`ip:${client.ip ?? 'unknown'}`, `account:${form.email}`]);
+    if (!reservation.granted) throw new TooManyRequestsError(Math.ceil(reservation.retryAfterMs / 1000));
 
     const user = await this.db
       .selectFrom('users')
@@ -35,10 +35,12 @@ export class AuthService {
     const passwordMatches = user
       ? await verifyPassword(form.password, user.password_hash)
       : await verifyAgainstDummy(form.password);
+    // A failure keeps its count.
     if (!user || !passwordMatches || user.active === 0 || user.status !== 'active') {
-      await Promise.all(keys.map((key) => this.limiter.recordFailure(key)));
       throw new UnauthorizedError(ERROR_MESSAGES.invalidCredentials);
     }
+    // The right password is not a failure: its attempt no longer counts.
+    await this.limiter.release(reservation.attempt);
     // A self-registered account logs in once its email is confirmed (only said to whoever knows the password).
     if (user.needs_verification === 1) throw new ForbiddenError(undefined, ACCOUNT_MESSAGES.emailNotVerified);
 
