@@ -17,8 +17,10 @@ export function useSaveRecord<TRecord = Record<string, unknown>>(definition: Res
       id === undefined
         ? api<TRecord>(definition.apiPath, { method: 'POST', body })
         : api<TRecord>(`${definition.apiPath}/${encodeURIComponent(String(id))}`, { method: 'PUT', body }),
-    onSuccess: async (record) => {
-      const id = (record as Record<string, unknown> | null)?.[definition.idField];
+    onSuccess: async (answer) => {
+      // The save answer's `notices` are about this save, not part of the record kept for the edit screen.
+      const { notices: _notices, ...record } = (answer ?? {}) as Record<string, unknown>;
+      const id = record[definition.idField];
       if (id !== undefined) queryClient.setQueryData(resourceKeys.record(definition, id as string | number), record);
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: resourceKeys.all(definition) }),

@@ -14,10 +14,19 @@ export const CONFIG_RESOURCES: readonly ResourceDefinition[] = RESOURCES.filter(
   (definition) => !OWN_MODULES.has(definition.name),
 );
 
-/** §7.2, §7.3: the routes of every config entity, from the registry. */
-export function configRecordRoutes(app: FastifyInstance, db: Kysely<Database>, onChange?: ConfigChangeListener): void {
+/**
+ * §7.2, §7.3: the routes of every config entity, from the registry. `publicUrl` (SWITCHYARD_PUBLIC_URL)
+ * names the dashboard's origin, whose images rich text keeps.
+ */
+export function configRecordRoutes(
+  app: FastifyInstance,
+  db: Kysely<Database>,
+  onChange?: ConfigChangeListener,
+  publicUrl?: string,
+): void {
+  const ownOrigin = publicUrl === undefined ? undefined : new URL(publicUrl).origin;
   for (const definition of CONFIG_RESOURCES) {
-    const service = new ConfigRecordsService(db, definition, onChange);
+    const service = new ConfigRecordsService(db, definition, onChange, ownOrigin);
     resourceRoutes(app, definition, service);
     const { withChainApiPath } = definition;
     if (withChainApiPath) {

@@ -25,6 +25,18 @@ export type ConfigForm = Record<string, unknown> & { name: string };
 
 type Db = Kysely<Database> | Transaction<Database>;
 
+/**
+ * Something the server changed in a saved record that the person saving it should be told of. It rides
+ * on the create and update answers only (as `notices`, absent when there is none), so clients that do
+ * not know it are not affected.
+ */
+export interface SaveNotice {
+  /** Images not from the dashboard's own origin were dropped from a rich-text field. */
+  code: 'remote_images_removed';
+  field: string;
+  images: string[];
+}
+
 /** Told after a record of `kind` is created, updated, archived or restored (the tracker recompiles). */
 export type ConfigChangeListener = (kind: ResourceName) => Promise<void>;
 
@@ -51,6 +63,10 @@ export function newExternalId(): string {
   return id;
 }
 
+function withNotices(record: ConfigRecord, notices: SaveNotice[]): ConfigRecord {
+  return notices.length > 0 ? { ...record, notices } : record;
+}
+
 function isTrue(value: unknown): boolean {
   return value === 'true' || value === '1' || value === true;
 }
@@ -75,6 +91,8 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
     private readonly db: Kysely<Database>,
     private readonly definition: ResourceDefinition,
     private readonly onChange: ConfigChangeListener = async () => undefined,
+    /** SWITCHYARD_PUBLIC_URL's origin: absolute image URLs on it stay in rich text. */
+    private readonly ownOrigin?: string,
   ) {
     this.kind = definition.name;
     this.hasBackupChain = (definition.references ?? []).some(
@@ -126,7 +144,7 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
     const workspaceId = await this.actorWorkspace(actor);
     const record = await this.db.transaction().execute(async (trx) => {
       const externalId = newExternalId();
-      const body = this.prepare(input, externalId, {});
+      const { body, notices } = this.prepare(input, externalId, {});
       await this.check(trx, body, externalId);
       const timestamp = now();
       const row = await trx
@@ -143,7 +161,7 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      return this.decorate(trx, row);
+      return withNotices(await this.decorate(trx, row), notices);
     });
     await this.onChange(this.kind);
     return record;
@@ -152,7 +170,7 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
   async update(id: RecordId, input: ConfigForm): Promise<ConfigRecord> {
     const record = await this.db.transaction().execute(async (trx) => {
       const existing = await this.findRow(trx, id);
-      const body = this.prepare(input, existing.external_id, parseBody(existing.body));
+      const { body, notices } = this.prepare(input, existing.external_id, parseBody(existing.body));
       await this.check(trx, body, existing.external_id);
       const row = await trx
         .updateTable('config_records')
@@ -160,7 +178,7 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
         .where('id', '=', existing.id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      return this.decorate(trx, row);
+      return withNotices(await this.decorate(trx, row), notices);
     });
     await this.onChange(this.kind);
     return record;
@@ -211,8 +229,16 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
     return row?.id ?? null;
   }
 
-  /** The stored body: the form without `name`, rich text sanitized, path groups naming their flow. */
-  private prepare(input: ConfigForm, externalId: string, stored: Record<string, unknown>): Record<string, unknown> {
+  /**
+   * The stored body: the form without `name`, rich text sanitized, path groups naming their flow; and
+   * what the saving person is told of (images dropped from rich text).
+   */
+  private prepare(
+    input: ConfigForm,
+    externalId: string,
+    stored: Record<string, unknown>,
+  ): { body: Record<string, unknown>; notices: SaveNotice[] } {
+    const notices: SaveNotice[] = [];
     const { name, ...body } = input;
     if (INGEST_TOKEN_KINDS.has(this.kind)) {
       body.ingest_token = typeof stored.ingest_token === 'string' ? stored.ingest_token : newIngestToken();
@@ -220,7 +246,10 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
     if (name.includes('\0')) throw new ValidationError({ name: [VALIDATION_MESSAGES.invalidValue] });
     for (const field of this.definition.richTextFields ?? []) {
       const value = body[field];
-      if (typeof value === 'string') body[field] = sanitizeRichText(value);
+      if (typeof value !== 'string') continue;
+      const { html, removedImages } = sanitizeRichText(value, this.ownOrigin);
+      body[field] = html;
+      if (removedImages.length > 0) notices.push({ code: 'remote_images_removed', field, images: removedImages });
     }
     if (Array.isArray(body.path_groups)) {
       body.path_groups = body.path_groups.map((group: Record<string, unknown>) => ({
@@ -228,7 +257,7 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
         flow_external_id: externalId,
       }));
     }
-    return body;
+    return { body, notices };
   }
 
   /** References must name existing records; backup and segment chains must not lead back here. */

@@ -1,5 +1,6 @@
+import { notifications } from '@mantine/notifications';
 import { getResource, type TTrafficSourceParameter } from '@switchyard/domain';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ControlProviders } from './controls/renderControl';
@@ -98,5 +99,55 @@ describe('nested form errors', () => {
     expect(within(row(2)).getByText('This name is taken')).toBeVisible();
     fireEvent.change(input(2, /^Name/), { target: { value: 'b2' } });
     expect(screen.queryByText('This name is taken')).toBeNull();
+  });
+});
+
+describe('notices of a save', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    // Notices live in Mantine's one store, past the test that showed them.
+    act(() => notifications.clean());
+  });
+
+  function answerWith(extra: Record<string, unknown>) {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () =>
+          new Response(JSON.stringify({ external_id: 'abc123', name: 'Source', ...extra }), {
+            status: 201,
+            headers: { 'Content-Type': 'application/json' },
+          }),
+      ),
+    );
+  }
+
+  it('lists the images the server removed from rich text, beside "Created"', async () => {
+    answerWith({
+      notices: [
+        {
+          code: 'remote_images_removed',
+          field: 'description',
+          images: ['https://tracker.example/p.gif', 'http://pixel.example/q.gif'],
+        },
+      ],
+    });
+    renderForm([parameter('a', 'p_a', 1)]);
+    save();
+
+    expect(await screen.findByText('Images from other sites removed')).toBeVisible();
+    expect(
+      screen.getByText(/Removed: https:\/\/tracker\.example\/p\.gif, http:\/\/pixel\.example\/q\.gif$/),
+    ).toBeVisible();
+    expect(screen.getByText('Created')).toBeVisible();
+  });
+
+  it('says only "Created" when the server removed nothing', async () => {
+    answerWith({});
+    renderForm([parameter('a', 'p_a', 1)]);
+    save();
+
+    expect(await screen.findByText('Created')).toBeVisible();
+    expect(screen.queryByText('Images from other sites removed')).toBeNull();
   });
 });

@@ -8,6 +8,7 @@ import { showNotice } from '../feedback/showNotice';
 import { useServerMessage } from '../feedback/useServerMessage';
 import { listReturnPath } from '../list/listReturnPath';
 import { emptyValueOf } from './elementRules';
+import { saveNoticesOf, showSaveNotices } from './showSaveNotices';
 import type { FormElement, FormValues } from './types';
 import { addError, changedAt, type NestedErrors, placeOfPath, validateForm } from './validateForm';
 import { valueAtPath } from './valuePaths';
@@ -156,9 +157,13 @@ export function useResourceForm(
           setSubmitted(false);
           if (mode === 'edit') {
             showNotice({ message: t('resources:form.saved') });
+            showSaveNotices(saved, t);
+            // What the server removed leaves the form too, or the next save would send it again.
+            for (const { field } of saveNoticesOf(saved)) setValue(field, (saved as Record<string, unknown>)[field]);
             return;
           }
           showNotice({ message: t('resources:form.created') });
+          showSaveNotices(saved, t);
           const newId = (saved as Record<string, unknown> | null)?.[definition.idField];
           const route = definition.route ?? '';
           navigate(
