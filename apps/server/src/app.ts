@@ -192,7 +192,14 @@ async function createServer(
         if (!request.actor) throw new UnauthorizedError();
       });
       authRoutes(api, auth);
-      accountRoutes(api, { db: store.db, sessions, mailer, publicUrl: options.config.publicUrl, log: app.log });
+      accountRoutes(api, {
+        db: store.db,
+        sessions,
+        mailer,
+        publicUrl: options.config.publicUrl,
+        log: app.log,
+        logLinks: options.config.logLinks,
+      });
       userRoutes(api, services.users);
       workspaceRoutes(api, services.workspaces);
       roleRoutes(api, services.roles);

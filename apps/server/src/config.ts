@@ -19,8 +19,13 @@ export interface Config {
   dataDir: string;
   webDist: string;
   production: boolean;
-  /** `smtp://…` or `smtps://…`: account emails go through it; unset means links are shown and logged. */
+  /** `smtp://…` or `smtps://…`: account emails go through it; unset means invitation links are shown. */
   smtpUrl: string | undefined;
+  /**
+   * Write account links (invitation, email confirmation, password reset) to the server log when they are
+   * not emailed; off by default, as a log is read by more people than the link is meant for.
+   */
+  logLinks: boolean;
   /** The From of account emails. */
   mailFrom: string;
   /** Where the dashboard is reached from outside, without a trailing slash; links in emails start with it. */
@@ -76,6 +81,14 @@ function parsePublicUrl(value: string | undefined): string | undefined {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
+function parseFlag(name: string, value: string | undefined): boolean {
+  if (value === undefined) return false;
+  const flag = value.toLowerCase();
+  if (flag === 'true') return true;
+  if (flag === 'false') return false;
+  throw new Error(`${name} must be true or false, not "${value}"`);
+}
+
 export function isPostgresUrl(url: string | undefined): url is string {
   return url !== undefined && /^postgres(ql)?:\/\//i.test(url);
 }
@@ -124,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: webDist ? path.resolve(invokedFrom, webDist) : path.resolve(sourceDir, '../../web/dist'),
     production: env.NODE_ENV === 'production',
     smtpUrl,
+    logLinks: parseFlag('SWITCHYARD_LOG_LINKS', nonEmpty(env.SWITCHYARD_LOG_LINKS)),
     mailFrom:
       nonEmpty(env.SMTP_FROM) ?? `Switchyard <no-reply@${publicUrl ? new URL(publicUrl).hostname : 'localhost'}>`,
     publicUrl,

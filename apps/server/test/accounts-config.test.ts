@@ -20,6 +20,15 @@ describe('account email settings', () => {
     expect(config.mailFrom).toBe('Switchyard <no-reply@t.example.com>');
   });
 
+  it('keeps account links out of the log unless SWITCHYARD_LOG_LINKS=true', () => {
+    expect(loadConfig({}).logLinks).toBe(false);
+    expect(loadConfig({ SWITCHYARD_LOG_LINKS: ' ' }).logLinks).toBe(false);
+    expect(loadConfig({ SWITCHYARD_LOG_LINKS: 'false' }).logLinks).toBe(false);
+    expect(loadConfig({ SWITCHYARD_LOG_LINKS: 'true' }).logLinks).toBe(true);
+    expect(loadConfig({ SWITCHYARD_LOG_LINKS: 'TRUE' }).logLinks).toBe(true);
+    expect(() => loadConfig({ SWITCHYARD_LOG_LINKS: 'yes' })).toThrow(/SWITCHYARD_LOG_LINKS must be true or false/);
+  });
+
   it('refuses a malformed SMTP_URL or public URL', () => {
     expect(() => loadConfig({ SMTP_URL: 'mail.example.com' })).toThrow(/SMTP_URL/);
     expect(() => loadConfig({ SWITCHYARD_PUBLIC_URL: 'not a url' })).toThrow(/SWITCHYARD_PUBLIC_URL/);

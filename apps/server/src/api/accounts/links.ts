@@ -17,13 +17,16 @@ export type OutgoingEmail = Omit<AccountEmail, 'link'> & { path: string };
 
 /**
  * Gets a link to the person it is for: by email when SMTP is configured, otherwise (or when sending
- * fails) it goes to the server log and back to the caller, so it is never silently dropped.
+ * fails) back to the caller, who shows an invitation link to the administrator. The log says that a
+ * link was made and for whom; the link itself only with SWITCHYARD_LOG_LINKS=true, since whoever reads
+ * the log could otherwise take over the account it opens.
  */
 export class LinkSender {
   constructor(
     private readonly mailer: Mailer | null,
     private readonly publicUrl: string | undefined,
     private readonly log: FastifyBaseLogger,
+    private readonly logLinks: boolean,
   ) {}
 
   get sendsEmail(): boolean {
@@ -41,10 +44,12 @@ export class LinkSender {
 
   async send(email: OutgoingEmail): Promise<LinkDelivery> {
     const link = this.url(email.path);
+    const logged = this.logLinks ? { link } : {};
+    const where = this.logLinks ? `: ${link}` : ' (SWITCHYARD_LOG_LINKS=true writes the link here)';
     if (!this.mailer) {
       this.log.warn(
-        { mail: email.kind, to: email.to, link },
-        `No SMTP_URL: ${email.kind} link for ${email.to}: ${link}`,
+        { mail: email.kind, to: email.to, ...logged },
+        `No SMTP_URL: a link was made for ${email.to} (${email.kind})${where}`,
       );
       return { sent: false, link };
     }
@@ -54,8 +59,8 @@ export class LinkSender {
       return { sent: true };
     } catch (error) {
       this.log.error(
-        { err: error, mail: email.kind, to: email.to, link },
-        `Sending the ${email.kind} email to ${email.to} failed; the link: ${link}`,
+        { err: error, mail: email.kind, to: email.to, ...logged },
+        `Sending the ${email.kind} email to ${email.to} failed: a link was made for ${email.to}${where}`,
       );
       return { sent: false, link };
     }

@@ -27,10 +27,12 @@ import { AccountSettingsService } from './settings.js';
 export interface AccountDependencies {
   db: Kysely<Database>;
   sessions: Sessions;
-  /** Null without SMTP_URL: links are then shown to the administrator and logged. */
+  /** Null without SMTP_URL: invitation links are then shown to the administrator. */
   mailer: Mailer | null;
   publicUrl: string | undefined;
   log: FastifyBaseLogger;
+  /** SWITCHYARD_LOG_LINKS: links that are not emailed go to the log in full, not only who they are for. */
+  logLinks?: boolean;
   limits?: AccountLimits;
 }
 
@@ -46,7 +48,7 @@ function invitationId(request: FastifyRequest): number {
 
 /** Registration, invitations, email verification, password reset, profile and their settings (issue 6). */
 export function accountRoutes(app: FastifyInstance, deps: AccountDependencies): void {
-  const links = new LinkSender(deps.mailer, deps.publicUrl, deps.log);
+  const links = new LinkSender(deps.mailer, deps.publicUrl, deps.log, deps.logLinks ?? false);
   const limits = deps.limits ?? new AccountLimits();
   const settings = new AccountSettingsService(deps.db, links.sendsEmail);
   const invitations = new InvitationsService(deps.db, deps.sessions, links, limits);
