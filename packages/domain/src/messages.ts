@@ -32,6 +32,7 @@ export const VALIDATION_MESSAGES = {
   segmentChainLoop: 'The segment would refer to itself',
   duplicateEvent: 'Each postback event can be chosen once',
   tooManyParameters: 'At most 10 parameters',
+  nulCharacter: 'This value contains a NUL character, which cannot be stored',
 } as const;
 
 export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;

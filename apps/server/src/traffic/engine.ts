@@ -4,6 +4,7 @@
 // a lead and a postback do is in click.ts, lead.ts and postback.ts.
 import { rmSync } from 'node:fs';
 import path from 'node:path';
+import { withoutNul } from '@switchyard/domain';
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
@@ -116,7 +117,8 @@ export class TrafficEngine {
   }
 
   click(request: ClickRequest): Promise<ClickAnswer> {
-    return routeClick(this.parts, request);
+    // Both click doors come through here: a NUL in a var or header is stripped, so the click is kept.
+    return routeClick(this.parts, withoutNul(request));
   }
 
   offerForClick(campaignExternalId: string, clickId: string): Promise<string | null> {

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
-import { VALIDATION_MESSAGES as M, ZCountryCode } from '@switchyard/domain';
+import { VALIDATION_MESSAGES as M, withoutNul, ZCountryCode } from '@switchyard/domain';
 import { z } from 'zod';
+import { parseInput } from '../../api/parse.js';
 
 /** Contract: `vars` keys a lead may carry (subaff, email_source, step, utm_*, var1…var10). */
 export const LEAD_VAR_KEY = /^(subaff|email_source|step|external_id|utm_[a-z0-9_]{1,32}|var(10|[1-9]))$/;
@@ -36,3 +37,8 @@ export const ZLeadInput = z.object({
   vars: z.record(z.string().regex(LEAD_VAR_KEY, { error: M.invalidValue }), ZVarValue).default({}),
 });
 export type TLeadInput = z.output<typeof ZLeadInput>;
+
+/** A lead's body as the engine reads it: NULs in what the visitor brought are stripped, not refused. */
+export function parseLeadInput(body: unknown): TLeadInput {
+  return parseInput(ZLeadInput, withoutNul(body));
+}

@@ -1,11 +1,10 @@
 // Issue 5, Contract: the public tracker endpoints (no bearer token; they live outside /api).
 import type { FastifyInstance } from 'fastify';
-import { parseInput } from '../../api/parse.js';
 import { NotFoundError, ServiceUnavailableError, UnauthorizedError, ValidationError } from '../../errors.js';
 import type { TrafficEngine } from '../engine.js';
 import { readPostbackParams } from '../rules/postback-rules.js';
 import { answerOf, keptOrUnavailable } from './answers.js';
-import { ZLeadInput } from './lead-input.js';
+import { parseLeadInput } from './lead-input.js';
 
 export const EXTERNAL_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const CLICK_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -65,7 +64,7 @@ export function trafficRoutes(app: FastifyInstance, engine: TrafficEngine): void
     if (!EXTERNAL_ID.test(campaign)) throw new NotFoundError();
     const apiKey = request.headers['x-api-key'];
     const answer = await engine.lead(campaign, typeof apiKey === 'string' ? apiKey : undefined, () =>
-      parseInput(ZLeadInput, request.body),
+      parseLeadInput(request.body),
     );
     if (answer.kind === 'not-found') throw new NotFoundError();
     if (answer.kind === 'unauthorized') throw new UnauthorizedError();

@@ -1,6 +1,6 @@
 // Postbacks (issue 5, Contract and item 3): reading the network's parameters, resolving the postback
 // event, and the payout by the campaign's payout rule set.
-import { type ConditionContext, evaluateCondition } from '@switchyard/domain';
+import { type ConditionContext, evaluateCondition, stripNul } from '@switchyard/domain';
 import type { CampaignPostbackEvent, CompiledCampaign, CompiledPostbackEvent, RoutingSnapshot } from './compile.js';
 
 const MAX_VALUE_LENGTH = 255;
@@ -41,8 +41,10 @@ export function readPostbackParams(query: unknown, body: unknown): PostbackParam
     for (const [name, value] of Object.entries(source as Record<string, unknown>)) {
       const text = firstString(value);
       if (text === undefined) continue;
-      if (!(name in raw) && Object.keys(raw).length >= MAX_RAW_PARAMETERS) continue;
-      raw[name.slice(0, 64)] = text;
+      // A network's odd bytes must not lose its postback: NULs are stripped, not refused.
+      const key = stripNul(name).slice(0, 64);
+      if (!(key in raw) && Object.keys(raw).length >= MAX_RAW_PARAMETERS) continue;
+      raw[key] = stripNul(text);
     }
   }
   const pick = (names: readonly string[]) => {
