@@ -122,6 +122,20 @@ forEachDatabase('NUL characters', (db) => {
       expect(JSON.stringify(row)).not.toContain('\\u0000');
     });
 
+    it('a click over HTTP (the door ahead of Fastify) with NUL in a var: 302, stored without NUL', async () => {
+      const base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+      const response = await fetch(`${base}/c/${campaign.external_id}?zone=Fast%00Door`, { redirect: 'manual' });
+      expect(response.status).toBe(302);
+      const clickId = new URL(String(response.headers.get('location'))).searchParams.get('c')!;
+      await ctx.app.engine.flush();
+      const row = await ctx.app.store.db
+        .selectFrom('tracker_clicks')
+        .select(['var1', 'vars'])
+        .where('click_id', '=', clickId)
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ var1: 'FastDoor', vars: JSON.stringify({ var1: 'FastDoor' }) });
+    });
+
     it('a lead with NUL in a var and its email: 200, stored without NUL', async () => {
       const response = await ctx.app.inject({
         method: 'POST',
