@@ -10,6 +10,15 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // Zod and app/zodConfig.ts share a chunk, so the config runs as Zod loads: before any chunk
+          // that builds schemas (@switchyard/domain), which a config in the entry chunk would come after.
+          groups: [{ name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]src[\\/]app[\\/]zodConfig\.ts$/ }],
+        },
+      },
+    },
   },
   test: {
     environment: 'jsdom',

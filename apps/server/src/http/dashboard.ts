@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { ERROR_MESSAGES } from '@switchyard/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DASHBOARD_CSP } from './security-headers.js';
 
 const ASSET_CACHE = 'public, max-age=31536000, immutable';
 const NOT_BUILT_HINT =
@@ -30,6 +31,8 @@ export async function dashboard(
       cacheControl: false,
       setHeaders(reply, filePath) {
         reply.header('cache-control', filePath.startsWith(assetsDir) ? ASSET_CACHE : 'no-cache');
+        // Every file the dashboard is made of, index.html above all, whether asked for or the SPA's fallback.
+        reply.header('content-security-policy', DASHBOARD_CSP);
       },
     });
   } else {

@@ -40,7 +40,12 @@ export function RichTextControl({
   onChangeRef.current = onChange;
 
   const editor = useEditor({
-    extensions: [StarterKit.configure({ link: false }), Link.configure({ openOnClick: false }), Image],
+    extensions: [
+      StarterKit.configure({ link: false }),
+      Link.configure({ openOnClick: false }),
+      // data: images are what the server keeps besides the dashboard's own (api/config-records/rich-text.ts).
+      Image.configure({ allowBase64: true }),
+    ],
     content: html,
     editable: !disabled,
     editorProps: {
