@@ -17,7 +17,7 @@ beforeAll(async () => {
 
 /** The last link the server logged for `email` and `kind` (e.g. passwordReset). */
 async function loggedLink(kind: string, email: string): Promise<string> {
-  const pattern = new RegExp(`${kind} link for ${email.replace(/[.+]/g, '\\$&')}: (\\S+?)"`);
+  const pattern = new RegExp(`a link was made for ${email.replace(/[.+]/g, '\\$&')} \\(${kind}\\): (\\S+?)"`);
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     const matches = readFileSync(inject('serverLog'), 'utf8')

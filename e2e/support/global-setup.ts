@@ -67,6 +67,9 @@ export default async function setup(project: TestProject) {
       SWITCHYARD_DATA_DIR: dataDir,
       SWITCHYARD_ADMIN_EMAIL: ADMIN.email,
       SWITCHYARD_ADMIN_PASSWORD: ADMIN.password,
+      // No mail server here: the tests follow reset and verification links from the log, as an
+      // administrator setting up without mail would.
+      SWITCHYARD_LOG_LINKS: 'true',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
