@@ -1,13 +1,19 @@
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { post, STRONG_PASSWORD, setRegistration, sha256, uniqueEmail } from './accounts-support.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, createUserWithPermissions, forEachDatabase, login } from './harness.js';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  capturedLog,
+  createUserWithPermissions,
+  forEachDatabase,
+  login,
+} from './harness.js';
 
 // Links that are not emailed (no SMTP_URL, or sending failed) open an account to whoever holds them:
 // the server log says that one was made and for whom, and holds the link only with SWITCHYARD_LOG_LINKS=true.
@@ -51,15 +57,7 @@ forEachDatabase('account links in the server log', (db) => {
         SWITCHYARD_WEB_DIST: path.join(tmpdir(), 'switchyard-no-dashboard'),
       }),
       print: () => undefined,
-      logger: {
-        level: 'info',
-        stream: new Writable({
-          write(chunk, _encoding, done) {
-            lines.push(String(chunk));
-            done();
-          },
-        }),
-      },
+      logger: capturedLog(lines),
     });
     apps.push(app);
     const adminToken = await login(app, ADMIN_EMAIL, ADMIN_PASSWORD);

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -271,4 +272,17 @@ export function expectNoSecrets(body: string, secrets: readonly string[] = []): 
   expect(body).not.toMatch(/scrypt\$/);
   expect(body).not.toMatch(/token/i);
   for (const secret of secrets) expect(body).not.toContain(secret);
+}
+
+/** A logger for buildApp that keeps every line it writes in `lines` (what the server says, as JSON). */
+export function capturedLog(lines: string[]): BuildOptions['logger'] {
+  return {
+    level: 'info',
+    stream: new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    }),
+  };
 }

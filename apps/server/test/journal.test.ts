@@ -3,7 +3,6 @@ import { mkdirSync, readdirSync, readFileSync, truncateSync, writeFileSync } fro
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import type { Worker } from 'node:worker_threads';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,7 +14,7 @@ import { EventWriter } from '../src/store/traffic/event-writer.js';
 import { Journal, type JournalLog, readSegment } from '../src/store/traffic/journal.js';
 import { eventLine, eventPayload, payloadBatches } from '../src/store/traffic/sqlite-events.js';
 import { createRecord } from './fixtures/config-records.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, login } from './harness.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, capturedLog, login } from './harness.js';
 
 // Issue 17: the event journal. A segment cut off or damaged at a crash is read up to its last whole
 // record and the rest is reported, never a failed start; replay is idempotent; a journal that cannot be
@@ -201,15 +200,7 @@ describe('the journal at start', () => {
         SWITCHYARD_WEB_DIST: path.join(tmpdir(), 'switchyard-no-dashboard'),
       }),
       print: () => undefined,
-      logger: {
-        level: 'info',
-        stream: new Writable({
-          write(chunk, _encoding, done) {
-            logs.push(String(chunk));
-            done();
-          },
-        }),
-      },
+      logger: capturedLog(logs),
     });
     apps.push(app);
     return app;
