@@ -24,4 +24,13 @@ describe('settings from the environment', () => {
   it('refuses a DATABASE_URL that is not PostgreSQL', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://localhost/x' })).toThrow(/DATABASE_URL/);
   });
+
+  it('flushes the event journal every second unless told otherwise, and refuses what is not a number of ms', () => {
+    expect(loadConfig({}).journalFsyncMs).toBe(1000);
+    expect(loadConfig({ SWITCHYARD_JOURNAL_FSYNC_MS: '0' }).journalFsyncMs).toBe(0);
+    expect(loadConfig({ SWITCHYARD_JOURNAL_FSYNC_MS: ' 250 ' }).journalFsyncMs).toBe(250);
+    for (const wrong of ['-1', '1.5', 'soon', '60001']) {
+      expect(() => loadConfig({ SWITCHYARD_JOURNAL_FSYNC_MS: wrong })).toThrow(/SWITCHYARD_JOURNAL_FSYNC_MS must be/);
+    }
+  });
 });
