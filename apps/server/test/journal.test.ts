@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, truncateSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,7 +11,7 @@ import { loadConfig } from '../src/config.js';
 import { migrateToLatest, openStore } from '../src/store/database.js';
 import { EngineStore } from '../src/store/traffic/engine-store.js';
 import { EventWriter } from '../src/store/traffic/event-writer.js';
-import { Journal, type JournalLog, readSegment } from '../src/store/traffic/journal.js';
+import { Journal, type JournalLog, leftSegments, readSegment } from '../src/store/traffic/journal.js';
 import { eventLine, eventPayload, payloadBatches } from '../src/store/traffic/sqlite-events.js';
 import { createRecord } from './fixtures/config-records.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, capturedLog, login } from './harness.js';
@@ -67,9 +67,8 @@ function writeSegment(dir: string, chunks: number, perChunk: number): string {
       0,
     );
   }
-  journal.closeAll(0);
-  const [file] = readdirSync(dir);
-  return path.join(dir, String(file));
+  const [file] = journal.closeAll(0);
+  return String(file);
 }
 
 describe('event payloads', () => {
@@ -129,6 +128,25 @@ describe('journal segments', () => {
     expect(log.lines[0]!.object).toMatchObject({ bytes: expect.any(Number) });
   });
 
+  it("leaves another running process's segments to it, but not a dead one's or a process id taken over", async () => {
+    const dir = await temporaryDir();
+    const file = writeSegment(dir, 1, 1);
+    // The parent process (vitest's) is running: its id stands for another node on the same directory.
+    const other = path.join(dir, path.basename(file).replace(`-${process.pid}-`, `-${process.ppid}-`));
+    renameSync(file, other);
+    const log = collectingLog();
+    // Its id is running, but nothing says a journal of it is: a process id taken over after a crash.
+    expect(leftSegments(dir, log)).toEqual([other]);
+    writeFileSync(path.join(dir, `alive-${process.ppid}`), '');
+    expect(leftSegments(dir, log)).toEqual([]);
+    expect(log.lines.at(-1)?.message).toContain('another running process');
+    // A process that is gone: its segments are replayed whatever its file says.
+    const dead = other.replace(`-${process.ppid}-`, '-2147483646-');
+    renameSync(other, dead);
+    writeFileSync(path.join(dir, 'alive-2147483646'), '');
+    expect(leftSegments(dir, log)).toEqual([dead]);
+  });
+
   it('stops at a record whose checksum is wrong', async () => {
     const file = writeSegment(await temporaryDir(), 3, 4);
     const bytes = readFileSync(file);
@@ -175,7 +193,7 @@ describe('the event writer with a journal', () => {
       const stored = async () => (await store.db.selectFrom('tracker_clicks').select('click_id').execute()).length;
       expect(await stored()).toBe(350);
       // The segment with the lost rows stayed; the next start's replay stores them, and nothing twice.
-      expect(readdirSync(journalDir).length).toBeGreaterThan(0);
+      expect(readdirSync(journalDir).filter((name) => name.endsWith('.journal')).length).toBeGreaterThan(0);
       const replayed = await new EngineStore(store.db, store.sqlite).replayJournal(journalDir, log);
       expect(replayed.stored).toBe(400);
       expect(await stored()).toBe(750);
@@ -232,7 +250,7 @@ describe('the journal at start', () => {
     expect(await storedClicks(app)).toEqual(['c0-0', 'c0-1', 'c0-2']);
     expect(await cubeClicks(app)).toEqual([3]);
     expect(logs.join('\n')).toContain('event journal cut off');
-    expect(readdirSync(journalDir)).toEqual([]);
+    expect(readdirSync(journalDir).filter((name) => name.endsWith('.journal'))).toEqual([]);
     await app.close();
     apps.length = 0;
 

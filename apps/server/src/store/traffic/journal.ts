@@ -33,6 +33,13 @@ export interface JournalOptions {
 const SEGMENT = /^events-(\d+)-(\d+)-(\d+)(?:-[0-9a-f]+)?\.journal$/;
 /** Segments written by journals of this process: never another's to replay (tests run several apps). */
 const OWN_SEGMENTS = new Set<string>();
+/**
+ * A running process touches `alive-{pid}` in the journal's directory this often. Another process's
+ * segments are left alone only while their process is running and its file is fresh: a process id
+ * taken over by something else after a crash (a container restarted) does not hide a dead node's events.
+ */
+const ALIVE_EVERY_MS = 2000;
+const ALIVE_FOR_MS = 10_000;
 
 interface Segment {
   file: string;
@@ -53,6 +60,8 @@ export class Journal {
   private sequence = 0;
   private dirty = false;
   private syncTimer: NodeJS.Timeout | null = null;
+  private readonly aliveTimer: NodeJS.Timeout;
+  private readonly aliveFile: string;
   private readonly segmentBytes: number;
   private readonly segmentMs: number;
 
@@ -60,6 +69,10 @@ export class Journal {
     this.segmentBytes = options.segmentBytes ?? 32 * 1024 * 1024;
     this.segmentMs = options.segmentMs ?? 30_000;
     fs.mkdirSync(options.dir, { recursive: true });
+    this.aliveFile = path.join(options.dir, `alive-${process.pid}`);
+    this.touchAlive();
+    this.aliveTimer = setInterval(() => this.touchAlive(), ALIVE_EVERY_MS);
+    this.aliveTimer.unref();
     if (options.fsyncIntervalMs > 0) {
       this.syncTimer = setInterval(() => this.syncSoon(), options.fsyncIntervalMs);
       this.syncTimer.unref();
@@ -133,6 +146,8 @@ export class Journal {
   closeAll(handedThrough: number): string[] {
     if (this.syncTimer) clearInterval(this.syncTimer);
     this.syncTimer = null;
+    clearInterval(this.aliveTimer);
+    fs.rmSync(this.aliveFile, { force: true });
     this.rotate(handedThrough);
     // Closed for good: what is left of them is the next start's to replay.
     for (const segment of this.closed) OWN_SEGMENTS.delete(segment.file);
@@ -163,6 +178,14 @@ export class Journal {
     this.closed.push(segment);
     // Flushed and closed off the event loop; a segment is deleted only after the database is durable.
     fs.fdatasync(segment.fd, () => fs.close(segment.fd, () => undefined));
+  }
+
+  private touchAlive(): void {
+    try {
+      fs.writeFileSync(this.aliveFile, '');
+    } catch {
+      // A full disk: the segments' own writes report it.
+    }
   }
 
   /** The directory's entry for a new segment, flushed too: without it a power loss may forget the file. */
@@ -198,7 +221,7 @@ export function leftSegments(dir: string, log: JournalLog): string[] {
     const pid = Number(match[2]);
     const file = path.join(dir, name);
     if (OWN_SEGMENTS.has(file)) continue;
-    if (pid !== process.pid && processAlive(pid)) {
+    if (pid !== process.pid && processAlive(pid) && aliveRecently(dir, pid)) {
       log.warn({ file: name, pid }, 'event journal segment of another running process left for it');
       continue;
     }
@@ -206,6 +229,14 @@ export function leftSegments(dir: string, log: JournalLog): string[] {
   }
   found.sort((a, b) => a.time - b.time || a.sequence - b.sequence);
   return found.map((segment) => segment.file);
+}
+
+function aliveRecently(dir: string, pid: number): boolean {
+  try {
+    return Date.now() - fs.statSync(path.join(dir, `alive-${pid}`)).mtimeMs < ALIVE_FOR_MS;
+  } catch {
+    return false;
+  }
 }
 
 function processAlive(pid: number): boolean {
