@@ -1,6 +1,6 @@
-// The answers of the click doors (fast-click.ts and the Fastify route in routes.ts): one function makes the status, headers and body of every answer to a click, and answers
-// go out only once the events they answer are kept (the event writer's commit, one journal write for all
-// the answers of an event-loop turn).
+// The answers of the click doors (fast-click.ts and the Fastify route in routes.ts): one function makes
+// the status, headers and body of every answer to a click, and answers go out only once the events they
+// answer are kept (the event writer's commit, one journal write for all the answers of a turn).
 import { ERROR_MESSAGES } from '@switchyard/domain';
 import { SECURITY_HEADERS } from '../../http/security-headers.js';
 import type { ClickAnswer, TrafficEngine } from '../engine.js';
@@ -26,17 +26,6 @@ const INTERNAL_ERROR_BODY = JSON.stringify({ message: ERROR_MESSAGES.internal })
 const INTERNAL_ERROR_HEADERS = jsonHeaders(INTERNAL_ERROR_BODY);
 const UNAVAILABLE_BODY = JSON.stringify({ message: ERROR_MESSAGES.unavailable });
 const UNAVAILABLE_HEADERS = jsonHeaders(UNAVAILABLE_BODY, 'cache-control', 'no-store', 'retry-after', '1');
-
-/**
- * The client's address as Fastify gives it: with `trustProxy` (every proxy trusted) the left-most
- * X-Forwarded-For entry, else the socket's peer.
- */
-export function clientAddress(forwardedFor: string | undefined, peer: string, trustProxy: boolean): string {
-  if (!trustProxy || !forwardedFor) return peer;
-  const comma = forwardedFor.indexOf(',');
-  const first = (comma < 0 ? forwardedFor : forwardedFor.slice(0, comma)).trim();
-  return first || peer;
-}
 
 /** An answer's status, headers (a flat list of names and values, as `writeHead` takes them) and body. */
 export interface AnswerHead {

@@ -7,11 +7,22 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'fast-querystring';
 import type { EngineLog, TrafficEngine } from '../engine.js';
-import { AnswerBatch, answerOf, type ClickOutcome, clientAddress, internalErrorAnswer } from './answers.js';
+import { AnswerBatch, answerOf, type ClickOutcome, internalErrorAnswer } from './answers.js';
 import { EXTERNAL_ID } from './routes.js';
 
 /** Answers a request and says true, or says false and leaves it to Fastify. */
 export type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean;
+
+/**
+ * The client's address as Fastify gives it: with `trustProxy` (every proxy trusted) the left-most
+ * X-Forwarded-For entry, else the socket's peer.
+ */
+function clientAddress(forwardedFor: string | undefined, peer: string, trustProxy: boolean): string {
+  if (!trustProxy || !forwardedFor) return peer;
+  const comma = forwardedFor.indexOf(',');
+  const first = (comma < 0 ? forwardedFor : forwardedFor.slice(0, comma)).trim();
+  return first || peer;
+}
 
 function clientIp(request: IncomingMessage, trustProxy: boolean): string {
   const header = request.headers['x-forwarded-for'];
