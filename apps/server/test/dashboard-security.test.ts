@@ -1,9 +1,8 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, forEachDatabase, login } from './harness.js';
+import { bearer, forEachDatabase, useSeededApp } from './harness.js';
 
 // Issue 22: the dashboard under a Content-Security-Policy, and /api answers under a strict one.
 
@@ -25,38 +24,26 @@ beforeAll(async () => {
 afterAll(() => rm(webDist, { recursive: true, force: true }));
 
 forEachDatabase('dashboard security', (db) => {
-  let app: FastifyInstance;
-  let token = '';
-
-  beforeAll(async () => {
-    app = await db.buildApp({
-      env: {
-        SWITCHYARD_ADMIN_EMAIL: ADMIN_EMAIL,
-        SWITCHYARD_ADMIN_PASSWORD: ADMIN_PASSWORD,
-        SWITCHYARD_WEB_DIST: webDist,
-      },
-    });
-    token = await login(app, ADMIN_EMAIL, ADMIN_PASSWORD);
-  });
+  const ctx = useSeededApp(db, () => ({ SWITCHYARD_WEB_DIST: webDist }));
 
   it('serves every page of the dashboard, and its files, with the CSP', async () => {
     const pages = ['/', '/index.html', '/login', '/tracker/offers', '/tracker/offers/edit/abc'];
     for (const url of pages) {
-      const answer = await app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      const answer = await ctx.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
       expect(answer.statusCode, url).toBe(200);
       expect(answer.body, url).toContain('<div id="root">');
       expect(answer.headers['content-security-policy'], url).toBe(DASHBOARD_CSP);
     }
-    const asset = await app.inject({ method: 'GET', url: '/assets/index-abc.js' });
+    const asset = await ctx.app.inject({ method: 'GET', url: '/assets/index-abc.js' });
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['content-security-policy']).toBe(DASHBOARD_CSP);
   });
 
   it('answers /api with a policy that loads nothing, as JSON is never a page', async () => {
     const answers = [
-      await app.inject({ method: 'GET', url: '/api/me', headers: bearer(token) }),
-      await app.inject({ method: 'GET', url: '/api/me' }),
-      await app.inject({ method: 'GET', url: '/api/no-such-thing', headers: { accept: 'text/html' } }),
+      await ctx.app.inject({ method: 'GET', url: '/api/me', headers: bearer(ctx.adminToken) }),
+      await ctx.app.inject({ method: 'GET', url: '/api/me' }),
+      await ctx.app.inject({ method: 'GET', url: '/api/no-such-thing', headers: { accept: 'text/html' } }),
     ];
     expect(answers.map((answer) => answer.statusCode)).toEqual([200, 401, 404]);
     for (const answer of answers) {

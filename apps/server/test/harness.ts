@@ -168,12 +168,15 @@ export interface TestApp {
   adminToken: string;
 }
 
-/** An app seeded with ADMIN_EMAIL / ADMIN_PASSWORD and the admin logged in, built once for the suite. */
-export function useSeededApp(db: DatabaseUnderTest): TestApp {
+/**
+ * An app seeded with ADMIN_EMAIL / ADMIN_PASSWORD and the admin logged in, built once for the suite; `env`
+ * adds settings (read when the suite starts).
+ */
+export function useSeededApp(db: DatabaseUnderTest, env: () => NodeJS.ProcessEnv = () => ({})): TestApp {
   const context = {} as TestApp;
   beforeAll(async () => {
     context.app = await db.buildApp({
-      env: { SWITCHYARD_ADMIN_EMAIL: ADMIN_EMAIL, SWITCHYARD_ADMIN_PASSWORD: ADMIN_PASSWORD },
+      env: { ...env(), SWITCHYARD_ADMIN_EMAIL: ADMIN_EMAIL, SWITCHYARD_ADMIN_PASSWORD: ADMIN_PASSWORD },
     });
     context.adminToken = await login(context.app, ADMIN_EMAIL, ADMIN_PASSWORD);
   });

@@ -1,8 +1,7 @@
 import { getResource, RESOURCES, type ResourceName } from '@switchyard/domain';
-import type { FastifyInstance } from 'fastify';
-import { beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createRecord, minimalBody, recordId } from './fixtures/config-records.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, forEachDatabase, login } from './harness.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, forEachDatabase, login, useSeededApp } from './harness.js';
 
 // Issue 22: a remote image in rich text is a tracking pixel on whoever opens the record. Only `data:`
 // images and the dashboard's own stay; the rest are dropped on save, and the save answer says which.
@@ -24,25 +23,13 @@ const KEPT =
 const RICH_TEXT_KINDS = RESOURCES.filter((definition) => (definition.richTextFields ?? []).length > 0);
 
 forEachDatabase('remote images in rich text', (db) => {
-  let app: FastifyInstance;
-  let token = '';
-
-  beforeAll(async () => {
-    app = await db.buildApp({
-      env: {
-        SWITCHYARD_ADMIN_EMAIL: ADMIN_EMAIL,
-        SWITCHYARD_ADMIN_PASSWORD: ADMIN_PASSWORD,
-        SWITCHYARD_PUBLIC_URL: PUBLIC_URL,
-      },
-    });
-    token = await login(app, ADMIN_EMAIL, ADMIN_PASSWORD);
-  });
+  const ctx = useSeededApp(db, () => ({ SWITCHYARD_PUBLIC_URL: PUBLIC_URL }));
 
   async function stored(name: ResourceName, id: string) {
-    const answer = await app.inject({
+    const answer = await ctx.app.inject({
       method: 'GET',
       url: `/api/${getResource(name).apiPath}/${id}`,
-      headers: bearer(token),
+      headers: bearer(ctx.adminToken),
     });
     expect(answer.statusCode).toBe(200);
     return answer.json<Record<string, unknown>>();
@@ -57,7 +44,7 @@ forEachDatabase('remote images in rich text', (db) => {
   for (const definition of RICH_TEXT_KINDS) {
     for (const field of definition.richTextFields ?? []) {
       it(`${definition.name}.${field}: drops remote images on create, keeps data: and own ones, says so`, async () => {
-        const created = await createRecord(app, token, definition.name, { [field]: DESCRIPTION });
+        const created = await createRecord(ctx.app, ctx.adminToken, definition.name, { [field]: DESCRIPTION });
         expect(created[field]).toBe(KEPT);
         // Protocol-relative URLs are removed by the sanitizer's schemes before the image check sees them.
         expect(created.notices).toEqual([{ code: 'remote_images_removed', field, images: [REMOTE] }]);
@@ -67,13 +54,16 @@ forEachDatabase('remote images in rich text', (db) => {
       });
 
       it(`${definition.name}.${field}: drops them on update too, and says nothing when none was dropped`, async () => {
-        const body = await minimalBody(app, token, definition.name);
-        const created = await createRecord(app, token, definition.name, { ...body, [field]: '<p>Plain</p>' });
+        const body = await minimalBody(ctx.app, ctx.adminToken, definition.name);
+        const created = await createRecord(ctx.app, ctx.adminToken, definition.name, {
+          ...body,
+          [field]: '<p>Plain</p>',
+        });
         expect(created).not.toHaveProperty('notices');
         const id = recordId(definition, created);
         const url = `/api/${definition.apiPath}/${id}`;
         const payload = { ...body, [field]: `<p>Pixel <img src="http://tracker.example/a.gif"> here</p>` };
-        const updated = await app.inject({ method: 'PUT', url, headers: bearer(token), payload });
+        const updated = await ctx.app.inject({ method: 'PUT', url, headers: bearer(ctx.adminToken), payload });
         expect(updated.statusCode, updated.body).toBe(200);
         expect(updated.json()[field]).toBe('<p>Pixel  here</p>');
         expect(updated.json().notices).toEqual([
