@@ -35,6 +35,14 @@ export interface Config {
    * answered clicks and leads (a crash of the process takes none). 0 waits for the disk before every answer.
    */
   journalFsyncMs: number;
+  /**
+   * Let outbound postbacks and test postbacks reach loopback, private, link-local and multicast
+   * addresses (SWITCHYARD_ALLOW_PRIVATE_TARGETS); off, as such a URL would let an operator probe the
+   * tracker's own network.
+   */
+  allowPrivateTargets: boolean;
+  /** Days the postback log keeps (SWITCHYARD_POSTBACK_LOG_DAYS); older rows are pruned. */
+  postbackLogDays: number;
 }
 
 /** SWITCHYARD_JOURNAL_FSYNC_MS unless set. */
@@ -65,6 +73,18 @@ function parseFsyncInterval(value: string | undefined): number {
     );
   }
   return interval;
+}
+
+/** SWITCHYARD_POSTBACK_LOG_DAYS unless set. */
+export const DEFAULT_POSTBACK_LOG_DAYS = 30;
+
+function parseLogDays(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_POSTBACK_LOG_DAYS;
+  const days = Number(value);
+  if (!Number.isInteger(days) || days < 1 || days > 3650) {
+    throw new Error(`SWITCHYARD_POSTBACK_LOG_DAYS must be a whole number of days from 1 to 3650, not "${value}"`);
+  }
+  return days;
 }
 
 function parsePublicUrl(value: string | undefined): string | undefined {
@@ -142,5 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       nonEmpty(env.SMTP_FROM) ?? `Switchyard <no-reply@${publicUrl ? new URL(publicUrl).hostname : 'localhost'}>`,
     publicUrl,
     journalFsyncMs: parseFsyncInterval(nonEmpty(env.SWITCHYARD_JOURNAL_FSYNC_MS)),
+    allowPrivateTargets: parseFlag('SWITCHYARD_ALLOW_PRIVATE_TARGETS', nonEmpty(env.SWITCHYARD_ALLOW_PRIVATE_TARGETS)),
+    postbackLogDays: parseLogDays(nonEmpty(env.SWITCHYARD_POSTBACK_LOG_DAYS)),
   };
 }

@@ -1,23 +1,46 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './constants.js';
+import type { ConversionState } from './conversions.js';
 import { isTimeZone } from './reports.js';
 
 // Issue 5: the postback log. `GET /api/postback-log` lists every postback received, matched or not;
 // `GET /api/outbound-postbacks` the postbacks owed to traffic sources and how their sending went.
 
 /**
- * What became of an incoming postback, as the tracker logs it: a conversion was stored, the click (or
- * lead) already had a conversion with that txid, no click or lead has that id, or no id was sent.
+ * What became of an incoming postback, as the tracker logs it (issue 18):
+ * - converted: a new conversion; status_changed: a conversion moved (pending → approved, …);
+ * - duplicate: the same click, event, txid and status again; unchanged: a move the states do not allow
+ *   (a rejected conversion stays rejected); both are answered `OK` and counted once;
+ * - unknown_click, missing_click_id: no click or lead to convert;
+ * - refused_key, refused_address: not from a caller allowed to send it;
+ * - invalid_payout, unknown_currency: refused with nothing counted.
  */
-export const POSTBACK_OUTCOMES = ['converted', 'duplicate', 'unknown_click', 'missing_click_id'] as const;
+export const POSTBACK_OUTCOMES = [
+  'converted',
+  'status_changed',
+  'duplicate',
+  'unchanged',
+  'unknown_click',
+  'missing_click_id',
+  'refused_key',
+  'refused_address',
+  'invalid_payout',
+  'unknown_currency',
+] as const;
 export type PostbackOutcome = (typeof POSTBACK_OUTCOMES)[number];
 
 /** The HTTP status the network was answered with, per outcome (a duplicate is acknowledged, not refused). */
 export const POSTBACK_OUTCOME_STATUS: Record<PostbackOutcome, number> = {
   converted: 200,
+  status_changed: 200,
   duplicate: 200,
+  unchanged: 200,
   unknown_click: 404,
   missing_click_id: 400,
+  refused_key: 403,
+  refused_address: 403,
+  invalid_payout: 400,
+  unknown_currency: 400,
 };
 
 /**
@@ -84,6 +107,10 @@ export interface LoggedConversion {
   /** The postback event resolved from `event` or the status; null when none matched. */
   event: LoggedRecord | null;
   is_conversion: boolean;
+  /** The conversion's state now (issue 18). */
+  state: ConversionState;
+  /** The amount's currency as the network sent it, when it differs from `currency`. */
+  original_currency: string | null;
 }
 
 export interface PostbackLogEntry {
@@ -99,6 +126,11 @@ export interface PostbackLogEntry {
   /** Every parameter as received (first value of each). */
   raw: Record<string, string>;
   conversion: LoggedConversion | null;
+  /** The state this postback left the conversion in, and the one it found when it moved it. */
+  state: ConversionState | null;
+  previous_state: ConversionState | null;
+  /** Why it was refused or left the conversion as it was, in words an operator reads. */
+  reason: string | null;
   /** The campaign of the conversion, or of the click or lead the postback named. */
   campaign: LoggedRecord | null;
 }

@@ -15,7 +15,7 @@ import type {
   TOutboundPostbackQuery,
   TPostbackLogQuery,
 } from '@switchyard/domain';
-import { POSTBACK_OUTCOME_STATUS, POSTBACK_OUTCOMES } from '@switchyard/domain';
+import { CONVERSION_STATES, type ConversionState, POSTBACK_OUTCOME_STATUS, POSTBACK_OUTCOMES } from '@switchyard/domain';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { nextDay, startOfLocalDay } from '../reports/time.js';
 import type { Database } from '../store/schema.js';
@@ -61,6 +61,10 @@ function asOutcome(text: string): PostbackOutcome {
   return (POSTBACK_OUTCOMES as readonly string[]).includes(text) ? (text as PostbackOutcome) : 'unknown_click';
 }
 
+function asState(text: string | null | undefined): ConversionState | null {
+  return (CONVERSION_STATES as readonly string[]).includes(text ?? '') ? (text as ConversionState) : null;
+}
+
 function outboundState(state: string, attempts: number): OutboundState {
   if (state === 'sent') return 'sent';
   if (state === 'failed') return 'failed';
@@ -78,7 +82,11 @@ export class PostbackLogService {
       if (query.outcome) conditions.push(eb('postback_log.outcome', '=', query.outcome));
       if (query.search) {
         conditions.push(
-          eb.or([eb('postback_log.click_id', '=', query.search), eb('postback_log.txid', '=', query.search)]),
+          eb.or([
+            eb('postback_log.click_id', '=', query.search),
+            eb('postback_log.txid', '=', query.search),
+            eb('postback_log.conversion_id', '=', query.search),
+          ]),
         );
       }
       if (from) conditions.push(eb('postback_log.created_at', '>=', from));
@@ -110,7 +118,12 @@ export class PostbackLogService {
           'p.txid',
           'p.ip',
           'p.raw',
+          'p.state as log_state',
+          'p.previous_state',
+          'p.reason',
           'c.conversion_id',
+          'c.state',
+          'c.original_currency',
           'c.payout',
           'c.revenue',
           'c.currency',
@@ -175,8 +188,13 @@ export class PostbackLogService {
                 ? named({ kind: POSTBACK_EVENTS, external_id: row.postback_event_external_id })
                 : null,
               is_conversion: Number(row.is_conversion) === 1,
+              state: asState(row.state) ?? 'approved',
+              original_currency: row.original_currency,
             }
           : null,
+        state: asState(row.log_state),
+        previous_state: asState(row.previous_state),
+        reason: row.reason,
         campaign: campaign ? named(campaign) : null,
       };
     });

@@ -40,6 +40,16 @@ export interface ConversionTable {
   payout_rule_id: string | null;
   /** JSON object: the postback's parameters as received. */
   raw: string;
+  /** pending | approved | rejected (issue 18); rejected conversions carry no revenue in reports. */
+  state: Generated<string>;
+  /** The postback event's external id, '' for none: part of the conversion's key. */
+  event_key: Generated<string>;
+  /** The txid, '' for none: part of the conversion's key. */
+  txid_key: Generated<string>;
+  /** The currency of `revenue` as the network sent it; `payout` is in `currency`, the workspace's. */
+  original_currency: string | null;
+  updated_at: string | null;
+  workspace_id: number | null;
 }
 
 /** Every postback received, matched or not, for the dashboard's postback log. */
@@ -53,6 +63,12 @@ export interface PostbackLogTable {
   conversion_id: string | null;
   ip: string | null;
   raw: string;
+  /** The conversion's state after this postback, and before it when it moved one (issue 18). */
+  state: string | null;
+  previous_state: string | null;
+  /** Why a postback was refused or left a conversion as it was. */
+  reason: string | null;
+  workspace_id: number | null;
 }
 
 /** A postback owed to a traffic source, sent by the tracker's worker with retries. */

@@ -1,5 +1,6 @@
 import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely, Migration, MigrationProvider } from 'kysely';
 import type { DatabaseDialect } from '../config.js';
+import { conversionStatesMigration } from './conversion-states.js';
 import { conversionsMigration } from './conversions.js';
 import { postbackLogIndexesMigration } from './postback-log-indexes.js';
 import { reportRollupsMigration } from './report-rollups.js';
@@ -178,6 +179,7 @@ export function migrations(dialect: DatabaseDialect): Record<string, Migration> 
     '0005_conversions': conversionsMigration(dialect),
     '0006_report_rollups': reportRollupsMigration(dialect),
     '0007_postback_log_indexes': postbackLogIndexesMigration(),
+    '0008_conversion_states': conversionStatesMigration(dialect),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { CurrencyRateTable } from './conversion-states.js';
 import type { ConversionTable, OutboundPostbackTable, PostbackLogTable } from './conversions.js';
 import type { ReportRollupTable } from './report-rollups.js';
 import type { TrackerClickTable, TrackerLeadTable } from './tracker-events.js';
@@ -8,6 +9,10 @@ import type { TrackerClickTable, TrackerLeadTable } from './tracker-events.js';
 export interface WorkspaceTable {
   id: Generated<number>;
   name: string;
+  /** The key in the path of the workspace's postback URL (issue 18), stored as given: it is shown. */
+  postback_key: string | null;
+  /** ISO 4217; conversions are converted to it. */
+  currency: Generated<string>;
   status: string;
   created_at: string;
   updated_at: string;
@@ -135,6 +140,7 @@ export interface Database {
   postback_log: PostbackLogTable;
   outbound_postbacks: OutboundPostbackTable;
   report_rollups: ReportRollupTable;
+  currency_rates: CurrencyRateTable;
 }
 
 export type WorkspaceRow = Selectable<WorkspaceTable>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZPostbackAddressList } from '../conversions.js';
 import { ZName, ZOptionalText } from '../fields.js';
 import { defineResource } from './types.js';
 
@@ -21,6 +22,11 @@ export const ZAffiliateNetworkForm = z.object({
     txid: 'txid',
   }),
   notes: ZOptionalText(4000),
+  /**
+   * Where its postbacks come from (IPs and CIDRs, v4 and v6); when set, postbacks for its offers from
+   * anywhere else are refused (issue 18).
+   */
+  postback_ips: ZPostbackAddressList,
 });
 export type TAffiliateNetworkForm = z.infer<typeof ZAffiliateNetworkForm>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_STATUS_MAP, ZStatusMap } from '../conversions.js';
 import { ZName, ZOptionalExternalIdRef } from '../fields.js';
 import { VALIDATION_MESSAGES as M } from '../messages.js';
 import { defineResource } from './types.js';
@@ -10,6 +11,8 @@ export const ZPostbackEventForm = z.object({
   /** Incoming status values that map to this postback event. */
   status_values: z.array(z.string().trim().min(1).max(64)).default([]),
   is_conversion: z.boolean().default(false),
+  /** Which status values mean pending, approved or rejected (issue 18). */
+  status_map: ZStatusMap.default(DEFAULT_STATUS_MAP),
 });
 export type TPostbackEventForm = z.infer<typeof ZPostbackEventForm>;
 
