@@ -12,6 +12,7 @@ export * from './notifications.js';
 export * from './nul-characters.js';
 export * from './password-policy.js';
 export * from './permissions.js';
+export * from './postback-formats.js';
 export * from './postback-log.js';
 export * from './reference-data.js';
 export * from './reports.js';
