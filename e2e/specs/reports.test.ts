@@ -54,7 +54,7 @@ async function campaignFigures(campaignId: string) {
 async function rowTexts(page: Page, name: string): Promise<string[]> {
   const row = page.getByRole('row').filter({ has: page.getByRole('button', { name, exact: true }) });
   if ((await row.count()) !== 1) return [];
-  return (await row.getByRole('cell').allInnerTexts()).slice(0, 6).map((text) => text.trim());
+  return (await row.getByRole('cell').allInnerTexts()).slice(0, 9).map((text) => text.trim());
 }
 
 describe('reports', () => {
@@ -108,13 +108,18 @@ describe('reports', () => {
     await page.waitForURL(/search=/);
     await expect
       .poll(() => rowTexts(page, campaignName), { timeout: 10_000 })
-      .toEqual([campaignName, '3', '3', '0', '1', '4.50']);
+      .toEqual([campaignName, '3', '3', '0', '1', '1', '0', '0', '4.50']);
+    // Clicks, unique clicks, leads, conversions, approved, pending, rejected (a postback without a status is
+    // a sale: approved), revenue.
     const totals = page.getByRole('row', { name: /^Total/ });
-    expect((await totals.getByRole('cell').allInnerTexts()).slice(0, 5).map((text) => text.trim())).toEqual([
+    expect((await totals.getByRole('cell').allInnerTexts()).slice(0, 8).map((text) => text.trim())).toEqual([
       '3',
       '3',
       '0',
       '1',
+      '1',
+      '0',
+      '0',
       '4.50',
     ]);
     await expect.poll(() => page.getByRole('img', { name: /by day/ }).count()).toBe(1);
@@ -126,8 +131,11 @@ describe('reports', () => {
     ]);
     const csv = readFileSync((await download.path()) ?? '', 'utf8').replace(/^\uFEFF/, '');
     const [header, line] = csv.split('\r\n');
-    expect(header).toBe('Campaign,Campaign (ID),Clicks,Unique clicks,Leads,Conversions,Revenue,Cost,Profit,ROI,CR,EPC');
-    expect(line).toBe(`${campaignName},${campaignId},3,3,0,1,4.5,0.3,4.2,1400,33.333333,1.5`);
+    expect(header).toBe(
+      'Campaign,Campaign (ID),Clicks,Unique clicks,Leads,Conversions,Approved,Pending,Rejected,Revenue,' +
+        'Revenue (confirmed),Cost,Profit,ROI,ROI (confirmed),CR,EPC',
+    );
+    expect(line).toBe(`${campaignName},${campaignId},3,3,0,1,1,0,0,4.5,4.5,0.3,4.2,1400,1400,33.333333,1.5`);
 
     // Opening the campaign's row shows its offers.
     await page.getByRole('button', { name: campaignName, exact: true }).click();
@@ -136,7 +144,7 @@ describe('reports', () => {
     await page.getByRole('group', { name: 'Filters' }).getByText(campaignName).waitFor();
     await expect
       .poll(() => rowTexts(page, offer.name), { timeout: 10_000 })
-      .toEqual([offer.name, '3', '3', '0', '1', '4.50']);
+      .toEqual([offer.name, '3', '3', '0', '1', '1', '0', '0', '4.50']);
 
     // The dashboard shows today's figures to whoever may get reports.
     await page.goto('/admin');

@@ -218,15 +218,21 @@ forEachDatabase('reports', (db) => {
       cr: 50,
       epc: 1,
     });
+    // Every postback here is a sale: approved (issue 18), so the confirmed figures are the same.
     expect(totals).toEqual({
       clicks: 5,
       unique_clicks: 4,
       leads: 2,
       conversions: 3,
+      approved: 3,
+      pending: 0,
+      rejected: 0,
       revenue: 9,
+      revenue_confirmed: 9,
       cost: 1.25,
       profit: 7.75,
       roi: 620,
+      roi_confirmed: 620,
       cr: Math.round((3 / 7) * 100 * 1e6) / 1e6,
       epc: Math.round((9 / 7) * 1e6) / 1e6,
     });

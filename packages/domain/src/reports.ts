@@ -42,16 +42,25 @@ export type ReportGroup = (typeof REPORT_GROUPS)[number];
 export const REPORT_VAR_FILTERS = ['subaff', ...REPORT_VAR_NAMES] as const;
 export type ReportVarFilter = (typeof REPORT_VAR_FILTERS)[number];
 
-/** The figures of a report row (and of `totals`). */
+/**
+ * The figures of a report row (and of `totals`), in the order a report shows them. Issue 18: conversions
+ * and revenue count pending and approved conversions; `approved`, `pending` and `rejected` count each
+ * state; `revenue_confirmed` and `roi_confirmed` count approved conversions only.
+ */
 export const REPORT_METRICS = [
   'clicks',
   'unique_clicks',
   'leads',
   'conversions',
+  'approved',
+  'pending',
+  'rejected',
   'revenue',
+  'revenue_confirmed',
   'cost',
   'profit',
   'roi',
+  'roi_confirmed',
   'cr',
   'epc',
 ] as const;

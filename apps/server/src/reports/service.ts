@@ -10,14 +10,20 @@
 // - clicks: rows of tracker_clicks (bots included: they were routed and may have cost money);
 // - unique_clicks: clicks flagged unique (the visitor's first on the campaign that day);
 // - leads: rows of tracker_leads (the API side's entries);
-// - conversions: conversion rows whose postback event counts as a conversion (is_conversion = 1);
-// - revenue: the payout of every conversion row, after the campaign's payout rules;
+// - conversions: conversion rows whose postback event counts as a conversion (is_conversion = 1) and
+//   whose state (issue 18) is pending or approved — a rejected conversion no longer counts;
+// - approved, pending, rejected: the conversion rows (is_conversion = 1) in that state;
+// - revenue: the payout, after the campaign's payout rules, of every conversion row not rejected
+//   (pending and approved; rows whose event is not a conversion included);
+// - revenue_confirmed: the payout of the approved rows only;
 // - cost: the clicks' cost;
 // - profit: revenue − cost;
 // - roi: profit / cost × 100;
+// - roi_confirmed: (revenue_confirmed − cost) / cost × 100;
 // - cr: conversions / (clicks + leads) × 100 — a campaign has clicks (tracker) or leads (API), not both;
 // - epc: revenue / (clicks + leads).
-// Conversions are counted at the time of the postback (their created_at), clicks and leads at theirs.
+// Conversions are counted at the time of their first postback (their created_at), in the state they are
+// in now; clicks and leads at theirs. Conversions are always read from the table, never from a rollup.
 // Amounts are summed as stored, whatever their currency.
 
 import type {
@@ -91,14 +97,29 @@ interface Counts {
   unique_clicks: number;
   leads: number;
   conversions: number;
+  approved: number;
+  pending: number;
+  rejected: number;
   revenue: number;
+  revenue_confirmed: number;
   cost: number;
 }
 
 type AggregateRow = Record<string, unknown>;
 
 function emptyCounts(): Counts {
-  return { clicks: 0, unique_clicks: 0, leads: 0, conversions: 0, revenue: 0, cost: 0 };
+  return {
+    clicks: 0,
+    unique_clicks: 0,
+    leads: 0,
+    conversions: 0,
+    approved: 0,
+    pending: 0,
+    rejected: 0,
+    revenue: 0,
+    revenue_confirmed: 0,
+    cost: 0,
+  };
 }
 
 function round(value: number): number {
@@ -109,21 +130,47 @@ function ratio(numerator: number, denominator: number): number {
   return denominator === 0 ? 0 : numerator / denominator;
 }
 
+/** Conversions' figures (§Figures above): counts by state, revenue of the rows not rejected, and approved. */
+function conversionFigures(): RawBuilder<unknown>[] {
+  const counted = sql`${sql.ref('e.is_conversion')} = 1`;
+  const state = sql.ref('e.state');
+  const payout = sql.ref('e.payout');
+  const count = (condition: RawBuilder<unknown>, alias: string) =>
+    sql`coalesce(sum(case when ${condition} then 1 else 0 end), 0) as ${sql.ref(alias)}`;
+  const amount = (condition: RawBuilder<unknown>, alias: string) =>
+    sql`coalesce(sum(case when ${condition} then ${payout} else 0 end), 0) as ${sql.ref(alias)}`;
+  return [
+    count(sql`${counted} and ${state} in (${sql.lit('pending')}, ${sql.lit('approved')})`, 'conversions'),
+    count(sql`${counted} and ${state} = ${sql.lit('approved')}`, 'approved'),
+    count(sql`${counted} and ${state} = ${sql.lit('pending')}`, 'pending'),
+    count(sql`${counted} and ${state} = ${sql.lit('rejected')}`, 'rejected'),
+    amount(sql`${state} <> ${sql.lit('rejected')}`, 'revenue'),
+    amount(sql`${state} = ${sql.lit('approved')}`, 'revenue_confirmed'),
+  ];
+}
+
 /** The derived figures of §Figures above. */
 export function figures(counts: Counts): ReportFigures {
   const revenue = round(counts.revenue);
+  const revenueConfirmed = round(counts.revenue_confirmed);
   const cost = round(counts.cost);
   const profit = round(counts.revenue - counts.cost);
+  const profitConfirmed = round(counts.revenue_confirmed - counts.cost);
   const entries = counts.clicks + counts.leads;
   return {
     clicks: counts.clicks,
     unique_clicks: counts.unique_clicks,
     leads: counts.leads,
     conversions: counts.conversions,
+    approved: counts.approved,
+    pending: counts.pending,
+    rejected: counts.rejected,
     revenue,
+    revenue_confirmed: revenueConfirmed,
     cost,
     profit,
     roi: round(ratio(profit, cost) * 100),
+    roi_confirmed: round(ratio(profitConfirmed, cost) * 100),
     cr: round(ratio(counts.conversions, entries) * 100),
     epc: round(ratio(revenue, entries)),
   };
@@ -270,7 +317,11 @@ export class ReportsService {
     for (const row of conversions) {
       add(row, (counts) => {
         counts.conversions += Number(row.conversions);
+        counts.approved += Number(row.approved);
+        counts.pending += Number(row.pending);
+        counts.rejected += Number(row.rejected);
         counts.revenue += Number(row.revenue);
+        counts.revenue_confirmed += Number(row.revenue_confirmed);
       });
     }
 
@@ -319,12 +370,7 @@ export class ReportsService {
 
     const totals = emptyCounts();
     for (const { counts } of rows) {
-      totals.clicks += counts.clicks;
-      totals.unique_clicks += counts.unique_clicks;
-      totals.leads += counts.leads;
-      totals.conversions += counts.conversions;
-      totals.revenue += counts.revenue;
-      totals.cost += counts.cost;
+      for (const name of Object.keys(totals) as (keyof Counts)[]) totals[name] += counts[name];
     }
     const page =
       query.limit === 0
@@ -422,10 +468,7 @@ export class ReportsService {
         sql`coalesce(sum(${sql.ref('e.cost')}), 0) as ${sql.ref('cost')}`,
       ],
       leads: [sql`count(*) as ${sql.ref('leads')}`],
-      conversions: [
-        sql`coalesce(sum(case when ${sql.ref('e.is_conversion')} = 1 then 1 else 0 end), 0) as ${sql.ref('conversions')}`,
-        sql`coalesce(sum(${sql.ref('e.payout')}), 0) as ${sql.ref('revenue')}`,
-      ],
+      conversions: conversionFigures(),
     };
     const table = { clicks: 'tracker_clicks', leads: 'tracker_leads', conversions: 'conversions' }[source];
     const joins = joinOrigin

@@ -5,7 +5,16 @@ import { useReportContext } from './ReportContext';
 import { ReportSortHeader } from './ReportSortHeader';
 import { useReportFormat } from './useReportFormat';
 
-const HINTED: Partial<Record<ReportMetric, true>> = { roi: true, cr: true, epc: true };
+/** The figures whose header explains them on hover (issue 18: which conversion states each counts). */
+const HINTED: Partial<Record<ReportMetric, true>> = {
+  conversions: true,
+  revenue: true,
+  revenue_confirmed: true,
+  roi: true,
+  roi_confirmed: true,
+  cr: true,
+  epc: true,
+};
 
 /** The report's rows: one column per group, then every figure; a totals row closes it. */
 export function ReportTable({ rows, totals }: { rows: ReportRow[]; totals: ReportFigures }) {
@@ -20,7 +29,7 @@ export function ReportTable({ rows, totals }: { rows: ReportRow[]; totals: Repor
   );
 
   return (
-    <Table.ScrollContainer minWidth={960}>
+    <Table.ScrollContainer minWidth={1280}>
       <Table striped highlightOnHover verticalSpacing="xs" aria-busy={isFetching}>
         <Table.Caption>{t('table.caption', { groups: groups.map(format.groupName).join(' › ') })}</Table.Caption>
         <Table.Thead>

@@ -7,10 +7,15 @@ const figures = {
   unique_clicks: 1000,
   leads: 0,
   conversions: 3,
+  approved: 2,
+  pending: 1,
+  rejected: 4,
   revenue: 1234.5,
+  revenue_confirmed: 1000.25,
   cost: 300,
   profit: 934.5,
   roi: 311.5,
+  roi_confirmed: 233.416667,
   cr: 0.25,
   epc: 1.02875,
 };
@@ -53,15 +58,18 @@ describe('CSV', () => {
   });
 
   it('writes a report: labels, ids where they differ from labels, and unformatted figures', () => {
+    // Every figure, in the table's order: the states after conversions, the confirmed figures after theirs.
     const rows = [
       { ...figures, campaign: 'c-1', campaign_name: 'Spring, EU', country: 'FR', country_name: 'FR', label: '' },
       { ...figures, campaign: null, campaign_name: '(none)', country: null, country_name: '(none)', label: '' },
     ] as unknown as ReportRow[];
     const [head, first, second] = reportCsv(['campaign', 'country'], rows, headers).split('\r\n');
     expect(head).toBe(
-      'G:campaign,ID:campaign,G:country,M:clicks,M:unique_clicks,M:leads,M:conversions,M:revenue,M:cost,M:profit,M:roi,M:cr,M:epc',
+      'G:campaign,ID:campaign,G:country,M:clicks,M:unique_clicks,M:leads,M:conversions,M:approved,M:pending,' +
+        'M:rejected,M:revenue,M:revenue_confirmed,M:cost,M:profit,M:roi,M:roi_confirmed,M:cr,M:epc',
     );
-    expect(first).toBe('"Spring, EU",c-1,FR,1200,1000,0,3,1234.5,300,934.5,311.5,0.25,1.02875');
-    expect(second).toBe('(aucun),,(aucun),1200,1000,0,3,1234.5,300,934.5,311.5,0.25,1.02875');
+    const figureFields = '1200,1000,0,3,2,1,4,1234.5,1000.25,300,934.5,311.5,233.416667,0.25,1.02875';
+    expect(first).toBe(`"Spring, EU",c-1,FR,${figureFields}`);
+    expect(second).toBe(`(aucun),,(aucun),${figureFields}`);
   });
 });

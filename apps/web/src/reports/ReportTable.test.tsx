@@ -1,0 +1,106 @@
+import type { ReportFigures, ReportRow } from '@switchyard/domain';
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { ControlProviders } from '../components/form/controls/renderControl';
+import i18n from '../i18n';
+import { ReportContext } from './ReportContext';
+import { ReportTable } from './ReportTable';
+import type { ReportController } from './useReportController';
+
+// Issue 18: the table shows each conversion state after Conversions, and the confirmed (approved only)
+// revenue and ROI after their all-states figures; every column sorts.
+
+const figures: ReportFigures = {
+  clicks: 200,
+  unique_clicks: 150,
+  leads: 0,
+  conversions: 3,
+  approved: 2,
+  pending: 1,
+  rejected: 4,
+  revenue: 30,
+  revenue_confirmed: 20,
+  cost: 10,
+  profit: 20,
+  roi: 200,
+  roi_confirmed: 100,
+  cr: 1.5,
+  epc: 0.15,
+};
+
+function renderTable(setSort = vi.fn()) {
+  const controller = {
+    params: { groups: ['campaign'], order: 'desc', order_by: 'approved' },
+    drill: vi.fn(),
+    drillTarget: () => null,
+    isFetching: false,
+    setSort,
+  } as unknown as ReportController;
+  const row = { ...figures, campaign: 'c-1', campaign_name: 'Spring', label: 'Spring' } as ReportRow;
+  render(
+    <ControlProviders>
+      <ReportContext.Provider value={controller}>
+        <ReportTable rows={[row]} totals={figures} />
+      </ReportContext.Provider>
+    </ControlProviders>,
+  );
+  return setSort;
+}
+
+describe('ReportTable', () => {
+  it('shows the conversion states and the confirmed figures beside the figures they refine', async () => {
+    await i18n.changeLanguage('en');
+    renderTable();
+    const headers = screen.getAllByRole('columnheader').map((header) => header.textContent);
+    expect(headers).toEqual([
+      'Campaign',
+      'Clicks',
+      'Unique clicks',
+      'Leads',
+      'Conversions',
+      'Approved',
+      'Pending',
+      'Rejected',
+      'Revenue',
+      'Revenue (confirmed)',
+      'Cost',
+      'Profit',
+      'ROI',
+      'ROI (confirmed)',
+      'CR',
+      'EPC',
+    ]);
+    const [, body, foot] = screen.getAllByRole('rowgroup');
+    for (const group of [body!, foot!]) {
+      const cells = within(group)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent);
+      expect(cells.slice(-15)).toEqual([
+        '200',
+        '150',
+        '0',
+        '3',
+        '2',
+        '1',
+        '4',
+        '30.00',
+        '20.00',
+        '10.00',
+        '20.00',
+        '200%',
+        '100%',
+        '1.5%',
+        '0.15',
+      ]);
+    }
+  });
+
+  it('sorts by a state or a confirmed figure', async () => {
+    await i18n.changeLanguage('en');
+    const setSort = renderTable();
+    expect(screen.getByRole('columnheader', { name: /^Approved/ })).toHaveAttribute('aria-sort', 'descending');
+    fireEvent.click(screen.getByRole('button', { name: /^Rejected/ }));
+    fireEvent.click(screen.getByRole('button', { name: /^ROI \(confirmed\)/ }));
+    expect(setSort.mock.calls).toEqual([['rejected'], ['roi_confirmed']]);
+  });
+});
