@@ -140,6 +140,7 @@ async function createServer(
       ...(shared ? { caps: shared.caps } : {}),
       journal: { dir: journalDir(options.config), fsyncIntervalMs: options.config.journalFsyncMs },
       ...options.engine,
+      outbound: { allowPrivateTargets: options.config.allowPrivateTargets, ...options.engine?.outbound },
     },
     store.sqlite,
   );
@@ -203,7 +204,9 @@ async function createServer(
       userRoutes(api, services.users);
       workspaceRoutes(api, services.workspaces);
       roleRoutes(api, services.roles);
-      configRecordRoutes(api, store.db, onConfigChange, options.config.publicUrl);
+      configRecordRoutes(api, store.db, onConfigChange, options.config.publicUrl, {
+        allowPrivateTargets: options.config.allowPrivateTargets,
+      });
       referenceDataRoutes(api);
       reportRoutes(api, reports);
       postbackLogRoutes(api, store.db);

@@ -31,7 +31,12 @@ forEachDatabase('postback log', (db) => {
   beforeAll(async () => {
     port = await receiver.listen();
     app = await db.buildApp({
-      env: { SWITCHYARD_ADMIN_EMAIL: ADMIN_EMAIL, SWITCHYARD_ADMIN_PASSWORD: ADMIN_PASSWORD },
+      // The receiver listens on 127.0.0.1, a private target.
+      env: {
+        SWITCHYARD_ADMIN_EMAIL: ADMIN_EMAIL,
+        SWITCHYARD_ADMIN_PASSWORD: ADMIN_PASSWORD,
+        SWITCHYARD_ALLOW_PRIVATE_TARGETS: 'true',
+      },
       // The worker loop is off: tests run it with the clock where they want it.
       engine: { now: () => new Date(clock), outbound: { intervalMs: 0, baseDelayMs: RETRY_MS, timeoutMs: 5000 } },
     });

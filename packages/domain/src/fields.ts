@@ -23,13 +23,26 @@ export const ZOptionalExternalIdRef = z
   .union([ZExternalIdRef, z.literal('').transform(() => null), z.null()])
   .default(null);
 
-/** An http(s) URL that may carry macros such as `{clickid}`. */
+/** The part of a URL between `://` and the first `/`, `?`, `#` or `\` (user info, host and port). */
+const URL_AUTHORITY = /^[a-z][a-z0-9+.-]*:\/\/([^/?#\\]*)/i;
+
+/**
+ * Whether a macro (any `{` or `}`) stands in a URL's host (issue 18): filled from a visitor's parameters,
+ * it would send them, or a postback, anywhere. Macros stay allowed in the path and the query.
+ */
+export function hasMacroInHost(url: string): boolean {
+  const authority = URL_AUTHORITY.exec(url.trim())?.[1];
+  return authority !== undefined && /[{}]/.test(authority);
+}
+
+/** An http(s) URL that may carry macros such as `{clickid}`, though not in its host. */
 export const ZMacroUrl = z
   .string({ error: M.required })
   .trim()
   .min(1, { error: M.required })
   .max(2048, { error: M.tooLong })
-  .refine((value) => /^https?:\/\/[^\s/]+/i.test(value), { error: M.invalidUrl });
+  .refine((value) => /^https?:\/\/[^\s/]+/i.test(value), { error: M.invalidUrl })
+  .refine((value) => !hasMacroInHost(value), { error: M.macroInHost });
 
 export const ZOptionalMacroUrl = z.union([z.literal(''), ZMacroUrl]).default('');
 

@@ -8,6 +8,7 @@ export * from './fields.js';
 export * from './list-query.js';
 export * from './menu.js';
 export * from './messages.js';
+export * from './network-addresses.js';
 export * from './notifications.js';
 export * from './nul-characters.js';
 export * from './password-policy.js';

@@ -33,6 +33,8 @@ export const VALIDATION_MESSAGES = {
   duplicateEvent: 'Each postback event can be chosen once',
   tooManyParameters: 'At most 10 parameters',
   nulCharacter: 'This value contains a NUL character, which cannot be stored',
+  macroInHost: 'The host of a URL cannot be a macro',
+  privateTarget: 'This URL leads to a loopback, private, link-local or multicast address',
 } as const;
 
 export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;

@@ -7,7 +7,11 @@
 // (`next_attempt_at` pushed `leaseMs` ahead) run out and is sent again: a traffic source may receive a
 // postback twice (at least once, never at most once). The attempt count of that interrupted send is lost.
 // Several nodes may run the worker: a row is claimed with a conditional UPDATE, so one node sends it.
+//
+// A postback whose target is not a public address (outbound-targets.ts) is not sent: it fails at once,
+// without retries, its last_error saying why, unless private targets are allowed.
 import type { Kysely } from 'kysely';
+import { type ResolveHost, sendOutbound } from '../http/outbound-targets.js';
 import type { Database } from '../store/schema.js';
 
 export interface OutboundLog {
@@ -30,7 +34,10 @@ export interface OutboundOptions {
   leaseMs?: number;
   /** Rows sent per run. */
   batchSize?: number;
-  fetch?: typeof fetch;
+  /** SWITCHYARD_ALLOW_PRIVATE_TARGETS: send to loopback, private, link-local and multicast addresses too. */
+  allowPrivateTargets?: boolean;
+  /** How host names are resolved before connecting (tests replace it). */
+  resolveHost?: ResolveHost;
 }
 
 export const OUTBOUND_DEFAULTS = {
@@ -50,8 +57,8 @@ export function retryDelay(attempts: number, baseDelayMs: number, maxDelayMs: nu
 
 export class OutboundPostbacks {
   private readonly now: () => Date;
-  private readonly settings: Required<Omit<OutboundOptions, 'now' | 'fetch'>>;
-  private readonly fetch: typeof fetch;
+  private readonly settings: Required<Omit<OutboundOptions, 'now' | 'resolveHost'>>;
+  private readonly resolveHost: ResolveHost | undefined;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
 
@@ -61,7 +68,7 @@ export class OutboundPostbacks {
     options: OutboundOptions = {},
   ) {
     this.now = options.now ?? (() => new Date());
-    this.fetch = options.fetch ?? fetch;
+    this.resolveHost = options.resolveHost;
     this.settings = {
       intervalMs: options.intervalMs ?? OUTBOUND_DEFAULTS.intervalMs,
       baseDelayMs: options.baseDelayMs ?? OUTBOUND_DEFAULTS.baseDelayMs,
@@ -70,6 +77,7 @@ export class OutboundPostbacks {
       timeoutMs: options.timeoutMs ?? OUTBOUND_DEFAULTS.timeoutMs,
       leaseMs: options.leaseMs ?? OUTBOUND_DEFAULTS.leaseMs,
       batchSize: options.batchSize ?? OUTBOUND_DEFAULTS.batchSize,
+      allowPrivateTargets: options.allowPrivateTargets ?? false,
     };
   }
 
@@ -122,11 +130,11 @@ export class OutboundPostbacks {
         .executeTakeFirst();
       if (Number(claimed.numUpdatedRows) !== 1) continue;
       attempted += 1;
-      const { status, error } = await this.send(row.url);
+      const { status, error, refused } = await this.send(row.url);
       const attempts = row.attempts + 1;
       const sentAt = this.now();
       const ok = status >= 200 && status < 300;
-      const gaveUp = !ok && attempts >= this.settings.maxAttempts;
+      const gaveUp = !ok && (refused || attempts >= this.settings.maxAttempts);
       await this.db
         .updateTable('outbound_postbacks')
         .set({
@@ -147,18 +155,15 @@ export class OutboundPostbacks {
     return attempted;
   }
 
-  private async send(url: string): Promise<{ status: number; error: string | null }> {
-    try {
-      const response = await this.fetch(url, {
-        method: 'GET',
-        redirect: 'follow',
-        signal: AbortSignal.timeout(this.settings.timeoutMs),
-      });
-      // The body is not needed; release the connection.
-      await response.body?.cancel().catch(() => undefined);
-      return { status: response.status, error: response.ok ? null : `HTTP ${response.status}` };
-    } catch (error) {
-      return { status: 0, error: (error instanceof Error ? error.message : String(error)).slice(0, 500) };
-    }
+  private async send(url: string): Promise<{ status: number; error: string | null; refused: boolean }> {
+    const result = await sendOutbound(url, {
+      allowPrivateTargets: this.settings.allowPrivateTargets,
+      timeoutMs: this.settings.timeoutMs,
+      ...(this.resolveHost ? { resolve: this.resolveHost } : {}),
+    });
+    if (result.kind === 'refused') return { status: 0, error: result.reason, refused: true };
+    if (result.kind === 'failed') return { status: 0, error: result.error, refused: false };
+    const { status } = result.answer;
+    return { status, error: status >= 200 && status < 300 ? null : `HTTP ${status}`, refused: false };
   }
 }

@@ -6,6 +6,7 @@ import type { FormControlProps } from '../form/types';
 import { Repeater } from './Repeater';
 import { RepeaterField } from './RepeaterField';
 import { locateInRows, rowErrors } from './rowErrors';
+import { TestPostbackButton } from './TestPostbackButton';
 import { TrimmedTextInput } from './TrimmedTextInput';
 
 /** The entry as the form holds it: `postback_url` only where the element shows it. */
@@ -26,8 +27,9 @@ export interface PostbackEventsRepeaterProps extends FormControlProps {
  * `postback-events-repeater`: `[{ postback_event_external_id, postback_url?, is_conversion,
  * send_to_traffic_source, send_zero_conversions }]` (§3.6). Each event once: a row's select offers only
  * the events no other row uses, a new row takes the first unused one, and Add shows only while one
- * remains (§4). `element.input.showPostbackUrl` adds the postback URL (traffic sources). Messages inside
- * the value (`0.postback_event_external_id`) show under that row's input: the rows are the stored array.
+ * remains (§4). `element.input.showPostbackUrl` adds the postback URL (traffic sources) and its "Send test
+ * postback" button. Messages inside the value (`0.postback_event_external_id`) show under that row's input:
+ * the rows are the stored array.
  */
 export function PostbackEventsRepeater({
   element,
@@ -109,17 +111,21 @@ export function PostbackEventsRepeater({
                 disabled={disabled}
               />
               {showPostbackUrl && (
-                <TrimmedTextInput
-                  size="xs"
-                  type="url"
-                  placeholder="https://"
-                  label={t('controls:repeaters.postbackEvents.postbackUrl')}
-                  value={row.postback_url ?? ''}
-                  onChange={(url) => update({ ...row, postback_url: url })}
-                  error={errors.at(index, 'postback_url')}
-                  maxLength={2048}
-                  disabled={disabled}
-                />
+                <Group gap="xs" align="flex-end" wrap="nowrap">
+                  <TrimmedTextInput
+                    size="xs"
+                    type="url"
+                    placeholder="https://"
+                    label={t('controls:repeaters.postbackEvents.postbackUrl')}
+                    value={row.postback_url ?? ''}
+                    onChange={(url) => update({ ...row, postback_url: url })}
+                    error={errors.at(index, 'postback_url')}
+                    maxLength={2048}
+                    disabled={disabled}
+                    style={{ flex: 1 }}
+                  />
+                  <TestPostbackButton url={row.postback_url ?? ''} disabled={disabled} />
+                </Group>
               )}
             </Group>
             <Group gap="md">
