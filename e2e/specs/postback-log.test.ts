@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin, apiRequest } from '../support/api.js';
+import { apiLogin, apiRequest, postbackPath } from '../support/api.js';
 import { admin, baseURL, logIn, useBrowser } from '../support/browser.js';
 
 // Issue 5: a network's postbacks, one for a real click and one for a click id the tracker never gave
@@ -53,10 +53,14 @@ describe('postback log', () => {
     expect(click.status).toBe(302);
     const clickId = new URL(String(click.headers.get('location'))).searchParams.get('c') ?? '';
     expect(clickId).not.toBe('');
-    const matched = await fetch(`${baseURL()}/postback?clickid=${clickId}&status=sale&txid=tx-${run}&sub=zone-9`);
+    const matched = await fetch(
+      `${baseURL()}${await postbackPath(adminToken)}?clickid=${clickId}&status=sale&txid=tx-${run}&sub=zone-9`,
+    );
     expect(matched.status).toBe(200);
     const stranger = `stranger-${run}`;
-    expect((await fetch(`${baseURL()}/postback?clickid=${stranger}&status=sale`)).status).toBe(404);
+    expect((await fetch(`${baseURL()}${await postbackPath(adminToken)}?clickid=${stranger}&status=sale`)).status).toBe(
+      404,
+    );
 
     const page = await browser.newPage();
     await logIn(page, admin().email, admin().password);

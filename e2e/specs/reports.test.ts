@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { ReportResponse } from '@switchyard/domain';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin, apiRequest } from '../support/api.js';
+import { apiLogin, apiRequest, postbackPath } from '../support/api.js';
 import { admin, baseURL, logIn, useBrowser } from '../support/browser.js';
 
 // Reports: a tracker campaign configured in the dashboard gets clicks and a postback over HTTP, and the
@@ -94,7 +94,9 @@ describe('reports', () => {
     // Three visitors, one of whom converts for 4.50.
     const clickIds: string[] = [];
     for (const userAgent of USER_AGENTS) clickIds.push(await click(campaignId, userAgent));
-    const postback = await fetch(`${baseURL()}/postback?clickid=${clickIds[1]}&payout=4.50&txid=e2e-${run}`);
+    const postback = await fetch(
+      `${baseURL()}${await postbackPath(adminToken)}?clickid=${clickIds[1]}&payout=4.50&txid=e2e-${run}`,
+    );
     expect(postback.status).toBe(200);
     // Clicks are written in batches off the request path: wait until the report has them.
     await expect

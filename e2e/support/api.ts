@@ -33,3 +33,9 @@ export async function createUser(adminToken: string, permissions: string[]) {
   await apiRequest('POST', 'users', adminToken, { ...user, permissions, roles: [], workspaces: [] });
   return user;
 }
+
+/** `/{key}/postback` of the admin's first workspace: where networks send postbacks (issue 18). */
+export async function postbackPath(adminToken: string): Promise<string> {
+  const { list } = await apiRequest<{ list: { postback_key: string }[] }>('GET', 'workspaces', adminToken);
+  return `/${list[0]?.postback_key}/postback`;
+}

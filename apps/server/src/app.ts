@@ -6,8 +6,10 @@ import type { Redis } from 'ioredis';
 import { accountRoutes } from './api/accounts/routes.js';
 import { authRoutes } from './api/auth/routes.js';
 import { AuthService } from './api/auth/service.js';
+import { networkPostbackUrls } from './api/config-records/postback-urls.js';
 import { configRecordRoutes } from './api/config-records/routes.js';
 import type { ConfigChangeListener } from './api/config-records/service.js';
+import { conversionRoutes } from './api/conversions/routes.js';
 import { bearerToken } from './api/guard.js';
 import { referenceDataRoutes } from './api/reference-data/routes.js';
 import { roleRoutes } from './api/roles/routes.js';
@@ -139,6 +141,7 @@ async function createServer(
     {
       ...(shared ? { caps: shared.caps } : {}),
       journal: { dir: journalDir(options.config), fsyncIntervalMs: options.config.journalFsyncMs },
+      postbackLogDays: options.config.postbackLogDays,
       ...options.engine,
       outbound: { allowPrivateTargets: options.config.allowPrivateTargets, ...options.engine?.outbound },
     },
@@ -192,6 +195,7 @@ async function createServer(
         request.actor = token ? await auth.authenticate(token) : null;
         if (!request.actor) throw new UnauthorizedError();
       });
+      networkPostbackUrls(api, store.db, options.config.publicUrl);
       authRoutes(api, auth);
       accountRoutes(api, {
         db: store.db,
@@ -210,6 +214,7 @@ async function createServer(
       referenceDataRoutes(api);
       reportRoutes(api, reports);
       postbackLogRoutes(api, store.db);
+      conversionRoutes(api, store.db, engine);
     },
     { prefix: '/api' },
   );

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
+import { postbackPath } from './fixtures/postbacks.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, forEachDatabase, login } from './harness.js';
 
 // Issue 17: nothing answered is lost on a process crash. The server runs as a child process, takes
@@ -144,6 +145,8 @@ const hostOf = (location: string | undefined) => new URL(String(location)).hostn
 forEachDatabase('answered events across a kill -9', (db) => {
   let env: NodeJS.ProcessEnv;
   let dataDir: string;
+  /** `/{key}/postback` of the seeded workspace. */
+  let keyedPostback = '';
   let plain: StoredRecord;
   let capped: StoredRecord;
   let sharedCap: StoredRecord;
@@ -163,6 +166,7 @@ forEachDatabase('answered events across a kill -9', (db) => {
     // Configured in this process, then closed: the server under test starts on what it left.
     const app = await buildApp({ config: loadConfig(env), print: () => undefined });
     try {
+      keyedPostback = await postbackPath(app);
       const token = await login(app, ADMIN_EMAIL, ADMIN_PASSWORD);
       const offer = await createRecord(app, token, 'tracker-offers', { url: 'https://plain.example/?c={clickid}' });
       const backup = await createRecord(app, token, 'tracker-offers', { url: 'https://backup.example/?c={clickid}' });
@@ -285,7 +289,7 @@ forEachDatabase('answered events across a kill -9', (db) => {
     const ids = [...clickIds.map((id) => `clickid=${id}`), ...leads.map((one) => `lead_id=${one.lead_id}`)];
     const postbacks = await inParallel(
       20,
-      ids.map((id) => () => request(port, 'GET', `/postback?${id}&payout=1&txid=t`)),
+      ids.map((id) => () => request(port, 'GET', `${keyedPostback}?${id}&payout=1&txid=t`)),
     );
     const refused = postbacks
       .map((answer, index) => ({ answer, id: ids[index] }))
@@ -354,7 +358,7 @@ forEachDatabase('answered events across a kill -9', (db) => {
     expect(hosts.filter((host) => host === 'backup.example')).toHaveLength(CLICKS_ON_CAP_BEFORE);
     // Every click answered by either node is known to both.
     for (const answer of before) {
-      expect((await request(portB, 'GET', `/postback?clickid=${idOf(answer.location)}`)).status).toBe(200);
+      expect((await request(portB, 'GET', `${keyedPostback}?clickid=${idOf(answer.location)}`)).status).toBe(200);
     }
     await killed(nodeA, 'SIGTERM');
     await killed(nodeB, 'SIGTERM');

@@ -2,6 +2,7 @@ import { getResource, VALIDATION_MESSAGES as M } from '@switchyard/domain';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_RESOURCES } from '../src/api/config-records/routes.js';
 import { createRecord, minimalBody, recordId, type StoredRecord } from './fixtures/config-records.js';
+import { postbackPath } from './fixtures/postbacks.js';
 import { GB_IP, IPHONE } from './fixtures/traffic.js';
 import { bearer, expectError, forEachDatabase, listTotal, useSeededApp } from './harness.js';
 
@@ -161,7 +162,7 @@ forEachDatabase('NUL characters', (db) => {
       const clickId = new URL(String(click.headers.location)).searchParams.get('c')!;
       const response = await ctx.app.inject({
         method: 'GET',
-        url: `/postback?clickid=${clickId}&payout=1&status=sa%00le&txid=t%001&note%00=x`,
+        url: `${await postbackPath(ctx.app)}?clickid=${clickId}&payout=1&status=sa%00le&txid=t%001&note%00=x`,
       });
       expect(response.statusCode, response.body).toBe(200);
       const conversion = await ctx.app.store.db
@@ -177,7 +178,10 @@ forEachDatabase('NUL characters', (db) => {
         txid: 't1',
         note: 'x',
       });
-      const unknown = await ctx.app.inject({ method: 'GET', url: '/postback?clickid=no%00such&txid=x%00' });
+      const unknown = await ctx.app.inject({
+        method: 'GET',
+        url: `${await postbackPath(ctx.app)}?clickid=no%00such&txid=x%00`,
+      });
       expect(unknown.statusCode, unknown.body).toBe(404);
     });
   });

@@ -2,6 +2,7 @@ import type { OutboundPostbackEntry, PostbackLogEntry } from '@switchyard/domain
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
+import { postbackPath } from './fixtures/postbacks.js';
 import { DE_IP, Receiver } from './fixtures/traffic.js';
 import {
   ADMIN_EMAIL,
@@ -82,7 +83,11 @@ forEachDatabase('postback log', (db) => {
 
   async function postback(query: string, status: number) {
     clock += 1000;
-    const response = await app.inject({ method: 'GET', url: `/postback?${query}`, remoteAddress: '203.0.113.7' });
+    const response = await app.inject({
+      method: 'GET',
+      url: `${await postbackPath(app)}?${query}`,
+      remoteAddress: '203.0.113.7',
+    });
     expect(response.statusCode, response.body).toBe(status);
   }
 
@@ -138,8 +143,16 @@ forEachDatabase('postback log', (db) => {
       },
     });
     expect(converted.conversion?.conversion_id).toMatch(/\S/);
-    // A duplicate names the click's campaign but created nothing.
-    expect(duplicate).toMatchObject({ click_id: clickId, conversion: null, campaign: { name: campaign.name } });
+    // A duplicate names the conversion it repeats (its history), and created nothing.
+    expect(duplicate).toMatchObject({
+      click_id: clickId,
+      outcome: 'duplicate',
+      state: 'approved',
+      previous_state: null,
+      conversion: { conversion_id: converted.conversion?.conversion_id, state: 'approved' },
+      campaign: { name: campaign.name },
+    });
+    expect(converted).toMatchObject({ state: 'approved', previous_state: null, reason: null });
     expect(unknown).toMatchObject({ click_id: 'nobody-here', txid: 't-2', conversion: null, campaign: null });
     expect(missing).toMatchObject({ click_id: null, raw: { payout: '3' }, conversion: null, campaign: null });
   });

@@ -6,6 +6,7 @@ import type { CompiledCampaign } from '../src/traffic/rules/compile.js';
 import { readPostbackParams, rulePayout } from '../src/traffic/rules/postback-rules.js';
 import { conditionContext } from '../src/traffic/rules/routing.js';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
+import { postbackPath } from './fixtures/postbacks.js';
 import { countryIn, DE_IP, Receiver, US_IP } from './fixtures/traffic.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, forEachDatabase, login } from './harness.js';
 
@@ -168,7 +169,7 @@ forEachDatabase('postbacks', (db) => {
   async function postback(query: string, init: { method?: 'GET' | 'POST'; form?: string } = {}) {
     return app.inject({
       method: init.method ?? 'GET',
-      url: `/postback?${query}`,
+      url: `${await postbackPath(app)}?${query}`,
       ...(init.form !== undefined
         ? { payload: init.form, headers: { 'content-type': 'application/x-www-form-urlencoded' } }
         : {}),

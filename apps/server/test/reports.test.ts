@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { localBucket, nextDay, startOfLocalDay, utcGrain } from '../src/reports/time.js';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
+import { postbackPath } from './fixtures/postbacks.js';
 import { countryIn, DE_IP, DESKTOP, GB_IP, IPHONE, US_IP } from './fixtures/traffic.js';
 import {
   ADMIN_EMAIL,
@@ -94,7 +95,7 @@ forEachDatabase('reports', (db) => {
   }
 
   async function postback(query: string) {
-    const response = await app.inject({ method: 'GET', url: `/postback?${query}` });
+    const response = await app.inject({ method: 'GET', url: `${await postbackPath(app)}?${query}` });
     expect(response.statusCode, response.body).toBe(200);
   }
 

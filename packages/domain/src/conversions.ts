@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { VALIDATION_MESSAGES } from './messages.js';
+import { parseAddressRule } from './network-addresses.js';
 
 // Issue 18: what a conversion can be, and how a network's status values say so.
 
@@ -73,4 +75,14 @@ export const MAX_POSTBACK_PAYOUT = 1_000_000;
 export const MAX_IMPORT_LINES = 10_000;
 
 /** An affiliate network's postback addresses: IPs and CIDRs, v4 and v6. */
-export const ZPostbackAddressList = z.array(z.string().trim().min(1).max(64)).max(100).default([]);
+export const ZPostbackAddressList = z
+  .array(
+    z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .refine((text) => parseAddressRule(text).ok, { error: VALIDATION_MESSAGES.invalidAddress }),
+  )
+  .max(100)
+  .default([]);

@@ -25,6 +25,8 @@ export const VALIDATION_MESSAGES = {
   conditionTooDeep: 'The condition is nested too deeply',
   conditionTooLarge: 'The condition has too many parts',
   invalidCurrency: 'Unknown currency',
+  currencyWithoutRate: 'This currency has no rate: add one under Currency rates first',
+  invalidAddress: 'Not an IP address or CIDR range',
   invalidCountry: 'Unknown country',
   invalidTimezone: 'Unknown time zone',
   unknownReference: 'This record does not exist',

@@ -29,6 +29,8 @@ export const PERMISSION_CATALOGUE = {
     'affiliate-network': ACTIONS,
     event: ACTIONS,
     'postback-event': ACTIONS,
+    /** Issue 18: conversions imported by hand. */
+    conversion: ['create'],
     workspace: ['get', 'create', 'update'],
     user: ['get', 'create', 'update'],
     role: ['get'],

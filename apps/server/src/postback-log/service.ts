@@ -15,7 +15,12 @@ import type {
   TOutboundPostbackQuery,
   TPostbackLogQuery,
 } from '@switchyard/domain';
-import { CONVERSION_STATES, type ConversionState, POSTBACK_OUTCOME_STATUS, POSTBACK_OUTCOMES } from '@switchyard/domain';
+import {
+  CONVERSION_STATES,
+  type ConversionState,
+  POSTBACK_OUTCOME_STATUS,
+  POSTBACK_OUTCOMES,
+} from '@switchyard/domain';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { nextDay, startOfLocalDay } from '../reports/time.js';
 import type { Database } from '../store/schema.js';

@@ -43,7 +43,12 @@ export function conversionStatesMigration(dialect: DatabaseDialect): Migration {
       for (const { id } of workspaces) {
         await db.updateTable('workspaces').set({ postback_key: newPostbackKey() }).where('id', '=', id).execute();
       }
-      await db.schema.createIndex('workspaces_postback_key_idx').on('workspaces').column('postback_key').unique().execute();
+      await db.schema
+        .createIndex('workspaces_postback_key_idx')
+        .on('workspaces')
+        .column('postback_key')
+        .unique()
+        .execute();
 
       for (const [name, type, fallback] of [
         ['state', 'text', 'approved'],
@@ -69,9 +74,7 @@ export function conversionStatesMigration(dialect: DatabaseDialect): Migration {
       // Postbacks without a txid were never deduplicated: all but the first of each key keep their row
       // under a key of their own, so the new unique indexes hold and no stored conversion is lost.
       await sql`update conversions set txid_key = txid_key || ':legacy-' || cast(id as text)
-        where id not in (select min(id) from conversions group by click_id, lead_id, event_key, txid_key)`.execute(
-        db,
-      );
+        where id not in (select min(id) from conversions group by click_id, lead_id, event_key, txid_key)`.execute(db);
       await db.schema.dropIndex('conversions_click_txid_idx').execute();
       await db.schema.dropIndex('conversions_lead_txid_idx').execute();
       await db.schema

@@ -1,5 +1,6 @@
 import { SEED_ROLES } from '@switchyard/domain';
 import { generatePassword, hashPassword } from '../auth/password.js';
+import { newPostbackKey } from './conversion-states.js';
 import type { Store } from './database.js';
 import { isUniqueViolation, now } from './database.js';
 
@@ -59,7 +60,7 @@ export async function seedEmptyDatabase(store: Store, options: SeedOptions): Pro
           .executeTakeFirst()) ??
         (await trx
           .insertInto('workspaces')
-          .values({ ...record, name: DEFAULT_WORKSPACE_NAME })
+          .values({ ...record, name: DEFAULT_WORKSPACE_NAME, postback_key: newPostbackKey() })
           .returning('id')
           .executeTakeFirstOrThrow());
       const admin = await trx

@@ -2,11 +2,13 @@
 // caps counted in memory (or Redis), events kept in the journal before they are answered and written
 // to the database in batches. This file is its life: start, resync, recompile and close; what a click,
 // a lead and a postback do is in click.ts, lead.ts and postback.ts.
+
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { withoutNul } from '@switchyard/domain';
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
+import { DEFAULT_POSTBACK_LOG_DAYS } from '../config.js';
 import type { Database } from '../store/schema.js';
 import { EngineStore } from '../store/traffic/engine-store.js';
 import { EventWriter, type EventWriterOptions } from '../store/traffic/event-writer.js';
@@ -16,15 +18,14 @@ import type { TLeadInput } from './http/lead-input.js';
 import { type LeadAnswer, routeLead } from './lead.js';
 import { type OutboundOptions, OutboundPostbacks } from './outbound.js';
 import type { EngineLog, EngineParts } from './parts.js';
-import { type PostbackAnswer, takePostback } from './postback.js';
+import { type PostbackAnswer, type PostbackRequest, RefusalLog, takePostback } from './postback.js';
 import { type CapCounters, InProcessCapCounters } from './rules/caps.js';
 import { compileRouting, ROUTING_KINDS, type RoutingSnapshot } from './rules/compile.js';
-import type { PostbackParams } from './rules/postback-rules.js';
 import type { Random } from './rules/weighted.js';
 import { UserAgentCache } from './visitor/user-agent.js';
 import { warmUpCaps } from './warm-up.js';
 
-export type { ClickAnswer, ClickRequest, EngineLog, LeadAnswer, PostbackAnswer };
+export type { ClickAnswer, ClickRequest, EngineLog, LeadAnswer, PostbackAnswer, PostbackRequest };
 
 export interface JournalSettings {
   /** The directory of the journal's segments (one node's own). */
@@ -42,7 +43,11 @@ export interface EngineOptions {
   journal?: JournalSettings;
   /** The outbound postback worker (its clock defaults to `now`). */
   outbound?: OutboundOptions;
+  /** Days the postback log keeps (SWITCHYARD_POSTBACK_LOG_DAYS); pruned at start and hourly. */
+  postbackLogDays?: number;
 }
+
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 const EMPTY_SNAPSHOT: RoutingSnapshot = compileRouting([]);
 
@@ -51,6 +56,8 @@ export class TrafficEngine {
   private readonly journalDir: string | undefined;
   private compiling: Promise<void> | null = null;
   private stale = false;
+  private readonly postbackLogDays: number;
+  private pruneTimer: NodeJS.Timeout | null = null;
 
   constructor(db: Kysely<Database>, log: EngineLog, options: EngineOptions = {}, sqlite?: SQLite.Database) {
     const now = options.now ?? (() => new Date());
@@ -58,6 +65,7 @@ export class TrafficEngine {
       ? new Journal({ dir: options.journal.dir, fsyncIntervalMs: options.journal.fsyncIntervalMs, log })
       : undefined;
     this.journalDir = options.journal?.dir;
+    this.postbackLogDays = options.postbackLogDays ?? DEFAULT_POSTBACK_LOG_DAYS;
     this.parts = {
       snapshot: EMPTY_SNAPSHOT,
       random: options.random ?? Math.random,
@@ -68,6 +76,7 @@ export class TrafficEngine {
       store: new EngineStore(db, sqlite),
       outbound: new OutboundPostbacks(db, log, { now, ...options.outbound }),
       registrations: new Map(),
+      refusals: new RefusalLog(),
       log,
     };
   }
@@ -86,6 +95,19 @@ export class TrafficEngine {
     await this.recompile();
     await warmUpCaps(this.parts);
     this.parts.outbound.start();
+    await this.prunePostbackLog();
+    this.pruneTimer = setInterval(() => {
+      this.prunePostbackLog().catch((error: unknown) =>
+        this.parts.log.error({ err: error }, 'postback log not pruned'),
+      );
+    }, PRUNE_EVERY_MS);
+    this.pruneTimer.unref();
+  }
+
+  /** Deletes postback log rows older than the days it keeps; answers how many. */
+  prunePostbackLog(): Promise<number> {
+    const before = new Date(this.parts.now().getTime() - this.postbackLogDays * 24 * 60 * 60 * 1000);
+    return this.parts.store.prunePostbackLog(before.toISOString());
   }
 
   /**
@@ -129,8 +151,8 @@ export class TrafficEngine {
     return routeLead(this.parts, campaignExternalId, apiKey, parseBody);
   }
 
-  postback(params: PostbackParams, ip: string | undefined): Promise<PostbackAnswer> {
-    return takePostback(this.parts, params, ip);
+  postback(request: PostbackRequest): Promise<PostbackAnswer> {
+    return takePostback(this.parts, request);
   }
 
   /**
@@ -152,6 +174,7 @@ export class TrafficEngine {
   }
 
   async close(): Promise<void> {
+    if (this.pruneTimer) clearInterval(this.pruneTimer);
     await this.compiling;
     await this.parts.outbound.close();
     await this.parts.events.close();

@@ -3,6 +3,7 @@
 import type { EngineStore } from '../store/traffic/engine-store.js';
 import type { EventWriter } from '../store/traffic/event-writer.js';
 import type { OutboundPostbacks } from './outbound.js';
+import type { RefusalLog } from './postback.js';
 import type { CapCounters } from './rules/caps.js';
 import type { RoutingSnapshot } from './rules/compile.js';
 import type { Random } from './rules/weighted.js';
@@ -25,6 +26,8 @@ export interface EngineParts {
   readonly events: EventWriter;
   readonly store: EngineStore;
   readonly outbound: OutboundPostbacks;
+  /** Refused postbacks logged per source address (postback.ts). */
+  readonly refusals: RefusalLog;
   /** Email hash → registrations seen (regsCount). */
   registrations: Map<string, number>;
   readonly log: EngineLog;

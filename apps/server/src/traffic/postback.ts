@@ -1,61 +1,159 @@
-// A postback from an affiliate network: the click or lead it names, the postback event and payout rule
-// that apply, the conversion, and the outbound postback owed to the traffic source. The conversion, its
-// log line and any outbound postback are committed in one transaction before the answer, so an answered
-// postback is never lost; a crash before the commit leaves the network without its `OK`, and networks
-// resend.
-import type { NewConversion } from '../store/conversions.js';
-import type { Origin } from '../store/traffic/engine-store.js';
+// A postback from an affiliate network (issue 18): checked that it comes from a caller allowed to send
+// it (the workspace's key in the path, the network's address list), with a sane payout in a known
+// currency; then the click or lead it names, the postback event and payout rule that apply, and the
+// conversion it creates or moves. The conversion, its log line and any outbound postback are committed
+// in one transaction before the answer, so an answered postback is never lost; a crash before the commit
+// leaves the network without its `OK`, and networks resend.
+import type { ConversionState, PostbackOutcome } from '@switchyard/domain';
+import type { NewConversion, NewPostbackLog } from '../store/conversions.js';
+import type { Origin, PostbackWorkspace } from '../store/traffic/engine-store.js';
 import { macroValues } from './event-macros.js';
 import { type EngineParts, storedEvent } from './parts.js';
 import { dayIn, pathPostbacksCapKey } from './rules/caps.js';
+import type { RoutingSnapshot } from './rules/compile.js';
 import { type PostbackParams, resolvePostbackEvent, rulePayout } from './rules/postback-rules.js';
 import { conditionContext, PATH_CAP_TIMEZONE, type RoutingSubject } from './rules/routing.js';
 import { emailRate } from './visitor/email.js';
 import { newEventId } from './visitor/visitor.js';
 
-export type PostbackAnswer =
-  | { kind: 'converted'; conversionId: string }
-  | { kind: 'duplicate'; conversionId: null }
-  | { kind: 'not-found' }
-  | { kind: 'missing-click-id' };
+export interface PostbackRequest {
+  params: PostbackParams;
+  ip: string | undefined;
+  /**
+   * The key in the path (`/{key}/postback`), or the workspace it was already resolved to (an import by
+   * a signed-in operator, who is not held to a network's address list).
+   */
+  caller: { key: string | undefined } | { workspace: PostbackWorkspace; imported: true };
+}
 
-export async function takePostback(
-  parts: EngineParts,
-  params: PostbackParams,
-  ip: string | undefined,
-): Promise<PostbackAnswer> {
+export interface PostbackAnswer {
+  outcome: PostbackOutcome;
+  /** What the network is answered with. */
+  status: number;
+  conversionId: string | null;
+  state: ConversionState | null;
+  /** Why it was refused, in words an operator reads. */
+  reason: string | null;
+}
+
+/** Refusals an address may log per minute, and all addresses together: refusals cannot fill the disk. */
+const REFUSALS_PER_ADDRESS = 20;
+const REFUSALS_IN_ALL = 600;
+const REFUSAL_WINDOW_MS = 60_000;
+
+/** Counts refusal log rows per source address in the current minute. */
+export class RefusalLog {
+  private windowStart = 0;
+  private total = 0;
+  private readonly perAddress = new Map<string, number>();
+
+  allow(ip: string, now: number): boolean {
+    if (now - this.windowStart >= REFUSAL_WINDOW_MS) {
+      this.windowStart = now;
+      this.total = 0;
+      this.perAddress.clear();
+    }
+    const count = this.perAddress.get(ip) ?? 0;
+    if (count >= REFUSALS_PER_ADDRESS || this.total >= REFUSALS_IN_ALL) return false;
+    this.perAddress.set(ip, count + 1);
+    this.total += 1;
+    return true;
+  }
+}
+
+function answer(
+  outcome: PostbackOutcome,
+  status: number,
+  reason: string | null = null,
+  conversionId: string | null = null,
+  state: ConversionState | null = null,
+): PostbackAnswer {
+  return { outcome, status, conversionId, state, reason };
+}
+
+/** The networks a click's conversion is for: its offer's, and the postback event's. */
+function networksOf(snapshot: RoutingSnapshot, side: 'tracker' | 'api', offer: string | null, event: string | null) {
+  const networks = new Set<string>();
+  const own = offer ? snapshot[side].offers.get(offer)?.affiliateNetworkExternalId : null;
+  if (own) networks.add(own);
+  if (event) networks.add(event);
+  return networks;
+}
+
+export async function takePostback(parts: EngineParts, request: PostbackRequest): Promise<PostbackAnswer> {
+  const { params, ip } = request;
   const now = parts.now();
-  const log = {
+  const base: Omit<NewPostbackLog, 'outcome' | 'conversion_id'> = {
     created_at: now.toISOString(),
     click_id: params.clickId ?? null,
     txid: params.txid ?? null,
     ip: ip || null,
     raw: JSON.stringify(params.raw),
+    workspace_id: null,
   };
-  if (params.clickId === undefined) {
-    await parts.store.logPostback({ ...log, outcome: 'missing_click_id', conversion_id: null });
-    return { kind: 'missing-click-id' };
-  }
+  const refuse = async (outcome: PostbackOutcome, status: number, reason: string, logged = true) => {
+    if (logged) await parts.store.logPostback({ ...base, outcome, conversion_id: null, reason });
+    return answer(outcome, status, reason);
+  };
+  // A refused caller's rows are rate-limited by address: they are the ones anybody can send.
+  const refuseCaller = (outcome: PostbackOutcome, reason: string) =>
+    refuse(outcome, 403, reason, parts.refusals.allow(ip ?? '', now.getTime()));
+
+  const { caller } = request;
+  const imported = 'workspace' in caller;
+  let workspace: PostbackWorkspace | undefined;
+  if (imported) workspace = caller.workspace;
+  else if (caller.key === undefined) {
+    return refuseCaller('refused_key', 'The postback URL has no key: use the URL shown on the affiliate network.');
+  } else workspace = await parts.store.workspaceByKey(caller.key);
+  if (!workspace) return refuseCaller('refused_key', 'The postback key is not one of this tracker.');
+  base.workspace_id = workspace.id;
+
+  if (params.clickId === undefined) return refuse('missing_click_id', 400, 'No click id was sent.');
+  if (params.invalidPayout) return refuse('invalid_payout', 400, 'The payout is not a number from 0 to 1,000,000.');
   const clickIdParam = params.clickId;
   // One still waiting in the event writer is written first.
   const origin = await storedEvent(parts, () => parts.store.origin(clickIdParam), clickIdParam);
-  if (!origin) {
-    await parts.store.logPostback({ ...log, outcome: 'unknown_click', conversion_id: null });
-    return { kind: 'not-found' };
-  }
+  if (!origin) return refuse('unknown_click', 404, 'No click or lead has this id.');
   const { row } = origin;
   const side = origin.kind === 'click' ? 'tracker' : 'api';
   const snapshot = parts.snapshot;
   const campaign = snapshot[side].campaigns.get(row.campaign_external_id);
+  if (campaign?.workspaceId != null && campaign.workspaceId !== workspace.id) {
+    return refuseCaller('refused_key', "The click belongs to another workspace than the postback key's.");
+  }
   const resolved = resolvePostbackEvent(snapshot, campaign, params);
+  if (!imported) {
+    for (const network of networksOf(
+      snapshot,
+      side,
+      row.offer_external_id,
+      resolved.event?.affiliateNetworkExternalId ?? null,
+    )) {
+      const list = snapshot.postbackAddresses.get(network);
+      if (list && !(ip && list.check(ip, ip.includes(':') ? 'ipv6' : 'ipv4'))) {
+        return refuseCaller(
+          'refused_address',
+          `${ip ?? 'This address'} is not on the affiliate network's address list.`,
+        );
+      }
+    }
+  }
+
+  const amount = await convertedAmount(parts, params, workspace, row.offer_external_id, side);
+  if (amount.unknown) return refuse('unknown_currency', 400, `The currency ${amount.unknown} has no rate.`);
+
   const vars = JSON.parse(row.vars) as Record<string, string>;
   const context = conditionContext(snapshot[side].segments, subjectOf(parts, origin, vars));
-  const { payout, ruleId } = rulePayout(campaign, resolved.event?.externalId ?? null, context, params.revenue);
+  const eventId = resolved.event?.externalId ?? null;
+  const { payout, ruleId } = rulePayout(campaign, eventId, context, amount.value);
   const conversionId = newEventId(now.getTime());
   const leadId = origin.kind === 'lead' ? origin.row.lead_id : null;
-  const conversion: NewConversion = {
+  const conversion: NewConversion & { state: ConversionState; event_key: string; txid_key: string } = {
     conversion_id: conversionId,
     created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+    workspace_id: workspace.id,
     click_id: origin.kind === 'click' ? origin.row.click_id : null,
     lead_id: leadId,
     campaign_external_id: row.campaign_external_id,
@@ -66,17 +164,21 @@ export async function takePostback(
     lander_external_id: origin.kind === 'click' ? origin.row.lander_external_id : null,
     traffic_source_external_id: row.traffic_source_external_id,
     affiliate_network_external_id: resolved.event?.affiliateNetworkExternalId ?? null,
-    postback_event_external_id: resolved.event?.externalId ?? null,
+    postback_event_external_id: eventId,
     status: params.status ?? null,
     is_conversion: resolved.isConversion ? 1 : 0,
     payout,
     revenue: params.revenue ?? null,
-    currency: (row.offer_external_id && snapshot[side].offers.get(row.offer_external_id)?.currency) || 'USD',
+    currency: workspace.currency,
+    original_currency: params.revenue === undefined ? null : amount.currency,
     txid: params.txid ?? null,
     country: row.country,
     subaff: row.subaff,
     payout_rule_id: ruleId,
-    raw: log.raw,
+    raw: base.raw,
+    state: resolved.state,
+    event_key: eventId ?? '',
+    txid_key: params.txid ?? '',
   };
   const entry = resolved.entry;
   const postbackUrl = resolved.event ? campaign?.trafficSourcePostbackUrls.get(resolved.event.externalId) : undefined;
@@ -99,15 +201,43 @@ export async function takePostback(
       : null;
   const stored = await parts.store.storeConversion(
     conversion,
-    log,
+    base,
     outboundUrl ? { url: outboundUrl, createdAt: now.toISOString() } : null,
   );
-  if (!stored) return { kind: 'duplicate', conversionId: null };
-  if (resolved.isConversion && row.flow_external_id && row.path_id) {
-    await parts.caps.add(pathPostbacksCapKey(row.flow_external_id, row.path_id), dayIn(now, PATH_CAP_TIMEZONE), 1);
+  if (stored.outcome === 'converted') {
+    // Counted as the warm-up after a restart counts it: every new conversion, whatever its state.
+    if (resolved.isConversion && row.flow_external_id && row.path_id) {
+      await parts.caps.add(pathPostbacksCapKey(row.flow_external_id, row.path_id), dayIn(now, PATH_CAP_TIMEZONE), 1);
+    }
+    if (outboundUrl && resolved.state !== 'rejected') parts.outbound.kick();
   }
-  if (outboundUrl) parts.outbound.kick();
-  return { kind: 'converted', conversionId };
+  return answer(stored.outcome, 200, null, stored.conversionId, stored.state);
+}
+
+/**
+ * The network's payout in the workspace's currency: sent in `currency`, else in the offer's, else in the
+ * workspace's. `unknown` names a currency sent that has no rate (refused); an offer's currency without a
+ * rate is taken as the workspace's.
+ */
+async function convertedAmount(
+  parts: EngineParts,
+  params: PostbackParams,
+  workspace: PostbackWorkspace,
+  offer: string | null,
+  side: 'tracker' | 'api',
+): Promise<{ value: number | undefined; currency: string; unknown?: string }> {
+  const offerCurrency = offer ? parts.snapshot[side].offers.get(offer)?.currency : undefined;
+  const from = params.currency ?? offerCurrency ?? workspace.currency;
+  if (from === workspace.currency) return { value: params.revenue, currency: from };
+  const rates = await parts.store.currencyRates([from, workspace.currency]);
+  const fromRate = rates.get(from);
+  const toRate = rates.get(workspace.currency);
+  if (!fromRate || !toRate) {
+    if (params.currency !== undefined && !fromRate) return { value: undefined, currency: from, unknown: from };
+    return { value: params.revenue, currency: workspace.currency };
+  }
+  if (params.revenue === undefined) return { value: undefined, currency: from };
+  return { value: Math.round((params.revenue / fromRate) * toRate * 1e6) / 1e6, currency: from };
 }
 
 /** What payout rule conditions see: the original click or lead as routing saw it. */

@@ -1,8 +1,17 @@
 import { workspaces } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
+import { NotFoundError } from '../../errors.js';
+import { authorize } from '../guard.js';
 import { resourceRoutes } from '../resource-routes.js';
 import type { WorkspacesService } from './service.js';
 
 export function workspaceRoutes(app: FastifyInstance, service: WorkspacesService): void {
   resourceRoutes(app, workspaces, service);
+  // Issue 18: administrators rotate the key in the workspace's postback URLs.
+  app.post<{ Params: { id: string } }>('/workspaces/:id/postback-key', async (request) => {
+    authorize(request, 'general', 'workspace', 'update');
+    const id = Number(request.params.id);
+    if (!Number.isSafeInteger(id) || id <= 0) throw new NotFoundError();
+    return service.rotatePostbackKey(id);
+  });
 }

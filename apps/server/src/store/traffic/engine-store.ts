@@ -1,6 +1,7 @@
 // Every statement the traffic engine runs against the database: the routing's config rows, what today's
 // stored events spent of the caps, the click or lead a postback names, and the postback's transaction.
 // Events themselves go through the event writer and its journal (event-writer.ts, journal.ts).
+import { type ConversionState, canMove, type PostbackOutcome } from '@switchyard/domain';
 import type SQLite from 'better-sqlite3';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { NewConversion, NewPostbackLog } from '../conversions.js';
@@ -26,6 +27,21 @@ export interface ConfigRowRead {
   name: string;
   body: string;
   status: string;
+  workspace_id: number | null;
+}
+
+export interface PostbackWorkspace {
+  id: number;
+  currency: string;
+}
+
+/** What a postback did to its conversion. */
+export interface StoredConversion {
+  outcome: 'converted' | 'status_changed' | 'duplicate' | 'unchanged';
+  conversionId: string;
+  /** The conversion's state after the postback. */
+  state: ConversionState;
+  previous?: ConversionState;
 }
 
 /** An outbound postback to queue with its conversion. */
@@ -43,7 +59,7 @@ export class EngineStore {
   routingRows(kinds: readonly string[]): Promise<ConfigRowRead[]> {
     return this.db
       .selectFrom('config_records')
-      .select(['kind', 'external_id', 'name', 'body', 'status'])
+      .select(['kind', 'external_id', 'name', 'body', 'status', 'workspace_id'])
       .where('kind', 'in', [...kinds])
       .execute();
   }
@@ -116,48 +132,118 @@ export class EngineStore {
     await this.db.insertInto('postback_log').values(entry).execute();
   }
 
+  /** The active workspace whose postback key this is. */
+  workspaceByKey(key: string): Promise<PostbackWorkspace | undefined> {
+    return this.db
+      .selectFrom('workspaces')
+      .select(['id', 'currency'])
+      .where('postback_key', '=', key)
+      .where('status', '=', 'active')
+      .executeTakeFirst();
+  }
+
+  /** Units of each of `codes` one US dollar buys (codes without a rate are left out). */
+  async currencyRates(codes: readonly string[]): Promise<Map<string, number>> {
+    const rows = await this.db
+      .selectFrom('currency_rates')
+      .select(['code', 'rate'])
+      .where('code', 'in', [...new Set(codes)])
+      .execute();
+    return new Map(rows.map((row) => [row.code, Number(row.rate)]));
+  }
+
+  /** Deletes postback log rows older than `before` (ISO-8601); answers how many. */
+  async prunePostbackLog(before: string): Promise<number> {
+    const result = await this.db.deleteFrom('postback_log').where('created_at', '<', before).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   /**
-   * The conversion, its log line and its outbound postback in one transaction. A repeated txid for the
-   * same click or lead hits a unique index: nothing is stored but the log line. Answers whether the
-   * conversion was stored.
+   * A postback's conversion, its log line and its outbound postback in one transaction. A conversion is
+   * keyed by its click (or lead), postback event and txid: the first postback of a key stores it; a
+   * later one moves its state when the move is allowed (pending → approved or rejected, approved →
+   * rejected), and is otherwise a duplicate (same state) or left unchanged. On PostgreSQL the row is
+   * locked while it is read and moved, so parallel postbacks of one conversion end in one state.
    */
   storeConversion(
-    conversion: NewConversion,
+    conversion: NewConversion & { state: ConversionState; event_key: string; txid_key: string },
     log: Omit<NewPostbackLog, 'outcome' | 'conversion_id'>,
     outbound: NewOutbound | null,
-  ): Promise<boolean> {
+  ): Promise<StoredConversion> {
     return this.db.transaction().execute(async (trx) => {
-      const stored = await trx
+      const logged = (outcome: PostbackOutcome, conversionId: string, extra: Partial<NewPostbackLog> = {}) =>
+        trx
+          .insertInto('postback_log')
+          .values({ ...log, outcome, conversion_id: conversionId, state: conversion.state, ...extra })
+          .execute();
+      const inserted = await trx
         .insertInto('conversions')
         .values(conversion)
         .onConflict((conflict) => conflict.doNothing())
         .returning('id')
         .executeTakeFirst();
-      await trx
-        .insertInto('postback_log')
-        .values({
-          ...log,
-          outcome: stored ? 'converted' : 'duplicate',
-          conversion_id: stored ? conversion.conversion_id : null,
-        })
-        .execute();
-      if (stored && outbound) {
-        await trx
-          .insertInto('outbound_postbacks')
-          .values({
-            conversion_id: conversion.conversion_id,
-            created_at: outbound.createdAt,
-            url: outbound.url,
-            state: 'pending',
-            attempts: 0,
-            last_status: null,
-            last_error: null,
-            last_attempt_at: null,
-            next_attempt_at: outbound.createdAt,
-          })
-          .execute();
+      if (inserted) {
+        await logged('converted', conversion.conversion_id);
+        if (outbound && conversion.state !== 'rejected') {
+          await trx
+            .insertInto('outbound_postbacks')
+            .values({
+              conversion_id: conversion.conversion_id,
+              created_at: outbound.createdAt,
+              url: outbound.url,
+              state: 'pending',
+              attempts: 0,
+              last_status: null,
+              last_error: null,
+              last_attempt_at: null,
+              next_attempt_at: outbound.createdAt,
+            })
+            .execute();
+        }
+        return { outcome: 'converted', conversionId: conversion.conversion_id, state: conversion.state };
       }
-      return stored !== undefined;
+      let existing = trx
+        .selectFrom('conversions')
+        .select(['conversion_id', 'state'])
+        .where('event_key', '=', conversion.event_key)
+        .where('txid_key', '=', conversion.txid_key);
+      existing = conversion.click_id
+        ? existing.where('click_id', '=', conversion.click_id)
+        : existing.where('lead_id', '=', conversion.lead_id ?? '');
+      if (!this.sqlite) existing = existing.forUpdate();
+      const found = await existing.executeTakeFirstOrThrow();
+      const from = found.state as ConversionState;
+      const to = conversion.state;
+      if (from === to) {
+        await logged('duplicate', found.conversion_id);
+        return { outcome: 'duplicate', conversionId: found.conversion_id, state: from };
+      }
+      if (!canMove(from, to)) {
+        await logged('unchanged', found.conversion_id, {
+          state: from,
+          reason: `A conversion that is ${from} is not moved to ${to}.`,
+        });
+        return { outcome: 'unchanged', conversionId: found.conversion_id, state: from };
+      }
+      await trx
+        .updateTable('conversions')
+        .set({
+          state: to,
+          status: conversion.status,
+          updated_at: conversion.created_at,
+          // A network that sends the final amount with the approval is taken at its word.
+          ...(conversion.revenue !== null && conversion.revenue !== undefined
+            ? {
+                payout: conversion.payout,
+                revenue: conversion.revenue,
+                original_currency: conversion.original_currency,
+              }
+            : {}),
+        })
+        .where('conversion_id', '=', found.conversion_id)
+        .execute();
+      await logged('status_changed', found.conversion_id, { previous_state: from });
+      return { outcome: 'status_changed', conversionId: found.conversion_id, state: to, previous: from };
     });
   }
 

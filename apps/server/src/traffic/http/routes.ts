@@ -1,6 +1,12 @@
 // Issue 5, Contract: the public tracker endpoints (no bearer token; they live outside /api).
-import type { FastifyInstance } from 'fastify';
-import { NotFoundError, ServiceUnavailableError, UnauthorizedError, ValidationError } from '../../errors.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  ForbiddenError,
+  NotFoundError,
+  ServiceUnavailableError,
+  UnauthorizedError,
+  ValidationError,
+} from '../../errors.js';
 import type { TrafficEngine } from '../engine.js';
 import { readPostbackParams } from '../rules/postback-rules.js';
 import { answerOf, keptOrUnavailable } from './answers.js';
@@ -8,6 +14,8 @@ import { parseLeadInput } from './lead-input.js';
 
 export const EXTERNAL_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const CLICK_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** A workspace's postback key: URL-safe, 22 characters or more. */
+const POSTBACK_KEY = /^[A-Za-z0-9_-]{22,128}$/;
 
 type CampaignParams = { Params: { campaign: string } };
 
@@ -74,7 +82,8 @@ export function trafficRoutes(app: FastifyInstance, engine: TrafficEngine): void
   });
 
   // Postbacks from affiliate networks: GET with a query string, or POST with a query string, a form or
-  // JSON. The form parser lives in this scope only.
+  // JSON, at `/{key}/postback`, or Binom's `/{key}/click.php`. Without the workspace's key they are
+  // refused and logged. The form parser lives in this scope only.
   void app.register(async (scope) => {
     scope.addContentTypeParser(
       'application/x-www-form-urlencoded',
@@ -83,17 +92,31 @@ export function trafficRoutes(app: FastifyInstance, engine: TrafficEngine): void
         done(null, Object.fromEntries(new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'))));
       },
     );
-    scope.route({
-      method: ['GET', 'POST'],
-      url: '/postback',
-      handler: async (request, reply) => {
-        const answer = await engine.postback(readPostbackParams(request.query, request.body), request.ip);
-        if (answer.kind === 'not-found') throw new NotFoundError();
-        if (answer.kind === 'missing-click-id') throw new ValidationError({ clickid: ['Required'] });
-        reply.header('cache-control', 'no-store');
-        // A repeated txid is acknowledged like the first one (Contract), so networks stop resending.
+    const handler = async (request: FastifyRequest<{ Params: { key?: string } }>, reply: FastifyReply) => {
+      const key = request.params.key;
+      const answer = await engine.postback({
+        params: readPostbackParams(request.query, request.body),
+        ip: request.ip,
+        caller: { key: key !== undefined && POSTBACK_KEY.test(key) ? key : undefined },
+      });
+      reply.header('cache-control', 'no-store');
+      if (answer.status === 200) {
+        // A duplicate is acknowledged like the first one (Contract), so networks stop resending.
         return reply.type('text/plain; charset=utf-8').send('OK');
-      },
-    });
+      }
+      if (answer.status === 400) {
+        const field =
+          answer.outcome === 'missing_click_id'
+            ? 'clickid'
+            : answer.outcome === 'invalid_payout'
+              ? 'payout'
+              : 'currency';
+        throw new ValidationError({ [field]: [answer.reason ?? 'Invalid'] });
+      }
+      if (answer.status === 403) throw new ForbiddenError(undefined, answer.reason ?? undefined);
+      throw new NotFoundError();
+    };
+    for (const url of ['/:key/postback', '/postback']) scope.route({ method: ['GET', 'POST'], url, handler });
+    for (const url of ['/:key/click.php', '/click.php']) scope.route({ method: ['GET', 'POST'], url, handler });
   });
 }

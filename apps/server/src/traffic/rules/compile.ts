@@ -1,12 +1,15 @@
 // A campaign's routing compiled from the stored config (issue 5, item 1): every body is parsed once
 // with the registry's form, conditions are parsed into trees and made into tests (compileCondition), and
 // URLs into templates, so the hot path only reads maps and arrays and calls the tests.
+import { BlockList, isIP } from 'node:net';
 import {
   ALL_CONDITION,
   type ConditionNode,
   type ConditionTest,
   compileCondition,
   parseConditionText,
+  type StatusMap,
+  ZAffiliateNetworkForm,
   ZCampaignForm,
   ZFlowForm,
   ZOfferForm,
@@ -28,6 +31,7 @@ export interface ConfigRow {
   name: string;
   body: string;
   status: string;
+  workspace_id?: number | null;
 }
 
 export type Side = 'tracker' | 'api';
@@ -45,6 +49,7 @@ export interface CompiledOffer {
   payout: number;
   currency: string;
   emailWeights: Readonly<Record<string, number>>;
+  affiliateNetworkExternalId: string | null;
 }
 
 export interface CompiledLander {
@@ -88,6 +93,8 @@ export interface CompiledCampaign {
   side: Side;
   externalId: string;
   name: string;
+  /** The workspace whose postback key may convert its clicks; null for a record of none. */
+  workspaceId: number | null;
   flowExternalId: string;
   trafficSourceExternalId: string;
   parameters: readonly TrafficSourceParameter[];
@@ -111,6 +118,8 @@ export interface CompiledPostbackEvent {
   name: string;
   /** Lowercased. */
   statusValues: readonly string[];
+  /** Which status values mean pending, approved or rejected (issue 18). */
+  statusMap: StatusMap;
   isConversion: boolean;
   affiliateNetworkExternalId: string | null;
 }
@@ -150,6 +159,8 @@ export interface RoutingSnapshot {
   api: SideMaps;
   /** Active postback events by external id (both sides). */
   postbackEvents: ReadonlyMap<string, CompiledPostbackEvent>;
+  /** Affiliate networks that list where their postbacks come from, by external id. */
+  postbackAddresses: ReadonlyMap<string, BlockList>;
   /** Records that could not be compiled (kind:external_id → why); they do not route. */
   problems: ReadonlyMap<string, string>;
 }
@@ -171,7 +182,22 @@ export const ROUTING_KINDS: ReadonlySet<string> = new Set([
   'tracker-landers',
   'traffic-sources',
   'postback-events',
+  'affiliate-networks',
 ]);
+
+/** An address list (IPs and CIDRs, v4 and v6) as one matcher; entries it cannot read match nothing. */
+export function addressList(entries: readonly string[]): BlockList {
+  const list = new BlockList();
+  for (const entry of entries) {
+    const [address = '', bits] = entry.trim().split('/');
+    const type = isIP(address) === 6 ? 'ipv6' : isIP(address) === 4 ? 'ipv4' : null;
+    if (!type) continue;
+    const prefix = bits === undefined ? (type === 'ipv4' ? 32 : 128) : Number(bits);
+    if (!Number.isInteger(prefix) || prefix < 0 || prefix > (type === 'ipv4' ? 32 : 128)) continue;
+    list.addSubnet(address, prefix, type);
+  }
+  return list;
+}
 
 function parseBody(row: ConfigRow): Record<string, unknown> {
   try {
@@ -233,6 +259,11 @@ export function compileRouting(rows: readonly ConfigRow[]): RoutingSnapshot {
     trafficSourcePostbacks.set(row.external_id, urls);
   }
 
+  const postbackAddresses = new Map<string, BlockList>();
+  for (const { row, form } of parsed('affiliate-networks', ZAffiliateNetworkForm)) {
+    if (form.postback_ips.length > 0) postbackAddresses.set(row.external_id, addressList(form.postback_ips));
+  }
+
   const postbackEvents = new Map<string, CompiledPostbackEvent>();
   for (const { row, form } of parsed('postback-events', ZPostbackEventForm)) {
     if (row.status !== 'active') continue;
@@ -240,6 +271,7 @@ export function compileRouting(rows: readonly ConfigRow[]): RoutingSnapshot {
       externalId: row.external_id,
       name: row.name,
       statusValues: form.status_values.map((value) => value.toLowerCase()),
+      statusMap: form.status_map,
       isConversion: form.is_conversion,
       affiliateNetworkExternalId: form.affiliate_network_external_id ?? null,
     });
@@ -262,6 +294,7 @@ export function compileRouting(rows: readonly ConfigRow[]): RoutingSnapshot {
         backupExternalId: form.backup_offer_external_id,
         payout: form.payout,
         currency: form.currency,
+        affiliateNetworkExternalId: form.affiliate_network_external_id ?? null,
         emailWeights: 'email_weights' in form ? (form.email_weights as Record<string, number>) : {},
       });
     }
@@ -302,6 +335,7 @@ export function compileRouting(rows: readonly ConfigRow[]): RoutingSnapshot {
         side,
         externalId: row.external_id,
         name: row.name,
+        workspaceId: row.workspace_id ?? null,
         flowExternalId: form.flow_external_id,
         trafficSourceExternalId: form.traffic_source_external_id,
         parameters: trafficSources.get(form.traffic_source_external_id) ?? [],
@@ -339,7 +373,7 @@ export function compileRouting(rows: readonly ConfigRow[]): RoutingSnapshot {
     return { campaigns, offers, segments };
   }
 
-  return { tracker: compileSide('tracker'), api: compileSide('api'), postbackEvents, problems };
+  return { tracker: compileSide('tracker'), api: compileSide('api'), postbackEvents, postbackAddresses, problems };
 }
 
 interface PathForm {

@@ -1,6 +1,15 @@
 // Postbacks (issue 5, Contract and item 3): reading the network's parameters, resolving the postback
 // event, and the payout by the campaign's payout rule set.
-import { type ConditionContext, evaluateCondition, stripNul } from '@switchyard/domain';
+import {
+  type ConditionContext,
+  type ConversionState,
+  DEFAULT_STATUS_MAP,
+  evaluateCondition,
+  MAX_POSTBACK_PAYOUT,
+  type StatusMap,
+  stateOfStatus,
+  stripNul,
+} from '@switchyard/domain';
 import type { CampaignPostbackEvent, CompiledCampaign, CompiledPostbackEvent, RoutingSnapshot } from './compile.js';
 
 const MAX_VALUE_LENGTH = 255;
@@ -8,20 +17,34 @@ const MAX_RAW_PARAMETERS = 50;
 
 /** Parameter names of the Contract, each with its aliases, first found wins. */
 const ALIASES = {
-  clickId: ['clickid', 'subid', 'cid', 'cnv_id', 'lead_id'],
+  clickId: ['subid', 'clickid', 'click_id', 'cid', 'cnv_id', 'lead_id'],
   payout: ['payout', 'revenue', 'sum'],
-  status: ['status', 'cnv_status', 'et'],
+  status: ['status', 'cnv_status', 'et', 'type'],
   event: ['event'],
-  txid: ['txid', 'tid', 'transaction_id'],
+  txid: ['tid', 'txid', 'transaction_id'],
+  currency: ['currency', 'cnv_currency'],
 } as const;
+
+/** Keitaro's in-URL mapping: `sale_status=approved` means "approved" counts as a sale (approved). */
+const URL_STATUS_MAP = {
+  pending: 'lead_status',
+  approved: 'sale_status',
+  rejected: 'rejected_status',
+} as const satisfies Record<ConversionState, string>;
 
 export interface PostbackParams {
   clickId: string | undefined;
-  /** The network's payout, when it sent a number. */
+  /** The network's payout, when it sent one: a number, or `invalid` when it is not a sane one. */
   revenue: number | undefined;
+  /** True when a payout was sent that is not a finite number from 0 to MAX_POSTBACK_PAYOUT. */
+  invalidPayout: boolean;
   status: string | undefined;
   event: string | undefined;
   txid: string | undefined;
+  /** Upper-cased, as sent. */
+  currency: string | undefined;
+  /** Status values the URL itself maps (Keitaro's `sale_status=…`), lowercased; they win over the event's. */
+  urlStatusMap: Partial<StatusMap>;
   /** Every parameter as received (first value of each, bounded), for the conversion and the log. */
   raw: Record<string, string>;
 }
@@ -29,8 +52,14 @@ export interface PostbackParams {
 function firstString(value: unknown): string | undefined {
   const first = Array.isArray(value) ? value[0] : value;
   if (typeof first === 'string') return first.trim().slice(0, MAX_VALUE_LENGTH);
-  if (typeof first === 'number' && Number.isFinite(first)) return String(first);
+  if (typeof first === 'number') return String(first);
   return undefined;
+}
+
+/** A network's number: `2,5` is 2.5; anything else that is not plainly a number is refused. */
+function parseAmount(text: string): number {
+  const normalized = text.replace(',', '.');
+  return /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(normalized) ? Number(normalized) : Number.NaN;
 }
 
 /** Query string and body (JSON or form) merged; the query wins for a name sent in both. */
@@ -47,6 +76,11 @@ export function readPostbackParams(query: unknown, body: unknown): PostbackParam
       raw[key] = stripNul(text);
     }
   }
+  return paramsOf(raw);
+}
+
+/** The Contract's parameters out of named values (a postback's, or an imported line's). */
+export function paramsOf(raw: Record<string, string>): PostbackParams {
   const pick = (names: readonly string[]) => {
     for (const name of names) {
       const value = raw[name];
@@ -55,13 +89,25 @@ export function readPostbackParams(query: unknown, body: unknown): PostbackParam
     return undefined;
   };
   const payoutText = pick(ALIASES.payout);
-  const payout = payoutText === undefined ? Number.NaN : Number(payoutText.replace(',', '.'));
+  const payout = payoutText === undefined ? undefined : parseAmount(payoutText);
+  const sane = payout !== undefined && Number.isFinite(payout) && payout >= 0 && payout <= MAX_POSTBACK_PAYOUT;
+  const urlStatusMap: Partial<StatusMap> = {};
+  for (const [state, name] of Object.entries(URL_STATUS_MAP) as [ConversionState, string][]) {
+    const values = raw[name]
+      ?.split(',')
+      .map((value) => value.trim().toLowerCase())
+      .filter(Boolean);
+    if (values && values.length > 0) urlStatusMap[state] = values;
+  }
   return {
     clickId: pick(ALIASES.clickId),
-    revenue: Number.isFinite(payout) ? payout : undefined,
+    revenue: sane ? payout : undefined,
+    invalidPayout: payout !== undefined && !sane,
     status: pick(ALIASES.status),
     event: pick(ALIASES.event),
     txid: pick(ALIASES.txid),
+    currency: pick(ALIASES.currency)?.toUpperCase(),
+    urlStatusMap,
     raw,
   };
 }
@@ -71,19 +117,37 @@ export interface ResolvedEvent {
   /** The campaign's entry for the event (§3.6 flags), when it has one. */
   entry: CampaignPostbackEvent | null;
   isConversion: boolean;
+  /**
+   * The conversion's state by its status: the URL's own mapping first, then the event's (the default
+   * mapping without an event). No status, or one that names the event without a state, is a sale.
+   */
+  state: ConversionState;
+}
+
+/** The event's mapping with the URL's values put first (a value the URL maps is taken from the others). */
+function effectiveMap(base: StatusMap, fromUrl: Partial<StatusMap>): StatusMap {
+  const moved = new Set(Object.values(fromUrl).flat());
+  return {
+    pending: [...(fromUrl.pending ?? []), ...base.pending.filter((value) => !moved.has(value.toLowerCase()))],
+    approved: [...(fromUrl.approved ?? []), ...base.approved.filter((value) => !moved.has(value.toLowerCase()))],
+    rejected: [...(fromUrl.rejected ?? []), ...base.rejected.filter((value) => !moved.has(value.toLowerCase()))],
+  };
 }
 
 /**
- * The postback event: by `event` (external id, else name, case-insensitive), else the first of the
- * campaign's postback events whose status values contain `status`. A postback naming neither event
- * nor status is a plain conversion; one whose event or status matches nothing is kept but not counted.
+ * The postback event: by `event` (external id, else name, case-insensitive); else the first of the
+ * campaign's postback events whose status values contain `status`, else the first whose status mapping
+ * knows it (so lead, sale and rejected of one conversion reach the same event). A postback naming
+ * neither event nor status is a plain conversion; one whose event or status matches nothing is kept
+ * but not counted.
  */
 export function resolvePostbackEvent(
   snapshot: RoutingSnapshot,
   campaign: CompiledCampaign | undefined,
-  params: Pick<PostbackParams, 'event' | 'status'>,
+  params: Pick<PostbackParams, 'event' | 'status' | 'urlStatusMap'>,
 ): ResolvedEvent {
   let event: CompiledPostbackEvent | null = null;
+  const status = params.status?.toLowerCase();
   if (params.event !== undefined) {
     event = snapshot.postbackEvents.get(params.event) ?? null;
     if (!event) {
@@ -95,21 +159,27 @@ export function resolvePostbackEvent(
         }
       }
     }
-  } else if (params.status !== undefined && campaign) {
-    const status = params.status.toLowerCase();
-    for (const entry of campaign.postbackEvents) {
-      const candidate = snapshot.postbackEvents.get(entry.eventExternalId);
-      if (candidate?.statusValues.includes(status)) {
-        event = candidate;
-        break;
-      }
-    }
+  } else if (status !== undefined && campaign) {
+    const candidates = campaign.postbackEvents
+      .map((entry) => snapshot.postbackEvents.get(entry.eventExternalId))
+      .filter((candidate): candidate is CompiledPostbackEvent => candidate !== undefined);
+    event =
+      candidates.find((candidate) => candidate.statusValues.includes(status)) ??
+      candidates.find((candidate) => stateOfStatus(effectiveMap(candidate.statusMap, params.urlStatusMap), status)) ??
+      null;
   }
-  if (!event)
-    return { event: null, entry: null, isConversion: params.event === undefined && params.status === undefined };
+  const mapped =
+    status === undefined
+      ? undefined
+      : stateOfStatus(effectiveMap(event?.statusMap ?? DEFAULT_STATUS_MAP, params.urlStatusMap), status);
+  const state = mapped ?? 'approved';
+  if (!event) {
+    const plain = params.event === undefined && (status === undefined || mapped !== undefined);
+    return { event: null, entry: null, isConversion: plain, state };
+  }
   const entry = campaign?.postbackEvents.find((candidate) => candidate.eventExternalId === event.externalId) ?? null;
   // The campaign's entry can mark an event as a conversion; the event's own flag is the default.
-  return { event, entry, isConversion: event.isConversion || (entry?.isConversion ?? false) };
+  return { event, entry, isConversion: event.isConversion || (entry?.isConversion ?? false), state };
 }
 
 /**

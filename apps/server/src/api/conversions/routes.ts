@@ -1,0 +1,165 @@
+// Issue 18: conversions imported by an operator (lines of `clickid,status,payout,txid,currency`, through
+// the same code as postbacks), and the currency rates administrators edit.
+import {
+  type ConversionState,
+  CURRENCIES,
+  MAX_IMPORT_LINES,
+  type PostbackOutcome,
+  VALIDATION_MESSAGES,
+  ZCurrencyCode,
+} from '@switchyard/domain';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { ValidationError } from '../../errors.js';
+import { CURRENCY_SNAPSHOT } from '../../store/currency-snapshot.js';
+import { now } from '../../store/database.js';
+import type { Database } from '../../store/schema.js';
+import type { TrafficEngine } from '../../traffic/engine.js';
+import { paramsOf } from '../../traffic/rules/postback-rules.js';
+import { authorize } from '../guard.js';
+import { parseInput } from '../parse.js';
+
+const IMPORT_COLUMNS = ['clickid', 'status', 'payout', 'txid', 'currency'] as const;
+
+export interface ImportedLine {
+  line: number;
+  text: string;
+  outcome: PostbackOutcome;
+  status: number;
+  message: string | null;
+  conversion_id: string | null;
+  state: ConversionState | null;
+}
+
+const ZImport = z.object({ text: z.string().max(2_000_000) });
+
+const ZRates = z.object({
+  rates: z
+    .array(
+      z.object({
+        code: ZCurrencyCode,
+        // Units one US dollar buys: bounded so that no conversion can reach infinity.
+        rate: z.number({ error: VALIDATION_MESSAGES.invalidNumber }).positive().max(1e9),
+      }),
+    )
+    .min(1)
+    .max(500),
+});
+
+const CURRENCY_NAMES = new Map(CURRENCIES.map((currency) => [currency.Code, currency.Name]));
+
+/** The actor's first active workspace: the one its imports convert into. */
+async function actorWorkspace(db: Kysely<Database>, userId: number) {
+  return db
+    .selectFrom('user_workspaces')
+    .innerJoin('workspaces', 'workspaces.id', 'user_workspaces.workspace_id')
+    .select(['workspaces.id', 'workspaces.currency'])
+    .where('user_workspaces.user_id', '=', userId)
+    .where('workspaces.status', '=', 'active')
+    .orderBy('workspaces.id')
+    .executeTakeFirst();
+}
+
+/** The lines of an import, each split into its columns; a header line naming `clickid` is skipped. */
+export function importLines(text: string): { line: number; text: string; values: Record<string, string> }[] {
+  const lines: { line: number; text: string; values: Record<string, string> }[] = [];
+  text.split(/\r?\n/).forEach((raw, index) => {
+    const line = raw.trim();
+    if (line === '' || (index === 0 && /^clickid\s*[,;\t]/i.test(line))) return;
+    const cells = line.split(/[,;\t]/).map((cell) => cell.trim().replace(/^"(.*)"$/, '$1'));
+    const values: Record<string, string> = {};
+    IMPORT_COLUMNS.forEach((name, column) => {
+      const cell = cells[column];
+      if (cell) values[name] = cell.slice(0, 255);
+    });
+    lines.push({ line: index + 1, text: line.slice(0, 500), values });
+  });
+  return lines;
+}
+
+export function conversionRoutes(app: FastifyInstance, db: Kysely<Database>, engine: TrafficEngine): void {
+  void app.register(async (scope) => {
+    scope.addContentTypeParser(['text/csv'], { parseAs: 'string', bodyLimit: 2_100_000 }, (_request, body, done) =>
+      done(null, body),
+    );
+    scope.post('/conversions/import', { bodyLimit: 2_100_000 }, async (request) => {
+      const actor = authorize(request, 'general', 'conversion', 'create');
+      const { text } = parseInput(ZImport, typeof request.body === 'string' ? { text: request.body } : request.body);
+      const lines = importLines(text);
+      if (lines.length === 0)
+        throw new ValidationError({ text: ['Paste at least one line: clickid,status,payout,txid,currency'] });
+      if (lines.length > MAX_IMPORT_LINES) {
+        throw new ValidationError({ text: [`At most ${MAX_IMPORT_LINES.toLocaleString('en')} lines at a time`] });
+      }
+      const workspace = await actorWorkspace(db, actor.userId);
+      if (!workspace) throw new ValidationError({ text: ['You belong to no workspace to import into'] });
+      const results: ImportedLine[] = [];
+      for (const line of lines) {
+        const answer = await engine.postback({
+          params: paramsOf({ ...line.values, source: 'import' }),
+          ip: request.ip,
+          caller: { workspace, imported: true },
+        });
+        results.push({
+          line: line.line,
+          text: line.text,
+          outcome: answer.outcome,
+          status: answer.status,
+          message: answer.reason,
+          conversion_id: answer.conversionId,
+          state: answer.state,
+        });
+      }
+      const counted = results.filter(
+        (line) => line.outcome === 'converted' || line.outcome === 'status_changed',
+      ).length;
+      return { lines: results, counted, refused: results.filter((line) => line.status !== 200).length };
+    });
+  });
+
+  const rates = async () => {
+    const rows = await db.selectFrom('currency_rates').selectAll().orderBy('code').execute();
+    return {
+      base: 'USD',
+      snapshot_date: CURRENCY_SNAPSHOT.date,
+      list: rows.map((row) => ({
+        code: row.code,
+        name: CURRENCY_NAMES.get(row.code) ?? row.code,
+        rate: Number(row.rate),
+        source: row.source,
+        updated_at: row.updated_at,
+      })),
+    };
+  };
+
+  app.get('/currency-rates', async (request) => {
+    authorize(request, 'general', 'workspace', 'get');
+    return rates();
+  });
+
+  app.put('/currency-rates', async (request) => {
+    authorize(request, 'general', 'workspace', 'update');
+    const input = parseInput(ZRates, request.body);
+    const errors: Record<string, string[]> = {};
+    input.rates.forEach((entry, index) => {
+      if (!CURRENCY_NAMES.has(entry.code)) errors[`rates.${index}.code`] = [VALIDATION_MESSAGES.invalidCurrency];
+      if (entry.code === 'USD' && entry.rate !== 1)
+        errors[`rates.${index}.rate`] = ['The US dollar is the base: its rate is 1'];
+    });
+    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+    const timestamp = now();
+    await db.transaction().execute(async (trx) => {
+      for (const entry of input.rates) {
+        await trx
+          .insertInto('currency_rates')
+          .values({ code: entry.code, rate: entry.rate, source: 'admin', updated_at: timestamp })
+          .onConflict((conflict) =>
+            conflict.column('code').doUpdateSet({ rate: entry.rate, source: 'admin', updated_at: timestamp }),
+          )
+          .execute();
+      }
+    });
+    return rates();
+  });
+}
