@@ -482,6 +482,21 @@ forEachDatabase('keyed postbacks', (db) => {
         payload: { text: 'x,sale,1,,' },
       });
       expect(denied.statusCode).toBe(403);
+      const csv = await app.inject({
+        method: 'POST',
+        url: '/api/conversions/import',
+        headers: { ...bearer(token), 'content-type': 'text/csv' },
+        payload: `${await click()},sale,2,,\n`,
+      });
+      expect(csv.statusCode, csv.body).toBe(200);
+      expect(csv.json<{ counted: number }>().counted).toBe(1);
+      const listed = await app.inject({
+        method: 'POST',
+        url: '/api/conversions/import',
+        headers: bearer(token),
+        payload: { lines: [`${await click()},lead,2,,`] },
+      });
+      expect(listed.json<{ lines: { state: string }[] }>().lines.map((line) => line.state)).toEqual(['pending']);
       const empty = await app.inject({
         method: 'POST',
         url: '/api/conversions/import',

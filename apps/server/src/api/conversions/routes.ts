@@ -34,6 +34,17 @@ export interface ImportedLine {
 
 const ZImport = z.object({ text: z.string().max(2_000_000) });
 
+/** The lines as `{ text }`, `{ lines: [...] }` (or a string), or a text/plain or text/csv body. */
+function importBody(body: unknown): unknown {
+  if (typeof body === 'string') return { text: body };
+  if (typeof body === 'object' && body !== null && !('text' in body) && 'lines' in body) {
+    const { lines } = body as { lines: unknown };
+    if (Array.isArray(lines) && lines.every((line) => typeof line === 'string')) return { text: lines.join('\n') };
+    if (typeof lines === 'string') return { text: lines };
+  }
+  return body;
+}
+
 const ZRates = z.object({
   rates: z
     .array(
@@ -85,7 +96,7 @@ export function conversionRoutes(app: FastifyInstance, db: Kysely<Database>, eng
     );
     scope.post('/conversions/import', { bodyLimit: 2_100_000 }, async (request) => {
       const actor = authorize(request, 'general', 'conversion', 'create');
-      const { text } = parseInput(ZImport, typeof request.body === 'string' ? { text: request.body } : request.body);
+      const { text } = parseInput(ZImport, importBody(request.body));
       const lines = importLines(text);
       if (lines.length === 0)
         throw new ValidationError({ text: ['Paste at least one line: clickid,status,payout,txid,currency'] });
