@@ -13,3 +13,8 @@ export const resourceKeys = {
 export const referenceKeys = {
   list: (path: string) => ['lookups', 'reference', path] as const,
 };
+
+/** Issue 18: the currency rates administrators edit; workspaces' currency choices read them too. */
+export const currencyRateKeys = {
+  all: ['currency-rates'] as const,
+};

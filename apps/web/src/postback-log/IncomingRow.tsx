@@ -1,15 +1,17 @@
-import { ActionIcon, Table, Text } from '@mantine/core';
+import { ActionIcon, Stack, Table, Text } from '@mantine/core';
 import type { PostbackLogEntry } from '@switchyard/domain';
 import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFormatMoney } from '../resources/screens/useFormatMoney';
+import { ConversionHistoryLink } from './ConversionHistoryLink';
 import { LoggedRecordLink } from './LoggedRecordLink';
 import { LogId } from './LogId';
 import { LogTime } from './LogTime';
 import { OutcomeBadge } from './OutcomeBadge';
-import { outcomeMessage } from './outcomeMessage';
+import { outcomeMessage, reasonBeside, recordedNotCounted } from './outcomeMessage';
 import { PostbackParameters } from './PostbackParameters';
+import { StateTransition } from './StateTransition';
 
 export const INCOMING_COLUMNS = 9;
 
@@ -21,6 +23,7 @@ export function IncomingRow({ entry }: { entry: PostbackLogEntry }) {
   const detailsId = useId();
   const message = outcomeMessage(entry);
   const conversion = entry.conversion;
+  const reason = reasonBeside(entry.outcome, entry.reason);
   return (
     <>
       <Table.Tr data-outcome={entry.outcome}>
@@ -44,7 +47,10 @@ export function IncomingRow({ entry }: { entry: PostbackLogEntry }) {
           <LogTime iso={entry.created_at} />
         </Table.Td>
         <Table.Td>
-          <OutcomeBadge entry={entry} />
+          <Stack gap={2} align="flex-start">
+            <OutcomeBadge outcome={entry.outcome} notCounted={recordedNotCounted(entry)} />
+            <StateTransition from={entry.previous_state} to={entry.state} />
+          </Stack>
         </Table.Td>
         <Table.Td>
           <LogId value={entry.click_id} maw={130} />
@@ -67,10 +73,19 @@ export function IncomingRow({ entry }: { entry: PostbackLogEntry }) {
         <Table.Td miw={120}>
           <LoggedRecordLink record={entry.campaign} />
         </Table.Td>
-        <Table.Td miw={200}>
-          <Text size="sm" c="dimmed">
-            {t(message.key, message.values)}
-          </Text>
+        <Table.Td miw={220}>
+          <Stack gap={2} align="flex-start">
+            <Text size="sm" c="dimmed">
+              {t(message.key, message.values)}
+            </Text>
+            {/* The tracker's own words: which address, which currency, why the state stayed. */}
+            {reason && (
+              <Text size="xs" c="dimmed" fs="italic" dir="auto">
+                {reason}
+              </Text>
+            )}
+            {conversion && <ConversionHistoryLink conversionId={conversion.conversion_id} />}
+          </Stack>
         </Table.Td>
       </Table.Tr>
       {open && (

@@ -1,35 +1,48 @@
 import { Badge, type MantineColor } from '@mantine/core';
-import type { PostbackLogEntry, PostbackOutcome } from '@switchyard/domain';
+import type { PostbackOutcome } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
-import { recordedNotCounted } from './outcomeMessage';
-
-/** Green for a conversion, yellow for a repeat, red for a postback nothing could be matched to. */
-export const OUTCOME_COLORS: Record<PostbackOutcome, MantineColor> = {
-  converted: 'teal',
-  duplicate: 'yellow',
-  unknown_click: 'red',
-  missing_click_id: 'grape',
-};
 
 /**
- * The outcome of an incoming postback. A recorded postback whose event does not count as a conversion
- * (a registration, a status no postback event takes) says "Recorded", in grey, not "Converted": the
- * reports count it in revenue but not in conversions.
+ * Green for a new conversion, blue for one that changed state, yellow and orange for what was
+ * acknowledged without a change, red and pink for what was refused or matched nothing (issue 18).
  */
-export function OutcomeBadge({ entry }: { entry: PostbackLogEntry }) {
+export const OUTCOME_COLORS: Record<PostbackOutcome, MantineColor> = {
+  converted: 'teal',
+  status_changed: 'blue',
+  duplicate: 'yellow',
+  unchanged: 'orange',
+  unknown_click: 'red',
+  missing_click_id: 'grape',
+  refused_key: 'red',
+  refused_address: 'red',
+  invalid_payout: 'pink',
+  unknown_currency: 'pink',
+};
+
+export interface OutcomeBadgeProps {
+  outcome: PostbackOutcome;
+  /**
+   * A recorded postback whose event does not count as a conversion (a registration, a status no postback
+   * event takes): it says "Recorded", in grey, not "Converted", since the reports count it in revenue but
+   * not in conversions.
+   */
+  notCounted?: boolean;
+}
+
+/** The outcome of an incoming postback or an imported line. */
+export function OutcomeBadge({ outcome, notCounted = false }: OutcomeBadgeProps) {
   const { t } = useTranslation('postbacks');
-  const notCounted = recordedNotCounted(entry);
   // Badges truncate their text by default; in a table cell the whole word must show.
   return (
     <Badge
-      color={notCounted ? 'gray' : OUTCOME_COLORS[entry.outcome]}
+      color={notCounted ? 'gray' : OUTCOME_COLORS[outcome]}
       variant="light"
       size="sm"
       miw="max-content"
-      data-outcome={entry.outcome}
-      data-counted={entry.outcome === 'converted' ? String(!notCounted) : undefined}
+      data-outcome={outcome}
+      data-counted={outcome === 'converted' ? String(!notCounted) : undefined}
     >
-      {notCounted ? t('outcomes.recorded') : t(`outcomes.${entry.outcome}`)}
+      {notCounted ? t('outcomes.recorded') : t(`outcomes.${outcome}`)}
     </Badge>
   );
 }

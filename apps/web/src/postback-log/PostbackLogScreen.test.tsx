@@ -1,5 +1,5 @@
 import type { CurrentUser, OutboundPostbackEntry, PostbackLogEntry } from '@switchyard/domain';
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tokenStore } from '../api/client';
@@ -7,7 +7,16 @@ import { AuthContext, type AuthContextValue } from '../app/auth/AuthContext';
 import { ControlProviders } from '../components/form/controls/renderControl';
 import { PostbackLogScreen } from './PostbackLogScreen';
 
-const ANALYST = { id: 1, name: 'Ana', email: 'ana@example.test', permissions: ['/tracker/reports/get'] };
+const ANALYST = {
+  id: 1,
+  name: 'Ana',
+  email: 'ana@example.test',
+  permissions: ['/tracker/reports/get'],
+  workspaces: [{ id: 1, name: 'Main' }],
+};
+/** May also read the workspaces (their postback key) and import conversions. */
+const ADMIN = { ...ANALYST, permissions: ['/tracker/reports/get', '/general'] };
+const KEY = 'Ab3dEf6hIj9kLm2nOp5qRs8t';
 
 const converted: PostbackLogEntry = {
   id: 2,
@@ -26,7 +35,12 @@ const converted: PostbackLogEntry = {
     status: 'approved',
     event: { kind: 'postback-events', external_id: 'ev', name: 'Sale' },
     is_conversion: true,
+    state: 'approved',
+    original_currency: null,
   },
+  state: 'approved',
+  previous_state: null,
+  reason: null,
   campaign: { kind: 'tracker-campaigns', external_id: 'cmp', name: 'Spring push' },
 };
 
@@ -38,6 +52,8 @@ const unknown: PostbackLogEntry = {
   click_id: 'nobody',
   raw: { clickid: 'nobody' },
   conversion: null,
+  state: null,
+  reason: 'No click or lead has this id.',
   campaign: null,
 };
 
@@ -58,19 +74,27 @@ const retrying: OutboundPostbackEntry = {
   campaign: null,
 };
 
-function answer(incoming: PostbackLogEntry[], outbound: OutboundPostbackEntry[] = []) {
-  const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+function answer(
+  incoming: PostbackLogEntry[],
+  outbound: OutboundPostbackEntry[] = [],
+  other: (url: string, init?: RequestInit) => unknown = () => ({}),
+) {
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
-    const list = url.startsWith('/api/postback-log') ? incoming : outbound;
-    return new Response(JSON.stringify({ list, total: list.length }));
+    if (url.startsWith('/api/postback-log'))
+      return new Response(JSON.stringify({ list: incoming, total: incoming.length }));
+    if (url.startsWith('/api/outbound-postbacks')) {
+      return new Response(JSON.stringify({ list: outbound, total: outbound.length }));
+    }
+    return new Response(JSON.stringify(other(url, init)));
   });
   vi.stubGlobal('fetch', fetchMock);
   return fetchMock;
 }
 
-function renderScreen(path = '/tracker/reports/postbacks') {
+function renderScreen(path = '/tracker/reports/postbacks', user: object = ANALYST) {
   tokenStore.set('test-token');
-  const auth = { user: ANALYST as unknown as CurrentUser } as AuthContextValue;
+  const auth = { user: user as unknown as CurrentUser } as AuthContextValue;
   return render(
     <ControlProviders>
       <AuthContext.Provider value={auth}>
@@ -151,14 +175,112 @@ describe('PostbackLogScreen', () => {
     expect(url).toContain('limit=40');
   });
 
-  it('explains an empty log and gives the postback address', async () => {
-    answer([]);
-    renderScreen();
-    expect(await screen.findByText('No postbacks received yet')).toBeVisible();
-    const address = screen.getByRole('textbox', { name: 'Postback URL' }) as HTMLInputElement;
-    expect(address.value).toBe(
-      `${window.location.origin}/postback?clickid={clickid}&payout={payout}&status={status}&txid={txid}`,
+  it("explains an empty log and gives the workspace's keyed postback address", async () => {
+    answer([], [], (url) =>
+      url.startsWith('/api/workspaces/1') ? { id: 1, name: 'Main', postback_key: KEY } : { list: [], total: 0 },
     );
+    renderScreen('/tracker/reports/postbacks', ADMIN);
+    expect(await screen.findByText('No postbacks received yet')).toBeVisible();
+    const address = (await screen.findByRole('textbox', { name: 'Postback URL' })) as HTMLInputElement;
+    expect(address.value).toBe(
+      `${window.location.origin}/${KEY}/postback?clickid={clickid}&payout={payout}&status={status}&txid={txid}&currency={currency}`,
+    );
+  });
+
+  it('never offers the keyless address to a user who may not read the key', async () => {
+    const fetchMock = answer([]);
+    renderScreen();
+    expect(
+      await screen.findByText("Each affiliate network's screen shows its postback URL, with the network's own macros."),
+    ).toBeVisible();
+    expect(screen.queryByRole('textbox', { name: 'Postback URL' })).toBeNull();
+    expect(fetchMock.mock.calls.map(([url]) => String(url)).filter((url) => url.includes('workspaces'))).toEqual([]);
+  });
+
+  it('shows a state change with its transition, a refusal with its reason, and a conversion history', async () => {
+    const approved: PostbackLogEntry = {
+      ...converted,
+      id: 5,
+      outcome: 'status_changed',
+      previous_state: 'pending',
+      state: 'approved',
+    };
+    const refused: PostbackLogEntry = {
+      ...unknown,
+      id: 6,
+      outcome: 'refused_address',
+      response_status: 403,
+      reason: "198.51.100.7 is not on the affiliate network's address list.",
+    };
+    const fetchMock = answer([refused, approved]);
+    renderScreen();
+    const table = await screen.findByRole('table', { name: 'Incoming' });
+    const [, refusedRow, changedRow] = within(table).getAllByRole('row');
+    expect(within(refusedRow!).getByText('Address refused')).toBeVisible();
+    expect(within(refusedRow!).getByText("198.51.100.7 is not on the affiliate network's address list.")).toBeVisible();
+    expect(within(changedRow!).getByText('State changed')).toBeVisible();
+    expect(within(changedRow!).getByText('Pending → Approved')).toBeVisible();
+
+    fireEvent.click(within(changedRow!).getByRole('button', { name: 'Show every postback of conversion conv-1' }));
+    await waitFor(() => expect(String(fetchMock.mock.calls.at(-1)?.[0])).toContain('search=conv-1'));
+    expect(screen.getByRole('searchbox', { name: 'Search' })).toHaveValue('conv-1');
+  });
+
+  it('imports conversions line by line for a user who may create them', async () => {
+    const imported = {
+      lines: [
+        {
+          line: 2,
+          text: 'click-abc,approved,10',
+          outcome: 'converted',
+          status: 200,
+          message: null,
+          conversion_id: 'conv-9',
+          state: 'approved',
+        },
+        {
+          line: 3,
+          text: 'nobody,sale',
+          outcome: 'unknown_click',
+          status: 404,
+          message: 'No click or lead has this id.',
+          conversion_id: null,
+          state: null,
+        },
+      ],
+      counted: 1,
+      refused: 1,
+    };
+    const fetchMock = answer([], [], (url) => (url === '/api/conversions/import' ? imported : { list: [], total: 0 }));
+    renderScreen('/tracker/reports/postbacks?tab=import', ADMIN);
+    const box = await screen.findByRole('textbox', { name: 'Lines to import' });
+    fireEvent.change(box, { target: { value: 'clickid,status,payout\nclick-abc,approved,10\nnobody,sale' } });
+    expect(screen.getByText('Lines: 3')).toBeVisible();
+    fireEvent.click(screen.getByRole('button', { name: 'Import' }));
+
+    const results = await screen.findByRole('table', { name: 'Imported lines' });
+    const call = fetchMock.mock.calls.find(([url]) => String(url) === '/api/conversions/import');
+    expect(call?.[1]?.method).toBe('POST');
+    expect(JSON.parse(String(call?.[1]?.body))).toEqual({
+      text: 'clickid,status,payout\nclick-abc,approved,10\nnobody,sale',
+    });
+    expect(screen.getByText('Counted: 1 · Acknowledged without change: 0 · Refused: 1')).toBeVisible();
+    const [, counted, refused] = within(results).getAllByRole('row');
+    expect(within(counted!).getByText('Converted')).toBeVisible();
+    expect(within(counted!).getByText('Approved')).toBeVisible();
+    expect(within(refused!).getByText('Unknown click')).toBeVisible();
+    expect(within(refused!).getByText('No click or lead has this id: answered 404.')).toBeVisible();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Keep only the refused lines' }));
+    expect(screen.getByRole('textbox', { name: 'Lines to import' })).toHaveValue('nobody,sale');
+  });
+
+  it('offers the import only to a user who may create conversions', async () => {
+    answer([]);
+    renderScreen('/tracker/reports/postbacks?tab=import');
+    expect(await screen.findByText('No postbacks received yet')).toBeVisible();
+    expect(screen.queryByRole('tab', { name: 'Import' })).toBeNull();
+    expect(screen.queryByRole('textbox', { name: 'Lines to import' })).toBeNull();
   });
 
   it('offers to clear filters that match nothing', async () => {

@@ -1,7 +1,9 @@
 import { Group, Stack, Tabs, Text, Title } from '@mantine/core';
-import { IconInbox, IconSend } from '@tabler/icons-react';
+import { IconFileImport, IconInbox, IconSend } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useCan } from '../app/auth/useCan';
+import { ImportPanel } from './ImportPanel';
 import { IncomingPanel } from './IncomingPanel';
 import { OutboundPanel } from './OutboundPanel';
 import { PostbackLogBreadcrumbs } from './PostbackLogBreadcrumbs';
@@ -10,10 +12,16 @@ import { RefreshControls } from './RefreshControls';
 import { POSTBACK_LOG_REFRESH_MS } from './refresh';
 import { type PostbackLogTab, usePostbackLogParams } from './usePostbackLogParams';
 
-/** /tracker/reports/postbacks: incoming postbacks, matched or not, and the outbound postbacks queue. */
+/**
+ * /tracker/reports/postbacks: incoming postbacks, matched or not, the outbound postbacks queue, and for
+ * whoever may create conversions, the import of conversions reported elsewhere (issue 18).
+ */
 export function PostbackLogScreen() {
   const { t } = useTranslation('postbacks');
   const params = usePostbackLogParams();
+  const canImport = useCan('general', 'conversion', 'create');
+  // A link to the Import tab opened by someone who may not import shows the incoming postbacks.
+  const tab = params.tab === 'import' && !canImport ? 'incoming' : params.tab;
   const [autoRefresh, setAutoRefresh] = useState(true);
   const context = useMemo<PostbackLogContextValue>(
     () => ({ params, refreshMs: autoRefresh ? POSTBACK_LOG_REFRESH_MS : false, autoRefresh, setAutoRefresh }),
@@ -33,7 +41,7 @@ export function PostbackLogScreen() {
           </div>
           <RefreshControls />
         </Group>
-        <Tabs value={params.tab} onChange={(tab) => tab && params.setTab(tab as PostbackLogTab)} keepMounted={false}>
+        <Tabs value={tab} onChange={(tab) => tab && params.setTab(tab as PostbackLogTab)} keepMounted={false}>
           <Tabs.List mb="md">
             <Tabs.Tab value="incoming" leftSection={<IconInbox size={16} aria-hidden />}>
               {t('tabs.incoming')}
@@ -41,6 +49,11 @@ export function PostbackLogScreen() {
             <Tabs.Tab value="outbound" leftSection={<IconSend size={16} aria-hidden />}>
               {t('tabs.outbound')}
             </Tabs.Tab>
+            {canImport && (
+              <Tabs.Tab value="import" leftSection={<IconFileImport size={16} aria-hidden />}>
+                {t('tabs.import')}
+              </Tabs.Tab>
+            )}
           </Tabs.List>
           <Tabs.Panel value="incoming">
             <IncomingPanel />
@@ -48,6 +61,11 @@ export function PostbackLogScreen() {
           <Tabs.Panel value="outbound">
             <OutboundPanel />
           </Tabs.Panel>
+          {canImport && (
+            <Tabs.Panel value="import">
+              <ImportPanel />
+            </Tabs.Panel>
+          )}
         </Tabs>
       </Stack>
     </PostbackLogContext.Provider>

@@ -1,7 +1,10 @@
 import { Code, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import type { PostbackLogEntry } from '@switchyard/domain';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFormatMoney } from '../resources/screens/useFormatMoney';
+import { ConversionHistoryLink } from './ConversionHistoryLink';
+import { StateTransition } from './StateTransition';
 
 /** Everything a log line holds: each parameter as received, where it came from, what it was answered. */
 export function PostbackParameters({ entry }: { entry: PostbackLogEntry }) {
@@ -47,13 +50,33 @@ export function PostbackParameters({ entry }: { entry: PostbackLogEntry }) {
           {t('details.summary')}
         </Text>
         <Detail label={t('details.answered')} value={`HTTP ${entry.response_status}`} />
-        {entry.ip && <Detail label={t('details.ip')} value={entry.ip} />}
+        {entry.ip && <Detail label={t('details.ip')} value={entry.ip} ltr />}
+        {entry.reason && <Detail label={t('details.reason')} value={entry.reason} />}
+        {entry.state && (
+          <Detail
+            label={t('details.state')}
+            value={<StateTransition from={entry.previous_state} to={entry.state} size="sm" />}
+          />
+        )}
         {conversion && (
           <>
-            <Detail label={t('details.conversionId')} value={conversion.conversion_id} />
+            <Detail
+              label={t('details.conversionId')}
+              value={<ConversionHistoryLink conversionId={conversion.conversion_id} />}
+            />
+            <Detail label={t('details.conversionState')} value={t(`conversionStates.${conversion.state}`)} />
             <Detail label={t('details.payout')} value={formatMoney(conversion.payout, conversion.currency)} />
             {conversion.revenue !== null && (
-              <Detail label={t('details.revenue')} value={formatMoney(conversion.revenue, conversion.currency)} />
+              <Detail
+                label={t('details.revenue')}
+                value={formatMoney(conversion.revenue, conversion.original_currency ?? conversion.currency)}
+              />
+            )}
+            {conversion.original_currency && conversion.original_currency !== conversion.currency && (
+              <Detail
+                label={t('details.currency')}
+                value={t('details.converted', { from: conversion.original_currency, to: conversion.currency })}
+              />
             )}
             <Detail
               label={t('details.counted')}
@@ -66,15 +89,19 @@ export function PostbackParameters({ entry }: { entry: PostbackLogEntry }) {
   );
 }
 
-function Detail({ label, value }: { label: string; value: string }) {
+function Detail({ label, value, ltr = false }: { label: string; value: ReactNode; ltr?: boolean }) {
   return (
     <Group gap="xs" wrap="nowrap" align="baseline">
       <Text size="sm" c="dimmed" miw={140}>
         {label}
       </Text>
-      <Text size="sm" style={{ wordBreak: 'break-all' }}>
-        {value}
-      </Text>
+      {typeof value === 'string' ? (
+        <Text size="sm" style={{ wordBreak: 'break-word' }} dir={ltr ? 'ltr' : undefined}>
+          {value}
+        </Text>
+      ) : (
+        value
+      )}
     </Group>
   );
 }

@@ -1,20 +1,26 @@
-import { TextInput } from '@mantine/core';
+import { Loader, Text, TextInput } from '@mantine/core';
+import { postbackUrlFor } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
+import { usePostbackBaseUrl } from '../api/usePostbackBaseUrl';
 import { COPY_BUTTON_WIDTH, CopyValueButton } from '../components/copy/CopyValueButton';
-import { networkPostbackUrl } from '../components/form/controls/networkPostbackUrl';
 
 /**
- * The address affiliate networks call, built as the affiliate network form builds it (this dashboard's
- * origin, which is the tracker's), with the usual macro names: a network's own go where the braces are.
+ * The keyed address affiliate networks call (issue 18: the keyless one is refused), the workspace's,
+ * with the usual macro names: a network's own go where the braces are. Without the right to read a
+ * workspace or a network, it says where the address is shown.
  */
 export function PostbackUrl() {
   const { t } = useTranslation('postbacks');
-  const url = networkPostbackUrl(window.location.origin, {
-    click_id: 'clickid',
-    payout: 'payout',
-    status: 'status',
-    txid: 'txid',
-  });
+  const base = usePostbackBaseUrl();
+  if (base.isPending) return <Loader size="sm" aria-label={t('resources:list.loading')} />;
+  if (!base.url) {
+    return (
+      <Text c="dimmed" size="sm" ta="center" maw={640}>
+        {t('empty.postbackUrlElsewhere')}
+      </Text>
+    );
+  }
+  const url = postbackUrlFor('switchyard', base.url, {});
   return (
     <TextInput
       label={t('empty.postbackUrl')}

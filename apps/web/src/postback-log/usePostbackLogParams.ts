@@ -8,7 +8,8 @@ import {
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 
-export const POSTBACK_LOG_TABS = ['incoming', 'outbound'] as const;
+/** Import is shown to whoever may create conversions (issue 18). */
+export const POSTBACK_LOG_TABS = ['incoming', 'outbound', 'import'] as const;
 export type PostbackLogTab = (typeof POSTBACK_LOG_TABS)[number];
 
 /** What the postback log shows, kept in the URL like every list's state (STYLE.md). */
@@ -50,7 +51,8 @@ export function parsePostbackLogParams(searchParams: URLSearchParams): PostbackL
 
 /**
  * `?tab=outbound&page=2&search=…&outcome=…&from=…&to=…&state=…`, defaults left out. A new filter goes back
- * to page 1; another tab starts with its own filters empty, since a search means something else there.
+ * to page 1; another tab starts with its own filters empty (but for those given with the switch), since a
+ * search means something else there.
  */
 export function usePostbackLogParams() {
   const [searchParams, setSearchParams] = useSearchParams();
@@ -63,7 +65,7 @@ export function usePostbackLogParams() {
           const current = parsePostbackLogParams(previous);
           const switching = changes.tab !== undefined && changes.tab !== current.tab;
           const next: PostbackLogParams = switching
-            ? { ...parsePostbackLogParams(new URLSearchParams()), tab: changes.tab ?? current.tab }
+            ? { ...parsePostbackLogParams(new URLSearchParams()), ...changes, tab: changes.tab ?? current.tab }
             : { ...current, ...changes };
           if (changes.page === undefined) next.page = DEFAULT_PAGE;
           const result = new URLSearchParams();
@@ -90,7 +92,9 @@ export function usePostbackLogParams() {
     /** Any filter set on the current tab (the empty state then offers to clear them). */
     filtered:
       params.search !== '' ||
-      (params.tab === 'incoming' ? Boolean(params.outcome || params.from || params.to) : Boolean(params.state)),
+      (params.tab === 'incoming'
+        ? Boolean(params.outcome || params.from || params.to)
+        : params.tab === 'outbound' && Boolean(params.state)),
     setTab: useCallback((tab: PostbackLogTab) => update({ tab }), [update]),
     setPage: useCallback((page: number) => update({ page }), [update]),
     /** Typing replaces the history entry instead of stacking one per keystroke. */
@@ -98,6 +102,11 @@ export function usePostbackLogParams() {
     setOutcome: useCallback((outcome: PostbackOutcome | undefined) => update({ outcome }), [update]),
     setDays: useCallback((from: string, to: string) => update({ from, to }), [update]),
     setState: useCallback((state: OutboundState | undefined) => update({ state }), [update]),
+    /** Every postback of one conversion, whatever the other filters said; a new history entry. */
+    showConversion: useCallback(
+      (conversionId: string) => update({ tab: 'incoming', search: conversionId, outcome: undefined, from: '', to: '' }),
+      [update],
+    ),
     clearFilters: useCallback(
       () => update({ search: '', outcome: undefined, from: '', to: '', state: undefined }),
       [update],

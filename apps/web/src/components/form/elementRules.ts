@@ -19,6 +19,7 @@ export function emptyValueOf(element: FormElement): unknown {
     case 'select-tracker-lander':
       return element.multiple ? [] : null;
     case 'tags':
+    case 'address-list':
     case 'event-values-repeater':
     case 'ts-parameters-repeater':
     case 'postback-events-repeater':

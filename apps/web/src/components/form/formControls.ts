@@ -7,6 +7,7 @@ import { PostbackEventsRepeaterControl } from '../repeaters/PostbackEventsRepeat
 import { PathGroupsRepeater } from '../repeaters/path-groups';
 import { PayoutRuleSetsRepeaterControl } from '../repeaters/payout-rules/PayoutRuleSetsRepeaterControl';
 import { TsParametersRepeater } from '../repeaters/TsParametersRepeater';
+import { AddressListControl } from './controls/AddressListControl';
 import { CampaignUrlControl } from './controls/CampaignUrlControl';
 import { CopyTextControl } from './controls/CopyTextControl';
 import { HiddenControl } from './controls/HiddenControl';
@@ -14,10 +15,12 @@ import { InputControl } from './controls/InputControl';
 import { NetworkPostbackUrlControl } from './controls/NetworkPostbackUrlControl';
 import { NumberControl } from './controls/NumberControl';
 import { PasswordControl } from './controls/PasswordControl';
+import { PostbackKeyControl } from './controls/PostbackKeyControl';
 import { RadioWithInfoControl } from './controls/RadioWithInfoControl';
 import { SelectControl } from './controls/SelectControl';
 import { SelectOfferControl } from './controls/SelectOfferControl';
 import { SelectTrackerLanderControl } from './controls/SelectTrackerLanderControl';
+import { StatusMapControl } from './controls/StatusMapControl';
 import { SwitchControl } from './controls/SwitchControl';
 import { SwitchWithSelectControl } from './controls/SwitchWithSelectControl';
 import { TagsControl } from './controls/TagsControl';
@@ -60,6 +63,9 @@ export const FORM_CONTROLS: Record<string, ComponentType<FormControlProps>> = {
   'payout-rule-sets-repeater': PayoutRuleSetsRepeaterControl,
   'campaign-url': CampaignUrlControl,
   'network-postback-url': NetworkPostbackUrlControl,
+  'postback-key': PostbackKeyControl,
+  'address-list': AddressListControl,
+  'status-map': StatusMapControl,
 };
 
 /** Kinds that show no "Looks good!" after a submit: nothing there for the operator to get wrong. */
@@ -70,6 +76,7 @@ export const WITHOUT_SUCCESS_TEXT = new Set([
   'switch-with-select',
   'campaign-url',
   'network-postback-url',
+  'postback-key',
 ]);
 
 /**
@@ -84,4 +91,6 @@ export const PLACES_FIELD_ERRORS = new Set([
   'postback-events-repeater',
   'payout-rule-sets-repeater',
   'path-groups-repeater',
+  'address-list',
+  'status-map',
 ]);

@@ -29,6 +29,9 @@ export type FormElementType =
   | 'payout-rule-sets-repeater'
   | 'campaign-url'
   | 'network-postback-url'
+  | 'postback-key'
+  | 'address-list'
+  | 'status-map'
   | (string & {});
 
 export type FormValues = Record<string, unknown>;

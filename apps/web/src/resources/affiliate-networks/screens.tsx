@@ -1,4 +1,4 @@
-import { Code, Text } from '@mantine/core';
+import { Badge, Code, Group, Text } from '@mantine/core';
 import { getResource } from '@switchyard/domain';
 import type { FormElement } from '../../components/form/types';
 import type { ListColumn } from '../../components/list/types';
@@ -19,6 +19,35 @@ const COLUMNS: ListColumn<Row>[] = [
           —
         </Text>
       ),
+  },
+  {
+    // Addresses read left to right in Arabic too.
+    accessor: 'postback_ips',
+    label: 'resources:affiliate-networks.fields.postback_ips',
+    render: (network) => {
+      const addresses = Array.isArray(network.postback_ips) ? network.postback_ips.map(String) : [];
+      if (addresses.length === 0) {
+        return (
+          <Text span c="dimmed">
+            —
+          </Text>
+        );
+      }
+      return (
+        <Group gap={4}>
+          {addresses.slice(0, 2).map((address) => (
+            <Badge key={address} variant="light" color="gray" size="sm" tt="none" miw="max-content" dir="ltr">
+              {address}
+            </Badge>
+          ))}
+          {addresses.length > 2 && (
+            <Text size="xs" c="dimmed">
+              +{addresses.length - 2}
+            </Text>
+          )}
+        </Group>
+      );
+    },
   },
   statusColumn,
   ...timestampColumns,
@@ -54,12 +83,21 @@ function elements(): readonly FormElement[] {
       }),
     ),
     {
-      // The address to give the network, made from the macro names above (not stored).
+      // The address to give the network: the record's keyed `postback_url` (read-only) with the macro
+      // names above, in the tracker format chosen.
       name: 'postback_url',
       type: 'network-postback-url',
       label: 'resources:affiliate-networks.fields.postback_url',
       labelDescription: 'resources:affiliate-networks.postbackUrlHint',
       input: { dir: 'ltr' },
+    },
+    {
+      name: 'postback_ips',
+      type: 'address-list',
+      label: 'resources:affiliate-networks.fields.postback_ips',
+      labelDescription: 'resources:affiliate-networks.postbackIpsHint',
+      value: [],
+      input: { dir: 'ltr', placeholder: '203.0.113.10, 198.51.100.0/24, 2001:db8::/32' },
     },
     { name: 'notes', type: 'textarea', label: 'resources:affiliate-networks.fields.notes', rows: 4 },
   ];
@@ -67,7 +105,10 @@ function elements(): readonly FormElement[] {
 
 const ELEMENTS = elements();
 
-/** /admin/affiliate-networks: name, offer URL parameters, postback parameter names, postback URL, notes. */
+/**
+ * /admin/affiliate-networks: name, offer URL parameters, postback parameter names, postback URL, the
+ * addresses its postbacks may come from, notes.
+ */
 export const affiliateNetworkScreens = resourceScreens({
   definition: getResource('affiliate-networks'),
   useColumns: () => COLUMNS,

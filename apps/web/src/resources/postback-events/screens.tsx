@@ -1,5 +1,5 @@
-import { Badge, Text } from '@mantine/core';
-import { getResource } from '@switchyard/domain';
+import { Badge, Group, Stack, Text } from '@mantine/core';
+import { CONVERSION_STATES, DEFAULT_STATUS_MAP, getResource, type StatusMap } from '@switchyard/domain';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLookup } from '../../api/useLookup';
@@ -19,6 +19,28 @@ import { resourceScreens } from '../screens/resourceScreens';
 const events = getResource('events');
 const affiliateNetworks = getResource('affiliate-networks');
 
+const STATE_COLORS = { pending: 'yellow', approved: 'teal', rejected: 'red' } as const;
+
+/** A postback event's status mapping in a list cell: each state and its values, on one line each. */
+function StatusMapSummary({ map }: { map: Partial<StatusMap> | undefined }) {
+  const { t } = useTranslation();
+  if (!map) return <Text c="dimmed">—</Text>;
+  return (
+    <Stack gap={2}>
+      {CONVERSION_STATES.map((state) => (
+        <Group key={state} gap={6} wrap="nowrap">
+          <Badge color={STATE_COLORS[state]} variant="light" size="xs" miw="max-content">
+            {t(`resources:postback-events.states.${state}`)}
+          </Badge>
+          <Text size="xs" dir="ltr" truncate="end" maw={220} title={(map[state] ?? []).join(', ')}>
+            {(map[state] ?? []).join(', ') || '—'}
+          </Text>
+        </Group>
+      ))}
+    </Stack>
+  );
+}
+
 function usePostbackEventColumns(): ListColumn<Row>[] {
   const { t } = useTranslation();
   const eventOptions = useLookup(events);
@@ -29,6 +51,11 @@ function usePostbackEventColumns(): ListColumn<Row>[] {
       referenceColumn('event_id', 'resources:postback-events.fields.event', eventOptions),
       referenceColumn('affiliate_network_external_id', 'resources:fields.affiliate_network', networkOptions),
       badgesColumn('status_values', 'resources:postback-events.fields.status_values'),
+      {
+        accessor: 'status_map',
+        label: 'resources:postback-events.fields.status_map',
+        render: (event) => <StatusMapSummary map={event.status_map as Partial<StatusMap> | undefined} />,
+      },
       {
         accessor: 'is_conversion',
         label: 'resources:postback-events.fields.is_conversion',
@@ -92,12 +119,19 @@ function usePostbackEventFormElements(): readonly FormElement[] {
         label: 'resources:postback-events.fields.is_conversion',
         labelDescription: 'resources:postback-events.isConversionHint',
       },
+      {
+        name: 'status_map',
+        type: 'status-map',
+        label: 'resources:postback-events.fields.status_map',
+        labelDescription: 'resources:postback-events.statusMapHint',
+        value: DEFAULT_STATUS_MAP,
+      },
     ],
     [eventOptions, networkOptions],
   );
 }
 
-/** /admin/postback-events: name, event, network, status values, conversion flag. */
+/** /admin/postback-events: name, event, network, status values, conversion flag, status mapping. */
 export const postbackEventScreens = resourceScreens({
   definition: getResource('postback-events'),
   useColumns: usePostbackEventColumns,

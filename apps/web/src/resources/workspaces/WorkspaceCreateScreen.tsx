@@ -1,10 +1,10 @@
 import { getResource } from '@switchyard/domain';
 import { ResourceCreate } from '../../components/form/ResourceCreate';
-import { WORKSPACE_FORM_ELEMENTS } from './workspaceFormElements';
+import { useWorkspaceFormElements } from './useWorkspaceFormElements';
 
 const workspaces = getResource('workspaces');
 
 /** /admin/workspaces/create */
 export function WorkspaceCreateScreen() {
-  return <ResourceCreate definition={workspaces} elements={WORKSPACE_FORM_ELEMENTS} />;
+  return <ResourceCreate definition={workspaces} elements={useWorkspaceFormElements('create')} />;
 }

@@ -1,10 +1,10 @@
 import { getResource } from '@switchyard/domain';
 import { ResourceEdit } from '../../components/form/ResourceEdit';
-import { WORKSPACE_FORM_ELEMENTS } from './workspaceFormElements';
+import { useWorkspaceFormElements } from './useWorkspaceFormElements';
 
 const workspaces = getResource('workspaces');
 
 /** /admin/workspaces/edit/:id */
 export function WorkspaceEditScreen() {
-  return <ResourceEdit definition={workspaces} elements={WORKSPACE_FORM_ELEMENTS} />;
+  return <ResourceEdit definition={workspaces} elements={useWorkspaceFormElements('edit')} />;
 }

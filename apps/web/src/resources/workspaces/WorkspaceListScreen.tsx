@@ -8,6 +8,7 @@ const workspaces = getResource('workspaces');
 const COLUMNS: ListColumn<Workspace>[] = [
   { accessor: 'id', label: 'resources:workspaces.fields.id', render: (workspace) => `#${workspace.id}` },
   { accessor: 'name', label: 'resources:workspaces.fields.name', link: true },
+  { accessor: 'currency', label: 'resources:workspaces.fields.currency' },
   {
     accessor: 'created_at',
     label: 'resources:workspaces.fields.created_at',
@@ -15,7 +16,7 @@ const COLUMNS: ListColumn<Workspace>[] = [
   },
 ];
 
-/** /admin/workspaces: id, name, created. */
+/** /admin/workspaces: id, name, currency, created. */
 export function WorkspaceListScreen() {
   return <ResourceList definition={workspaces} columns={COLUMNS} />;
 }

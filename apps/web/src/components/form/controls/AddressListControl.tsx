@@ -1,0 +1,57 @@
+import { Stack, TagsInput } from '@mantine/core';
+import type { FormControlProps } from '../types';
+
+/** Typing or pasting several addresses at once splits them on these. */
+const SEPARATORS = [',', ';', ' ', '\n'];
+
+/**
+ * `address-list`: IP addresses and CIDR ranges, one per entry (issue 18: an affiliate network's postback
+ * addresses). Pasted lists are split; an entry refused (`postback_ips.2`) is named in the message under
+ * the field, since its pill cannot carry one. Value: string[].
+ */
+export function AddressListControl({
+  element,
+  value,
+  onChange,
+  label,
+  description,
+  placeholder,
+  error,
+  fieldErrors,
+  required,
+  disabled,
+}: FormControlProps) {
+  const addresses = Array.isArray(value) ? value.map(String) : [];
+  const refused = Object.entries(fieldErrors ?? {}).map(([path, message]) => {
+    const address = addresses[Number(path.split('.')[0])];
+    return address === undefined ? message : `${address}: ${message}`;
+  });
+  const messages = [...(error ? [error] : []), ...refused];
+  return (
+    <TagsInput
+      name={element.name}
+      label={label}
+      description={description}
+      placeholder={placeholder}
+      required={required}
+      disabled={disabled}
+      value={addresses}
+      onChange={(next) => onChange([...new Set(next.map((address) => address.trim()).filter(Boolean))])}
+      splitChars={SEPARATORS}
+      clearable
+      error={
+        messages.length > 0 ? (
+          <Stack gap={0} component="span">
+            {messages.map((message, index) => (
+              // Messages may repeat (two addresses with one problem): the position keeps them apart.
+              // biome-ignore lint/suspicious/noArrayIndexKey: the list is rebuilt whole on every change.
+              <span key={index}>{message}</span>
+            ))}
+          </Stack>
+        ) : undefined
+      }
+      inputWrapperOrder={['label', 'description', 'input', 'error']}
+      {...element.input}
+    />
+  );
+}
