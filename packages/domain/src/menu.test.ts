@@ -9,7 +9,7 @@ const headings = (permissions: string[]) =>
     .map((section) => section.section);
 
 describe('side menu (§2.3)', () => {
-  it('has the 17 entries of the spec, in its order', () => {
+  it('has the 17 entries of the spec, in its order, and Currency rates after Workspaces (issue 18)', () => {
     expect(MENU.flatMap((section) => section.entries.map((entry) => entry.route))).toEqual([
       '/admin',
       '/admin/flows',
@@ -27,12 +27,13 @@ describe('side menu (§2.3)', () => {
       '/admin/events',
       '/admin/postback-events',
       '/admin/workspaces',
+      '/admin/currency-rates',
       '/admin/users',
     ]);
   });
 
   it('shows everything with its headings to an administrator', () => {
-    expect(routes(['/'])).toHaveLength(17);
+    expect(routes(['/'])).toHaveLength(18);
     expect(headings(['/'])).toEqual(['api', 'tracker', 'general']);
   });
 
@@ -53,6 +54,11 @@ describe('side menu (§2.3)', () => {
     [['/tracker'], ['tracker']],
   ])('%j raises headings %j', (permissions, expected) => {
     expect(headings(permissions)).toEqual(expected);
+  });
+
+  it('shows Currency rates to whoever may see the workspaces', () => {
+    expect(routes(['/general/workspace/get'])).toEqual(['/admin', '/admin/workspaces', '/admin/currency-rates']);
+    expect(routes(['/general/affiliate-network/get'])).not.toContain('/admin/currency-rates');
   });
 
   it('shows only the Dashboard to a user without permissions', () => {

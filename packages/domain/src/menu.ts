@@ -24,12 +24,45 @@ const HEADING_SHOWN_FOR: Record<Section, readonly string[]> = {
   general: ['traffic-source', 'affiliate-network', 'workspace'],
 };
 
-function resourceEntries(section: Section): MenuEntry[] {
-  return RESOURCES.filter((resource) => resource.menuSection === section && resource.route).map((resource) => ({
-    labelKey: `menu.${resource.name satisfies ResourceName}`,
-    route: resource.route as string,
-    permission: { ...resource.permission, action: 'get' as const },
-  }));
+/** Screens that are not resources, each placed after the entry of a resource of its section. */
+const SCREEN_ENTRIES: readonly { section: Section; after: ResourceName | null; entry: MenuEntry }[] = [
+  {
+    section: 'tracker',
+    after: null,
+    entry: {
+      labelKey: 'menu.reports',
+      route: '/tracker/reports',
+      permission: { section: 'tracker', resource: 'reports', action: 'get' },
+    },
+  },
+  {
+    // Issue 18: whoever may see the workspaces (and their currency) may see the rates they convert by.
+    section: 'general',
+    after: 'workspaces',
+    entry: {
+      labelKey: 'menu.currency-rates',
+      route: '/admin/currency-rates',
+      permission: { section: 'general', resource: 'workspace', action: 'get' },
+    },
+  },
+];
+
+/** A section's resource entries in registry order, each followed by the screens placed after it. */
+function sectionEntries(section: Section): MenuEntry[] {
+  const screens = SCREEN_ENTRIES.filter((screen) => screen.section === section);
+  const after = (name: ResourceName | null) =>
+    screens.filter((screen) => screen.after === name).map((screen) => screen.entry);
+  return [
+    ...RESOURCES.filter((resource) => resource.menuSection === section && resource.route).flatMap((resource) => [
+      {
+        labelKey: `menu.${resource.name satisfies ResourceName}`,
+        route: resource.route as string,
+        permission: { ...resource.permission, action: 'get' as const },
+      },
+      ...after(resource.name),
+    ]),
+    ...after(null),
+  ];
 }
 
 /** The side menu of §2.3, derived from the resource registry. */
@@ -44,18 +77,7 @@ export const MENU: readonly MenuSection[] = [
     section,
     headingKey: `menu.sections.${section}`,
     headingShownFor: HEADING_SHOWN_FOR[section],
-    entries: [
-      ...resourceEntries(section),
-      ...(section === 'tracker'
-        ? [
-            {
-              labelKey: 'menu.reports',
-              route: '/tracker/reports',
-              permission: { section: 'tracker' as const, resource: 'reports', action: 'get' as const },
-            },
-          ]
-        : []),
-    ],
+    entries: sectionEntries(section),
   })),
 ];
 

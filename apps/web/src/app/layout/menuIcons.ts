@@ -7,6 +7,7 @@ import {
   IconBolt,
   IconBriefcase,
   IconChartPie,
+  IconCoins,
   IconFilter,
   IconLayoutDashboard,
   IconPlaneArrival,
@@ -37,6 +38,7 @@ const MENU_ICONS: Record<string, Icon> = {
   'menu.events': IconBolt,
   'menu.postback-events': IconWebhook,
   'menu.workspaces': IconBriefcase,
+  'menu.currency-rates': IconCoins,
   'menu.users': IconUsers,
 };
 

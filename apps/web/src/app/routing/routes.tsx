@@ -91,6 +91,19 @@ export function appRoutes(screenRoutes: RouteObject[] = resourceRoutes()): Route
                         },
                       ],
                     },
+                    {
+                      // Issue 18: read with the workspaces; edited by whoever may change them.
+                      element: <RequirePermission section="general" resource="workspace" action="get" />,
+                      children: [
+                        {
+                          path: '/admin/currency-rates',
+                          lazy: () =>
+                            import('../../currency-rates/CurrencyRatesScreen').then((m) => ({
+                              Component: m.CurrencyRatesScreen,
+                            })),
+                        },
+                      ],
+                    },
                     { path: '/utility/404', element: <ErrorPage status={404} /> },
                     { path: '*', element: <ErrorPage status={404} /> },
                   ],

@@ -1,0 +1,21 @@
+import { Anchor, Breadcrumbs, Text } from '@mantine/core';
+import { IconChevronRight } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+
+/** Dashboard › Currency rates. */
+export function CurrencyRatesBreadcrumbs() {
+  const { t } = useTranslation('resources');
+  return (
+    <nav aria-label={t('breadcrumbs.label')}>
+      <Breadcrumbs separator={<IconChevronRight size={14} className="sy-flip-rtl" aria-hidden />}>
+        <Anchor component={Link} to="/admin" size="sm">
+          {t('breadcrumbs.dashboard')}
+        </Anchor>
+        <Text size="sm" aria-current="page">
+          {t('currency-rates.title')}
+        </Text>
+      </Breadcrumbs>
+    </nav>
+  );
+}

@@ -1,0 +1,78 @@
+import { Alert, Button, Center, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { useCurrencyRates } from '../api/useCurrencyRates';
+import { useCan } from '../app/auth/useCan';
+import { errorText } from '../app/errors/errorText';
+import { AddCurrencyRate } from './AddCurrencyRate';
+import { CurrencyRatesBreadcrumbs } from './CurrencyRatesBreadcrumbs';
+import { CurrencyRatesTable } from './CurrencyRatesTable';
+import { useCurrencyRatesEditor } from './useCurrencyRatesEditor';
+
+/**
+ * /admin/currency-rates (issue 18): the rates conversions are converted by, units of each currency one
+ * US dollar buys. Whoever may see workspaces reads them; whoever may change workspaces edits and adds.
+ */
+export function CurrencyRatesScreen() {
+  const { t } = useTranslation();
+  const canEdit = useCan('general', 'workspace', 'update');
+  const rates = useCurrencyRates();
+  const editor = useCurrencyRatesEditor(rates.data);
+  const base = rates.data?.base ?? 'USD';
+
+  return (
+    <Stack gap="md">
+      <CurrencyRatesBreadcrumbs />
+      <Group justify="space-between" align="flex-start" wrap="wrap">
+        <div>
+          <Title order={2}>{t('resources:currency-rates.title')}</Title>
+          <Text c="dimmed" size="sm" maw={720}>
+            {t('resources:currency-rates.intro', { base, date: rates.data?.snapshot_date ?? '' })}
+          </Text>
+        </div>
+        {canEdit && rates.data && (
+          <Group gap="sm">
+            <Button variant="default" onClick={editor.discard} disabled={editor.changes === 0 || editor.isSaving}>
+              {t('resources:currency-rates.discard')}
+            </Button>
+            <Button onClick={editor.submit} loading={editor.isSaving} disabled={editor.changes === 0}>
+              {editor.changes > 0
+                ? t('resources:currency-rates.saveCount', { count: editor.changes })
+                : t('resources:form.save')}
+            </Button>
+          </Group>
+        )}
+      </Group>
+      {editor.formError && (
+        <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
+          {editor.formError}
+        </Alert>
+      )}
+      {rates.isPending ? (
+        <Center py="xl">
+          <Loader aria-label={t('resources:list.loading')} />
+        </Center>
+      ) : rates.isError ? (
+        <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
+          {errorText(t, rates.error)}
+        </Alert>
+      ) : (
+        <>
+          {canEdit && (
+            <Paper withBorder p="md" radius="md">
+              <Stack gap="xs">
+                <Title order={3} size="h5">
+                  {t('resources:currency-rates.add.title')}
+                </Title>
+                <AddCurrencyRate editor={editor} />
+              </Stack>
+            </Paper>
+          )}
+          <Paper withBorder radius="md">
+            <CurrencyRatesTable editor={editor} base={base} canEdit={canEdit} />
+          </Paper>
+        </>
+      )}
+    </Stack>
+  );
+}
