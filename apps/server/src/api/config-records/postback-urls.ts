@@ -15,7 +15,7 @@ function originOf(request: FastifyRequest, publicUrl: string | undefined): strin
 
 export function networkPostbackUrls(app: FastifyInstance, db: Kysely<Database>, publicUrl: string | undefined): void {
   app.addHook('preSerialization', async (request, reply, payload) => {
-    if (reply.statusCode !== 200 || !request.routeOptions.url?.startsWith(NETWORK_ROUTES)) return payload;
+    if (reply.statusCode >= 300 || !request.routeOptions.url?.startsWith(NETWORK_ROUTES)) return payload;
     if (typeof payload !== 'object' || payload === null) return payload;
     const body = payload as { list?: NetworkRecord[] } & NetworkRecord;
     const records = Array.isArray(body.list) ? body.list : 'external_id' in body ? [body] : [];
