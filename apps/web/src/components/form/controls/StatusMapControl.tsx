@@ -4,15 +4,19 @@ import { useTranslation } from 'react-i18next';
 import type { FormControlProps } from '../types';
 import { TagsControl } from './TagsControl';
 
-/** Where each state's values are first listed, to name a value listed under two states as it is typed. */
-function listedTwice(map: StatusMap): Partial<Record<ConversionState, { value: string; earlier: ConversionState }>> {
-  const seen = new Map<string, ConversionState>();
-  const found: Partial<Record<ConversionState, { value: string; earlier: ConversionState }>> = {};
+/** Per state, the first of its values another state lists too, and that state (matched ignoring case). */
+function alsoListed(map: StatusMap): Partial<Record<ConversionState, { value: string; other: ConversionState }>> {
+  const found: Partial<Record<ConversionState, { value: string; other: ConversionState }>> = {};
   for (const state of CONVERSION_STATES) {
     for (const value of map[state]) {
-      const earlier = seen.get(value.toLowerCase());
-      if (earlier && earlier !== state) found[state] ??= { value, earlier };
-      else seen.set(value.toLowerCase(), state);
+      const other = CONVERSION_STATES.find(
+        (candidate) =>
+          candidate !== state && map[candidate].some((listed) => listed.toLowerCase() === value.toLowerCase()),
+      );
+      if (other) {
+        found[state] = { value, other };
+        break;
+      }
     }
   }
   return found;
@@ -20,8 +24,8 @@ function listedTwice(map: StatusMap): Partial<Record<ConversionState, { value: s
 
 /**
  * `status-map` (issue 18): which status values a network sends mean pending, approved or rejected, as
- * three lists of free values (`1`, `sale_ok`). A value listed under two states is named under the later
- * one as it is typed; the server's messages (`status_map.approved`) show under their list too.
+ * three lists of free values (`1`, `sale_ok`). A value listed under two states is named under both as it is
+ * typed; the server's messages (`status_map.approved`) show under their list too.
  * Value: `{ pending, approved, rejected }`.
  */
 export function StatusMapControl({
@@ -41,7 +45,7 @@ export function StatusMapControl({
     approved: given.approved ?? [],
     rejected: given.rejected ?? [],
   };
-  const twice = listedTwice(map);
+  const twice = alsoListed(map);
   const stateName = (state: ConversionState) => t(`resources:postback-events.states.${state}`);
   return (
     <Fieldset legend={label} variant="filled" disabled={disabled}>
@@ -66,7 +70,7 @@ export function StatusMapControl({
                 duplicate
                   ? t('resources:postback-events.listedTwice', {
                       value: duplicate.value,
-                      state: stateName(duplicate.earlier),
+                      state: stateName(duplicate.other),
                     })
                   : fieldErrors?.[state]
               }
