@@ -2,6 +2,7 @@ import { Button, Group, NumberInput, Select } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useCurrencyName } from './useCurrencyName';
 import type { CurrencyRatesEditor, TypedRate } from './useCurrencyRatesEditor';
 
 /** A currency without a rate and its rate, added to the table to be saved with the other changes. */
@@ -9,6 +10,7 @@ export function AddCurrencyRate({ editor }: { editor: CurrencyRatesEditor }) {
   const { t } = useTranslation('resources');
   const [code, setCode] = useState<string | null>(null);
   const [rate, setRate] = useState<TypedRate>('');
+  const currencyName = useCurrencyName();
   const add = () => {
     if (!code) return;
     editor.addCurrency(code, rate);
@@ -22,7 +24,7 @@ export function AddCurrencyRate({ editor }: { editor: CurrencyRatesEditor }) {
         placeholder={t('currency-rates.add.currencyPlaceholder')}
         data={editor.addable.map((currency) => ({
           value: currency.Code,
-          label: `${currency.Code} — ${currency.Name}`,
+          label: `${currency.Code} — ${currencyName(currency.Code, currency.Name)}`,
         }))}
         value={code}
         onChange={setCode}

@@ -23,26 +23,12 @@ export function CurrencyRatesScreen() {
   return (
     <Stack gap="md">
       <CurrencyRatesBreadcrumbs />
-      <Group justify="space-between" align="flex-start" wrap="wrap">
-        <div>
-          <Title order={2}>{t('resources:currency-rates.title')}</Title>
-          <Text c="dimmed" size="sm" maw={720}>
-            {t('resources:currency-rates.intro', { base, date: rates.data?.snapshot_date ?? '' })}
-          </Text>
-        </div>
-        {canEdit && rates.data && (
-          <Group gap="sm">
-            <Button variant="default" onClick={editor.discard} disabled={editor.changes === 0 || editor.isSaving}>
-              {t('resources:currency-rates.discard')}
-            </Button>
-            <Button onClick={editor.submit} loading={editor.isSaving} disabled={editor.changes === 0}>
-              {editor.changes > 0
-                ? t('resources:currency-rates.saveCount', { count: editor.changes })
-                : t('resources:form.save')}
-            </Button>
-          </Group>
-        )}
-      </Group>
+      <div>
+        <Title order={2}>{t('resources:currency-rates.title')}</Title>
+        <Text c="dimmed" size="sm" maw={720}>
+          {t('resources:currency-rates.intro', { base, date: rates.data?.snapshot_date ?? '' })}
+        </Text>
+      </div>
       {editor.formError && (
         <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
           {editor.formError}
@@ -71,6 +57,21 @@ export function CurrencyRatesScreen() {
           <Paper withBorder radius="md">
             <CurrencyRatesTable editor={editor} base={base} canEdit={canEdit} />
           </Paper>
+          {canEdit && (
+            // Stays in sight at the bottom of the window while a rate far down the table is edited.
+            <Paper withBorder p="sm" radius="md" shadow="sm" pos="sticky" bottom={8} style={{ zIndex: 2 }}>
+              <Group justify="flex-end" gap="sm">
+                <Button variant="default" onClick={editor.discard} disabled={editor.changes === 0 || editor.isSaving}>
+                  {t('resources:currency-rates.discard')}
+                </Button>
+                <Button onClick={editor.submit} loading={editor.isSaving} disabled={editor.changes === 0}>
+                  {editor.changes > 0
+                    ? t('resources:currency-rates.saveCount', { count: editor.changes })
+                    : t('resources:form.save')}
+                </Button>
+              </Group>
+            </Paper>
+          )}
         </>
       )}
     </Stack>

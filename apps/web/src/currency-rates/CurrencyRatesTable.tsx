@@ -3,6 +3,7 @@ import { IconX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../components/list/formatDateTime';
 import { CurrencyRateSource } from './CurrencyRateSource';
+import { useCurrencyName } from './useCurrencyName';
 import type { CurrencyRatesEditor } from './useCurrencyRatesEditor';
 
 export interface CurrencyRatesTableProps {
@@ -16,6 +17,7 @@ export interface CurrencyRatesTableProps {
 export function CurrencyRatesTable({ editor, base, canEdit }: CurrencyRatesTableProps) {
   const { t, i18n } = useTranslation('resources');
   const format = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 6 });
+  const currencyName = useCurrencyName();
   return (
     <Table.ScrollContainer minWidth={640}>
       <Table verticalSpacing="xs" highlightOnHover aria-label={t('currency-rates.title')}>
@@ -47,7 +49,7 @@ export function CurrencyRatesTable({ editor, base, canEdit }: CurrencyRatesTable
                     </Text>
                   )}
                 </Table.Td>
-                <Table.Td>{row.name}</Table.Td>
+                <Table.Td>{currencyName(row.code, row.name)}</Table.Td>
                 <Table.Td miw={170}>
                   {editable ? (
                     <NumberInput
@@ -74,7 +76,8 @@ export function CurrencyRatesTable({ editor, base, canEdit }: CurrencyRatesTable
                   <CurrencyRateSource rate={row.stored} />
                 </Table.Td>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                  <Text size="sm" c="dimmed">
+                  {/* Isolated left to right: in Arabic the time would otherwise come before the day. */}
+                  <Text span size="sm" c="dimmed" dir="ltr">
                     {row.stored ? formatDateTime(row.stored.updated_at) : '—'}
                   </Text>
                 </Table.Td>

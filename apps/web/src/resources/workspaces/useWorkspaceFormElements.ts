@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { useCurrencyRates } from '../../api/useCurrencyRates';
 import type { FormElement, FormOption } from '../../components/form/types';
+import { useCurrencyName } from '../../currency-rates/useCurrencyName';
 import { useCurrencySelectOptions } from '../screens/referenceOptions';
 import type { FormMode } from '../screens/resourceScreens';
 
@@ -11,12 +12,16 @@ import type { FormMode } from '../screens/resourceScreens';
 export function useWorkspaceFormElements(mode: FormMode): readonly FormElement[] {
   const rates = useCurrencyRates();
   const allCurrencies = useCurrencySelectOptions();
+  const currencyName = useCurrencyName();
   const currencyOptions = useMemo<FormOption[]>(
     () =>
       rates.data
-        ? rates.data.list.map((rate) => ({ value: rate.code, label: `${rate.code} — ${rate.name}` }))
+        ? rates.data.list.map((rate) => ({
+            value: rate.code,
+            label: `${rate.code} — ${currencyName(rate.code, rate.name)}`,
+          }))
         : allCurrencies,
-    [rates.data, allCurrencies],
+    [rates.data, allCurrencies, currencyName],
   );
   return useMemo(
     () => [

@@ -1,4 +1,4 @@
-import { Chip, Group, Input, Loader, Stack, Text } from '@mantine/core';
+import { Chip, Code, Group, Input, Loader, Stack, Text } from '@mantine/core';
 import { POSTBACK_FORMAT_NAMES, POSTBACK_FORMATS, type PostbackFormat, postbackUrlFor } from '@switchyard/domain';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -22,19 +22,25 @@ export function NetworkPostbackUrlControl(props: FormControlProps) {
   const saved = typeof props.value === 'string' && props.value ? props.value : null;
   const fallback = usePostbackBaseUrl({ enabled: saved === null });
   const base = saved ?? fallback.url;
+  const url = base
+    ? postbackUrlFor(format, base, {
+        click_id: values['postback_params.click_id'],
+        payout: values['postback_params.payout'],
+        status: values['postback_params.status'],
+        txid: values['postback_params.txid'],
+      })
+    : null;
 
   return (
     <Stack gap={6}>
-      {base ? (
-        <CopyTextControl
-          {...props}
-          value={postbackUrlFor(format, base, {
-            click_id: values['postback_params.click_id'],
-            payout: values['postback_params.payout'],
-            status: values['postback_params.status'],
-            txid: values['postback_params.txid'],
-          })}
-        />
+      {url ? (
+        <>
+          <CopyTextControl {...props} value={url} />
+          {/* A phone shows a few characters of the input: the whole address, wrapped, below it. */}
+          <Code block dir="ltr" hiddenFrom="sm" style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
+            {url}
+          </Code>
+        </>
       ) : (
         <Input.Wrapper label={props.label} description={props.description}>
           {fallback.isPending ? (
@@ -58,7 +64,7 @@ export function NetworkPostbackUrlControl(props: FormControlProps) {
           ))}
         </Chip.Group>
       </Group>
-      {base && (
+      {url && (
         <Text size="xs" c="dimmed">
           {format === 'switchyard'
             ? t('resources:affiliate-networks.postbackFormatHints.switchyard')
