@@ -22,6 +22,8 @@ export function AddressListControl({
   disabled,
 }: FormControlProps) {
   const addresses = Array.isArray(value) ? value.map(String) : [];
+  // The example placeholder only while the list is empty: beside pills it reads as entries.
+  const { placeholder: example, ...inputProps } = (element.input ?? {}) as { placeholder?: string };
   const refused = Object.entries(fieldErrors ?? {}).map(([path, message]) => {
     const address = addresses[Number(path.split('.')[0])];
     return address === undefined ? message : `${address}: ${message}`;
@@ -32,7 +34,7 @@ export function AddressListControl({
       name={element.name}
       label={label}
       description={description}
-      placeholder={placeholder}
+      placeholder={addresses.length === 0 ? (placeholder ?? example) : undefined}
       required={required}
       disabled={disabled}
       value={addresses}
@@ -51,7 +53,7 @@ export function AddressListControl({
         ) : undefined
       }
       inputWrapperOrder={['label', 'description', 'input', 'error']}
-      {...element.input}
+      {...inputProps}
     />
   );
 }
