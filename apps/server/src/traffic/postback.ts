@@ -4,7 +4,7 @@
 // conversion it creates or moves. The conversion, its log line and any outbound postback are committed
 // in one transaction before the answer, so an answered postback is never lost; a crash before the commit
 // leaves the network without its `OK`, and networks resend.
-import type { ConversionState, PostbackOutcome } from '@switchyard/domain';
+import { type ConversionState, POSTBACK_OUTCOME_STATUS, type PostbackOutcome } from '@switchyard/domain';
 import type { NewConversion, NewPostbackLog } from '../store/conversions.js';
 import type { Origin, PostbackWorkspace } from '../store/traffic/engine-store.js';
 import { macroValues } from './event-macros.js';
@@ -63,20 +63,24 @@ export class RefusalLog {
 
 function answer(
   outcome: PostbackOutcome,
-  status: number,
   reason: string | null = null,
   conversionId: string | null = null,
   state: ConversionState | null = null,
 ): PostbackAnswer {
-  return { outcome, status, conversionId, state, reason };
+  return { outcome, status: POSTBACK_OUTCOME_STATUS[outcome], conversionId, state, reason };
 }
 
 /** The networks a click's conversion is for: its offer's, and the postback event's. */
-function networksOf(snapshot: RoutingSnapshot, side: 'tracker' | 'api', offer: string | null, event: string | null) {
+function networksOf(
+  snapshot: RoutingSnapshot,
+  side: 'tracker' | 'api',
+  offer: string | null,
+  eventNetwork: string | null,
+): Set<string> {
   const networks = new Set<string>();
-  const own = offer ? snapshot[side].offers.get(offer)?.affiliateNetworkExternalId : null;
-  if (own) networks.add(own);
-  if (event) networks.add(event);
+  const offerNetwork = offer ? snapshot[side].offers.get(offer)?.affiliateNetworkExternalId : null;
+  if (offerNetwork) networks.add(offerNetwork);
+  if (eventNetwork) networks.add(eventNetwork);
   return networks;
 }
 
@@ -91,13 +95,13 @@ export async function takePostback(parts: EngineParts, request: PostbackRequest)
     raw: JSON.stringify(params.raw),
     workspace_id: null,
   };
-  const refuse = async (outcome: PostbackOutcome, status: number, reason: string, logged = true) => {
+  const refuse = async (outcome: PostbackOutcome, reason: string, logged = true) => {
     if (logged) await parts.store.logPostback({ ...base, outcome, conversion_id: null, reason });
-    return answer(outcome, status, reason);
+    return answer(outcome, reason);
   };
   // A refused caller's rows are rate-limited by address: they are the ones anybody can send.
-  const refuseCaller = (outcome: PostbackOutcome, reason: string) =>
-    refuse(outcome, 403, reason, parts.refusals.allow(ip ?? '', now.getTime()));
+  const refuseCaller = (outcome: 'refused_key' | 'refused_address', reason: string) =>
+    refuse(outcome, reason, parts.refusals.allow(ip ?? '', now.getTime()));
 
   const { caller } = request;
   const imported = 'workspace' in caller;
@@ -109,12 +113,12 @@ export async function takePostback(parts: EngineParts, request: PostbackRequest)
   if (!workspace) return refuseCaller('refused_key', 'The postback key is not one of this tracker.');
   base.workspace_id = workspace.id;
 
-  if (params.clickId === undefined) return refuse('missing_click_id', 400, 'No click id was sent.');
-  if (params.invalidPayout) return refuse('invalid_payout', 400, 'The payout is not a number from 0 to 1,000,000.');
+  if (params.clickId === undefined) return refuse('missing_click_id', 'No click id was sent.');
+  if (params.invalidPayout) return refuse('invalid_payout', 'The payout is not a number from 0 to 1,000,000.');
   const clickIdParam = params.clickId;
   // One still waiting in the event writer is written first.
   const origin = await storedEvent(parts, () => parts.store.origin(clickIdParam), clickIdParam);
-  if (!origin) return refuse('unknown_click', 404, 'No click or lead has this id.');
+  if (!origin) return refuse('unknown_click', 'No click or lead has this id.');
   const { row } = origin;
   const side = origin.kind === 'click' ? 'tracker' : 'api';
   const snapshot = parts.snapshot;
@@ -141,7 +145,7 @@ export async function takePostback(parts: EngineParts, request: PostbackRequest)
   }
 
   const amount = await convertedAmount(parts, params, workspace, row.offer_external_id, side);
-  if (amount.unknown) return refuse('unknown_currency', 400, `The currency ${amount.unknown} has no rate.`);
+  if (amount.unknown) return refuse('unknown_currency', `The currency ${amount.unknown} has no rate.`);
 
   const vars = JSON.parse(row.vars) as Record<string, string>;
   const context = conditionContext(snapshot[side].segments, subjectOf(parts, origin, vars));
@@ -211,7 +215,7 @@ export async function takePostback(parts: EngineParts, request: PostbackRequest)
     }
     if (outboundUrl && resolved.state !== 'rejected') parts.outbound.kick();
   }
-  return answer(stored.outcome, 200, null, stored.conversionId, stored.state);
+  return answer(stored.outcome, null, stored.conversionId, stored.state);
 }
 
 /**
