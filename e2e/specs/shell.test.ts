@@ -19,17 +19,25 @@ describe('dashboard shell', () => {
     expect(new URL(page.url()).pathname).toBe('/admin/users');
   });
 
-  it('shows an administrator all 17 entries of the side menu with the three headings', async () => {
+  it("shows an administrator the side menu's 17 entries and Currency Rates, with the three headings", async () => {
     const page = await browser.newPage();
     await logIn(page, admin().email, admin().password);
     const menu = page.getByRole('navigation', { name: 'Main menu' });
-    await expect.poll(() => menu.getByRole('link').count()).toBe(17);
+    await expect.poll(() => menu.getByRole('link').count()).toBe(18);
     const headings = await menu.getByRole('heading', { level: 2 }).allTextContents();
     expect(headings).toEqual(['API', 'Tracker', 'General']);
     for (const label of ['Dashboard', 'Flows', 'Segments', 'Campaigns', 'Offers', 'Landers', 'Reports']) {
       expect(await menu.getByRole('link', { name: label, exact: true }).count()).toBeGreaterThan(0);
     }
-    for (const label of ['Traffic Sources', 'Affiliate Networks', 'Events', 'Postback Events', 'Workspaces', 'Users']) {
+    const general = [
+      'Traffic Sources',
+      'Affiliate Networks',
+      'Events',
+      'Postback Events',
+      'Workspaces',
+      'Currency Rates',
+    ];
+    for (const label of [...general, 'Users']) {
       await menu.getByRole('link', { name: label, exact: true }).waitFor();
     }
   });
