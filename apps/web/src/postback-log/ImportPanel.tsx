@@ -20,7 +20,7 @@ function countLines(text: string): number {
  * `clickid,status,payout,txid,currency` lines and taken as postbacks would be; the answer line by line.
  */
 export function ImportPanel() {
-  const { t } = useTranslation('postbacks');
+  const { t, i18n } = useTranslation('postbacks');
   const translate = useServerMessage();
   const importLines = useConversionImport();
   const [text, setText] = useState('');
@@ -73,7 +73,9 @@ export function ImportPanel() {
           setText(event.currentTarget.value);
           setError(null);
         }}
-        error={error ?? (tooMany ? t('import.tooMany', { max: MAX_IMPORT_LINES.toLocaleString() }) : undefined)}
+        error={
+          error ?? (tooMany ? t('import.tooMany', { max: MAX_IMPORT_LINES.toLocaleString(i18n.language) }) : undefined)
+        }
         rows={8}
         resize="vertical"
         dir="ltr"
