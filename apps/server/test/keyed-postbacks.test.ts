@@ -399,6 +399,17 @@ forEachDatabase('keyed postbacks', (db) => {
       expect((await conversionsOf(listedClick))[0]!.payout).toBeCloseTo(10 / 0.8532, 4);
     });
 
+    it('reads a macro the network left unfilled as a parameter it did not send', async () => {
+      const clickId = await click();
+      const response = await postback(
+        `clickid=${clickId}&payout=4&currency={currency}&status=%25status%25&txid=[txid]`,
+      );
+      expect(response.statusCode, response.body).toBe(200);
+      expect(await conversionsOf(clickId)).toMatchObject([
+        { payout: 4, state: 'approved', txid: null, currency: 'USD' },
+      ]);
+    });
+
     it('refuses an unknown currency with 400 and logs it', async () => {
       const clickId = await click();
       const response = await postback(`clickid=${clickId}&payout=10&currency=XYZ`);
@@ -428,6 +439,21 @@ forEachDatabase('keyed postbacks', (db) => {
       });
       expect(bad.statusCode).toBe(400);
       expect(Object.keys(bad.json<{ errors: Record<string, string[]> }>().errors)).toEqual(['rates.1.rate']);
+      const notMoney = await app.inject({
+        method: 'PUT',
+        url: '/api/currency-rates',
+        headers: bearer(token),
+        payload: {
+          rates: [
+            { code: 'XXX', rate: 2 },
+            { code: 'QQQ', rate: 2 },
+          ],
+        },
+      });
+      expect(Object.keys(notMoney.json<{ errors: Record<string, string[]> }>().errors)).toEqual([
+        'rates.0.code',
+        'rates.1.code',
+      ]);
       const saved = await app.inject({
         method: 'PUT',
         url: '/api/currency-rates',

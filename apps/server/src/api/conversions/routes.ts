@@ -58,6 +58,9 @@ const ZRates = z.object({
     .max(500),
 });
 
+/** ISO 4217 codes that name no money: testing, and "no currency". */
+const NOT_MONEY = new Set(['XTS', 'XXX']);
+
 const CURRENCY_NAMES = new Map(CURRENCIES.map((currency) => [currency.Code, currency.Name]));
 
 /** The actor's first active workspace: the one its imports convert into. */
@@ -154,7 +157,9 @@ export function conversionRoutes(app: FastifyInstance, db: Kysely<Database>, eng
     const input = parseInput(ZRates, request.body);
     const errors: Record<string, string[]> = {};
     input.rates.forEach((entry, index) => {
-      if (!CURRENCY_NAMES.has(entry.code)) errors[`rates.${index}.code`] = [VALIDATION_MESSAGES.invalidCurrency];
+      if (!CURRENCY_NAMES.has(entry.code) || NOT_MONEY.has(entry.code)) {
+        errors[`rates.${index}.code`] = [VALIDATION_MESSAGES.invalidCurrency];
+      }
       if (entry.code === 'USD' && entry.rate !== 1)
         errors[`rates.${index}.rate`] = ['The US dollar is the base: its rate is 1'];
     });

@@ -25,6 +25,12 @@ const ALIASES = {
   currency: ['currency', 'cnv_currency'],
 } as const;
 
+/**
+ * A macro the network left as it was (`{currency}`, `[payout]`, `%status%`, `${txid}`): it sent no value,
+ * which is read as the parameter left out rather than as a currency or payout of that name.
+ */
+const UNFILLED_MACRO = /^(\{[^{}]*\}|\[[^[\]]*\]|%[^%]*%|\$\{[^{}]*\}|#[^#]*#)$/;
+
 /** Keitaro's in-URL mapping: `sale_status=approved` means "approved" counts as a sale (approved). */
 const URL_STATUS_MAP = {
   pending: 'lead_status',
@@ -84,7 +90,7 @@ export function paramsOf(raw: Record<string, string>): PostbackParams {
   const pick = (names: readonly string[]) => {
     for (const name of names) {
       const value = raw[name];
-      if (value !== undefined && value !== '') return value;
+      if (value !== undefined && value !== '' && !UNFILLED_MACRO.test(value)) return value;
     }
     return undefined;
   };
