@@ -4,11 +4,8 @@
 // when it is saved (a literal address, `localhost`, or a name that resolves only to such addresses) and
 // again when it is sent: the name is resolved right before connecting and the connection goes to the
 // address that was checked, so a name that resolves elsewhere the second time (DNS rebinding) gains
-// nothing. Each redirect is checked the same way. SWITCHYARD_ALLOW_PRIVATE_TARGETS=true turns all this off.
+// nothing (outbound-request.ts). SWITCHYARD_ALLOW_PRIVATE_TARGETS=true turns all this off.
 import { promises as dns, type LookupAddress } from 'node:dns';
-import http from 'node:http';
-import https from 'node:https';
-import type { LookupFunction } from 'node:net';
 import {
   type AddressClass,
   classifyAddress,
@@ -67,7 +64,7 @@ function bareHost(url: URL): string {
  * scheme other than http(s). Null when only DNS can tell. `new URL()` has already turned `2130706433` and
  * `0x7f.1` into `127.0.0.1`.
  */
-function literalRefusal(url: URL): string | null {
+export function literalRefusal(url: URL): string | null {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return `Refused: ${url.protocol} is not HTTP`;
   const host = bareHost(url);
   if (classifyAddress(host) !== null) return addressRefusal(host);
@@ -178,155 +175,4 @@ export function withOutboundTargetCheck<TRecord, TForm extends Record<string, un
     ...(archive && { archive: (id: RecordId, actor: Actor) => archive.call(service, id, actor) }),
     ...(restore && { restore: (id: RecordId, actor: Actor) => restore.call(service, id, actor) }),
   };
-}
-
-/** A request refused before it was sent; `message` says why ("Refused: 10.0.0.5 is a private address"). */
-export class RefusedTarget extends Error {
-  readonly code = 'ERR_REFUSED_TARGET';
-}
-
-/**
- * The lookup of a checked connection: the name is resolved once, the addresses that are not public are
- * dropped, and the connection goes to what is left; nothing left refuses the request.
- */
-function checkedLookup(resolve: ResolveHost): LookupFunction {
-  return (hostname, options, callback) => {
-    resolve(hostname).then(
-      (addresses) => {
-        const family = options.family === 4 || options.family === 6 ? options.family : 0;
-        const wanted = addresses.filter((entry) => family === 0 || entry.family === family);
-        const allowed = wanted.filter((entry) => isPublicAddress(entry.address));
-        if (allowed.length === 0) {
-          const first = wanted[0]?.address;
-          const reason = first ? addressRefusal(first) : `Refused: ${hostname} has no address`;
-          callback(new RefusedTarget(reason ?? `Refused: ${hostname}`), '', 0);
-          return;
-        }
-        if (options.all) callback(null, allowed);
-        else callback(null, allowed[0]!.address, allowed[0]!.family);
-      },
-      (error: NodeJS.ErrnoException) => callback(error, '', 0),
-    );
-  };
-}
-
-export interface OutboundRequestOptions extends TargetOptions {
-  /** For the whole exchange, redirects included. */
-  timeoutMs: number;
-  /** Redirects followed, each checked like the first request. */
-  maxRedirects?: number;
-  /** Characters of the answer's body kept; 0 reads none. */
-  bodyLimit?: number;
-}
-
-export const MAX_REDIRECTS = 3;
-
-export interface OutboundAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-  /** The URL that answered (after redirects). */
-  url: string;
-}
-
-export type OutboundResult =
-  | { kind: 'answered'; answer: OutboundAnswer }
-  /** Not sent: the target is not public. */
-  | { kind: 'refused'; reason: string }
-  /** Sent, but no answer: network error or timeout. */
-  | { kind: 'failed'; error: string };
-
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-
-/**
- * One GET of an outbound URL (a postback to a traffic source, a test postback) with the target checked
- * before each connection, up to `maxRedirects` redirects, and one deadline for it all.
- */
-export async function sendOutbound(url: string, options: OutboundRequestOptions): Promise<OutboundResult> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), options.timeoutMs);
-  const lookup = options.allowPrivateTargets ? undefined : checkedLookup(options.resolve ?? resolveHost);
-  const maxRedirects = options.maxRedirects ?? MAX_REDIRECTS;
-  try {
-    let current = url;
-    for (let redirects = 0; ; redirects += 1) {
-      let target: URL;
-      try {
-        target = new URL(current);
-      } catch {
-        return { kind: 'failed', error: `Invalid URL: ${current.slice(0, 200)}` };
-      }
-      const refusal = options.allowPrivateTargets ? null : literalRefusal(target);
-      if (refusal) return { kind: 'refused', reason: refusal };
-      const answer = await get(target, controller.signal, lookup, options.bodyLimit ?? 0);
-      const location = answer.headers.location;
-      if (!REDIRECTS.has(answer.status) || !location || redirects >= maxRedirects) return { kind: 'answered', answer };
-      try {
-        current = new URL(location, target).href;
-      } catch {
-        return { kind: 'answered', answer };
-      }
-    }
-  } catch (error) {
-    if (error instanceof RefusedTarget) return { kind: 'refused', reason: error.message };
-    if (controller.signal.aborted) return { kind: 'failed', error: `No answer within ${options.timeoutMs} ms` };
-    return { kind: 'failed', error: (error instanceof Error ? error.message : String(error)).slice(0, 500) };
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-function get(
-  target: URL,
-  signal: AbortSignal,
-  lookup: LookupFunction | undefined,
-  bodyLimit: number,
-): Promise<OutboundAnswer> {
-  const client = target.protocol === 'https:' ? https : http;
-  return new Promise((resolve, reject) => {
-    const request = client.request(
-      target,
-      {
-        method: 'GET',
-        // A connection of its own: never one opened for another host or before a check.
-        agent: false,
-        signal,
-        headers: { 'user-agent': 'Switchyard', accept: '*/*' },
-        ...(lookup ? { lookup } : {}),
-      },
-      (response) => {
-        const headers: Record<string, string> = {};
-        for (const [name, value] of Object.entries(response.headers)) {
-          if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        // UTF-8 takes at most 4 bytes a character.
-        const byteLimit = bodyLimit * 4;
-        const finish = () => {
-          resolve({
-            status: response.statusCode ?? 0,
-            headers,
-            body: Buffer.concat(chunks).toString('utf8').slice(0, bodyLimit),
-            url: target.href,
-          });
-          // The rest is not needed; release the connection.
-          response.destroy();
-        };
-        if (byteLimit === 0) {
-          finish();
-          return;
-        }
-        response.on('data', (chunk: Buffer) => {
-          chunks.push(chunk);
-          size += chunk.length;
-          if (size >= byteLimit) finish();
-        });
-        response.on('end', finish);
-        response.on('error', reject);
-      },
-    );
-    request.on('error', reject);
-    request.end();
-  });
 }

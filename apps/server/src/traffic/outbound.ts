@@ -11,7 +11,8 @@
 // A postback whose target is not a public address (outbound-targets.ts) is not sent: it fails at once,
 // without retries, its last_error saying why, unless private targets are allowed.
 import type { Kysely } from 'kysely';
-import { type ResolveHost, sendOutbound } from '../http/outbound-targets.js';
+import { sendOutbound } from '../http/outbound-request.js';
+import type { ResolveHost } from '../http/outbound-targets.js';
 import type { Database } from '../store/schema.js';
 
 export interface OutboundLog {
