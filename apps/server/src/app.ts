@@ -21,6 +21,7 @@ import { WorkspacesService } from './api/workspaces/service.js';
 import { InMemoryLoginLimiter, type LoginLimiter } from './auth/login-limiter.js';
 import { RedisLoginLimiter } from './auth/redis-login-limiter.js';
 import { Sessions } from './auth/sessions.js';
+import { actingWorkspace } from './auth/workspace.js';
 import type { Config } from './config.js';
 import { UnauthorizedError } from './errors.js';
 import { dashboard } from './http/dashboard.js';
@@ -192,8 +193,9 @@ async function createServer(
       api.addHook('onRequest', async (request) => {
         if (request.routeOptions.config.public) return;
         const token = bearerToken(request);
-        request.actor = token ? await auth.authenticate(token) : null;
-        if (!request.actor) throw new UnauthorizedError();
+        const actor = token ? await auth.authenticate(token) : null;
+        if (!actor) throw new UnauthorizedError();
+        request.actor = { ...actor, workspaceId: await actingWorkspace(store.db, actor, request) };
       });
       networkPostbackUrls(api, store.db, options.config.publicUrl);
       authRoutes(api, auth);

@@ -9,6 +9,8 @@ export interface Actor {
   sessionId: number;
   /** Effective: the union of its roles' permissions and its own, normalized. */
   permissions: string[];
+  /** The workspace the request acts in (issue 19; auth/workspace.ts); null for a user of none. */
+  workspaceId: number | null;
 }
 
 export async function rolePermissions(db: Kysely<Database>, roleIds: readonly number[]): Promise<string[]> {

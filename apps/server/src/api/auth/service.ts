@@ -49,7 +49,7 @@ export class AuthService {
   }
 
   /** The actor a bearer token stands for; null for an unknown, expired or revoked token or a deactivated user. */
-  async authenticate(token: string): Promise<Actor | null> {
+  async authenticate(token: string): Promise<Omit<Actor, 'workspaceId'> | null> {
     const session = await this.sessions.find(token);
     if (!session) return null;
     const permissions = await effectivePermissions(this.db, session.user_id);

@@ -1,0 +1,59 @@
+// Issue 19: every /api request acts in one workspace: the one the `X-Workspace` header names, else the
+// user's first. A user who does not belong to the named workspace is refused, unless they hold the root
+// permission, which reaches every workspace.
+import { ROOT_PERMISSION } from '@switchyard/domain';
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { ForbiddenError, ValidationError } from '../errors.js';
+import type { Database } from '../store/schema.js';
+import type { Actor } from './actor.js';
+
+export const WORKSPACE_HEADER = 'x-workspace';
+
+export function isRoot(actor: Pick<Actor, 'permissions'>): boolean {
+  return actor.permissions.includes(ROOT_PERMISSION);
+}
+
+/** The workspace a request acts in, or null for a user who belongs to none (and is not root). */
+export async function actingWorkspace(
+  db: Kysely<Database>,
+  actor: Pick<Actor, 'userId' | 'permissions'>,
+  request: FastifyRequest,
+): Promise<number | null> {
+  const header = request.headers[WORKSPACE_HEADER];
+  const named = Array.isArray(header) ? header[0] : header;
+  if (named !== undefined && named.trim() !== '') {
+    const id = Number(named);
+    if (!Number.isSafeInteger(id) || id <= 0) {
+      throw new ValidationError({ 'X-Workspace': ['Name a workspace by its id.'] });
+    }
+    const allowed = isRoot(actor)
+      ? await db.selectFrom('workspaces').select('id').where('id', '=', id).executeTakeFirst()
+      : await db
+          .selectFrom('user_workspaces')
+          .select('workspace_id as id')
+          .where('user_id', '=', actor.userId)
+          .where('workspace_id', '=', id)
+          .executeTakeFirst();
+    if (!allowed) throw new ForbiddenError(undefined, 'You do not belong to this workspace.');
+    return id;
+  }
+  const own = await db
+    .selectFrom('user_workspaces')
+    .innerJoin('workspaces', 'workspaces.id', 'user_workspaces.workspace_id')
+    .select('workspaces.id')
+    .where('user_workspaces.user_id', '=', actor.userId)
+    .where('workspaces.status', '=', 'active')
+    .orderBy('workspaces.id')
+    .executeTakeFirst();
+  if (own) return own.id;
+  if (!isRoot(actor)) return null;
+  const first = await db.selectFrom('workspaces').select('id').orderBy('id').executeTakeFirst();
+  return first?.id ?? null;
+}
+
+/** The acting workspace of a request that reads or writes workspace data. */
+export function workspaceOf(actor: Actor): number {
+  if (actor.workspaceId === null) throw new ForbiddenError(undefined, 'You belong to no workspace.');
+  return actor.workspaceId;
+}
