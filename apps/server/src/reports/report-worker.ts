@@ -8,14 +8,16 @@ import type { TReportQuery } from '@switchyard/domain';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { Database } from '../store/schema.js';
-import { ReportsService } from './service.js';
+import { type ReportScope, ReportsService } from './service.js';
 
 export interface ReportWorkerSettings {
   file: string;
   busyTimeoutMs: number;
 }
 
-export type ToReportWorker = { type: 'run'; id: number; query: TReportQuery } | { type: 'close' };
+export type ToReportWorker =
+  | { type: 'run'; id: number; query: TReportQuery; scope: ReportScope | undefined }
+  | { type: 'close' };
 
 export type FromReportWorker =
   | { type: 'answer'; id: number; response: Awaited<ReturnType<ReportsService['run']>> }
@@ -38,7 +40,7 @@ port.on('message', (message: ToReportWorker) => {
     void db.destroy().finally(() => port.close());
     return;
   }
-  reports.run(message.query).then(
+  reports.run(message.query, message.scope).then(
     (response) => send({ type: 'answer', id: message.id, response }),
     (error: unknown) =>
       send({ type: 'failed', id: message.id, message: error instanceof Error ? error.message : String(error) }),

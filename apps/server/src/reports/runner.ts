@@ -6,10 +6,10 @@ import type { ReportResponse, TReportQuery } from '@switchyard/domain';
 import { SQLITE_BUSY_TIMEOUT_MS, type Store } from '../store/database.js';
 import { startWorkerThread } from '../worker-thread.js';
 import type { FromReportWorker, ReportWorkerSettings, ToReportWorker } from './report-worker.js';
-import { ReportsService } from './service.js';
+import { type ReportScope, ReportsService } from './service.js';
 
 export interface ReportRunner {
-  run(query: TReportQuery): Promise<ReportResponse>;
+  run(query: TReportQuery, scope?: ReportScope): Promise<ReportResponse>;
   close(): Promise<void>;
 }
 
@@ -18,7 +18,7 @@ const WORKER_MODULE = new URL('./report-worker.ts', import.meta.url);
 export function reportRunner(store: Store): ReportRunner {
   if (store.sqlite) return new ReportWorker(store.sqlite.name);
   const service = new ReportsService(store.db);
-  return { run: (query) => service.run(query), close: async () => undefined };
+  return { run: (query, scope) => service.run(query, scope), close: async () => undefined };
 }
 
 /** Reports on a worker thread, started on the first report; one that stops fails what it was asked. */
@@ -31,14 +31,14 @@ class ReportWorker implements ReportRunner {
 
   constructor(private readonly file: string) {}
 
-  run(query: TReportQuery): Promise<ReportResponse> {
+  run(query: TReportQuery, scope?: ReportScope): Promise<ReportResponse> {
     if (this.closed) return Promise.reject(new Error('the report reader is closed'));
     const worker = this.ensureWorker();
     const id = ++this.nextId;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
       worker.ref();
-      worker.postMessage({ type: 'run', id, query } satisfies ToReportWorker);
+      worker.postMessage({ type: 'run', id, query, scope } satisfies ToReportWorker);
     });
   }
 

@@ -195,6 +195,13 @@ interface Narrowing {
   vars: Partial<Record<ReportVarFilter, string | null>>;
   filters: Partial<Record<ReportFilterGroup, string | null>>;
   config: Promise<ConfigNames>;
+  /** The acting workspace's campaigns (issue 19): events of others are left out; null reads all. */
+  campaigns: readonly string[] | null;
+}
+
+/** Who a report is for: events of the workspace's campaigns only. */
+export interface ReportScope {
+  workspaceId: number;
 }
 
 /**
@@ -232,8 +239,10 @@ function networkFilter(
 async function rollupFilters(
   filters: Partial<Record<ReportFilterGroup, string | null>>,
   config: Promise<ConfigNames>,
+  campaigns: readonly string[] | null,
 ): Promise<DimensionFilters | null> {
   const result: DimensionFilters = {};
+  if (campaigns) result.campaign = campaigns;
   for (const [group, value] of Object.entries(filters) as [ReportFilterGroup, string | null][]) {
     if (group === 'affiliate_network') {
       if (value === null || 'offer' in filters) return null;
@@ -242,6 +251,11 @@ async function rollupFilters(
       continue;
     }
     if (!isRollupDimension(group)) return null;
+    // A campaign outside the workspace's has no events here.
+    if (group === 'campaign' && campaigns && (value === null || !campaigns.includes(value))) {
+      result.campaign = [];
+      continue;
+    }
     result[group] = value;
   }
   return result;
@@ -254,7 +268,7 @@ export class ReportsService {
     private readonly options: { rollups?: boolean } = {},
   ) {}
 
-  async run(query: TReportQuery): Promise<ReportResponse> {
+  async run(query: TReportQuery, scope?: ReportScope): Promise<ReportResponse> {
     const groups = query.group_by;
     const range = {
       from: query.date_from ? startOfLocalDay(query.date_from, query.timezone).toISOString() : null,
@@ -266,7 +280,8 @@ export class ReportsService {
       groups,
       Object.keys(query.filters).includes('affiliate_network') ? ['affiliate_network'] : [],
     );
-    const narrowing = { vars: query.vars, filters: query.filters, config: configuring };
+    const campaigns = scope ? await this.workspaceCampaigns(scope.workspaceId) : null;
+    const narrowing = { vars: query.vars, filters: query.filters, config: configuring, campaigns };
     const [clicks, leads, conversions, config] = await Promise.all([
       this.aggregate('clicks', groups, range, narrowing),
       this.aggregate('leads', groups, range, narrowing),
@@ -379,6 +394,17 @@ export class ReportsService {
     return { list: page.map((entry) => entry.row), total: rows.length, totals: figures(totals) };
   }
 
+  /** The external ids of the workspace's campaigns, API and tracker. */
+  private async workspaceCampaigns(workspaceId: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('config_records')
+      .select('external_id')
+      .where('kind', 'in', ['campaigns', 'tracker-campaigns'])
+      .where('workspace_id', '=', workspaceId)
+      .execute();
+    return rows.map((row) => row.external_id);
+  }
+
   private label(group: ReportGroup, value: string | null, config: ConfigNames): string {
     if (value === null) return NONE_LABEL;
     if (group === 'hour') return `${value}:00`;
@@ -392,10 +418,10 @@ export class ReportsService {
     source: Source,
     groups: readonly ReportGroup[],
     range: { from: string | null; to: string | null; timezone: string },
-    { vars, filters, config }: Narrowing,
+    { vars, filters, config, campaigns }: Narrowing,
   ): Promise<AggregateRow[]> {
     if (this.options.rollups !== false && source !== 'conversions' && Object.keys(vars).length === 0) {
-      const dimensionFilters = await rollupFilters(filters, config);
+      const dimensionFilters = await rollupFilters(filters, config, campaigns);
       const rows =
         dimensionFilters &&
         (await aggregateFromRollups(this.db, source, groups, range, range.timezone, dimensionFilters));
@@ -438,6 +464,13 @@ export class ReportsService {
     }
 
     const where: Expression<SqlBool>[] = [];
+    if (campaigns) {
+      where.push(
+        campaigns.length === 0
+          ? sql<SqlBool>`1 = 0`
+          : sql<SqlBool>`${sql.ref('e.campaign_external_id')} in (${sql.join(campaigns.map((id) => sql`${id}`))})`,
+      );
+    }
     if (range.from) where.push(sql<SqlBool>`${sql.ref('e.created_at')} >= ${range.from}`);
     if (range.to) where.push(sql<SqlBool>`${sql.ref('e.created_at')} < ${range.to}`);
     for (const [name, value] of Object.entries(vars) as [ReportVarFilter, string | null][]) {
