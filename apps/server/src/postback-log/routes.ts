@@ -3,18 +3,25 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { authorize } from '../api/guard.js';
 import { parseInput } from '../api/parse.js';
+import { isRoot, workspaceOf } from '../auth/workspace.js';
 import type { Database } from '../store/schema.js';
 import { PostbackLogService } from './service.js';
 
-/** Issue 5: `GET /api/postback-log` and `GET /api/outbound-postbacks`, read under the reports permission. */
+/**
+ * Issue 5: `GET /api/postback-log` and `GET /api/outbound-postbacks`, read under the reports permission;
+ * issue 19: the acting workspace's rows only.
+ */
 export function postbackLogRoutes(app: FastifyInstance, db: Kysely<Database>): void {
   const log = new PostbackLogService(db);
   app.get('/postback-log', async (request) => {
-    authorize(request, 'tracker', 'reports', 'get');
-    return log.incoming(parseInput(ZPostbackLogQuery, request.query));
+    const actor = authorize(request, 'tracker', 'reports', 'get');
+    return log.incoming(parseInput(ZPostbackLogQuery, request.query), {
+      workspaceId: workspaceOf(actor),
+      unkeyed: isRoot(actor),
+    });
   });
   app.get('/outbound-postbacks', async (request) => {
-    authorize(request, 'tracker', 'reports', 'get');
-    return log.outbound(parseInput(ZOutboundPostbackQuery, request.query));
+    const actor = authorize(request, 'tracker', 'reports', 'get');
+    return log.outbound(parseInput(ZOutboundPostbackQuery, request.query), { workspaceId: workspaceOf(actor) });
   });
 }

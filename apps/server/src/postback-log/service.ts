@@ -76,14 +76,33 @@ function outboundState(state: string, attempts: number): OutboundState {
   return attempts > 0 ? 'retrying' : 'pending';
 }
 
+export interface LogScope {
+  workspaceId: number;
+  unkeyed?: boolean;
+}
+
 export class PostbackLogService {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async incoming(query: TPostbackLogQuery): Promise<ListResponse<PostbackLogEntry>> {
+  /**
+   * `scope`: the acting workspace's rows (issue 19); with `unkeyed`, also the refusals that named no
+   * workspace (no key, a wrong key), which only root sees.
+   */
+  async incoming(query: TPostbackLogQuery, scope?: LogScope): Promise<ListResponse<PostbackLogEntry>> {
     const from = query.date_from ? startOfLocalDay(query.date_from, query.timezone).toISOString() : undefined;
     const to = query.date_to ? startOfLocalDay(nextDay(query.date_to), query.timezone).toISOString() : undefined;
     const filter = (eb: ExpressionBuilder<Database, 'postback_log'>) => {
       const conditions = [];
+      if (scope) {
+        conditions.push(
+          scope.unkeyed
+            ? eb.or([
+                eb('postback_log.workspace_id', '=', scope.workspaceId),
+                eb('postback_log.workspace_id', 'is', null),
+              ])
+            : eb('postback_log.workspace_id', '=', scope.workspaceId),
+        );
+      }
       if (query.outcome) conditions.push(eb('postback_log.outcome', '=', query.outcome));
       if (query.search) {
         conditions.push(
@@ -206,9 +225,22 @@ export class PostbackLogService {
     return { list, total: Number(count.total) };
   }
 
-  async outbound(query: TOutboundPostbackQuery): Promise<ListResponse<OutboundPostbackEntry>> {
+  async outbound(query: TOutboundPostbackQuery, scope?: LogScope): Promise<ListResponse<OutboundPostbackEntry>> {
     const filter = (eb: ExpressionBuilder<Database, 'outbound_postbacks'>) => {
       const conditions = [];
+      if (scope) {
+        // An outbound postback belongs to its conversion's workspace.
+        conditions.push(
+          eb(
+            'outbound_postbacks.conversion_id',
+            'in',
+            eb
+              .selectFrom('conversions')
+              .select('conversions.conversion_id')
+              .where('conversions.workspace_id', '=', scope.workspaceId),
+          ),
+        );
+      }
       switch (query.state) {
         case 'pending':
           conditions.push(eb('outbound_postbacks.state', '=', 'pending'), eb('outbound_postbacks.attempts', '=', 0));

@@ -11,6 +11,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { workspaceOf } from '../../auth/workspace.js';
 import { ValidationError } from '../../errors.js';
 import { CURRENCY_SNAPSHOT } from '../../store/currency-snapshot.js';
 import { now } from '../../store/database.js';
@@ -63,18 +64,6 @@ const NOT_MONEY = new Set(['XTS', 'XXX']);
 
 const CURRENCY_NAMES = new Map(CURRENCIES.map((currency) => [currency.Code, currency.Name]));
 
-/** The actor's first active workspace: the one its imports convert into. */
-async function actorWorkspace(db: Kysely<Database>, userId: number) {
-  return db
-    .selectFrom('user_workspaces')
-    .innerJoin('workspaces', 'workspaces.id', 'user_workspaces.workspace_id')
-    .select(['workspaces.id', 'workspaces.currency'])
-    .where('user_workspaces.user_id', '=', userId)
-    .where('workspaces.status', '=', 'active')
-    .orderBy('workspaces.id')
-    .executeTakeFirst();
-}
-
 /** The lines of an import, each split into its columns; a header line naming `clickid` is skipped. */
 export function importLines(text: string): { line: number; text: string; values: Record<string, string> }[] {
   const lines: { line: number; text: string; values: Record<string, string> }[] = [];
@@ -106,8 +95,11 @@ export function conversionRoutes(app: FastifyInstance, db: Kysely<Database>, eng
       if (lines.length > MAX_IMPORT_LINES) {
         throw new ValidationError({ text: [`At most ${MAX_IMPORT_LINES.toLocaleString('en')} lines at a time`] });
       }
-      const workspace = await actorWorkspace(db, actor.userId);
-      if (!workspace) throw new ValidationError({ text: ['You belong to no workspace to import into'] });
+      const workspace = await db
+        .selectFrom('workspaces')
+        .select(['id', 'currency'])
+        .where('id', '=', workspaceOf(actor))
+        .executeTakeFirstOrThrow();
       const results: ImportedLine[] = [];
       for (const line of lines) {
         const answer = await engine.postback({
