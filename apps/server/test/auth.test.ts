@@ -21,6 +21,7 @@ interface Me {
   permissions: string[];
   roles: { id: number; name: string }[];
   workspaces: { id: number; name: string }[];
+  workspace_id: number | null;
 }
 
 forEachDatabase('authentication', (db) => {
@@ -101,17 +102,26 @@ forEachDatabase('authentication', (db) => {
   });
 
   describe('GET /api/me', () => {
-    it('returns the id, name, email, effective permissions, roles and workspaces', async () => {
+    it('returns the id, name, email, effective permissions, roles, workspaces and the acting one', async () => {
       const response = await me(ctx.adminToken);
       expect(response.statusCode, response.body).toBe(200);
       const body = response.json<Me>();
-      expect(Object.keys(body).sort()).toEqual(['email', 'id', 'name', 'permissions', 'roles', 'workspaces']);
+      expect(Object.keys(body).sort()).toEqual([
+        'email',
+        'id',
+        'name',
+        'permissions',
+        'roles',
+        'workspace_id',
+        'workspaces',
+      ]);
       expect(body.email).toBe(ADMIN_EMAIL);
       expect(typeof body.id).toBe('number');
       expect(body.name.length).toBeGreaterThan(0);
       expect(body.permissions).toEqual(['/']);
       expect(body.roles).toEqual([{ id: expect.any(Number), name: 'Administrator' }]);
       expect(body.workspaces).toEqual([{ id: expect.any(Number), name: 'Default' }]);
+      expect(body.workspace_id).toBe(body.workspaces[0]?.id);
       expectNoSecrets(response.body, [ctx.adminToken]);
     });
 
@@ -142,7 +152,8 @@ forEachDatabase('authentication', (db) => {
         ].sort(),
       );
       expect(body.roles).toEqual([{ id: apiManager, name: 'API manager' }]);
-      expect(body.workspaces).toEqual([]);
+      // Created with no workspaces: a member of the one the administrator acted in (issue 19).
+      expect(body.workspaces).toEqual([{ id: expect.any(Number), name: 'Default' }]);
       expectNoSecrets(response.body, [user.token, user.password]);
     });
   });

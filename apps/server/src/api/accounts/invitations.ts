@@ -19,9 +19,11 @@ import type { Actor } from '../../auth/actor.js';
 import { rolePermissions } from '../../auth/actor.js';
 import { hashPassword } from '../../auth/password.js';
 import { hashToken, type SessionClient, type Sessions } from '../../auth/sessions.js';
+import { isRoot, workspaceOf } from '../../auth/workspace.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
 import { isUniqueViolation, now, parseStringList } from '../../store/database.js';
 import type { Database, InvitationRow } from '../../store/schema.js';
+import { reachableWorkspaceIds } from '../workspaces/membership.js';
 import type { AccountLimits } from './limits.js';
 import { type LinkSender, newLinkToken } from './links.js';
 
@@ -59,7 +61,21 @@ function invalidLink(): ValidationError {
   return new ValidationError({ token: [ACCOUNT_MESSAGES.invalidLink] }, ACCOUNT_MESSAGES.invalidLink);
 }
 
-/** Invitations: an administrator invites an email with roles and workspaces; the link creates the account. */
+/**
+ * Whether an invitation is the actor's to see, resend and revoke (issue 19): one to the acting workspace;
+ * for root also one to no workspace at all (made before invitations always named one).
+ */
+function visibleTo(row: Pick<InvitationRow, 'workspaces'>, actor: Actor): boolean {
+  const workspaces = parseIdList(row.workspaces);
+  if (isRoot(actor) && workspaces.length === 0) return true;
+  return actor.workspaceId !== null && workspaces.includes(actor.workspaceId);
+}
+
+/**
+ * Invitations: an administrator invites an email with roles and workspaces; the link creates the account.
+ * Issue 19: they are managed per workspace, like users: listed per acting workspace, granting only the
+ * workspaces the inviter belongs to (none named: the acting one).
+ */
 export class InvitationsService {
   constructor(
     private readonly db: Kysely<Database>,
@@ -68,21 +84,30 @@ export class InvitationsService {
     private readonly limits: AccountLimits,
   ) {}
 
-  /** Pending and expired invitations (not accepted, not revoked), newest first. */
-  async list(): Promise<ListResponse<Invitation>> {
-    const rows = await this.db
+  /** Pending and expired invitations (not accepted, not revoked) to the acting workspace, newest first. */
+  async list(actor: Actor): Promise<ListResponse<Invitation>> {
+    if (!isRoot(actor)) workspaceOf(actor);
+    const all = await this.db
       .selectFrom('invitations')
       .selectAll()
       .where('accepted_at', 'is', null)
       .where('revoked_at', 'is', null)
       .orderBy('id', 'desc')
       .execute();
+    const rows = all.filter((row) => visibleTo(row, actor));
     const at = Date.now();
     return { list: rows.map((row) => toInvitation(row, at)), total: rows.length };
   }
 
   async invite(form: TInvitationForm, actor: Actor): Promise<InvitationResult> {
-    const grant = { ...form, roles: [...new Set(form.roles)], workspaces: [...new Set(form.workspaces)] };
+    const named = [...new Set(form.workspaces)];
+    const reach = await reachableWorkspaceIds(this.db, actor);
+    if (reach && named.some((workspaceId) => !reach.has(workspaceId))) {
+      throw new ValidationError({ workspaces: [VALIDATION_MESSAGES.unknownWorkspace] });
+    }
+    const workspaces =
+      named.length > 0 || (reach === null && actor.workspaceId === null) ? named : [workspaceOf(actor)];
+    const grant = { ...form, roles: [...new Set(form.roles)], workspaces };
     await this.checkGrant(grant, actor);
     await this.checkReferences(grant);
     const existing = await this.db.selectFrom('users').select('id').where('email', '=', form.email).executeTakeFirst();
@@ -91,14 +116,19 @@ export class InvitationsService {
     const { token, hash } = newLinkToken();
     const timestamp = now();
     const id = await this.db.transaction().execute(async (trx) => {
-      // One live invitation per email: a new one replaces the ones before it.
-      await trx
-        .updateTable('invitations')
-        .set({ revoked_at: timestamp })
+      // A new invitation replaces the live ones before it to the same email that the inviter could revoke
+      // (one of another workspace stays: its administrator did not ask for it to go).
+      const live = await trx
+        .selectFrom('invitations')
+        .select(['id', 'workspaces'])
         .where('email', '=', form.email)
         .where('accepted_at', 'is', null)
         .where('revoked_at', 'is', null)
         .execute();
+      const replaced = live.filter((row) => visibleTo(row, actor)).map((row) => row.id);
+      if (replaced.length > 0) {
+        await trx.updateTable('invitations').set({ revoked_at: timestamp }).where('id', 'in', replaced).execute();
+      }
       const row = await trx
         .insertInto('invitations')
         .values({
@@ -123,7 +153,7 @@ export class InvitationsService {
 
   /** A new link (the old one stops working) and a new expiry, sent again. */
   async resend(id: number, actor: Actor): Promise<InvitationResult> {
-    const current = await this.get(id);
+    const current = await this.get(id, actor);
     if (current.status === 'accepted' || current.status === 'revoked') {
       throw new ConflictError(ACCOUNT_MESSAGES.invitationNotPending);
     }
@@ -141,8 +171,8 @@ export class InvitationsService {
     return { invitation, delivery: await this.send(invitation, token, actor) };
   }
 
-  async revoke(id: number): Promise<Invitation> {
-    const current = await this.get(id);
+  async revoke(id: number, actor: Actor): Promise<Invitation> {
+    const current = await this.get(id, actor);
     if (current.status === 'accepted') throw new ConflictError(ACCOUNT_MESSAGES.invitationNotPending);
     if (current.status !== 'revoked') {
       await this.db
@@ -235,10 +265,11 @@ export class InvitationsService {
     return { token: await this.sessions.create(userId, client) };
   }
 
-  private async get(id: number): Promise<Invitation> {
+  /** An invitation (with `actor`: one they may see; one to another workspace is not found). */
+  private async get(id: number, actor?: Actor): Promise<Invitation> {
     if (!Number.isInteger(id) || id <= 0 || id > MAX_STORED_ID) throw new NotFoundError();
     const row = await this.db.selectFrom('invitations').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!row) throw new NotFoundError();
+    if (!row || (actor && !visibleTo(row, actor))) throw new NotFoundError();
     return toInvitation(row);
   }
 

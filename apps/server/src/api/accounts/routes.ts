@@ -84,8 +84,8 @@ export function accountRoutes(app: FastifyInstance, deps: AccountDependencies): 
   );
 
   app.get('/invitations', async (request) => {
-    authorize(request, 'general', 'user', 'get');
-    return invitations.list();
+    const actor = authorize(request, 'general', 'user', 'get');
+    return invitations.list(actor);
   });
   app.post('/invitations', async (request, reply) => {
     const actor = authorize(request, 'general', 'user', 'create');
@@ -97,8 +97,8 @@ export function accountRoutes(app: FastifyInstance, deps: AccountDependencies): 
     return invitations.resend(invitationId(request), actor);
   });
   app.post('/invitations/:id/revoke', async (request) => {
-    authorize(request, 'general', 'user', 'create');
-    return invitations.revoke(invitationId(request));
+    const actor = authorize(request, 'general', 'user', 'create');
+    return invitations.revoke(invitationId(request), actor);
   });
 
   app.get('/account-settings', async (request) => {

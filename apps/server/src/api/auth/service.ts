@@ -10,8 +10,15 @@ import { type Actor, effectivePermissions } from '../../auth/actor.js';
 import type { LoginLimiter } from '../../auth/login-limiter.js';
 import { verifyAgainstDummy, verifyPassword } from '../../auth/password.js';
 import type { SessionClient, Sessions } from '../../auth/sessions.js';
+import { isRoot } from '../../auth/workspace.js';
 import { ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../../errors.js';
 import type { Database } from '../../store/schema.js';
+
+/**
+ * The signed-in user, and (issue 19) the workspace this request acted in: the one `X-Workspace` named, else
+ * the user's first; null for a user of no workspace. `workspaces` are the ones the user can switch to.
+ */
+export type Me = CurrentUser & { workspace_id: number | null };
 
 export class AuthService {
   constructor(
@@ -61,7 +68,7 @@ export class AuthService {
     await this.sessions.revoke(actor.sessionId);
   }
 
-  async me(actor: Actor): Promise<CurrentUser> {
+  async me(actor: Actor): Promise<Me> {
     const user = await this.db
       .selectFrom('users')
       .select(['id', 'name', 'email'])
@@ -76,15 +83,31 @@ export class AuthService {
         .where('user_roles.user_id', '=', actor.userId)
         .orderBy('roles.id')
         .execute(),
-      this.db
-        .selectFrom('user_workspaces')
-        .innerJoin('workspaces', 'workspaces.id', 'user_workspaces.workspace_id')
-        .select(['workspaces.id', 'workspaces.name'])
-        .where('user_workspaces.user_id', '=', actor.userId)
-        .where('workspaces.status', '=', 'active')
-        .orderBy('workspaces.id')
-        .execute(),
+      // Root reaches every workspace, so every one is theirs to switch to.
+      isRoot(actor)
+        ? this.db
+            .selectFrom('workspaces')
+            .select(['workspaces.id', 'workspaces.name'])
+            .where('workspaces.status', '=', 'active')
+            .orderBy('workspaces.id')
+            .execute()
+        : this.db
+            .selectFrom('user_workspaces')
+            .innerJoin('workspaces', 'workspaces.id', 'user_workspaces.workspace_id')
+            .select(['workspaces.id', 'workspaces.name'])
+            .where('user_workspaces.user_id', '=', actor.userId)
+            .where('workspaces.status', '=', 'active')
+            .orderBy('workspaces.id')
+            .execute(),
     ]);
-    return { id: user.id, name: user.name, email: user.email, permissions: actor.permissions, roles, workspaces };
+    return {
+      id: user.id,
+      name: user.name,
+      email: user.email,
+      permissions: actor.permissions,
+      roles,
+      workspaces,
+      workspace_id: actor.workspaceId,
+    };
   }
 }

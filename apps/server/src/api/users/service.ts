@@ -7,15 +7,17 @@ import {
   ungrantable,
   VALIDATION_MESSAGES,
 } from '@switchyard/domain';
-import type { Kysely, Transaction } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
 import { hashPassword } from '../../auth/password.js';
 import type { Sessions } from '../../auth/sessions.js';
+import { isRoot, workspaceOf } from '../../auth/workspace.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
 import { fromBoolean, isUniqueViolation, now, parseStringList, toBoolean } from '../../store/database.js';
 import { listFilter, listOrder, listPage } from '../../store/list.js';
 import type { Database, UserRow } from '../../store/schema.js';
 import type { RecordId, ResourceService } from '../resource-routes.js';
+import { memberWorkspaceIds, reachableWorkspaceIds } from '../workspaces/membership.js';
 
 type UserInput = Omit<TUserForm, 'password'> & { password?: string | undefined };
 
@@ -48,39 +50,92 @@ function emailTaken(): ValidationError {
   return new ValidationError({ email: [VALIDATION_MESSAGES.emailTaken] });
 }
 
+/**
+ * The users of the acting workspace (issue 19), and for root also the users of no workspace (someone who
+ * registered, or was taken out of every workspace): only root can place them.
+ */
+function visibleIn(workspaceId: number | null, root: boolean) {
+  return (eb: ExpressionBuilder<Database, 'users'>) => {
+    const members = eb
+      .selectFrom('user_workspaces')
+      .select('user_workspaces.user_id')
+      .where('user_workspaces.workspace_id', '=', workspaceId ?? 0);
+    if (!root) return eb('users.id', 'in', members);
+    const noWorkspace = eb.not(
+      eb.exists(
+        eb
+          .selectFrom('user_workspaces')
+          .select(sql<number>`1`.as('one'))
+          .whereRef('user_workspaces.user_id', '=', 'users.id'),
+      ),
+    );
+    return eb.or([eb('users.id', 'in', members), noWorkspace]);
+  };
+}
+
+/**
+ * Users are managed per workspace (issue 19): an administrator sees, edits and adds only the users of the
+ * workspace they act in, and grants only the workspaces they belong to. Root reaches every user.
+ */
 export class UsersService implements ResourceService<User, TUserForm, TUserUpdate> {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly sessions: Sessions,
   ) {}
 
-  async list(query: TListQuery): Promise<ListResponse<User>> {
+  async list(query: TListQuery, actor: Actor): Promise<ListResponse<User>> {
+    const root = isRoot(actor);
+    const visible = visibleIn(root ? actor.workspaceId : workspaceOf(actor), root);
     const filter = listFilter(query, ['name', 'email']);
     const page = listPage(query);
-    let rows = this.db.selectFrom('users').select(USER_COLUMNS).where(filter).orderBy(listOrder(query));
+    let rows = this.db.selectFrom('users').select(USER_COLUMNS).where(visible).where(filter).orderBy(listOrder(query));
     if (page) rows = rows.limit(page.limit).offset(page.offset);
     const [list, count] = await Promise.all([
       rows.execute(),
       this.db
         .selectFrom('users')
         .select((eb) => eb.fn.countAll<number | string>().as('total'))
+        .where(visible)
         .where(filter)
         .executeTakeFirstOrThrow(),
     ]);
-    return { list: await this.toUsers(list), total: Number(count.total) };
+    return { list: await this.toUsers(list, actor), total: Number(count.total) };
   }
 
-  async get(id: RecordId): Promise<User> {
-    const row = await this.db.selectFrom('users').select(USER_COLUMNS).where('id', '=', Number(id)).executeTakeFirst();
+  async get(id: RecordId, actor: Actor): Promise<User> {
+    await this.checkVisible(Number(id), actor);
+    return this.read(Number(id), actor);
+  }
+
+  private async read(id: number, actor: Actor): Promise<User> {
+    const row = await this.db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
     if (!row) throw new NotFoundError();
-    const [user] = await this.toUsers([row]);
+    const [user] = await this.toUsers([row], actor);
     if (!user) throw new NotFoundError();
     return user;
   }
 
+  /** A user outside the acting workspace is not found, unless the actor is root. */
+  private async checkVisible(userId: number, actor: Actor): Promise<void> {
+    if (isRoot(actor)) return;
+    const member = await this.db
+      .selectFrom('user_workspaces')
+      .select('user_id')
+      .where('user_id', '=', userId)
+      .where('workspace_id', '=', workspaceOf(actor))
+      .executeTakeFirst();
+    if (!member) throw new NotFoundError();
+  }
+
+  /**
+   * Creating: the `workspaces` may name only workspaces the creator belongs to (any, for root); none means
+   * the acting workspace, so whoever an administrator adds can work where the administrator works.
+   */
   async create(input: TUserForm, actor: Actor): Promise<User> {
-    const form = this.normalize(input);
-    await this.checkGrant(form, actor);
+    const normalized = this.normalize(input);
+    await this.checkGrant(normalized, actor);
+    await this.checkReach(normalized.workspaces, actor);
+    const form = { ...normalized, workspaces: this.orActing(normalized.workspaces, actor) };
     await this.checkReferences(form);
     const passwordHash = await hashPassword(input.password);
     const timestamp = now();
@@ -111,11 +166,17 @@ export class UsersService implements ResourceService<User, TUserForm, TUserUpdat
       if (isUniqueViolation(error)) throw emailTaken();
       throw error;
     }
-    return this.get(id);
+    return this.read(id, actor);
   }
 
+  /**
+   * Updating: `workspaces` sets the user's memberships among the workspaces the editor reaches; the ones
+   * beyond the editor's reach (which the editor is not shown) are kept. An empty list keeps the memberships
+   * as they are: a PUT that leaves the field out must not take a user out of every workspace.
+   */
   async update(id: RecordId, input: TUserUpdate, actor: Actor): Promise<User> {
     const userId = Number(id);
+    await this.checkVisible(userId, actor);
     const target = await this.db
       .selectFrom('users')
       .select(['id', 'permissions'])
@@ -135,12 +196,14 @@ export class UsersService implements ResourceService<User, TUserForm, TUserUpdat
     ];
     if (ungrantable(actor, targetPermissions).length > 0) throw new ForbiddenError();
 
-    const form = this.normalize(input);
-    await this.checkGrant(form, actor);
+    const normalized = this.normalize(input);
+    await this.checkGrant(normalized, actor);
+    await this.checkReach(normalized.workspaces, actor);
+    const form = { ...normalized, workspaces: await this.mergedWorkspaces(userId, normalized.workspaces, actor) };
     if (userId === actor.userId && !form.active) {
       throw new ValidationError({ active: [VALIDATION_MESSAGES.cannotDeactivateSelf] });
     }
-    await this.checkReferences(form);
+    await this.checkReferences(normalized);
     const passwordHash = form.password ? await hashPassword(form.password) : undefined;
 
     try {
@@ -170,7 +233,31 @@ export class UsersService implements ResourceService<User, TUserForm, TUserUpdat
       if (isUniqueViolation(error)) throw emailTaken();
       throw error;
     }
-    return this.get(userId);
+    return this.read(userId, actor);
+  }
+
+  /** The named workspaces, or else the acting one (none for root when no workspace exists at all). */
+  private orActing(workspaces: number[], actor: Actor): number[] {
+    if (workspaces.length > 0) return workspaces;
+    if (isRoot(actor) && actor.workspaceId === null) return [];
+    return [workspaceOf(actor)];
+  }
+
+  /** A workspace the actor does not belong to cannot be granted (root grants any). */
+  private async checkReach(workspaces: readonly number[], actor: Actor): Promise<void> {
+    const reach = await reachableWorkspaceIds(this.db, actor);
+    if (reach && workspaces.some((workspaceId) => !reach.has(workspaceId))) {
+      throw new ValidationError({ workspaces: [VALIDATION_MESSAGES.unknownWorkspace] });
+    }
+  }
+
+  /** The memberships an update leaves: the named ones, plus the current ones beyond the editor's reach. */
+  private async mergedWorkspaces(userId: number, named: readonly number[], actor: Actor): Promise<number[]> {
+    const current = await memberWorkspaceIds(this.db, userId);
+    if (named.length === 0) return current;
+    const reach = await reachableWorkspaceIds(this.db, actor);
+    if (!reach) return [...named];
+    return unique([...named, ...current.filter((workspaceId) => !reach.has(workspaceId))]);
   }
 
   private normalize<T extends UserInput>(input: T): T {
@@ -249,13 +336,16 @@ export class UsersService implements ResourceService<User, TUserForm, TUserUpdat
     }
   }
 
-  private async toUsers(rows: readonly UserRecordRow[]): Promise<User[]> {
+  /** Records as the actor sees them: only the workspaces the actor reaches are named (all, for root). */
+  private async toUsers(rows: readonly UserRecordRow[], actor: Actor): Promise<User[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((row) => row.id);
-    const [roleLinks, workspaceLinks] = await Promise.all([
+    const [roleLinks, allWorkspaceLinks, reach] = await Promise.all([
       this.db.selectFrom('user_roles').selectAll().where('user_id', 'in', ids).orderBy('role_id').execute(),
       this.db.selectFrom('user_workspaces').selectAll().where('user_id', 'in', ids).orderBy('workspace_id').execute(),
+      reachableWorkspaceIds(this.db, actor),
     ]);
+    const workspaceLinks = reach ? allWorkspaceLinks.filter((link) => reach.has(link.workspace_id)) : allWorkspaceLinks;
     return rows.map((row) => ({
       id: row.id,
       name: row.name,

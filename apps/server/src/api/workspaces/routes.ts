@@ -9,9 +9,9 @@ export function workspaceRoutes(app: FastifyInstance, service: WorkspacesService
   resourceRoutes(app, workspaces, service);
   // Issue 18: administrators rotate the key in the workspace's postback URLs.
   app.post<{ Params: { id: string } }>('/workspaces/:id/postback-key', async (request) => {
-    authorize(request, 'general', 'workspace', 'update');
+    const actor = authorize(request, 'general', 'workspace', 'update');
     const id = Number(request.params.id);
-    if (!Number.isSafeInteger(id) || id <= 0) throw new NotFoundError();
-    return service.rotatePostbackKey(id);
+    if (!Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647) throw new NotFoundError();
+    return service.rotatePostbackKey(id, actor);
   });
 }

@@ -6,12 +6,15 @@ import {
   type Workspace,
 } from '@switchyard/domain';
 import type { Kysely } from 'kysely';
+import type { Actor } from '../../auth/actor.js';
+import { isRoot } from '../../auth/workspace.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { newPostbackKey } from '../../store/conversion-states.js';
 import { now } from '../../store/database.js';
 import { listFilter, listOrder, listPage } from '../../store/list.js';
 import type { Database, WorkspaceRow } from '../../store/schema.js';
 import type { RecordId, ResourceService } from '../resource-routes.js';
+import { reachesWorkspace } from './membership.js';
 
 function toWorkspace(row: WorkspaceRow): Workspace {
   return {
@@ -25,18 +28,30 @@ function toWorkspace(row: WorkspaceRow): Workspace {
   };
 }
 
+/**
+ * Issue 19: a user sees and changes only the workspaces they belong to; the root permission reaches every
+ * one. A workspace the user does not belong to answers 404, as a record of another workspace does.
+ */
 export class WorkspacesService implements ResourceService<Workspace, TWorkspaceForm> {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async list(query: TListQuery): Promise<ListResponse<Workspace>> {
+  async list(query: TListQuery, actor: Actor): Promise<ListResponse<Workspace>> {
     const filter = listFilter(query, ['name']);
     const page = listPage(query);
-    let rows = this.db.selectFrom('workspaces').selectAll().where(filter).orderBy(listOrder(query));
+    const own = (builder: ReturnType<typeof this.workspaces>) =>
+      isRoot(actor)
+        ? builder
+        : builder.where('id', 'in', (eb) =>
+            eb
+              .selectFrom('user_workspaces')
+              .select('user_workspaces.workspace_id')
+              .where('user_workspaces.user_id', '=', actor.userId),
+          );
+    let rows = own(this.workspaces()).selectAll().where(filter).orderBy(listOrder(query));
     if (page) rows = rows.limit(page.limit).offset(page.offset);
     const [list, count] = await Promise.all([
       rows.execute(),
-      this.db
-        .selectFrom('workspaces')
+      own(this.workspaces())
         .select((eb) => eb.fn.countAll<number | string>().as('total'))
         .where(filter)
         .executeTakeFirstOrThrow(),
@@ -44,31 +59,40 @@ export class WorkspacesService implements ResourceService<Workspace, TWorkspaceF
     return { list: list.map(toWorkspace), total: Number(count.total) };
   }
 
-  async get(id: RecordId): Promise<Workspace> {
+  async get(id: RecordId, actor: Actor): Promise<Workspace> {
+    await this.checkReach(id, actor);
     const row = await this.db.selectFrom('workspaces').selectAll().where('id', '=', Number(id)).executeTakeFirst();
     if (!row) throw new NotFoundError();
     return toWorkspace(row);
   }
 
-  async create(input: TWorkspaceForm): Promise<Workspace> {
+  /** Whoever creates a workspace (and is not root, who reaches every one anyway) becomes its member. */
+  async create(input: TWorkspaceForm, actor: Actor): Promise<Workspace> {
     await this.checkCurrency(input.currency);
     const timestamp = now();
-    const row = await this.db
-      .insertInto('workspaces')
-      .values({
-        name: input.name,
-        currency: input.currency,
-        postback_key: newPostbackKey(),
-        status: 'active',
-        created_at: timestamp,
-        updated_at: timestamp,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await this.db.transaction().execute(async (trx) => {
+      const created = await trx
+        .insertInto('workspaces')
+        .values({
+          name: input.name,
+          currency: input.currency,
+          postback_key: newPostbackKey(),
+          status: 'active',
+          created_at: timestamp,
+          updated_at: timestamp,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      if (!isRoot(actor)) {
+        await trx.insertInto('user_workspaces').values({ user_id: actor.userId, workspace_id: created.id }).execute();
+      }
+      return created;
+    });
     return toWorkspace(row);
   }
 
-  async update(id: RecordId, input: TWorkspaceForm): Promise<Workspace> {
+  async update(id: RecordId, input: TWorkspaceForm, actor: Actor): Promise<Workspace> {
+    await this.checkReach(id, actor);
     await this.checkCurrency(input.currency);
     const row = await this.db
       .updateTable('workspaces')
@@ -81,7 +105,8 @@ export class WorkspacesService implements ResourceService<Workspace, TWorkspaceF
   }
 
   /** A new postback key: every postback URL with the old one is refused from now on. */
-  async rotatePostbackKey(id: RecordId): Promise<Workspace> {
+  async rotatePostbackKey(id: RecordId, actor: Actor): Promise<Workspace> {
+    await this.checkReach(id, actor);
     const row = await this.db
       .updateTable('workspaces')
       .set({ postback_key: newPostbackKey(), updated_at: now() })
@@ -90,6 +115,15 @@ export class WorkspacesService implements ResourceService<Workspace, TWorkspaceF
       .executeTakeFirst();
     if (!row) throw new NotFoundError();
     return toWorkspace(row);
+  }
+
+  private workspaces() {
+    return this.db.selectFrom('workspaces');
+  }
+
+  /** A workspace the actor does not belong to (and cannot reach as root) is not found. */
+  private async checkReach(id: RecordId, actor: Actor): Promise<void> {
+    if (!(await reachesWorkspace(this.db, actor, Number(id)))) throw new NotFoundError();
   }
 
   /** A workspace's currency must have a rate, or its conversions could not be converted. */

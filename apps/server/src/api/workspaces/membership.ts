@@ -1,0 +1,35 @@
+// Issue 19: who belongs to which workspace, as the services that manage users, invitations and workspaces
+// themselves read it. A user reaches the workspaces they belong to; the root permission reaches them all.
+import type { Kysely } from 'kysely';
+import type { Actor } from '../../auth/actor.js';
+import { isRoot } from '../../auth/workspace.js';
+import type { Database } from '../../store/schema.js';
+
+/** The ids of the workspaces `userId` belongs to, ascending. */
+export async function memberWorkspaceIds(db: Kysely<Database>, userId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('user_workspaces')
+    .select('workspace_id')
+    .where('user_id', '=', userId)
+    .orderBy('workspace_id')
+    .execute();
+  return rows.map((row) => row.workspace_id);
+}
+
+/** The workspaces an actor reaches: null for root (every one), else the ones they belong to. */
+export async function reachableWorkspaceIds(db: Kysely<Database>, actor: Actor): Promise<Set<number> | null> {
+  if (isRoot(actor)) return null;
+  return new Set(await memberWorkspaceIds(db, actor.userId));
+}
+
+/** Whether the actor may act on workspace `workspaceId`: a member of it, or root. */
+export async function reachesWorkspace(db: Kysely<Database>, actor: Actor, workspaceId: number): Promise<boolean> {
+  if (isRoot(actor)) return true;
+  const row = await db
+    .selectFrom('user_workspaces')
+    .select('workspace_id')
+    .where('user_id', '=', actor.userId)
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
