@@ -25,6 +25,14 @@ describe('can (§6)', () => {
     [['/general/user/get'], 'general', 'user', 'get', true],
     [['/general/use'], 'general', 'user', 'get', false],
     [['/tracker/reports/get'], 'tracker', 'reports', 'get', true],
+    // Issue 19: money is its own action of reports, granted by the root, the section and the resource.
+    [['/tracker/reports/get'], 'tracker', 'reports', 'money', false],
+    [['/tracker/reports/money'], 'tracker', 'reports', 'money', true],
+    [['/tracker/reports/money'], 'tracker', 'reports', 'get', false],
+    [['/tracker/reports'], 'tracker', 'reports', 'money', true],
+    [['/tracker'], 'tracker', 'reports', 'money', true],
+    [['/'], 'tracker', 'reports', 'money', true],
+    [['/api'], 'tracker', 'reports', 'money', false],
     [[], 'api', 'offer', 'get', false],
   ] as const)('%j on %s/%s/%s → %s', (held, section, resource, action, expected) => {
     expect(can(holder(...held), section, resource, action)).toBe(expected);
@@ -51,7 +59,10 @@ describe('permission catalogue', () => {
     expect(all).toContain('/');
     expect(all).toContain('/tracker/lander/archive');
     expect(all).toContain('/tracker/reports/get');
+    expect(all).toContain('/tracker/reports/money');
     expect(all).not.toContain('/tracker/reports/create');
+    expect(all).not.toContain('/tracker/offer/money');
+    expect(all).not.toContain('/api/campaign/money');
     expect(all).not.toContain('/general/user/archive');
     expect(all).not.toContain('/general/workspace/archive');
     expect(new Set(all).size).toBe(all.length);

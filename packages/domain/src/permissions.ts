@@ -3,8 +3,19 @@
 export const SECTIONS = ['api', 'tracker', 'general'] as const;
 export type Section = (typeof SECTIONS)[number];
 
+/** The actions of a resource's records. */
 export const ACTIONS = ['get', 'create', 'update', 'archive'] as const;
-export type Action = (typeof ACTIONS)[number];
+
+/**
+ * Issue 19: reports have one more action, `money`: seeing cost, revenue, profit, ROI, EPC and payouts.
+ * Without it, reports, the dashboard, the postback log and CSV exports leave those figures out.
+ */
+export const REPORT_ACTIONS = ['get', 'money'] as const;
+
+export type Action = (typeof ACTIONS)[number] | (typeof REPORT_ACTIONS)[number];
+
+/** The permission that shows money figures (held by root, `/tracker` and `/tracker/reports` too). */
+export const MONEY_PERMISSION = '/tracker/reports/money';
 
 export const ROOT_PERMISSION = '/';
 
@@ -22,7 +33,7 @@ export const PERMISSION_CATALOGUE = {
     offer: ACTIONS,
     lander: ACTIONS,
     segments: ACTIONS,
-    reports: ['get'],
+    reports: REPORT_ACTIONS,
   },
   general: {
     'traffic-source': ACTIONS,

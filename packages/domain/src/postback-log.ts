@@ -99,9 +99,10 @@ export interface LoggedRecord {
 /** The conversion an incoming postback created. */
 export interface LoggedConversion {
   conversion_id: string;
-  payout: number;
+  /** Left out for a user without `/tracker/reports/money` (issue 19), like `revenue`. */
+  payout?: number;
   /** The payout the network sent, or null. */
-  revenue: number | null;
+  revenue?: number | null;
   currency: string;
   status: string | null;
   /** The postback event resolved from `event` or the status; null when none matched. */

@@ -66,6 +66,31 @@ export const REPORT_METRICS = [
 ] as const;
 export type ReportMetric = (typeof REPORT_METRICS)[number];
 
+/**
+ * Issue 19: the figures that are money (cost, revenue, profit, ROI, EPC). Only a user holding
+ * `/tracker/reports/money` sees them: the server leaves them out of reports for anyone else, and the
+ * screens leave out their columns.
+ */
+export const MONEY_METRICS = [
+  'revenue',
+  'revenue_confirmed',
+  'cost',
+  'profit',
+  'roi',
+  'roi_confirmed',
+  'epc',
+] as const satisfies readonly ReportMetric[];
+export type MoneyMetric = (typeof MONEY_METRICS)[number];
+
+export function isMoneyMetric(name: string): name is MoneyMetric {
+  return (MONEY_METRICS as readonly string[]).includes(name);
+}
+
+/** The figures a user sees, in the report's order: every one, or every one but money. */
+export function visibleMetrics(seesMoney: boolean): readonly ReportMetric[] {
+  return seesMoney ? REPORT_METRICS : REPORT_METRICS.filter((metric) => !isMoneyMetric(metric));
+}
+
 /** `order_by`: a figure, a grouped name (its label; time in order) or `label` (the joined labels). */
 export const REPORT_ORDER_FIELDS = [...REPORT_METRICS, ...REPORT_GROUPS, 'label'] as const;
 
