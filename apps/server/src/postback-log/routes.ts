@@ -4,24 +4,31 @@ import type { Kysely } from 'kysely';
 import { authorize } from '../api/guard.js';
 import { parseInput } from '../api/parse.js';
 import { isRoot, workspaceOf } from '../auth/workspace.js';
+import { maskAmounts, maskPostbackLogEntry, seesMoney } from '../reports/money.js';
 import type { Database } from '../store/schema.js';
 import { PostbackLogService } from './service.js';
 
 /**
  * Issue 5: `GET /api/postback-log` and `GET /api/outbound-postbacks`, read under the reports permission;
- * issue 19: the acting workspace's rows only.
+ * issue 19: the acting workspace's rows only, their amounts only with the money permission.
  */
 export function postbackLogRoutes(app: FastifyInstance, db: Kysely<Database>): void {
   const log = new PostbackLogService(db);
   app.get('/postback-log', async (request) => {
     const actor = authorize(request, 'tracker', 'reports', 'get');
-    return log.incoming(parseInput(ZPostbackLogQuery, request.query), {
+    const page = await log.incoming(parseInput(ZPostbackLogQuery, request.query), {
       workspaceId: workspaceOf(actor),
       unkeyed: isRoot(actor),
     });
+    // Payouts and revenue only for a user allowed to see money.
+    return seesMoney(actor) ? page : { ...page, list: page.list.map(maskPostbackLogEntry) };
   });
   app.get('/outbound-postbacks', async (request) => {
     const actor = authorize(request, 'tracker', 'reports', 'get');
-    return log.outbound(parseInput(ZOutboundPostbackQuery, request.query), { workspaceId: workspaceOf(actor) });
+    const page = await log.outbound(parseInput(ZOutboundPostbackQuery, request.query), {
+      workspaceId: workspaceOf(actor),
+    });
+    // The URL is kept as it was sent to the traffic source; no amount field beside it.
+    return seesMoney(actor) ? page : { ...page, list: page.list.map(maskAmounts) };
   });
 }

@@ -2,6 +2,7 @@ import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely, Migration, Mi
 import type { DatabaseDialect } from '../config.js';
 import { conversionStatesMigration } from './conversion-states.js';
 import { conversionsMigration } from './conversions.js';
+import { moneyPermissionMigration } from './money-permission.js';
 import { postbackLogIndexesMigration } from './postback-log-indexes.js';
 import { reportRollupsMigration } from './report-rollups.js';
 import { trackerEventsMigration } from './tracker-events.js';
@@ -180,6 +181,7 @@ export function migrations(dialect: DatabaseDialect): Record<string, Migration> 
     '0006_report_rollups': reportRollupsMigration(dialect),
     '0007_postback_log_indexes': postbackLogIndexesMigration(),
     '0008_conversion_states': conversionStatesMigration(dialect),
+    '0010_money_permission': moneyPermissionMigration(),
   };
 }
 
