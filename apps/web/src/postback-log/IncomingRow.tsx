@@ -13,10 +13,11 @@ import { outcomeMessage, reasonBeside, recordedNotCounted } from './outcomeMessa
 import { PostbackParameters } from './PostbackParameters';
 import { StateTransition } from './StateTransition';
 
+/** The table's columns: with the payout, or without it for a user who may not see money (issue 19). */
 export const INCOMING_COLUMNS = 9;
 
 /** One incoming postback; it opens below itself to show every parameter received. */
-export function IncomingRow({ entry }: { entry: PostbackLogEntry }) {
+export function IncomingRow({ entry, seesMoney }: { entry: PostbackLogEntry; seesMoney: boolean }) {
   const { t } = useTranslation('postbacks');
   const formatMoney = useFormatMoney();
   const [open, setOpen] = useState(false);
@@ -67,9 +68,11 @@ export function IncomingRow({ entry }: { entry: PostbackLogEntry }) {
             </Text>
           )}
         </Table.Td>
-        <Table.Td style={{ whiteSpace: 'nowrap' }}>
-          {conversion ? formatMoney(conversion.payout, conversion.currency) : ''}
-        </Table.Td>
+        {seesMoney && (
+          <Table.Td style={{ whiteSpace: 'nowrap' }}>
+            {conversion ? formatMoney(conversion.payout, conversion.currency) : ''}
+          </Table.Td>
+        )}
         <Table.Td miw={120}>
           <LoggedRecordLink record={entry.campaign} />
         </Table.Td>
@@ -90,7 +93,10 @@ export function IncomingRow({ entry }: { entry: PostbackLogEntry }) {
       </Table.Tr>
       {open && (
         <Table.Tr id={detailsId}>
-          <Table.Td colSpan={INCOMING_COLUMNS} bg="var(--mantine-color-default-hover)">
+          <Table.Td
+            colSpan={seesMoney ? INCOMING_COLUMNS : INCOMING_COLUMNS - 1}
+            bg="var(--mantine-color-default-hover)"
+          >
             <PostbackParameters entry={entry} />
           </Table.Td>
         </Table.Tr>

@@ -11,11 +11,13 @@ const ANALYST = {
   id: 1,
   name: 'Ana',
   email: 'ana@example.test',
-  permissions: ['/tracker/reports/get'],
+  permissions: ['/tracker/reports/get', '/tracker/reports/money'],
   workspaces: [{ id: 1, name: 'Main' }],
 };
+/** Issue 19: may read reports, but not see money. */
+const MASKED = { ...ANALYST, permissions: ['/tracker/reports/get'] };
 /** May also read the workspaces (their postback key) and import conversions. */
-const ADMIN = { ...ANALYST, permissions: ['/tracker/reports/get', '/general'] };
+const ADMIN = { ...ANALYST, permissions: ['/tracker/reports', '/general'] };
 const KEY = 'Ab3dEf6hIj9kLm2nOp5qRs8t';
 
 const converted: PostbackLogEntry = {
@@ -133,6 +135,24 @@ describe('PostbackLogScreen', () => {
     expect(screen.getByText('HTTP 200')).toBeVisible();
     fireEvent.click(within(row).getByRole('button', { name: 'Hide parameters' }));
     expect(screen.queryByText('zone 7')).toBeNull();
+  });
+
+  it('shows no payout to a user without the money permission, as the server left it out', async () => {
+    const { payout: _payout, revenue: _revenue, ...conversion } = converted.conversion!;
+    const { payout: _raw, ...raw } = converted.raw;
+    answer([{ ...converted, raw, conversion }]);
+    renderScreen('/tracker/reports/postbacks', MASKED);
+    const table = await screen.findByRole('table', { name: 'Incoming' });
+    expect(within(table).queryByRole('columnheader', { name: 'Payout' })).toBeNull();
+    const row = within(table).getAllByRole('row')[1]!;
+    expect(within(row).getByText('Converted')).toBeVisible();
+    // As many cells as headers: no empty payout cell left behind.
+    expect(within(row).getAllByRole('cell')).toHaveLength(within(table).getAllByRole('columnheader').length);
+    fireEvent.click(within(row).getByRole('button', { name: 'Show parameters' }));
+    expect(screen.getByText('zone 7')).toBeVisible();
+    expect(screen.queryByText('Payout')).toBeNull();
+    expect(screen.queryByText('Payout sent by the network')).toBeNull();
+    expect(screen.queryByText(/\$/)).toBeNull();
   });
 
   it('marks a recorded postback whose event is not a conversion as Recorded, and says its payout is revenue', async () => {

@@ -65,8 +65,11 @@ export function PostbackParameters({ entry }: { entry: PostbackLogEntry }) {
               value={<ConversionHistoryLink conversionId={conversion.conversion_id} />}
             />
             <Detail label={t('details.conversionState')} value={t(`conversionStates.${conversion.state}`)} />
-            <Detail label={t('details.payout')} value={formatMoney(conversion.payout, conversion.currency)} />
-            {conversion.revenue !== null && (
+            {/* Issue 19: left out by the server for a user who may not see money. */}
+            {conversion.payout !== undefined && (
+              <Detail label={t('details.payout')} value={formatMoney(conversion.payout, conversion.currency)} />
+            )}
+            {conversion.revenue !== null && conversion.revenue !== undefined && (
               <Detail
                 label={t('details.revenue')}
                 value={formatMoney(conversion.revenue, conversion.original_currency ?? conversion.currency)}

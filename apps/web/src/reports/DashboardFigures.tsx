@@ -1,16 +1,22 @@
 import { Anchor, Badge, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import type { ReportMetric } from '@switchyard/domain';
+import { isMoneyMetric, type ReportMetric } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ReportChart } from './ReportChart';
 import { DASHBOARD_DAYS, DASHBOARD_METRICS, useDashboardFigures } from './useDashboardFigures';
 import { type ReportFormat, useReportFormat } from './useReportFormat';
+import { useSeesMoney } from './useSeesMoney';
 
-/** Today against yesterday for the key figures, and clicks and conversions of the last 14 days. */
+/**
+ * Today against yesterday for the key figures (issue 19: the money ones only for a user who may see
+ * money), and clicks and conversions of the last 14 days.
+ */
 export function DashboardFigures() {
   const { t } = useTranslation('reports');
   const format = useReportFormat();
   const { today, yesterday, points, isLoading, isError } = useDashboardFigures();
+  const seesMoney = useSeesMoney();
+  const metrics = seesMoney ? DASHBOARD_METRICS : DASHBOARD_METRICS.filter((metric) => !isMoneyMetric(metric));
   // A dashboard that cannot load its figures still shows its welcome cards; the reports page says why.
   if (isError) return null;
   const chartLabel = t('dashboard.chartTitle', { days: DASHBOARD_DAYS });
@@ -26,7 +32,7 @@ export function DashboardFigures() {
         </Anchor>
       </Group>
       <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm">
-        {DASHBOARD_METRICS.map((metric) => (
+        {metrics.map((metric) => (
           <Card key={metric} withBorder radius="md" padding="sm">
             {isLoading ? (
               <Skeleton h={64} aria-label={t('dashboard.loading')} />

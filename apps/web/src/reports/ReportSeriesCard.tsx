@@ -4,10 +4,13 @@ import { ReportChart } from './ReportChart';
 import { useReportContext } from './ReportContext';
 import { useReportSeries } from './useReportSeries';
 
-/** Clicks, conversions and revenue over the report's range (by hour over one day), with its filters. */
+/**
+ * Clicks, conversions and revenue over the report's range (by hour over one day), with its filters; no
+ * revenue line for a user without the money permission (issue 19).
+ */
 export function ReportSeriesCard() {
   const { t } = useTranslation('reports');
-  const { range, params } = useReportContext();
+  const { range, params, seesMoney } = useReportContext();
   const { unit, points, isLoading } = useReportSeries(range, params.timezone, params.filters);
   const label = t(unit === 'hour' ? 'chart.byHour' : 'chart.byDay');
   return (
@@ -21,8 +24,8 @@ export function ReportSeriesCard() {
         <ReportChart
           points={points}
           unit={unit}
-          series={['clicks', 'conversions', 'revenue']}
-          secondAxis={['conversions', 'revenue']}
+          series={seesMoney ? ['clicks', 'conversions', 'revenue'] : ['clicks', 'conversions']}
+          secondAxis={seesMoney ? ['conversions', 'revenue'] : ['conversions']}
           label={label}
         />
       )}

@@ -1,4 +1,4 @@
-import type { ReportFigures, ReportRow } from '@switchyard/domain';
+import { MONEY_METRICS, type ReportFigures, type ReportRow, visibleMetrics } from '@switchyard/domain';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { ControlProviders } from '../components/form/controls/renderControl';
@@ -8,7 +8,8 @@ import { ReportTable } from './ReportTable';
 import type { ReportController } from './useReportController';
 
 // Issue 18: the table shows each conversion state after Conversions, and the confirmed (approved only)
-// revenue and ROI after their all-states figures; every column sorts.
+// revenue and ROI after their all-states figures; every column sorts. Issue 19: without the money
+// permission the money columns are left out (the server leaves their figures out).
 
 const figures: ReportFigures = {
   clicks: 200,
@@ -28,19 +29,29 @@ const figures: ReportFigures = {
   epc: 0.15,
 };
 
-function renderTable(setSort = vi.fn()) {
+/** The figures as the server answers a user without the money permission: the money keys left out. */
+function withoutMoney(all: ReportFigures): ReportFigures {
+  const copy: Partial<ReportFigures> = { ...all };
+  for (const metric of MONEY_METRICS) delete copy[metric];
+  return copy as ReportFigures;
+}
+
+function renderTable(setSort = vi.fn(), seesMoney = true) {
   const controller = {
     params: { groups: ['campaign'], order: 'desc', order_by: 'approved' },
+    metrics: visibleMetrics(seesMoney),
+    seesMoney,
     drill: vi.fn(),
     drillTarget: () => null,
     isFetching: false,
     setSort,
   } as unknown as ReportController;
-  const row = { ...figures, campaign: 'c-1', campaign_name: 'Spring', label: 'Spring' } as ReportRow;
+  const shown = seesMoney ? figures : withoutMoney(figures);
+  const row = { ...shown, campaign: 'c-1', campaign_name: 'Spring', label: 'Spring' } as ReportRow;
   render(
     <ControlProviders>
       <ReportContext.Provider value={controller}>
-        <ReportTable rows={[row]} totals={figures} />
+        <ReportTable rows={[row]} totals={shown} />
       </ReportContext.Provider>
     </ControlProviders>,
   );
@@ -102,5 +113,34 @@ describe('ReportTable', () => {
     fireEvent.click(screen.getByRole('button', { name: /^Rejected/ }));
     fireEvent.click(screen.getByRole('button', { name: /^ROI \(confirmed\)/ }));
     expect(setSort.mock.calls).toEqual([['rejected'], ['roi_confirmed']]);
+  });
+
+  it('leaves out the money columns for a user without the money permission', async () => {
+    await i18n.changeLanguage('en');
+    renderTable(vi.fn(), false);
+    const headers = screen.getAllByRole('columnheader').map((header) => header.textContent);
+    expect(headers).toEqual([
+      'Campaign',
+      'Clicks',
+      'Unique clicks',
+      'Leads',
+      'Conversions',
+      'Approved',
+      'Pending',
+      'Rejected',
+      'CR',
+    ]);
+    for (const name of [/^Revenue/, /^Cost/, /^Profit/, /^ROI/, /^EPC/]) {
+      expect(screen.queryByRole('columnheader', { name })).toBeNull();
+    }
+    const [, body, foot] = screen.getAllByRole('rowgroup');
+    for (const group of [body!, foot!]) {
+      const cells = within(group)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent);
+      // No empty cell stands in for a figure left out.
+      expect(cells.slice(-8)).toEqual(['200', '150', '0', '3', '2', '1', '4', '1.5%']);
+      expect(cells).not.toContain('');
+    }
   });
 });

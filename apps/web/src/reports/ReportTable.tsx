@@ -1,5 +1,5 @@
 import { Anchor, Table } from '@mantine/core';
-import { REPORT_METRICS, type ReportFigures, type ReportMetric, type ReportRow } from '@switchyard/domain';
+import type { ReportFigures, ReportMetric, ReportRow } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
 import { useReportContext } from './ReportContext';
 import { ReportSortHeader } from './ReportSortHeader';
@@ -16,11 +16,14 @@ const HINTED: Partial<Record<ReportMetric, true>> = {
   epc: true,
 };
 
-/** The report's rows: one column per group, then every figure; a totals row closes it. */
+/**
+ * The report's rows: one column per group, then every figure the user sees (issue 19: no money columns
+ * without the money permission); a totals row closes it.
+ */
 export function ReportTable({ rows, totals }: { rows: ReportRow[]; totals: ReportFigures }) {
   const { t } = useTranslation('reports');
   const format = useReportFormat();
-  const { params, drill, drillTarget, isFetching } = useReportContext();
+  const { params, metrics, drill, drillTarget, isFetching } = useReportContext();
   const groups = params.groups;
   const figure = (metric: ReportMetric, value: number) => (
     <Table.Td key={metric} ta="end" style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
@@ -39,7 +42,7 @@ export function ReportTable({ rows, totals }: { rows: ReportRow[]; totals: Repor
                 {format.groupName(group)}
               </ReportSortHeader>
             ))}
-            {REPORT_METRICS.map((metric) => (
+            {metrics.map((metric) => (
               <ReportSortHeader
                 key={metric}
                 field={metric}
@@ -77,7 +80,7 @@ export function ReportTable({ rows, totals }: { rows: ReportRow[]; totals: Repor
                     </Table.Td>
                   );
                 })}
-                {REPORT_METRICS.map((metric) => figure(metric, row[metric]))}
+                {metrics.map((metric) => figure(metric, row[metric]))}
               </Table.Tr>
             );
           })}
@@ -87,7 +90,7 @@ export function ReportTable({ rows, totals }: { rows: ReportRow[]; totals: Repor
             <Table.Th colSpan={groups.length} scope="row">
               {t('table.total')}
             </Table.Th>
-            {REPORT_METRICS.map((metric) => figure(metric, totals[metric]))}
+            {metrics.map((metric) => figure(metric, totals[metric]))}
           </Table.Tr>
         </Table.Tfoot>
       </Table>

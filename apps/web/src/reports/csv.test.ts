@@ -1,4 +1,4 @@
-import type { ReportRow } from '@switchyard/domain';
+import { type ReportRow, visibleMetrics } from '@switchyard/domain';
 import { describe, expect, it } from 'vitest';
 import { csvField, reportCsv, toCsv } from './csv';
 
@@ -71,5 +71,13 @@ describe('CSV', () => {
     const figureFields = '1200,1000,0,3,2,1,4,1234.5,1000.25,300,934.5,311.5,233.416667,0.25,1.02875';
     expect(first).toBe(`"Spring, EU",c-1,FR,${figureFields}`);
     expect(second).toBe(`(aucun),,(aucun),${figureFields}`);
+  });
+
+  it('leaves out the money columns for a reader without the money permission (issue 19)', () => {
+    const { revenue, revenue_confirmed, cost, profit, roi, roi_confirmed, epc, ...counts } = figures;
+    const rows = [{ ...counts, campaign: 'c-1', campaign_name: 'c-1', label: '' }] as unknown as ReportRow[];
+    const [head, first] = reportCsv(['campaign'], rows, { ...headers, metrics: visibleMetrics(false) }).split('\r\n');
+    expect(head).toBe('G:campaign,M:clicks,M:unique_clicks,M:leads,M:conversions,M:approved,M:pending,M:rejected,M:cr');
+    expect(first).toBe('c-1,1200,1000,0,3,2,1,4,0.25');
   });
 });

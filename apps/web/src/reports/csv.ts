@@ -34,11 +34,14 @@ export interface ReportCsvTexts {
   metric: (metric: ReportMetric) => string;
   /** The label of the rows without a value. */
   none: string;
+  /** The figures to write, in order; every one when left out (issue 19: no money without its permission). */
+  metrics?: readonly ReportMetric[];
 }
 
 /**
  * A report as CSV: each group's label, its raw value too where that says something more (an external id
- * rather than the name), then every figure unformatted (a dot for decimals, no grouping, no currency).
+ * rather than the name), then each figure the reader sees unformatted (a dot for decimals, no grouping, no
+ * currency).
  */
 export function reportCsv(groups: readonly ReportGroup[], rows: readonly ReportRow[], texts: ReportCsvTexts): string {
   const columns: CsvColumn<ReportRow>[] = [];
@@ -50,7 +53,8 @@ export function reportCsv(groups: readonly ReportGroup[], rows: readonly ReportR
     const differs = rows.some((row) => row[group] !== null && text(row[group]) !== text(row[`${group}_name`]));
     if (differs) columns.push({ header: texts.groupValue(group), value: (row) => text(row[group]) });
   }
-  for (const metric of REPORT_METRICS) columns.push({ header: texts.metric(metric), value: (row) => row[metric] });
+  for (const metric of texts.metrics ?? REPORT_METRICS)
+    columns.push({ header: texts.metric(metric), value: (row) => row[metric] });
   return toCsv(columns, rows);
 }
 

@@ -1,22 +1,31 @@
-import { DEFAULT_PAGE_SIZE, REPORT_METRICS, type ReportRow } from '@switchyard/domain';
+import { DEFAULT_PAGE_SIZE, isMoneyMetric, REPORT_METRICS, type ReportRow } from '@switchyard/domain';
 import { useCallback, useMemo } from 'react';
 import { drillDown } from './drillDown';
 import { type ReportFilters, type ReportOrderField, rangeOf } from './reportParams';
 import { type ReportRequest, useReport } from './useReport';
 import { useReportParams } from './useReportParams';
+import { useSeesMoney } from './useSeesMoney';
 
 /** Everything the reports screen shows and does, for its parts to read through ReportContext. */
 export function useReportController() {
   const { params, update } = useReportParams();
   // Presets are worked out once per visit of a URL: "today" does not move while the screen is open.
   const range = useMemo(() => rangeOf(params), [params]);
+  // Issue 19: without the money permission the server leaves money figures out, and refuses to sort by
+  // one; a link sorted by revenue opens in the report's own order instead.
+  const seesMoney = useSeesMoney();
+  const metrics = useMemo(
+    () => (seesMoney ? REPORT_METRICS : REPORT_METRICS.filter((metric) => !isMoneyMetric(metric))),
+    [seesMoney],
+  );
+  const orderBy = params.order_by && !seesMoney && isMoneyMetric(params.order_by) ? undefined : params.order_by;
   const request: ReportRequest = {
     groups: params.groups,
     range,
     timezone: params.timezone,
     search: params.search,
     filters: params.filters,
-    order_by: params.order_by,
+    order_by: orderBy,
     order: params.order,
     page: params.page,
     limit: DEFAULT_PAGE_SIZE,
@@ -56,6 +65,9 @@ export function useReportController() {
     update,
     range,
     request,
+    /** The figures this user sees, in order (issue 19: no money without its permission). */
+    metrics,
+    seesMoney,
     report: report.data,
     isLoading: report.isLoading,
     isFetching: report.isFetching,

@@ -23,7 +23,7 @@ function download(fileName: string, text: string, type: string): void {
 export function useReportExport() {
   const { t } = useTranslation('reports');
   const format = useReportFormat();
-  const { request, range } = useReportContext();
+  const { request, range, metrics } = useReportContext();
   const [exporting, setExporting] = useState(false);
 
   const exportCsv = async () => {
@@ -35,6 +35,7 @@ export function useReportExport() {
         groupValue: (group) => t('csv.valueOf', { name: format.groupName(group) }),
         metric: format.metricName,
         none: t('none'),
+        metrics,
       });
       // The byte order mark makes spreadsheet programs read the file as UTF-8 (names in any script).
       download(`report-${request.groups.join('-')}-${range.from}_${range.to}.csv`, `\uFEFF${csv}`, 'text/csv');

@@ -1,13 +1,6 @@
 import { Alert, Button, Group, Modal, MultiSelect, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import {
-  allPermissions,
-  getResource,
-  type InvitationResult,
-  LANGUAGES,
-  type Language,
-  type TInvitationForm,
-} from '@switchyard/domain';
+import { getResource, type InvitationResult, LANGUAGES, type Language, type TInvitationForm } from '@switchyard/domain';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,10 +11,10 @@ import { notify } from '../../app/notify';
 import { isLanguage, LANGUAGE_NAMES } from '../../i18n';
 import { INVITATIONS_KEY } from './invitationKeys';
 import { LinkCopyField } from './LinkCopyField';
+import { permissionOptions } from './permissionOptions';
 
 const roles = getResource('roles');
 const workspaces = getResource('workspaces');
-const PERMISSION_OPTIONS = allPermissions().map((permission) => ({ value: permission, label: permission }));
 const LANGUAGE_OPTIONS = LANGUAGES.map((language) => ({ value: language, label: LANGUAGE_NAMES[language] }));
 interface InviteValues {
   email: string;
@@ -154,7 +147,7 @@ export function InviteUserModal({ opened, onClose, result: given }: InviteUserMo
             />
             <MultiSelect
               label={t('account.invitations.permissions')}
-              data={PERMISSION_OPTIONS}
+              data={permissionOptions(t)}
               searchable
               clearable
               {...form.getInputProps('permissions')}

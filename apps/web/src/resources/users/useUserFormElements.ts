@@ -1,16 +1,18 @@
-import { allPermissions, getResource } from '@switchyard/domain';
+import { getResource } from '@switchyard/domain';
 import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useLookup } from '../../api/useLookup';
 import type { FormElement } from '../../components/form/types';
+import { permissionOptions } from './permissionOptions';
 
 const roles = getResource('roles');
 const workspaces = getResource('workspaces');
-const PERMISSION_OPTIONS = allPermissions().map((permission) => ({ value: permission, label: permission }));
 
 /** The user form; the password is required on create and "leave empty to keep" on edit. */
 export function useUserFormElements(mode: 'create' | 'edit'): FormElement[] {
   const roleOptions = useLookup(roles);
   const workspaceOptions = useLookup(workspaces);
+  const { t } = useTranslation();
   return useMemo(
     () => [
       {
@@ -49,7 +51,7 @@ export function useUserFormElements(mode: 'create' | 'edit'): FormElement[] {
         label: 'resources:users.fields.permissions',
         labelDescription: 'resources:users.permissionsHint',
         placeholder: 'resources:users.permissionsPlaceholder',
-        options: PERMISSION_OPTIONS,
+        options: permissionOptions(t),
       },
       {
         name: 'workspaces',
@@ -61,6 +63,6 @@ export function useUserFormElements(mode: 'create' | 'edit'): FormElement[] {
       },
       { name: 'active', type: 'switch', label: 'resources:users.fields.active', value: true },
     ],
-    [mode, roleOptions, workspaceOptions],
+    [mode, roleOptions, workspaceOptions, t],
   );
 }
