@@ -55,6 +55,66 @@ export const tokenStore = {
   },
 };
 
+export const WORKSPACE_STORAGE_KEY = 'switchyard.workspace';
+const WORKSPACE_HEADER = 'X-Workspace';
+
+const workspaceListeners = new Set<() => void>();
+
+/**
+ * Issue 19: the workspace chosen in this browser, sent as `X-Workspace` on every /api request; none
+ * chosen, the server acts in the user's default one. Other tabs of the browser share the choice.
+ */
+export const workspaceStore = {
+  get(): number | null {
+    try {
+      const stored = localStorage.getItem(WORKSPACE_STORAGE_KEY);
+      const id = Number(stored);
+      return stored && Number.isSafeInteger(id) && id > 0 ? id : null;
+    } catch {
+      return null;
+    }
+  },
+  set(id: number): void {
+    if (workspaceStore.get() === id) return;
+    localStorage.setItem(WORKSPACE_STORAGE_KEY, String(id));
+    for (const listener of [...workspaceListeners]) listener();
+  },
+  /** Back to the user's default workspace. */
+  clear(): void {
+    if (workspaceStore.get() === null) return;
+    localStorage.removeItem(WORKSPACE_STORAGE_KEY);
+    for (const listener of [...workspaceListeners]) listener();
+  },
+  /** Calls `listener` on every change of the choice, in this tab or another; returns the unsubscribe. */
+  subscribe(listener: () => void): () => void {
+    const onStorage = (event: StorageEvent) => {
+      if (event.key === WORKSPACE_STORAGE_KEY || event.key === null) listener();
+    };
+    workspaceListeners.add(listener);
+    window.addEventListener('storage', onStorage);
+    return () => {
+      workspaceListeners.delete(listener);
+      window.removeEventListener('storage', onStorage);
+    };
+  },
+};
+
+let pendingMembershipCheck: Promise<boolean> | null = null;
+
+/**
+ * Whether the user still belongs to the workspace `id`, asked without naming any workspace (a request
+ * naming one they were removed from is refused, /api/me included). Concurrent refusals share one check.
+ */
+function stillMember(id: number): Promise<boolean> {
+  pendingMembershipCheck ??= api<{ workspaces?: { id: number }[] }>('me', { workspace: 'default' })
+    .then((me) => (me.workspaces ?? []).some((workspace) => workspace.id === id))
+    .catch(() => true)
+    .finally(() => {
+      pendingMembershipCheck = null;
+    });
+  return pendingMembershipCheck;
+}
+
 type UnauthorizedHandler = () => void;
 let onUnauthorized: UnauthorizedHandler = () => {};
 
@@ -70,6 +130,8 @@ export interface RequestOptions {
   query?: Record<string, QueryValue>;
   body?: unknown;
   signal?: AbortSignal;
+  /** 'default': act in the user's default workspace, whatever this browser chose. */
+  workspace?: 'chosen' | 'default';
 }
 
 export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
@@ -86,6 +148,8 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   const token = tokenStore.get();
   if (token) headers.Authorization = `${AUTH_TOKEN_PREFIX} ${token}`;
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  const workspace = options.workspace === 'default' ? null : workspaceStore.get();
+  if (workspace !== null) headers[WORKSPACE_HEADER] = String(workspace);
 
   const response = await fetch(buildUrl(path, options.query), {
     method: options.method ?? 'GET',
@@ -104,6 +168,12 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   }
   if (!response.ok) {
     if (response.status === 401 && token) onUnauthorized();
+    // A 403 in a chosen workspace the user no longer belongs to: back to their default one, no dead end.
+    // A read is asked again there; a write is not, as it was meant for the workspace that refused it.
+    if (response.status === 403 && workspace !== null && token && !(await stillMember(workspace))) {
+      if (workspaceStore.get() === workspace) workspaceStore.clear();
+      if ((options.method ?? 'GET') === 'GET') return api<T>(path, options);
+    }
     const body = (data && typeof data === 'object' ? data : {}) as Partial<ApiErrorBody>;
     throw new ApiError(response.status, {
       message: body.message || response.statusText || ERROR_MESSAGES.internal,
