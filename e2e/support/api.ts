@@ -1,12 +1,19 @@
 import { baseURL } from './browser.js';
 
 /** Direct API calls for setting up what a test needs (a user with given permissions, …). */
-export async function apiRequest<T>(method: string, path: string, token?: string, body?: unknown): Promise<T> {
+export async function apiRequest<T>(
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<T> {
   const response = await fetch(`${baseURL()}/api/${path}`, {
     method,
     headers: {
       ...(token ? { Authorization: `Bearer ${token}` } : {}),
       ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...headers,
     },
     body: body === undefined ? undefined : JSON.stringify(body),
   });

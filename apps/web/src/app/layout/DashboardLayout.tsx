@@ -5,6 +5,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { useLayoutSettings } from '../settings/useLayoutSettings';
+import { useWorkspaceScope } from '../workspace/useWorkspaceScope';
 import { Footer } from './Footer';
 import { FullscreenToggle } from './FullscreenToggle';
 import { HorizontalMenu } from './HorizontalMenu';
@@ -15,6 +16,7 @@ import { SettingsPanel } from './SettingsPanel';
 import { SideMenu } from './SideMenu';
 import type { SideMenuVariant } from './SideMenuLink';
 import { UserMenu } from './UserMenu';
+import { WorkspaceMenu } from './WorkspaceMenu';
 
 const HEADER_HEIGHT = 64;
 const HORIZONTAL_MENU_HEIGHT = 48;
@@ -26,6 +28,7 @@ export function DashboardLayout() {
   const { settings, openPanel } = useLayoutSettings();
   const [mobileOpened, mobile] = useDisclosure(false);
   const { pathname } = useLocation();
+  const workspace = useWorkspaceScope();
   const vertical = settings.layout === 'vertical';
   const variant: SideMenuVariant =
     settings.sidebar === 'compact' ? 'compact' : settings.sidebar === 'icon' ? 'icon' : 'full';
@@ -60,6 +63,7 @@ export function DashboardLayout() {
             <Logo />
           </Group>
           <Group gap={4} wrap="nowrap">
+            <WorkspaceMenu />
             <LanguageMenu />
             <FullscreenToggle />
             <NotificationsMenu />
@@ -90,7 +94,8 @@ export function DashboardLayout() {
       </AppShell.Navbar>
 
       <AppShell.Main className="sy-main">
-        <div className="sy-page">
+        {/* Built afresh in another workspace: no screen keeps the state of the one left. */}
+        <div className="sy-page" key={workspace ?? 'default'}>
           <Outlet />
         </div>
         <Footer />
