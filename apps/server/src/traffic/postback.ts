@@ -124,6 +124,8 @@ export async function takePostback(parts: EngineParts, request: PostbackRequest)
   const snapshot = parts.snapshot;
   const campaign = snapshot[side].campaigns.get(row.campaign_external_id);
   if (campaign?.workspaceId != null && campaign.workspaceId !== workspace.id) {
+    // Logged for root only: the key's workspace must not learn of the other's click and campaign.
+    base.workspace_id = null;
     return refuseCaller('refused_key', "The click belongs to another workspace than the postback key's.");
   }
   const resolved = resolvePostbackEvent(snapshot, campaign, params);
