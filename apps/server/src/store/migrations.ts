@@ -6,6 +6,7 @@ import { moneyPermissionMigration } from './money-permission.js';
 import { postbackLogIndexesMigration } from './postback-log-indexes.js';
 import { reportRollupsMigration } from './report-rollups.js';
 import { trackerEventsMigration } from './tracker-events.js';
+import { workspaceScopeMigration } from './workspace-scope.js';
 
 // One list of migrations for both dialects; the few differences go through `dialect`.
 // Append new migrations at the end with the next number; never edit one that has shipped.
@@ -181,6 +182,7 @@ export function migrations(dialect: DatabaseDialect): Record<string, Migration> 
     '0006_report_rollups': reportRollupsMigration(dialect),
     '0007_postback_log_indexes': postbackLogIndexesMigration(),
     '0008_conversion_states': conversionStatesMigration(dialect),
+    '0009_workspace_scope': workspaceScopeMigration(),
     '0010_money_permission': moneyPermissionMigration(),
   };
 }

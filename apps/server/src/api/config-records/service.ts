@@ -9,6 +9,7 @@ import {
 } from '@switchyard/domain';
 import type { Kysely, Transaction } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
+import { workspaceOf } from '../../auth/workspace.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { now } from '../../store/database.js';
 import { listFilter, listOrder, listPage } from '../../store/list.js';
@@ -79,6 +80,10 @@ function relationNameField(field: string): string {
 /**
  * One config entity kind (offers, flows, …) stored in `config_records`: list, get, create, update,
  * archive and restore, with the registry's references checked and chains computed.
+ *
+ * Issue 19: every method acts in the actor's workspace. Lists, lookups, chains and relation names read
+ * only its records; a record of another workspace is not found (404), as an unknown one; created records
+ * belong to it; a reference to another workspace's record is refused as an unknown one (400 on the field).
  */
 export class ConfigRecordsService implements ResourceService<ConfigRecord, ConfigForm, ConfigForm> {
   private readonly kind: ResourceName;
@@ -103,15 +108,17 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
 
   async list(
     query: TListQuery,
-    _actor: Actor,
+    actor: Actor,
     rawQuery: Record<string, unknown> = {},
   ): Promise<ListResponse<ConfigRecord>> {
+    const workspaceId = workspaceOf(actor);
     const filter = listFilter({ ...query, search: query.search.replaceAll('\0', '') }, ['name']);
     const page = listPage(query);
     let rows = this.db
       .selectFrom('config_records')
       .selectAll()
       .where('kind', '=', this.kind)
+      .where('workspace_id', '=', workspaceId)
       .where(filter)
       .orderBy(listOrder(query));
     if (page) rows = rows.limit(page.limit).offset(page.offset);
@@ -121,31 +128,35 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
         .selectFrom('config_records')
         .select((eb) => eb.fn.countAll<number | string>().as('total'))
         .where('kind', '=', this.kind)
+        .where('workspace_id', '=', workspaceId)
         .where(filter)
         .executeTakeFirstOrThrow(),
     ]);
     let list = found.map((row) => this.toRecord(row));
-    if (this.hasBackupChain && isTrue(rawQuery.with_backup_chain)) list = await this.withBackupChains(this.db, list);
-    if (isTrue(rawQuery.with_relations)) list = await this.withRelationNames(list);
+    if (this.hasBackupChain && isTrue(rawQuery.with_backup_chain)) {
+      list = await this.withBackupChains(this.db, workspaceId, list);
+    }
+    if (isTrue(rawQuery.with_relations)) list = await this.withRelationNames(workspaceId, list);
     return { list, total: Number(count.total) };
   }
 
   /** §7.2 `segments-with-chain`: the list, each record with its `segments_chain`. */
   async listWithChain(query: TListQuery, actor: Actor): Promise<ListResponse<ConfigRecord>> {
     const { list, total } = await this.list(query, actor);
-    return { list: await this.withSegmentChains(this.db, list), total };
+    return { list: await this.withSegmentChains(this.db, workspaceOf(actor), list), total };
   }
 
-  async get(id: RecordId): Promise<ConfigRecord> {
-    return this.decorate(this.db, await this.findRow(this.db, id));
+  async get(id: RecordId, actor: Actor): Promise<ConfigRecord> {
+    const workspaceId = workspaceOf(actor);
+    return this.decorate(this.db, workspaceId, await this.findRow(this.db, workspaceId, id));
   }
 
   async create(input: ConfigForm, actor: Actor): Promise<ConfigRecord> {
-    const workspaceId = await this.actorWorkspace(actor);
+    const workspaceId = workspaceOf(actor);
     const record = await this.db.transaction().execute(async (trx) => {
       const externalId = newExternalId();
       const { body, notices } = this.prepare(input, externalId, {});
-      await this.check(trx, body, externalId);
+      await this.check(trx, workspaceId, body, externalId);
       const timestamp = now();
       const row = await trx
         .insertInto('config_records')
@@ -161,52 +172,59 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      return withNotices(await this.decorate(trx, row), notices);
+      return withNotices(await this.decorate(trx, workspaceId, row), notices);
     });
     await this.onChange(this.kind);
     return record;
   }
 
-  async update(id: RecordId, input: ConfigForm): Promise<ConfigRecord> {
+  async update(id: RecordId, input: ConfigForm, actor: Actor): Promise<ConfigRecord> {
+    const workspaceId = workspaceOf(actor);
     const record = await this.db.transaction().execute(async (trx) => {
-      const existing = await this.findRow(trx, id);
+      const existing = await this.findRow(trx, workspaceId, id);
       const { body, notices } = this.prepare(input, existing.external_id, parseBody(existing.body));
-      await this.check(trx, body, existing.external_id);
+      await this.check(trx, workspaceId, body, existing.external_id);
       const row = await trx
         .updateTable('config_records')
         .set({ name: input.name, body: JSON.stringify(body), updated_at: now() })
         .where('id', '=', existing.id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      return withNotices(await this.decorate(trx, row), notices);
+      return withNotices(await this.decorate(trx, workspaceId, row), notices);
     });
     await this.onChange(this.kind);
     return record;
   }
 
-  archive(id: RecordId): Promise<ConfigRecord> {
-    return this.setStatus(id, 'archived');
+  archive(id: RecordId, actor: Actor): Promise<ConfigRecord> {
+    return this.setStatus(id, workspaceOf(actor), 'archived');
   }
 
-  restore(id: RecordId): Promise<ConfigRecord> {
-    return this.setStatus(id, 'active');
+  restore(id: RecordId, actor: Actor): Promise<ConfigRecord> {
+    return this.setStatus(id, workspaceOf(actor), 'active');
   }
 
-  private async setStatus(id: RecordId, status: 'active' | 'archived'): Promise<ConfigRecord> {
-    const existing = await this.findRow(this.db, id);
+  private async setStatus(id: RecordId, workspaceId: number, status: 'active' | 'archived'): Promise<ConfigRecord> {
+    const existing = await this.findRow(this.db, workspaceId, id);
     const row = await this.db
       .updateTable('config_records')
       .set({ status, updated_at: now() })
       .where('id', '=', existing.id)
+      .where('workspace_id', '=', workspaceId)
       .returningAll()
       .executeTakeFirst();
     if (!row) throw new NotFoundError();
     await this.onChange(this.kind);
-    return this.decorate(this.db, row);
+    return this.decorate(this.db, workspaceId, row);
   }
 
-  private async findRow(db: Db, id: RecordId): Promise<ConfigRecordRow> {
-    let query = db.selectFrom('config_records').selectAll().where('kind', '=', this.kind);
+  /** The record `id` names among the workspace's records of this kind; any other is not found. */
+  private async findRow(db: Db, workspaceId: number, id: RecordId): Promise<ConfigRecordRow> {
+    let query = db
+      .selectFrom('config_records')
+      .selectAll()
+      .where('kind', '=', this.kind)
+      .where('workspace_id', '=', workspaceId);
     query =
       this.definition.idField === 'id'
         ? query.where('id', '=', Number(id))
@@ -214,19 +232,6 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
     const row = await query.executeTakeFirst();
     if (!row) throw new NotFoundError();
     return row;
-  }
-
-  /** New records belong to the creator's first workspace (none when the creator has none). */
-  private async actorWorkspace(actor: Actor): Promise<number | null> {
-    const row = await this.db
-      .selectFrom('user_workspaces')
-      .innerJoin('workspaces', 'workspaces.id', 'user_workspaces.workspace_id')
-      .select('workspaces.id')
-      .where('user_workspaces.user_id', '=', actor.userId)
-      .where('workspaces.status', '=', 'active')
-      .orderBy('workspaces.id')
-      .executeTakeFirst();
-    return row?.id ?? null;
   }
 
   /**
@@ -260,14 +265,18 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
     return { body, notices };
   }
 
-  /** References must name existing records; backup and segment chains must not lead back here. */
-  private async check(trx: Db, body: Record<string, unknown>, externalId: string): Promise<void> {
+  /**
+   * References must name existing records of the same workspace (another workspace's record is as
+   * unknown as a missing one); backup and segment chains must not lead back here.
+   */
+  private async check(trx: Db, workspaceId: number, body: Record<string, unknown>, externalId: string): Promise<void> {
     const errors: Record<string, string[]> = {};
     for (const reference of this.definition.references ?? []) {
       const values = referenceValues(body, reference);
       if (values.length === 0) continue;
       const existing = await existingIds(
         trx,
+        workspaceId,
         getResource(reference.resource),
         values.map((entry) => entry.value),
       );
@@ -276,24 +285,24 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
       }
     }
     if (this.hasBackupChain && !errors.backup_offer_external_id) {
-      const chain = await followChain(backupLinks(body), this.links(trx, backupLinks));
+      const chain = await followChain(backupLinks(body), this.links(trx, workspaceId, backupLinks));
       if (chain.includes(externalId)) errors.backup_offer_external_id = [VALIDATION_MESSAGES.backupChainLoop];
     }
     if (this.hasSegmentChain && !errors.condition) {
       const direct = segmentLinks(body);
-      const existing = await existingIds(trx, this.definition, direct);
+      const existing = await existingIds(trx, workspaceId, this.definition, direct);
       if (direct.some((id) => !existing.has(id))) {
         errors.condition = [VALIDATION_MESSAGES.unknownReference];
       } else {
-        const chain = await followChain(direct, this.links(trx, segmentLinks));
+        const chain = await followChain(direct, this.links(trx, workspaceId, segmentLinks));
         if (chain.includes(externalId)) errors.condition = [VALIDATION_MESSAGES.segmentChainLoop];
       }
     }
     if (Object.keys(errors).length > 0) throw new ValidationError(errors);
   }
 
-  /** Loads records of this kind on demand and reads their outgoing links. */
-  private links(db: Db, linksOf: (body: Record<string, unknown>) => string[]): NextLinks {
+  /** Loads the workspace's records of this kind on demand and reads their outgoing links. */
+  private links(db: Db, workspaceId: number, linksOf: (body: Record<string, unknown>) => string[]): NextLinks {
     return async (ids) => {
       const links = new Map<string, readonly string[]>();
       if (ids.length === 0) return links;
@@ -301,6 +310,7 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
         .selectFrom('config_records')
         .select(['external_id', 'body'])
         .where('kind', '=', this.kind)
+        .where('workspace_id', '=', workspaceId)
         .where('external_id', 'in', [...ids])
         .execute();
       for (const row of rows) links.set(row.external_id, linksOf(parseBody(row.body)));
@@ -308,15 +318,17 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
     };
   }
 
-  /** Every record of this kind with its links, loaded once for a whole list. */
+  /** Every record of this kind in the workspace with its links, loaded once for a whole list. */
   private async allLinks(
     db: Db,
+    workspaceId: number,
     linksOf: (body: Record<string, unknown>) => string[],
   ): Promise<{ next: NextLinks; rows: Map<string, Record<string, unknown>> }> {
     const rows = await db
       .selectFrom('config_records')
       .select(['external_id', 'body'])
       .where('kind', '=', this.kind)
+      .where('workspace_id', '=', workspaceId)
       .execute();
     const bodies = new Map(rows.map((row) => [row.external_id, parseBody(row.body)]));
     const links = new Map([...bodies].map(([id, body]) => [id, linksOf(body)] as const));
@@ -325,10 +337,10 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
   }
 
   /** A single record with what the server computes for its kind. */
-  private async decorate(db: Db, row: ConfigRecordRow): Promise<ConfigRecord> {
+  private async decorate(db: Db, workspaceId: number, row: ConfigRecordRow): Promise<ConfigRecord> {
     const record = this.toRecord(row);
-    if (this.hasBackupChain) return (await this.withBackupChains(db, [record]))[0]!;
-    if (this.hasSegmentChain) return (await this.withSegmentChains(db, [record]))[0]!;
+    if (this.hasBackupChain) return (await this.withBackupChains(db, workspaceId, [record]))[0]!;
+    if (this.hasSegmentChain) return (await this.withSegmentChains(db, workspaceId, [record]))[0]!;
     return record;
   }
 
@@ -336,9 +348,9 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
    * §3.1 offer extras: `backup_offers_chain` (the external ids that follow backup_offer_external_id) and
    * `min_daily_cap` (the smallest non-zero daily cap of the offer and its chain; 0 when none is capped).
    */
-  private async withBackupChains(db: Db, list: ConfigRecord[]): Promise<ConfigRecord[]> {
+  private async withBackupChains(db: Db, workspaceId: number, list: ConfigRecord[]): Promise<ConfigRecord[]> {
     if (list.length === 0) return list;
-    const { next, rows } = await this.allLinks(db, backupLinks);
+    const { next, rows } = await this.allLinks(db, workspaceId, backupLinks);
     return Promise.all(
       list.map(async (record) => {
         const chain = (await followChain(backupLinks(record), next)).filter((id) => id !== record.external_id);
@@ -351,9 +363,9 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
   }
 
   /** ENTITIES.md: `segments_chain`, the segments a segment refers to directly or through others. */
-  private async withSegmentChains(db: Db, list: ConfigRecord[]): Promise<ConfigRecord[]> {
+  private async withSegmentChains(db: Db, workspaceId: number, list: ConfigRecord[]): Promise<ConfigRecord[]> {
     if (list.length === 0) return list;
-    const { next } = await this.allLinks(db, segmentLinks);
+    const { next } = await this.allLinks(db, workspaceId, segmentLinks);
     return Promise.all(
       list.map(async (record) => ({
         ...record,
@@ -366,14 +378,14 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
    * §7.2 `with_relations`: the name of each record a top-level reference names, beside it
    * (`flow_external_id` → `flow_name`, `traffic_source_external_id` → `traffic_source_name`).
    */
-  private async withRelationNames(list: ConfigRecord[]): Promise<ConfigRecord[]> {
+  private async withRelationNames(workspaceId: number, list: ConfigRecord[]): Promise<ConfigRecord[]> {
     const direct = (this.definition.references ?? []).filter((reference) => !reference.field.includes('*'));
     if (list.length === 0 || direct.length === 0) return list;
     const names = new Map<string, Map<string, string>>();
     for (const reference of direct) {
       const target = getResource(reference.resource);
       const ids = list.flatMap((record) => referenceValues(record, reference).map((entry) => entry.value));
-      names.set(reference.field, await recordNames(this.db, target, ids));
+      names.set(reference.field, await recordNames(this.db, workspaceId, target, ids));
     }
     return list.map((record) => {
       const named = { ...record };
@@ -407,18 +419,20 @@ function parseBody(text: string): Record<string, unknown> {
     : {};
 }
 
-/** Ids (as strings) among `values` that name a record of `target`, archived ones included. */
+/** Ids (as strings) among `values` that name a record of `target` in the workspace, archived ones included. */
 async function existingIds(
   db: Db,
+  workspaceId: number,
   target: ResourceDefinition,
   values: readonly (string | number)[],
 ): Promise<Set<string>> {
-  return new Set((await recordNames(db, target, values)).keys());
+  return new Set((await recordNames(db, workspaceId, target, values)).keys());
 }
 
-/** Names of the records of `target` that `values` name, by id (as a string). */
+/** Names of the workspace's records of `target` that `values` name, by id (as a string). */
 async function recordNames(
   db: Db,
+  workspaceId: number,
   target: ResourceDefinition,
   values: readonly (string | number)[],
 ): Promise<Map<string, string>> {
@@ -432,6 +446,7 @@ async function recordNames(
       .selectFrom('config_records')
       .select(['id', 'name'])
       .where('kind', '=', target.name)
+      .where('workspace_id', '=', workspaceId)
       .where('id', 'in', ids)
       .execute();
     for (const row of rows) names.set(String(row.id), row.name);
@@ -444,6 +459,7 @@ async function recordNames(
     .selectFrom('config_records')
     .select(['external_id', 'name'])
     .where('kind', '=', target.name)
+    .where('workspace_id', '=', workspaceId)
     .where('external_id', 'in', ids)
     .execute();
   for (const row of rows) names.set(row.external_id, row.name);
