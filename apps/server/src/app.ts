@@ -23,6 +23,7 @@ import { RedisLoginLimiter } from './auth/redis-login-limiter.js';
 import { Sessions } from './auth/sessions.js';
 import { actingWorkspace } from './auth/workspace.js';
 import type { Config } from './config.js';
+import { costRoutes } from './costs/routes.js';
 import { UnauthorizedError } from './errors.js';
 import { dashboard } from './http/dashboard.js';
 import { errorHandler } from './http/error-handler.js';
@@ -217,6 +218,7 @@ async function createServer(
       reportRoutes(api, reports);
       postbackLogRoutes(api, store.db);
       conversionRoutes(api, store.db, engine);
+      costRoutes(api, store, engine);
     },
     { prefix: '/api' },
   );

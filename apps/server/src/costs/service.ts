@@ -1,0 +1,104 @@
+// Issue 20: a campaign's cost set after the fact (the traffic source's invoice). The total cost of the
+// campaign's clicks over a range of local days — of one parameter value, if asked — becomes exactly the
+// amount given, spread evenly over those clicks. The report rollups hold the clicks' cost per bucket, so
+// each bucket's cost moves by what its clicks' cost moved, in the same transaction: a report read from
+// the cubes agrees with one read from the events, before and after.
+import { COST_FILTER_KEYS, type TCostUpdate } from '@switchyard/domain';
+import type { Kysely } from 'kysely';
+import { NotFoundError, ValidationError } from '../errors.js';
+import { nextDay, startOfLocalDay } from '../reports/time.js';
+import type { Store } from '../store/database.js';
+import { applyRollupDeltas, DIMENSION_COLUMNS, type RollupDelta, rollupDeltas } from '../store/report-rollups.js';
+import type { Database } from '../store/schema.js';
+
+/** Costs are stored to the millionth: each click gets amount / N so rounded, the remainder on the last. */
+const MICROS = 1_000_000;
+
+/** Ids per UPDATE … WHERE id IN (…): well under SQLite's and PostgreSQL's parameter limits. */
+const ID_CHUNK = 900;
+
+export const NO_CLICKS_MESSAGE = 'No clicks in this range';
+
+/** Each click's share of `amount`, in millionths: equal shares, the rounding remainder on the last click. */
+export function spread(amount: number, count: number): number[] {
+  const total = Math.round(amount * MICROS);
+  const share = Math.floor(total / count);
+  const shares = new Array<number>(count).fill(share);
+  shares[count - 1] = total - share * (count - 1);
+  return shares;
+}
+
+/** The tracker campaign `externalId` of the workspace, or a 404. */
+export async function campaignOf(db: Kysely<Database>, workspaceId: number, externalId: string) {
+  const campaign = await db
+    .selectFrom('config_records')
+    .select(['external_id', 'name'])
+    .where('kind', '=', 'tracker-campaigns')
+    .where('workspace_id', '=', workspaceId)
+    .where('external_id', '=', externalId)
+    .executeTakeFirst();
+  if (!campaign) throw new NotFoundError();
+  return campaign;
+}
+
+/**
+ * Sets the cost of the campaign's clicks in the range (and filter) to `input.amount` in total; answers
+ * how many clicks changed. No clicks in the range: a 400 on `start`, since nothing could be set.
+ */
+export async function updateCampaignCost(
+  store: Store,
+  campaignExternalId: string,
+  input: TCostUpdate,
+): Promise<number> {
+  const from = startOfLocalDay(input.start, input.timezone).toISOString();
+  const to = startOfLocalDay(nextDay(input.end), input.timezone).toISOString();
+  return store.db.transaction().execute(async (trx) => {
+    let query = trx
+      .selectFrom('tracker_clicks')
+      .select(['id', 'created_at', 'cost', 'is_unique', ...Object.values(DIMENSION_COLUMNS)])
+      .where('campaign_external_id', '=', campaignExternalId)
+      .where('created_at', '>=', from)
+      .where('created_at', '<', to);
+    for (const key of COST_FILTER_KEYS) {
+      const value = input.filter[key];
+      if (value !== undefined) query = query.where(key, '=', value);
+    }
+    query = query.orderBy('id');
+    // SQLite's transaction holds the write lock from its start (BEGIN IMMEDIATE); PostgreSQL locks the rows.
+    const clicks = await (store.dialect === 'postgres' ? query.forUpdate() : query).execute();
+    if (clicks.length === 0) throw new ValidationError({ start: [NO_CLICKS_MESSAGE] }, NO_CLICKS_MESSAGE);
+
+    const shares = spread(input.amount, clicks.length);
+    // Ids grouped by their new cost (all but the last click share one).
+    const byCost = new Map<number, number[]>();
+    const changed = clicks.map((click, index) => {
+      const cost = shares[index]! / MICROS;
+      let ids = byCost.get(cost);
+      if (!ids) {
+        ids = [];
+        byCost.set(cost, ids);
+      }
+      ids.push(click.id);
+      return { ...click, cost: cost - Number(click.cost) };
+    });
+    for (const [cost, ids] of byCost) {
+      for (let start = 0; start < ids.length; start += ID_CHUNK) {
+        await trx
+          .updateTable('tracker_clicks')
+          .set({ cost })
+          .where('id', 'in', ids.slice(start, start + ID_CHUNK))
+          .execute();
+      }
+    }
+
+    // What the clicks' cost moved, per cube row: the cost alone (the clicks are still counted once).
+    const deltas: RollupDelta[] = rollupDeltas(changed, []).map((delta) => ({
+      ...delta,
+      clicks: 0,
+      unique_clicks: 0,
+      leads: 0,
+    }));
+    await applyRollupDeltas(trx, deltas);
+    return clicks.length;
+  });
+}

@@ -1,0 +1,280 @@
+import { type CostImportResponse, type ReportResponse, ZReportQuery } from '@switchyard/domain';
+import type { FastifyInstance } from 'fastify';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { spread } from '../src/costs/service.js';
+import { ReportsService } from '../src/reports/service.js';
+import { createRecord, type StoredRecord } from './fixtures/config-records.js';
+import { DESKTOP, GB_IP } from './fixtures/traffic.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, expectError, forEachDatabase, login } from './harness.js';
+
+// Issue 20: a campaign's cost set after the fact over a range of days, for the whole campaign or one
+// parameter value, by the API and by a CSV import; reports then show exactly the amount, read from the
+// rollups and from the events alike. On SQLite and PostgreSQL.
+
+describe('spreading an amount over clicks', () => {
+  it('gives each click an equal share in millionths, the remainder on the last, summing exactly', () => {
+    expect(spread(10, 3)).toEqual([3_333_333, 3_333_333, 3_333_334]);
+    expect(spread(0.01, 3)).toEqual([3333, 3333, 3334]);
+    expect(spread(100, 4)).toEqual([25_000_000, 25_000_000, 25_000_000, 25_000_000]);
+    expect(spread(0, 2)).toEqual([0, 0]);
+    for (const [amount, count] of [
+      [123.45, 7],
+      [1e9, 3],
+      [0.07, 11],
+    ] as const) {
+      expect(spread(amount, count).reduce((sum, share) => sum + share, 0)).toBe(Math.round(amount * 1e6));
+    }
+  });
+});
+
+forEachDatabase('campaign costs', (db) => {
+  let app: FastifyInstance;
+  let token: string;
+  let clock = Date.parse('2026-11-10T03:00:00.000Z');
+  let campaign: StoredRecord;
+  let workspaceId: number;
+
+  const at = (iso: string) => {
+    clock = Date.parse(iso);
+  };
+
+  async function click(zone: string) {
+    const response = await app.inject({
+      method: 'GET',
+      url: `/c/${campaign.external_id}?zone=${zone}`,
+      remoteAddress: GB_IP,
+      headers: { 'user-agent': DESKTOP },
+    });
+    expect(response.statusCode, response.body).toBe(302);
+  }
+
+  async function updateCost(body: unknown, id = campaign.external_id, headers: Record<string, string> = {}) {
+    return app.inject({
+      method: 'POST',
+      url: `/api/tracker/campaigns/${id}/costs`,
+      headers: { ...bearer(token), ...headers },
+      payload: body as Record<string, unknown>,
+    });
+  }
+
+  /** The report from the API (rollups where they can) and from the events alone: they must agree. */
+  async function report(input: Record<string, string>): Promise<ReportResponse> {
+    const response = await app.inject({
+      method: 'GET',
+      url: `/api/reports?${new URLSearchParams(input)}`,
+      headers: bearer(token),
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const fromApi = response.json<ReportResponse>();
+    const query = ZReportQuery.parse({ limit: 0, ...input });
+    const fromEvents = await new ReportsService(app.store.db, { rollups: false }).run(query, { workspaceId });
+    expect(fromApi.totals.cost).toBe(fromEvents.totals.cost);
+    expect(fromApi.list.map((row) => [row.label, row.cost])).toEqual(
+      fromEvents.list.map((row) => [row.label, row.cost]),
+    );
+    return fromApi;
+  }
+
+  const costOf = async (from: string, to: string, extra: Record<string, string> = {}) =>
+    (await report({ group_by: 'campaign', date_from: from, date_to: to, ...extra })).totals.cost;
+
+  beforeAll(async () => {
+    app = await db.buildApp({
+      env: { SWITCHYARD_ADMIN_EMAIL: ADMIN_EMAIL, SWITCHYARD_ADMIN_PASSWORD: ADMIN_PASSWORD },
+      engine: { now: () => new Date(clock), outbound: { intervalMs: 0 } },
+    });
+    token = await login(app, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const workspace = await app.store.db.selectFrom('workspaces').select('id').orderBy('id').executeTakeFirstOrThrow();
+    workspaceId = Number(workspace.id);
+    const source = await createRecord(app, token, 'traffic-sources', {
+      parameters: [{ name: 'Zone', ts_parameter: 'zone', ts_token: '{zone}', internal_token: 'var1', enabled: true }],
+    });
+    const offer = await createRecord(app, token, 'tracker-offers', { url: 'https://offer.example/?c={clickid}' });
+    const flow = await createRecord(app, token, 'tracker-flows', {
+      path_groups: [
+        { id: 'g', name: 'All', paths: [{ id: 'p', offers: [{ id: 'o', offer_external_id: offer.external_id }] }] },
+      ],
+    });
+    campaign = await createRecord(app, token, 'tracker-campaigns', {
+      traffic_source_external_id: source.external_id,
+      flow_external_id: flow.external_id,
+      cost_model: 'CPC',
+      cost: 0.25,
+    });
+    // UTC days: 11-10 (zone-7, zone-7, zone-8), 11-11 (zone-8, zone-7), 11-12 (zone-7).
+    at('2026-11-10T03:00:00.000Z');
+    await click('zone-7');
+    at('2026-11-10T12:00:00.000Z');
+    await click('zone-7');
+    at('2026-11-10T13:10:00.000Z');
+    await click('zone-8');
+    at('2026-11-11T04:30:00.000Z');
+    await click('zone-8');
+    at('2026-11-11T20:00:00.000Z');
+    await click('zone-7');
+    at('2026-11-12T09:00:00.000Z');
+    await click('zone-7');
+    await app.engine.flush();
+  });
+
+  it('starts from the CPC cost of each click', async () => {
+    expect(await costOf('2026-11-10', '2026-11-12')).toBe(1.5);
+  });
+
+  it('sets the cost over a range: the report shows exactly the amount, the day outside untouched', async () => {
+    const response = await updateCost({ start: '2026-11-10', end: '2026-11-11', timezone: 'UTC', amount: 10 });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toEqual({ clicks: 5 });
+
+    expect(await costOf('2026-11-10', '2026-11-11')).toBe(10);
+    expect(await costOf('2026-11-12', '2026-11-12')).toBe(0.25);
+    const byDay = await report({ group_by: 'day', date_from: '2026-11-10', date_to: '2026-11-12' });
+    const days = new Map(byDay.list.map((row) => [row.day, row.cost]));
+    expect(days.get('2026-11-10')).toBe(6);
+    expect(days.get('2026-11-11')).toBe(4);
+    expect(days.get('2026-11-12')).toBe(0.25);
+    // An amount that does not divide evenly still sums exactly.
+    const again = await updateCost({ start: '2026-11-10', end: '2026-11-11', amount: 1 });
+    expect(again.json()).toEqual({ clicks: 5 });
+    expect(await costOf('2026-11-10', '2026-11-11')).toBe(1);
+    const uneven = await updateCost({ start: '2026-11-10', end: '2026-11-12', amount: 100 / 3 });
+    expect(uneven.json()).toEqual({ clicks: 6 });
+    expect(await costOf('2026-11-10', '2026-11-12')).toBe(33.333333);
+  });
+
+  it('sets the cost of one parameter value: only its clicks change', async () => {
+    await updateCost({ start: '2026-11-10', end: '2026-11-11', amount: 40 });
+    const response = await updateCost({
+      start: '2026-11-10',
+      end: '2026-11-11',
+      timezone: 'UTC',
+      amount: 9,
+      filter: { var1: 'zone-7' },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toEqual({ clicks: 3 });
+    const vars = (value: string) => ({ vars: JSON.stringify({ var1: value }) });
+    expect(await costOf('2026-11-10', '2026-11-11', vars('zone-7'))).toBe(9);
+    // The two zone-8 clicks kept their 8 each.
+    expect(await costOf('2026-11-10', '2026-11-11', vars('zone-8'))).toBe(16);
+    expect(await costOf('2026-11-10', '2026-11-11')).toBe(25);
+    const byVar = await report({ group_by: 'var1', date_from: '2026-11-10', date_to: '2026-11-12' });
+    const zones = new Map(byVar.list.map((row) => [row.var1, row.cost]));
+    // zone-8's two clicks are all in the range; zone-7 adds its click of 11-12 (33.333333 / 6 then).
+    expect(zones.get('zone-8')).toBe(16);
+    expect(zones.get('zone-7')).toBeCloseTo(9 + (await costOf('2026-11-12', '2026-11-12')), 6);
+  });
+
+  it('reads the days in the timezone given', async () => {
+    // In Asia/Kolkata (UTC+5:30), 11-11 runs from 11-10T18:30Z to 11-11T18:30Z: the zone-8 click at 04:30.
+    const response = await updateCost({ start: '2026-11-11', end: '2026-11-11', timezone: 'Asia/Kolkata', amount: 2 });
+    expect(response.json()).toEqual({ clicks: 1 });
+    expect(await costOf('2026-11-11', '2026-11-11', { timezone: 'Asia/Kolkata' })).toBe(2);
+  });
+
+  it('answers 400 on start when the range has no clicks, and changes nothing', async () => {
+    const before = await costOf('2026-11-01', '2026-11-30');
+    const response = await updateCost({ start: '2026-11-20', end: '2026-11-21', amount: 5 });
+    expect(expectError(response, 400).errors).toEqual({ start: ['No clicks in this range'] });
+    const filtered = await updateCost({ start: '2026-11-10', end: '2026-11-11', amount: 5, filter: { var1: 'none' } });
+    expect(expectError(filtered, 400).errors?.start).toEqual(['No clicks in this range']);
+    expect(await costOf('2026-11-01', '2026-11-30')).toBe(before);
+  });
+
+  it('refuses bad input on its field', async () => {
+    const errorsOf = async (body: unknown) => expectError(await updateCost(body), 400).errors ?? {};
+    expect(Object.keys(await errorsOf({}))).toEqual(expect.arrayContaining(['start', 'end', 'amount']));
+    expect(Object.keys(await errorsOf({ start: '2026-11-31', end: '2026-11-10', amount: 1 }))).toContain('start');
+    expect(Object.keys(await errorsOf({ start: '2026-11-11', end: '2026-11-10', amount: 1 }))).toEqual(['end']);
+    expect(Object.keys(await errorsOf({ start: '2026-11-10', end: '2026-11-10', amount: -1 }))).toEqual(['amount']);
+    expect(Object.keys(await errorsOf({ start: '2026-11-10', end: '2026-11-10', amount: 2e9 }))).toEqual(['amount']);
+    expect(Object.keys(await errorsOf({ start: '2026-11-10', end: '2026-11-10', amount: '5' }))).toEqual(['amount']);
+    expect(
+      Object.keys(await errorsOf({ start: '2026-11-10', end: '2026-11-10', amount: 1, timezone: 'Mars/Base' })),
+    ).toEqual(['timezone']);
+    const filter = await errorsOf({ start: '2026-11-10', end: '2026-11-10', amount: 1, filter: { referrer: 'x' } });
+    expect(Object.keys(filter)[0]).toMatch(/^filter/);
+  });
+
+  it("answers 404 for an unknown campaign and for another workspace's", async () => {
+    expectError(await updateCost({ start: '2026-11-10', end: '2026-11-10', amount: 1 }, 'no-such-campaign'), 404);
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/workspaces',
+      headers: bearer(token),
+      payload: { name: 'Client B' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const other = created.json<{ id: number }>().id;
+    const foreignId = 'foreign-campaign-costs';
+    await app.store.db
+      .insertInto('config_records')
+      .values({
+        kind: 'tracker-campaigns',
+        external_id: foreignId,
+        workspace_id: other,
+        name: 'Client B campaign',
+        body: '{}',
+        status: 'active',
+        created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
+      })
+      .execute();
+    expectError(await updateCost({ start: '2026-11-10', end: '2026-11-10', amount: 1 }, foreignId), 404);
+    // In its own workspace it is found (and has no clicks).
+    const own = await updateCost({ start: '2026-11-10', end: '2026-11-10', amount: 1 }, foreignId, {
+      'x-workspace': String(other),
+    });
+    expect(expectError(own, 400).errors).toEqual({ start: ['No clicks in this range'] });
+  });
+
+  it('imports CSV lines, each answered through the same update', async () => {
+    const text = [
+      'date,campaign,var_name,var_value,amount',
+      `2026-11-12,${campaign.name},,,7`,
+      `2026-11-11,${campaign.external_id},var1,zone-8,3`,
+      `2026-11-13,${campaign.external_id},,,1`,
+      '2026-11-10,no-such-campaign,,,1',
+      `2026-11-10,${campaign.external_id},referrer,x,1`,
+      `2026-11-10,${campaign.external_id},,,-4`,
+    ].join('\n');
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/tracker/campaigns/costs/import',
+      headers: bearer(token),
+      payload: { text },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const answer = response.json<CostImportResponse>();
+    expect(answer.lines.map((line) => [line.line, line.status, line.clicks])).toEqual([
+      [2, 200, 1],
+      [3, 200, 1],
+      [4, 400, 0],
+      [5, 404, 0],
+      [6, 400, 0],
+      [7, 400, 0],
+    ]);
+    expect(answer.lines[2]!.message).toBe('No clicks in this range');
+    expect(answer).toMatchObject({ updated: 2, refused: 4 });
+    expect(await costOf('2026-11-12', '2026-11-12')).toBe(7);
+    expect(await costOf('2026-11-11', '2026-11-11', { vars: JSON.stringify({ var1: 'zone-8' }) })).toBe(3);
+
+    const csv = await app.inject({
+      method: 'POST',
+      url: '/api/tracker/campaigns/costs/import',
+      headers: { ...bearer(token), 'content-type': 'text/csv' },
+      payload: `2026-11-12,${campaign.external_id},,,8.5\n`,
+    });
+    expect(csv.statusCode, csv.body).toBe(200);
+    expect(csv.json<CostImportResponse>().lines[0]).toMatchObject({ status: 200, clicks: 1 });
+    expect(await costOf('2026-11-12', '2026-11-12')).toBe(8.5);
+
+    const empty = await app.inject({
+      method: 'POST',
+      url: '/api/tracker/campaigns/costs/import',
+      headers: bearer(token),
+      payload: { text: '' },
+    });
+    expect(Object.keys(expectError(empty, 400).errors ?? {})).toEqual(['text']);
+  });
+});
