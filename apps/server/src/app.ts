@@ -25,6 +25,7 @@ import { actingWorkspace } from './auth/workspace.js';
 import type { Config } from './config.js';
 import { costRoutes } from './costs/routes.js';
 import { UnauthorizedError } from './errors.js';
+import { eventTableRoutes } from './events/routes.js';
 import { dashboard } from './http/dashboard.js';
 import { errorHandler } from './http/error-handler.js';
 import { lenientJsonBody } from './http/json-body.js';
@@ -217,6 +218,7 @@ async function createServer(
       referenceDataRoutes(api);
       reportRoutes(api, reports);
       postbackLogRoutes(api, store.db);
+      eventTableRoutes(api, store.db);
       conversionRoutes(api, store.db, engine);
       costRoutes(api, store, engine);
     },

@@ -114,7 +114,7 @@ export function isTimeZone(zone: string): boolean {
   }
 }
 
-const ZDate = z.string().trim().refine(isDate, { message: 'Use a date as YYYY-MM-DD.' });
+export const ZDate = z.string().trim().refine(isDate, { message: 'Use a date as YYYY-MM-DD.' });
 
 /** `a,b` or a repeated parameter → the list of names, unknown names refused with the ones accepted. */
 const ZGroupBy = z
@@ -179,13 +179,13 @@ function jsonObjectOf<Key extends string>(parameter: string, allowed: readonly K
 }
 
 /** `vars={"subaff":"s1","var1":"zone-7"}` keeps events whose columns equal these. */
-const ZVarsFilter = jsonObjectOf('vars', REPORT_VAR_FILTERS);
+export const ZVarsFilter = jsonObjectOf('vars', REPORT_VAR_FILTERS);
 
 /**
  * `filters={"campaign":"c-1","offer":null}` keeps the events of one value of each named group (the
  * reports screen's drill-down: a campaign's row opens that campaign's offers).
  */
-const ZGroupFilters = jsonObjectOf('filters', REPORT_FILTER_GROUPS);
+export const ZGroupFilters = jsonObjectOf('filters', REPORT_FILTER_GROUPS);
 
 /**
  * The report query (§7.5). `date_from`/`date_to` (or the spec's `start_date`/`end_date`) are days in

@@ -1,0 +1,160 @@
+import { z } from 'zod';
+import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './constants.js';
+import type { ConversionState } from './conversions.js';
+import type { LoggedRecord } from './postback-log.js';
+import { isTimeZone, ZDate, ZGroupFilters, ZVarsFilter } from './reports.js';
+
+// Issue 20: the event tables. `GET /api/events/clicks`, `/api/events/leads` and `/api/events/conversions`
+// list single events, newest first, narrowed by the report's own filters (date range in a timezone,
+// `filters`, `vars`): the events behind a report row are the list filtered by that row's values.
+
+export const EVENT_KINDS = ['clicks', 'leads', 'conversions'] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+export function isEventKind(text: string | undefined): text is EventKind {
+  return (EVENT_KINDS as readonly string[]).includes(text ?? '');
+}
+
+/** The report's filters (ZReportQuery's pieces), paged like the postback log: no `limit=0`. */
+export const ZEventQuery = z
+  .object({
+    date_from: ZDate.optional(),
+    date_to: ZDate.optional(),
+    start_date: ZDate.optional(),
+    end_date: ZDate.optional(),
+    timezone: z.string().trim().default('UTC').refine(isTimeZone, { message: 'Use an IANA timezone.' }),
+    vars: ZVarsFilter.default({}),
+    filters: ZGroupFilters.default({}),
+    page: z.coerce.number().int().min(1).default(DEFAULT_PAGE),
+    limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+  })
+  .transform(({ start_date, end_date, ...query }) => ({
+    ...query,
+    date_from: query.date_from ?? start_date,
+    date_to: query.date_to ?? end_date,
+  }))
+  .superRefine((query, context) => {
+    if (query.date_from && query.date_to && query.date_from > query.date_to) {
+      context.addIssue({ code: 'custom', path: ['date_to'], message: 'The range ends before it starts.' });
+    }
+  });
+export type TEventQuery = z.infer<typeof ZEventQuery>;
+
+/** The var columns every event carries (a conversion: its click's or lead's). */
+export interface EventVars {
+  var1: string | null;
+  var2: string | null;
+  var3: string | null;
+  var4: string | null;
+  var5: string | null;
+  var6: string | null;
+  var7: string | null;
+  var8: string | null;
+  var9: string | null;
+  var10: string | null;
+}
+
+/** A conversion of a click, as the click's row shows it (`payout` only with the money permission). */
+export interface ClickConversion {
+  conversion_id: string;
+  state: ConversionState;
+  payout?: number;
+  created_at: string;
+}
+
+export interface ClickEvent extends EventVars {
+  click_id: string;
+  created_at: string;
+  campaign: LoggedRecord;
+  flow: LoggedRecord | null;
+  path_group_id: string | null;
+  path_id: string | null;
+  lander: LoggedRecord | null;
+  offer: LoggedRecord | null;
+  traffic_source: LoggedRecord | null;
+  visitor_id: string;
+  is_unique: boolean;
+  ip: string | null;
+  country: string | null;
+  device: string | null;
+  platform: string | null;
+  browser: string | null;
+  user_agent: string | null;
+  referrer: string | null;
+  external_click_id: string | null;
+  subaff: string | null;
+  /** Every var the click carried (utm_*, …). */
+  vars: Record<string, string>;
+  /** Only with the money permission. */
+  cost?: number;
+  is_bot: boolean;
+  /** The routing decision's reason (matched, backup_offer, no_matching_path_group, capped, no_offer). */
+  reason: string;
+  conversions: ClickConversion[];
+}
+
+export interface LeadEvent extends EventVars {
+  lead_id: string;
+  created_at: string;
+  campaign: LoggedRecord;
+  flow: LoggedRecord | null;
+  path_group_id: string | null;
+  path_id: string | null;
+  offer: LoggedRecord | null;
+  traffic_source: LoggedRecord | null;
+  email_hash: string;
+  email_domain: string;
+  age: number | null;
+  ip: string | null;
+  country: string | null;
+  device: string | null;
+  platform: string | null;
+  browser: string | null;
+  user_agent: string | null;
+  subaff: string | null;
+  vars: Record<string, string>;
+  is_bot: boolean;
+  decision: string;
+  reason: string;
+  backup_used: boolean;
+}
+
+export interface ConversionEvent extends EventVars {
+  conversion_id: string;
+  created_at: string;
+  updated_at: string | null;
+  click_id: string | null;
+  lead_id: string | null;
+  campaign: LoggedRecord;
+  flow: LoggedRecord | null;
+  path_group_id: string | null;
+  path_id: string | null;
+  offer: LoggedRecord | null;
+  lander: LoggedRecord | null;
+  traffic_source: LoggedRecord | null;
+  affiliate_network: LoggedRecord | null;
+  event: LoggedRecord | null;
+  status: string | null;
+  is_conversion: boolean;
+  state: ConversionState;
+  /** Only with the money permission. */
+  payout?: number;
+  revenue?: number | null;
+  currency: string;
+  original_currency: string | null;
+  txid: string | null;
+  country: string | null;
+  subaff: string | null;
+  /** From the click or lead converted. */
+  device: string | null;
+  platform: string | null;
+  browser: string | null;
+  payout_rule_id: string | null;
+  raw: Record<string, string>;
+}
+
+export interface EventRows {
+  clicks: ClickEvent;
+  leads: LeadEvent;
+  conversions: ConversionEvent;
+}
