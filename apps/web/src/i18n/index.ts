@@ -3,32 +3,37 @@ import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import arCommon from './locales/ar/common.json';
 import arControls from './locales/ar/controls.json';
+import arEvents from './locales/ar/events.json';
 import arPostbacks from './locales/ar/postbacks.json';
 import arReports from './locales/ar/reports.json';
 import arResources from './locales/ar/resources.json';
 import enCommon from './locales/en/common.json';
 import enControls from './locales/en/controls.json';
+import enEvents from './locales/en/events.json';
 import enPostbacks from './locales/en/postbacks.json';
 import enReports from './locales/en/reports.json';
 import enResources from './locales/en/resources.json';
 import esCommon from './locales/es/common.json';
 import esControls from './locales/es/controls.json';
+import esEvents from './locales/es/events.json';
 import esPostbacks from './locales/es/postbacks.json';
 import esReports from './locales/es/reports.json';
 import esResources from './locales/es/resources.json';
 import frCommon from './locales/fr/common.json';
 import frControls from './locales/fr/controls.json';
+import frEvents from './locales/fr/events.json';
 import frPostbacks from './locales/fr/postbacks.json';
 import frReports from './locales/fr/reports.json';
 import frResources from './locales/fr/resources.json';
 import zhCommon from './locales/zh/common.json';
 import zhControls from './locales/zh/controls.json';
+import zhEvents from './locales/zh/events.json';
 import zhPostbacks from './locales/zh/postbacks.json';
 import zhReports from './locales/zh/reports.json';
 import zhResources from './locales/zh/resources.json';
 
 export const LANGUAGE_STORAGE_KEY = 'switchyard.language';
-export const NAMESPACES = ['common', 'resources', 'controls', 'reports', 'postbacks'] as const;
+export const NAMESPACES = ['common', 'resources', 'controls', 'reports', 'postbacks', 'events'] as const;
 
 /** Each language is offered under its own name, the same in every interface language. */
 export const LANGUAGE_NAMES: Record<Language, string> = {
@@ -40,11 +45,46 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
 };
 
 export const LOCALES = {
-  en: { common: enCommon, resources: enResources, controls: enControls, reports: enReports, postbacks: enPostbacks },
-  fr: { common: frCommon, resources: frResources, controls: frControls, reports: frReports, postbacks: frPostbacks },
-  es: { common: esCommon, resources: esResources, controls: esControls, reports: esReports, postbacks: esPostbacks },
-  zh: { common: zhCommon, resources: zhResources, controls: zhControls, reports: zhReports, postbacks: zhPostbacks },
-  ar: { common: arCommon, resources: arResources, controls: arControls, reports: arReports, postbacks: arPostbacks },
+  en: {
+    common: enCommon,
+    resources: enResources,
+    controls: enControls,
+    reports: enReports,
+    postbacks: enPostbacks,
+    events: enEvents,
+  },
+  fr: {
+    common: frCommon,
+    resources: frResources,
+    controls: frControls,
+    reports: frReports,
+    postbacks: frPostbacks,
+    events: frEvents,
+  },
+  es: {
+    common: esCommon,
+    resources: esResources,
+    controls: esControls,
+    reports: esReports,
+    postbacks: esPostbacks,
+    events: esEvents,
+  },
+  zh: {
+    common: zhCommon,
+    resources: zhResources,
+    controls: zhControls,
+    reports: zhReports,
+    postbacks: zhPostbacks,
+    events: zhEvents,
+  },
+  ar: {
+    common: arCommon,
+    resources: arResources,
+    controls: arControls,
+    reports: arReports,
+    postbacks: arPostbacks,
+    events: arEvents,
+  },
 } satisfies Record<Language, Record<(typeof NAMESPACES)[number], object>>;
 
 export function isLanguage(value: unknown): value is Language {

@@ -15,6 +15,8 @@ const SAME_AS_ENGLISH = new Set([
   'General',
   'Vertical',
   'Horizontal',
+  // Spanish for no.
+  'No',
 ]);
 
 function flatten(value: unknown, prefix = ''): Map<string, string> {

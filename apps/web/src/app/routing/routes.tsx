@@ -89,6 +89,14 @@ export function appRoutes(screenRoutes: RouteObject[] = resourceRoutes()): Route
                               Component: m.PostbackLogScreen,
                             })),
                         },
+                        {
+                          // Issue 20: the single events behind a report row.
+                          path: '/tracker/reports/events/:kind',
+                          lazy: () =>
+                            import('../../event-tables/EventTablesScreen').then((m) => ({
+                              Component: m.EventTablesScreen,
+                            })),
+                        },
                       ],
                     },
                     {
