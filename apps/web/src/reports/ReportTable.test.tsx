@@ -1,5 +1,6 @@
 import { MONEY_METRICS, type ReportFigures, type ReportRow, visibleMetrics } from '@switchyard/domain';
 import { fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { ControlProviders } from '../components/form/controls/renderControl';
 import i18n from '../i18n';
@@ -38,7 +39,8 @@ function withoutMoney(all: ReportFigures): ReportFigures {
 
 function renderTable(setSort = vi.fn(), seesMoney = true) {
   const controller = {
-    params: { groups: ['campaign'], order: 'desc', order_by: 'approved' },
+    params: { groups: ['campaign'], order: 'desc', order_by: 'approved', filters: {}, labels: {}, timezone: 'UTC' },
+    range: { from: '2026-11-01', to: '2026-11-07' },
     metrics: visibleMetrics(seesMoney),
     seesMoney,
     drill: vi.fn(),
@@ -50,9 +52,11 @@ function renderTable(setSort = vi.fn(), seesMoney = true) {
   const row = { ...shown, campaign: 'c-1', campaign_name: 'Spring', label: 'Spring' } as ReportRow;
   render(
     <ControlProviders>
-      <ReportContext.Provider value={controller}>
-        <ReportTable rows={[row]} totals={shown} />
-      </ReportContext.Provider>
+      <MemoryRouter>
+        <ReportContext.Provider value={controller}>
+          <ReportTable rows={[row]} totals={shown} />
+        </ReportContext.Provider>
+      </MemoryRouter>
     </ControlProviders>,
   );
   return setSort;
@@ -80,13 +84,14 @@ describe('ReportTable', () => {
       'ROI (confirmed)',
       'CR',
       'EPC',
+      'Events',
     ]);
     const [, body, foot] = screen.getAllByRole('rowgroup');
     for (const group of [body!, foot!]) {
       const cells = within(group)
         .getAllByRole('cell')
         .map((cell) => cell.textContent);
-      expect(cells.slice(-15)).toEqual([
+      expect(cells.slice(-16, -1)).toEqual([
         '200',
         '150',
         '0',
@@ -129,6 +134,7 @@ describe('ReportTable', () => {
       'Pending',
       'Rejected',
       'CR',
+      'Events',
     ]);
     for (const name of [/^Revenue/, /^Cost/, /^Profit/, /^ROI/, /^EPC/]) {
       expect(screen.queryByRole('columnheader', { name })).toBeNull();
@@ -139,8 +145,26 @@ describe('ReportTable', () => {
         .getAllByRole('cell')
         .map((cell) => cell.textContent);
       // No empty cell stands in for a figure left out.
-      expect(cells.slice(-8)).toEqual(['200', '150', '0', '3', '2', '1', '4', '1.5%']);
+      expect(cells.slice(-9, -1)).toEqual(['200', '150', '0', '3', '2', '1', '4', '1.5%']);
       expect(cells).not.toContain('');
     }
+  });
+
+  it('links each row, and the totals, to the events behind them under the report’s range', async () => {
+    await i18n.changeLanguage('en');
+    renderTable();
+    const clicks = screen.getByRole('link', { name: 'Show the clicks of Spring' });
+    const url = new URL(clicks.getAttribute('href')!, 'http://localhost');
+    expect(url.pathname).toBe('/tracker/reports/events/clicks');
+    expect(url.searchParams.get('from')).toBe('2026-11-01');
+    expect(url.searchParams.get('to')).toBe('2026-11-07');
+    expect(JSON.parse(url.searchParams.get('filters')!)).toEqual({ campaign: 'c-1' });
+    expect(JSON.parse(url.searchParams.get('filter_labels')!)).toEqual({ campaign: 'Spring' });
+    expect(screen.getByRole('link', { name: 'Show the conversions of Spring' })).toHaveAttribute(
+      'href',
+      expect.stringContaining('/tracker/reports/events/conversions?'),
+    );
+    const total = screen.getByRole('link', { name: 'Show the clicks of Total' });
+    expect(new URL(total.getAttribute('href')!, 'http://localhost').searchParams.get('filters')).toBeNull();
   });
 });

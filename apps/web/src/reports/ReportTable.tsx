@@ -1,6 +1,7 @@
 import { Anchor, Table } from '@mantine/core';
 import type { ReportFigures, ReportMetric, ReportRow } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
+import { RowEventLinks } from '../event-tables/RowEventLinks';
 import { useReportContext } from './ReportContext';
 import { ReportSortHeader } from './ReportSortHeader';
 import { useReportFormat } from './useReportFormat';
@@ -52,6 +53,7 @@ export function ReportTable({ rows, totals }: { rows: ReportRow[]; totals: Repor
                 {format.metricName(metric)}
               </ReportSortHeader>
             ))}
+            <Table.Th>{t('events:show.header')}</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -81,6 +83,9 @@ export function ReportTable({ rows, totals }: { rows: ReportRow[]; totals: Repor
                   );
                 })}
                 {metrics.map((metric) => figure(metric, row[metric]))}
+                <Table.Td>
+                  <RowEventLinks row={row} name={String(row.label)} />
+                </Table.Td>
               </Table.Tr>
             );
           })}
@@ -91,6 +96,9 @@ export function ReportTable({ rows, totals }: { rows: ReportRow[]; totals: Repor
               {t('table.total')}
             </Table.Th>
             {metrics.map((metric) => figure(metric, totals[metric]))}
+            <Table.Td>
+              <RowEventLinks name={t('table.total')} />
+            </Table.Td>
           </Table.Tr>
         </Table.Tfoot>
       </Table>
