@@ -159,6 +159,33 @@ forEachDatabase('event tables', (db) => {
     await postback(`clickid=${us}&status=sale&txid=t2`);
     await postback(`clickid=${us}&status=sale&txid=t3`);
     await postback(`lead_id=${firstLead}&status=sale&txid=t4`);
+    // A rejected conversion and a postback event that is not a conversion: in no `conversions` figure.
+    for (const [id, state, counts] of [
+      ['ev-rejected', 'rejected', 1],
+      ['ev-registration', 'approved', 0],
+    ] as const) {
+      await app.store.db
+        .insertInto('conversions')
+        .values({
+          conversion_id: id,
+          created_at: '2026-11-11T12:00:00.000Z',
+          updated_at: '2026-11-11T12:00:00.000Z',
+          click_id: gb,
+          campaign_external_id: String(campaign.external_id),
+          country: 'GB',
+          status: state,
+          is_conversion: counts,
+          payout: 1,
+          revenue: 1,
+          currency: 'USD',
+          txid: id,
+          raw: '{}',
+          state,
+          event_key: '',
+          txid_key: id,
+        })
+        .execute();
+    }
     // Later in UTC and New York alike: outside the ranges asked below.
     at('2026-11-13T12:00:00.000Z');
     await click(campaign, GB_IP, IPHONE);
@@ -176,6 +203,9 @@ forEachDatabase('event tables', (db) => {
     expect(table.total).toBe(clicks.length);
     expect((await get<ListResponse<LeadEvent>>('/api/events/leads')).total).toBe(2);
     expect((await get<ListResponse<ConversionEvent>>('/api/events/conversions')).total).toBe(4);
+    expect((await get<ListResponse<ConversionEvent>>('/api/events/conversions?state=all')).total).toBe(6);
+    const rejected = await get<ListResponse<ConversionEvent>>('/api/events/conversions?state=rejected');
+    expect(rejected.list.map((row) => row.conversion_id)).toEqual(['ev-rejected']);
   });
 
   it('lists clicks newest first with every stored field: routing reason, cost, bot flag, conversions', async () => {
@@ -204,8 +234,11 @@ forEachDatabase('event tables', (db) => {
       reason: expect.any(String),
     });
     expect(gb.reason).not.toBe('');
+    // Every stored conversion of the click, rejected and non-counting ones too, oldest first.
     expect(gb.conversions).toEqual([
       { conversion_id: expect.any(String), state: 'approved', payout: 3, created_at: expect.any(String) },
+      { conversion_id: 'ev-rejected', state: 'rejected', payout: 1, created_at: '2026-11-11T12:00:00.000Z' },
+      { conversion_id: 'ev-registration', state: 'approved', payout: 1, created_at: '2026-11-11T12:00:00.000Z' },
     ]);
     const us = all.list.find((row) => row.click_id === clicks[1])!;
     expect(us.conversions.map((conversion) => conversion.state)).toEqual(['approved', 'approved']);
@@ -252,6 +285,10 @@ forEachDatabase('event tables', (db) => {
         expect(rowClicks.list).toHaveLength(row.clicks);
         expect(rowLeads.total, `${group} ${row.label} leads`).toBe(row.leads);
         expect(rowConversions.total, `${group} ${row.label} conversions`).toBe(row.conversions);
+        for (const state of ['approved', 'pending', 'rejected'] as const) {
+          const listed = await events<ConversionEvent>('conversions', { ...query, state });
+          expect(listed.total, `${group} ${row.label} ${state}`).toBe(row[state]);
+        }
         const cost = rowClicks.list.reduce((sum, entry) => sum + (entry.cost ?? 0), 0);
         expect(cost).toBeCloseTo(row.cost, 6);
         clickSum += rowClicks.total;

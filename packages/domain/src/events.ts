@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './constants.js';
-import type { ConversionState } from './conversions.js';
+import { CONVERSION_STATES, type ConversionState } from './conversions.js';
 import type { LoggedRecord } from './postback-log.js';
 import { isTimeZone, ZDate, ZGroupFilters, ZVarsFilter } from './reports.js';
 
@@ -15,6 +15,14 @@ export function isEventKind(text: string | undefined): text is EventKind {
   return (EVENT_KINDS as readonly string[]).includes(text ?? '');
 }
 
+/**
+ * Which conversions are listed: `counted` (the default) those a report's `conversions` figure counts —
+ * a conversion event, pending or approved — so the list agrees with the row; `all` every stored one
+ * (rejected ones and postback events that are not conversions too); or one state.
+ */
+export const EVENT_CONVERSION_SCOPES = ['counted', 'all', ...CONVERSION_STATES] as const;
+export type EventConversionScope = (typeof EVENT_CONVERSION_SCOPES)[number];
+
 /** The report's filters (ZReportQuery's pieces), paged like the postback log: no `limit=0`. */
 export const ZEventQuery = z
   .object({
@@ -25,6 +33,8 @@ export const ZEventQuery = z
     timezone: z.string().trim().default('UTC').refine(isTimeZone, { message: 'Use an IANA timezone.' }),
     vars: ZVarsFilter.default({}),
     filters: ZGroupFilters.default({}),
+    /** Conversions only (EVENT_CONVERSION_SCOPES). */
+    state: z.enum(EVENT_CONVERSION_SCOPES).default('counted'),
     page: z.coerce.number().int().min(1).default(DEFAULT_PAGE),
     limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
   })

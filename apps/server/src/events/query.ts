@@ -150,5 +150,15 @@ export async function eventWhere(
     }
     equals(name, value);
   }
+  if (kind === 'conversions') {
+    // As the report's figures count them: `counted` is its conversions; a state, its approved, pending,
+    // rejected (conversion events only).
+    if (query.state !== 'all') conditions.push(sql<SqlBool>`${sql.ref('e.is_conversion')} = 1`);
+    if (query.state === 'counted') {
+      conditions.push(sql<SqlBool>`${sql.ref('e.state')} in (${sql.lit('pending')}, ${sql.lit('approved')})`);
+    } else if (query.state !== 'all') {
+      conditions.push(sql<SqlBool>`${sql.ref('e.state')} = ${query.state}`);
+    }
+  }
   return { conditions, joinOrigin };
 }
