@@ -189,5 +189,13 @@ describe('EventTablesScreen', () => {
     const asked = new URL(String(fetchMock.mock.calls.at(-1)![0]), 'http://localhost');
     expect(asked.pathname).toBe('/api/events/conversions');
     expect(JSON.parse(asked.searchParams.get('filters')!)).toEqual({ campaign: 'cmp' });
+    expect(asked.searchParams.get('state')).toBeNull();
+    // The report's counted conversions by default; every one, or one state, on demand.
+    fireEvent.click(screen.getByRole('radio', { name: 'All' }));
+    await waitFor(() =>
+      expect(new URL(String(fetchMock.mock.calls.at(-1)![0]), 'http://localhost').searchParams.get('state')).toBe(
+        'all',
+      ),
+    );
   });
 });

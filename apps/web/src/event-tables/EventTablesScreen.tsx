@@ -8,6 +8,7 @@ import {
   Menu,
   Pagination,
   Pill,
+  SegmentedControl,
   Stack,
   Table,
   Tabs,
@@ -17,7 +18,9 @@ import {
 import {
   type ConversionState,
   DEFAULT_PAGE_SIZE,
+  EVENT_CONVERSION_SCOPES,
   EVENT_KINDS,
+  type EventConversionScope,
   type EventKind,
   type EventRows,
   type ListResponse,
@@ -205,7 +208,9 @@ function EventTable<Kind extends EventKind>({ kind }: { kind: Kind }) {
       </Group>
       <Tabs
         value={kind}
-        onChange={(next) => next && isKind(next) && navigate(eventsPath(next, { ...params, page: 1 }))}
+        onChange={(next) =>
+          next && isKind(next) && navigate(eventsPath(next, { ...params, state: undefined, page: 1 }))
+        }
       >
         <Tabs.List>
           {EVENT_KINDS.map((name) => (
@@ -216,6 +221,16 @@ function EventTable<Kind extends EventKind>({ kind }: { kind: Kind }) {
         </Tabs.List>
       </Tabs>
       <Group justify="space-between">
+        {kind === 'conversions' && (
+          <SegmentedControl
+            aria-label={t('scope.label')}
+            value={params.state ?? 'counted'}
+            onChange={(value) =>
+              setParams({ state: value === 'counted' ? undefined : (value as EventConversionScope), page: 1 })
+            }
+            data={EVENT_CONVERSION_SCOPES.map((scope) => ({ value: scope, label: t(`scope.${scope}`) }))}
+          />
+        )}
         <Text size="sm" c="dimmed">
           {total === 0 ? t('range.none') : t('range.some', { from: first, to: first + list.length - 1, total })}
         </Text>

@@ -1,5 +1,7 @@
 import {
+  EVENT_CONVERSION_SCOPES,
   EVENT_KINDS,
+  type EventConversionScope,
   type EventKind,
   REPORT_FILTER_GROUPS,
   REPORT_VAR_FILTERS,
@@ -20,6 +22,8 @@ export interface EventParams {
   filters: ReportFilters;
   labels: ReportFilterLabels;
   vars: Partial<Record<ReportVarFilter, string | null>>;
+  /** Conversions: which ones (the report's counted ones unless chosen). */
+  state?: EventConversionScope;
   page: number;
 }
 
@@ -54,6 +58,7 @@ export function parseEventParams(search: URLSearchParams): EventParams {
     filters: objectOf(search.get('filters'), REPORT_FILTER_GROUPS),
     labels: Object.fromEntries(Object.entries(labels).filter(([, label]) => typeof label === 'string')),
     vars: objectOf(search.get('vars'), REPORT_VAR_FILTERS),
+    state: EVENT_CONVERSION_SCOPES.find((scope) => scope === search.get('state')),
     page: Number.isInteger(page) && page >= 1 ? page : 1,
   };
 }
@@ -67,6 +72,7 @@ export function eventSearchParams(params: EventParams): URLSearchParams {
   const labels = Object.fromEntries(Object.entries(params.labels).filter(([group]) => group in params.filters));
   if (Object.keys(labels).length > 0) result.set('filter_labels', JSON.stringify(labels));
   if (Object.keys(params.vars).length > 0) result.set('vars', JSON.stringify(params.vars));
+  if (params.state) result.set('state', params.state);
   if (params.page > 1) result.set('page', String(params.page));
   return result;
 }
@@ -79,6 +85,7 @@ export function eventQuery(params: EventParams, page: number, limit: number) {
     timezone: params.timezone,
     filters: Object.keys(params.filters).length > 0 ? JSON.stringify(params.filters) : undefined,
     vars: Object.keys(params.vars).length > 0 ? JSON.stringify(params.vars) : undefined,
+    state: params.state,
     page,
     limit,
   };
