@@ -32,6 +32,7 @@ import { lenientJsonBody } from './http/json-body.js';
 import { securityHeaders } from './http/security-headers.js';
 import { createMailer } from './mail/mailer.js';
 import { postbackLogRoutes } from './postback-log/routes.js';
+import { customMetricRoutes } from './reports/custom-metrics.js';
 import { reportRoutes } from './reports/routes.js';
 import { reportRunner } from './reports/runner.js';
 import { migrateToLatest, openStore, type Store } from './store/database.js';
@@ -216,7 +217,8 @@ async function createServer(
         allowPrivateTargets: options.config.allowPrivateTargets,
       });
       referenceDataRoutes(api);
-      reportRoutes(api, reports);
+      reportRoutes(api, reports, store.db);
+      customMetricRoutes(api, store.db);
       postbackLogRoutes(api, store.db);
       eventTableRoutes(api, store.db);
       conversionRoutes(api, store.db, engine);

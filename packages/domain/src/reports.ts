@@ -94,6 +94,9 @@ export function visibleMetrics(seesMoney: boolean): readonly ReportMetric[] {
 /** `order_by`: a figure, a grouped name (its label; time in order) or `label` (the joined labels). */
 export const REPORT_ORDER_FIELDS = [...REPORT_METRICS, ...REPORT_GROUPS, 'label'] as const;
 
+/** Issue 20: a custom metric's key (custom-metrics.ts), a figure of report rows and an `order_by`. */
+export const CUSTOM_METRIC_KEY = /^cm_[a-z0-9_]{1,40}$/;
+
 export const REPORT_MAX_GROUPS = 4;
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -202,7 +205,7 @@ export const ZReportQuery = z
     search_text: z.string().trim().max(200).default(''),
     vars: ZVarsFilter.default({}),
     filters: ZGroupFilters.default({}),
-    order_by: z.enum(REPORT_ORDER_FIELDS).optional(),
+    order_by: z.union([z.enum(REPORT_ORDER_FIELDS), z.string().regex(CUSTOM_METRIC_KEY)]).optional(),
     order: z.enum(SORT_ORDERS).default('asc'),
     page: z.coerce.number().int().min(1).default(DEFAULT_PAGE),
     /** 0: every row. */

@@ -21,24 +21,31 @@ export function seesMoney(actor: PermissionHolder): boolean {
   return can(actor, 'tracker', 'reports', 'money');
 }
 
-/** A report without its money figures can neither be sorted by one (the order would tell them). */
-export function refuseMoneyOrder(query: Pick<TReportQuery, 'order_by'>): void {
-  if (query.order_by && isMoneyMetric(query.order_by)) {
+/**
+ * A report without its money figures can neither be sorted by one (the order would tell them), nor by a
+ * custom metric whose formula reads one (issue 20: `moneyKeys`).
+ */
+export function refuseMoneyOrder(query: Pick<TReportQuery, 'order_by'>, moneyKeys: readonly string[] = []): void {
+  if (query.order_by && (isMoneyMetric(query.order_by) || moneyKeys.includes(query.order_by))) {
     throw new ValidationError({
       order_by: [`Sorting by ${query.order_by} needs the permission to see money (/tracker/reports/money).`],
     });
   }
 }
 
-function withoutMoney<T extends object>(figures: T): T {
+function withoutMoney<T extends object>(figures: T, moneyKeys: readonly string[]): T {
   const copy = { ...figures } as Record<string, unknown>;
-  for (const metric of MONEY_METRICS) delete copy[metric];
+  for (const metric of [...MONEY_METRICS, ...moneyKeys]) delete copy[metric];
   return copy as T;
 }
 
-/** The report without money figures in its rows and totals. */
-export function maskReport<T extends ReportResponse>(report: T): T {
-  return { ...report, list: report.list.map(withoutMoney), totals: withoutMoney(report.totals) };
+/** The report without money figures in its rows and totals, nor the custom metrics made of them. */
+export function maskReport<T extends ReportResponse>(report: T, moneyKeys: readonly string[] = []): T {
+  return {
+    ...report,
+    list: report.list.map((row) => withoutMoney(row, moneyKeys)),
+    totals: withoutMoney(report.totals, moneyKeys),
+  };
 }
 
 /** A postback log entry without the conversion's payout and revenue, nor the amount the network sent. */

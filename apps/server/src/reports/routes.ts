@@ -1,21 +1,32 @@
 import { ZReportQuery } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
 import { authorize } from '../api/guard.js';
 import { parseInput } from '../api/parse.js';
 import { workspaceOf } from '../auth/workspace.js';
+import { ValidationError } from '../errors.js';
+import type { Database } from '../store/schema.js';
+import { customMetricsOf, definitionsOf } from './custom-metrics.js';
 import { maskReport, refuseMoneyOrder, seesMoney } from './money.js';
 import type { ReportRunner } from './runner.js';
 
 /** §7.5 `GET /api/reports`; §6: tracker/reports/get, and tracker/reports/money for its money figures. */
-export function reportRoutes(app: FastifyInstance, reports: ReportRunner): void {
+export function reportRoutes(app: FastifyInstance, reports: ReportRunner, db: Kysely<Database>): void {
   app.get('/reports', async (request) => {
     const actor = authorize(request, 'tracker', 'reports', 'get');
     const query = parseInput(ZReportQuery, request.query);
+    const workspaceId = workspaceOf(actor);
+    // Issue 20: the workspace's custom metrics, computed from each row's figures.
+    const metrics = await customMetricsOf(db, workspaceId);
+    if (query.order_by?.startsWith('cm_') && !metrics.some((metric) => metric.key === query.order_by)) {
+      throw new ValidationError({ order_by: [`No custom metric is named ${query.order_by}.`] });
+    }
     // Issue 19: only the acting workspace's events.
-    const scope = { workspaceId: workspaceOf(actor) };
+    const scope = { workspaceId, metrics: definitionsOf(metrics) };
     if (seesMoney(actor)) return reports.run(query, scope);
     // Issue 19: without the money permission, no money figure in the answer nor in its order.
-    refuseMoneyOrder(query);
-    return maskReport(await reports.run(query, scope));
+    const moneyKeys = metrics.filter((metric) => metric.money).map((metric) => metric.key);
+    refuseMoneyOrder(query, moneyKeys);
+    return maskReport(await reports.run(query, scope), moneyKeys);
   });
 }

@@ -26,14 +26,18 @@
 // in now; clicks and leads at theirs. Conversions are always read from the table, never from a rollup.
 // Amounts are summed as stored, whatever their currency.
 
-import type {
-  ReportFigures,
-  ReportFilterGroup,
-  ReportGroup,
-  ReportResponse,
-  ReportRow,
-  ReportVarFilter,
-  TReportQuery,
+import {
+  type CustomMetricDefinition,
+  evaluateFormula,
+  type FormulaNode,
+  parseFormula,
+  type ReportFigures,
+  type ReportFilterGroup,
+  type ReportGroup,
+  type ReportResponse,
+  type ReportRow,
+  type ReportVarFilter,
+  type TReportQuery,
 } from '@switchyard/domain';
 import { type Expression, type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Database } from '../store/schema.js';
@@ -199,9 +203,29 @@ interface Narrowing {
   campaigns: readonly string[] | null;
 }
 
-/** Who a report is for: events of the workspace's campaigns only. */
+/** Who a report is for: events of the workspace's campaigns only, and the workspace's custom metrics. */
 export interface ReportScope {
   workspaceId: number;
+  /** Issue 20: each is computed from a row's figures (and the totals'), under its key. */
+  metrics?: readonly CustomMetricDefinition[];
+}
+
+/** The figures of §Figures above, and each custom metric computed from them. */
+function withCustomMetrics(
+  built: ReportFigures,
+  metrics: readonly { key: string; ast: FormulaNode }[],
+): ReportFigures & Record<string, number> {
+  const result: ReportFigures & Record<string, number> = { ...built };
+  for (const metric of metrics) result[metric.key] = evaluateFormula(metric.ast, built);
+  return result;
+}
+
+/** The custom metrics whose formulas parse (they were checked when saved). */
+function parsedMetrics(metrics: readonly CustomMetricDefinition[] = []): { key: string; ast: FormulaNode }[] {
+  return metrics.flatMap((metric) => {
+    const parsed = parseFormula(metric.formula);
+    return parsed.ok ? [{ key: metric.key, ast: parsed.ast }] : [];
+  });
 }
 
 /**
@@ -270,6 +294,7 @@ export class ReportsService {
 
   async run(query: TReportQuery, scope?: ReportScope): Promise<ReportResponse> {
     const groups = query.group_by;
+    const metrics = parsedMetrics(scope?.metrics);
     const range = {
       from: query.date_from ? startOfLocalDay(query.date_from, query.timezone).toISOString() : null,
       to: query.date_to ? startOfLocalDay(nextDay(query.date_to), query.timezone).toISOString() : null,
@@ -357,7 +382,7 @@ export class ReportsService {
         row[group] = values[index] ?? null;
         row[`${group}_name`] = labels[index] ?? NONE_LABEL;
       });
-      Object.assign(row, figures(counts));
+      Object.assign(row, withCustomMetrics(figures(counts), metrics));
       rows.push({ row, labels, values, key, counts });
     }
 
@@ -391,7 +416,11 @@ export class ReportsService {
       query.limit === 0
         ? rows
         : rows.slice((query.page - 1) * query.limit, (query.page - 1) * query.limit + query.limit);
-    return { list: page.map((entry) => entry.row), total: rows.length, totals: figures(totals) };
+    return {
+      list: page.map((entry) => entry.row),
+      total: rows.length,
+      totals: withCustomMetrics(figures(totals), metrics),
+    };
   }
 
   /** The external ids of the workspace's campaigns, API and tracker. */

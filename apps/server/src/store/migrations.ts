@@ -2,6 +2,7 @@ import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely, Migration, Mi
 import type { DatabaseDialect } from '../config.js';
 import { conversionStatesMigration } from './conversion-states.js';
 import { conversionsMigration } from './conversions.js';
+import { customMetricsMigration } from './custom-metrics.js';
 import { moneyPermissionMigration } from './money-permission.js';
 import { postbackLogIndexesMigration } from './postback-log-indexes.js';
 import { reportRollupsMigration } from './report-rollups.js';
@@ -184,6 +185,7 @@ export function migrations(dialect: DatabaseDialect): Record<string, Migration> 
     '0008_conversion_states': conversionStatesMigration(dialect),
     '0009_workspace_scope': workspaceScopeMigration(),
     '0010_money_permission': moneyPermissionMigration(),
+    '0011_custom_metrics': customMetricsMigration(dialect),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { CurrencyRateTable } from './conversion-states.js';
 import type { ConversionTable, OutboundPostbackTable, PostbackLogTable } from './conversions.js';
+import type { CustomMetricTable } from './custom-metrics.js';
 import type { ReportRollupTable } from './report-rollups.js';
 import type { TrackerClickTable, TrackerLeadTable } from './tracker-events.js';
 
@@ -141,6 +142,7 @@ export interface Database {
   outbound_postbacks: OutboundPostbackTable;
   report_rollups: ReportRollupTable;
   currency_rates: CurrencyRateTable;
+  custom_metrics: CustomMetricTable;
 }
 
 export type WorkspaceRow = Selectable<WorkspaceTable>;

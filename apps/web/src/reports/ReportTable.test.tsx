@@ -37,8 +37,15 @@ function withoutMoney(all: ReportFigures): ReportFigures {
   return copy as ReportFigures;
 }
 
-function renderTable(setSort = vi.fn(), seesMoney = true) {
+function renderTable(setSort = vi.fn(), seesMoney = true, custom: Record<string, number> = {}) {
   const controller = {
+    customMetrics: Object.keys(custom).map((key, index) => ({
+      id: index + 1,
+      key,
+      name: key === 'cm_rpm' ? 'RPM' : key,
+      formula: 'revenue / clicks * 1000',
+      money: true,
+    })),
     params: { groups: ['campaign'], order: 'desc', order_by: 'approved', filters: {}, labels: {}, timezone: 'UTC' },
     range: { from: '2026-11-01', to: '2026-11-07' },
     metrics: visibleMetrics(seesMoney),
@@ -48,7 +55,7 @@ function renderTable(setSort = vi.fn(), seesMoney = true) {
     isFetching: false,
     setSort,
   } as unknown as ReportController;
-  const shown = seesMoney ? figures : withoutMoney(figures);
+  const shown = { ...(seesMoney ? figures : withoutMoney(figures)), ...custom };
   const row = { ...shown, campaign: 'c-1', campaign_name: 'Spring', label: 'Spring' } as ReportRow;
   render(
     <ControlProviders>
@@ -166,5 +173,21 @@ describe('ReportTable', () => {
     );
     const total = screen.getByRole('link', { name: 'Show the clicks of Total' });
     expect(new URL(total.getAttribute('href')!, 'http://localhost').searchParams.get('filters')).toBeNull();
+  });
+
+  it('shows custom metrics as sortable columns after the built-in figures, with 2 decimals', async () => {
+    await i18n.changeLanguage('en');
+    const setSort = renderTable(vi.fn(), true, { cm_rpm: 150 });
+    const headers = screen.getAllByRole('columnheader').map((header) => header.textContent);
+    expect(headers.slice(-3)).toEqual(['EPC', 'RPM', 'Events']);
+    const [, body, foot] = screen.getAllByRole('rowgroup');
+    for (const group of [body!, foot!]) {
+      const cells = within(group)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent);
+      expect(cells.slice(-3, -1)).toEqual(['0.15', '150.00']);
+    }
+    fireEvent.click(screen.getByRole('button', { name: /^RPM/ }));
+    expect(setSort.mock.calls).toEqual([['cm_rpm']]);
   });
 });

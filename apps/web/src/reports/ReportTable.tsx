@@ -19,16 +19,22 @@ const HINTED: Partial<Record<ReportMetric, true>> = {
 
 /**
  * The report's rows: one column per group, then every figure the user sees (issue 19: no money columns
- * without the money permission); a totals row closes it.
+ * without the money permission), then the workspace's custom metrics (issue 20); a totals row closes it.
  */
 export function ReportTable({ rows, totals }: { rows: ReportRow[]; totals: ReportFigures }) {
   const { t } = useTranslation('reports');
   const format = useReportFormat();
-  const { params, metrics, drill, drillTarget, isFetching } = useReportContext();
+  const { params, metrics, customMetrics = [], drill, drillTarget, isFetching } = useReportContext();
   const groups = params.groups;
   const figure = (metric: ReportMetric, value: number) => (
     <Table.Td key={metric} ta="end" style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
       {format.metric(metric, value)}
+    </Table.Td>
+  );
+  // Issue 20: custom metrics after the built-in figures, with 2 decimals.
+  const custom = (key: string, value: unknown) => (
+    <Table.Td key={key} ta="end" style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
+      {typeof value === 'number' ? format.custom(value) : ''}
     </Table.Td>
   );
 
@@ -51,6 +57,11 @@ export function ReportTable({ rows, totals }: { rows: ReportRow[]; totals: Repor
                 hint={HINTED[metric] ? t(`metricHints.${metric}`) : undefined}
               >
                 {format.metricName(metric)}
+              </ReportSortHeader>
+            ))}
+            {customMetrics.map((metric) => (
+              <ReportSortHeader key={metric.key} field={metric.key as `cm_${string}`} numeric hint={metric.formula}>
+                {metric.name}
               </ReportSortHeader>
             ))}
             <Table.Th>{t('events:show.header')}</Table.Th>
@@ -83,6 +94,7 @@ export function ReportTable({ rows, totals }: { rows: ReportRow[]; totals: Repor
                   );
                 })}
                 {metrics.map((metric) => figure(metric, row[metric]))}
+                {customMetrics.map((metric) => custom(metric.key, row[metric.key]))}
                 <Table.Td>
                   <RowEventLinks row={row} name={String(row.label)} />
                 </Table.Td>
@@ -96,6 +108,7 @@ export function ReportTable({ rows, totals }: { rows: ReportRow[]; totals: Repor
               {t('table.total')}
             </Table.Th>
             {metrics.map((metric) => figure(metric, totals[metric]))}
+            {customMetrics.map((metric) => custom(metric.key, (totals as Record<string, unknown>)[metric.key]))}
             <Table.Td>
               <RowEventLinks name={t('table.total')} />
             </Table.Td>

@@ -14,6 +14,7 @@ import {
 import { IconChartBarOff, IconChevronRight, IconDownload, IconListDetails, IconSearchOff } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { CustomMetricsButton } from './CustomMetricsManager';
 import { DateRangeControl } from './DateRangeControl';
 import { GroupBySelect } from './GroupBySelect';
 import { ReportContext, useReportContext } from './ReportContext';
@@ -55,6 +56,7 @@ export function ReportsPage() {
             >
               {t('postbacks:title')}
             </Button>
+            <CustomMetricsButton />
             <ExportButton />
           </Group>
         </Group>

@@ -80,4 +80,14 @@ describe('CSV', () => {
     expect(head).toBe('G:campaign,M:clicks,M:unique_clicks,M:leads,M:conversions,M:approved,M:pending,M:rejected,M:cr');
     expect(first).toBe('c-1,1200,1000,0,3,2,1,4,0.25');
   });
+
+  it('writes custom metrics after the figures, headed by their names', () => {
+    const row = { ...figures, campaign: 'c-1', campaign_name: 'c-1', label: 'c-1', cm_rpm: 1028.75 } as ReportRow;
+    const csv = reportCsv(['campaign'], [row], {
+      ...headers,
+      metrics: ['clicks'],
+      custom: [{ key: 'cm_rpm', name: 'RPM' }],
+    });
+    expect(csv).toBe('G:campaign,M:clicks,RPM\r\nc-1,1200,1028.75\r\n');
+  });
 });

@@ -36,6 +36,8 @@ export interface ReportCsvTexts {
   none: string;
   /** The figures to write, in order; every one when left out (issue 19: no money without its permission). */
   metrics?: readonly ReportMetric[];
+  /** Issue 20: the custom metrics to write after them, headed by their names. */
+  custom?: readonly { key: string; name: string }[];
 }
 
 /**
@@ -55,6 +57,12 @@ export function reportCsv(groups: readonly ReportGroup[], rows: readonly ReportR
   }
   for (const metric of texts.metrics ?? REPORT_METRICS)
     columns.push({ header: texts.metric(metric), value: (row) => row[metric] });
+  for (const metric of texts.custom ?? []) {
+    columns.push({
+      header: metric.name,
+      value: (row) => (typeof row[metric.key] === 'number' ? row[metric.key] : null),
+    });
+  }
   return toCsv(columns, rows);
 }
 

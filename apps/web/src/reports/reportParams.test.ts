@@ -51,6 +51,9 @@ describe('report state in the URL', () => {
     expect(params.order_by).toBeUndefined();
     expect(params.page).toBe(1);
     expect(parse('filters=%7Bbroken').filters).toEqual({});
+    // Issue 20: a custom metric's key sorts; anything else shaped like one does not.
+    expect(parse('order_by=cm_rpm').order_by).toBe('cm_rpm');
+    expect(parse('order_by=cm_RPM').order_by).toBeUndefined();
   });
 
   it('works a preset out from today in the report timezone', () => {

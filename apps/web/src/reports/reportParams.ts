@@ -1,4 +1,5 @@
 import {
+  CUSTOM_METRIC_KEY,
   DEFAULT_PAGE,
   REPORT_FILTER_GROUPS,
   REPORT_GROUPS,
@@ -10,7 +11,8 @@ import {
 } from '@switchyard/domain';
 import { DATE_PRESETS, type DatePreset, type DateRange, type DateRangeChoice, isDay, presetRange } from './dateRanges';
 
-export type ReportOrderField = (typeof REPORT_ORDER_FIELDS)[number];
+/** A built-in order, or a custom metric's key (issue 20: `cm_rpm`). */
+export type ReportOrderField = (typeof REPORT_ORDER_FIELDS)[number] | `cm_${string}`;
 export type ReportOrder = (typeof SORT_ORDERS)[number];
 /** The drill-down filters: one value per group (null: the "(none)" rows). */
 export type ReportFilters = Partial<Record<ReportFilterGroup, string | null>>;
@@ -61,6 +63,11 @@ function objectOf<Key extends string, Value>(
   return result;
 }
 
+function orderFieldOf(value: string | null): ReportOrderField | undefined {
+  if (value !== null && CUSTOM_METRIC_KEY.test(value)) return value as ReportOrderField;
+  return oneOf(REPORT_ORDER_FIELDS, value);
+}
+
 const isText = (value: unknown): value is string => typeof value === 'string';
 const isTextOrNull = (value: unknown): value is string | null => value === null || typeof value === 'string';
 
@@ -90,7 +97,7 @@ export function parseReportParams(searchParams: URLSearchParams, defaultTimezone
     search: searchParams.get('search') ?? '',
     filters,
     labels,
-    order_by: oneOf(REPORT_ORDER_FIELDS, searchParams.get('order_by')),
+    order_by: orderFieldOf(searchParams.get('order_by')),
     order: oneOf(SORT_ORDERS, searchParams.get('order')) ?? 'asc',
     page: Number.isInteger(page) && page >= 1 ? page : DEFAULT_PAGE,
   };

@@ -2,6 +2,7 @@ import { DEFAULT_PAGE_SIZE, isMoneyMetric, REPORT_METRICS, type ReportRow } from
 import { useCallback, useMemo } from 'react';
 import { drillDown } from './drillDown';
 import { type ReportFilters, type ReportOrderField, rangeOf } from './reportParams';
+import { useCustomMetrics } from './useCustomMetrics';
 import { type ReportRequest, useReport } from './useReport';
 import { useReportParams } from './useReportParams';
 import { useSeesMoney } from './useSeesMoney';
@@ -18,7 +19,20 @@ export function useReportController() {
     () => (seesMoney ? REPORT_METRICS : REPORT_METRICS.filter((metric) => !isMoneyMetric(metric))),
     [seesMoney],
   );
-  const orderBy = params.order_by && !seesMoney && isMoneyMetric(params.order_by) ? undefined : params.order_by;
+  // Issue 20: the workspace's custom metrics, as columns after the built-in figures (those that read
+  // money only for who sees money: the server leaves them out too).
+  const allCustom = useCustomMetrics().data;
+  const customMetrics = useMemo(
+    () => (allCustom ?? []).filter((metric) => seesMoney || !metric.money),
+    [allCustom, seesMoney],
+  );
+  // A link sorted by a custom metric that is gone (or hidden) opens in the report's own order.
+  const unknownCustom =
+    params.order_by?.startsWith('cm_') &&
+    allCustom !== undefined &&
+    !customMetrics.some((metric) => metric.key === params.order_by);
+  const orderBy =
+    (params.order_by && !seesMoney && isMoneyMetric(params.order_by)) || unknownCustom ? undefined : params.order_by;
   const request: ReportRequest = {
     groups: params.groups,
     range,
@@ -46,7 +60,7 @@ export function useReportController() {
     (field: ReportOrderField) => {
       const active = params.order_by === field;
       // Figures start with the largest, names from A.
-      const first = (REPORT_METRICS as readonly string[]).includes(field) ? 'desc' : 'asc';
+      const first = (REPORT_METRICS as readonly string[]).includes(field) || field.startsWith('cm_') ? 'desc' : 'asc';
       update({ order_by: field, order: active ? (params.order === 'asc' ? 'desc' : 'asc') : first });
     },
     [params.order_by, params.order, update],
@@ -67,6 +81,8 @@ export function useReportController() {
     request,
     /** The figures this user sees, in order (issue 19: no money without its permission). */
     metrics,
+    /** The custom metrics this user sees (issue 20), each a column after `metrics`. */
+    customMetrics,
     seesMoney,
     report: report.data,
     isLoading: report.isLoading,

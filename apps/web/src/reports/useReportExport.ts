@@ -23,7 +23,7 @@ function download(fileName: string, text: string, type: string): void {
 export function useReportExport() {
   const { t } = useTranslation('reports');
   const format = useReportFormat();
-  const { request, range, metrics } = useReportContext();
+  const { request, range, metrics, customMetrics } = useReportContext();
   const [exporting, setExporting] = useState(false);
 
   const exportCsv = async () => {
@@ -36,6 +36,7 @@ export function useReportExport() {
         metric: format.metricName,
         none: t('none'),
         metrics,
+        custom: customMetrics,
       });
       // The byte order mark makes spreadsheet programs read the file as UTF-8 (names in any script).
       download(`report-${request.groups.join('-')}-${range.from}_${range.to}.csv`, `\uFEFF${csv}`, 'text/csv');

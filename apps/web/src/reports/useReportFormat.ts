@@ -56,6 +56,8 @@ export function useReportFormat() {
         return formats[kind].format(kind === 'percent' ? value / 100 : value);
       },
       metricName: (metric: ReportMetric): string => t(`metrics.${metric}`),
+      /** A custom metric's value (issue 20), with 2 decimals. */
+      custom: (value: number): string => formats.money.format(value),
       groupName,
       /** A day (`2026-03-01`) as "Mar 1", or "Mar 1, 2026" when `long`. */
       day,
