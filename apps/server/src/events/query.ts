@@ -7,47 +7,11 @@
 
 import type { EventKind, ReportFilterGroup, ReportVarFilter, TEventQuery } from '@switchyard/domain';
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
+import { FROM_ORIGIN, REPORT_COLUMNS } from '../reports/service.js';
 import { nextDay, startOfLocalDay } from '../reports/time.js';
 import type { Database } from '../store/schema.js';
 
-/** The column each filter group reads in each table (`null`: the table has none). */
-const COLUMNS: Record<ReportFilterGroup, Record<EventKind, string | null>> = {
-  campaign: { clicks: 'campaign_external_id', leads: 'campaign_external_id', conversions: 'campaign_external_id' },
-  flow: { clicks: 'flow_external_id', leads: 'flow_external_id', conversions: 'flow_external_id' },
-  path_group: { clicks: 'path_group_id', leads: 'path_group_id', conversions: 'path_group_id' },
-  path: { clicks: 'path_id', leads: 'path_id', conversions: 'path_id' },
-  offer: { clicks: 'offer_external_id', leads: 'offer_external_id', conversions: 'offer_external_id' },
-  lander: { clicks: 'lander_external_id', leads: null, conversions: 'lander_external_id' },
-  traffic_source: {
-    clicks: 'traffic_source_external_id',
-    leads: 'traffic_source_external_id',
-    conversions: 'traffic_source_external_id',
-  },
-  affiliate_network: { clicks: null, leads: null, conversions: 'affiliate_network_external_id' },
-  country: { clicks: 'country', leads: 'country', conversions: 'country' },
-  device: { clicks: 'device', leads: 'device', conversions: 'device' },
-  platform: { clicks: 'platform', leads: 'platform', conversions: 'platform' },
-  browser: { clicks: 'browser', leads: 'browser', conversions: 'browser' },
-  subaff: { clicks: 'subaff', leads: 'subaff', conversions: 'subaff' },
-  var1: { clicks: 'var1', leads: 'var1', conversions: 'var1' },
-  var2: { clicks: 'var2', leads: 'var2', conversions: 'var2' },
-  var3: { clicks: 'var3', leads: 'var3', conversions: 'var3' },
-  var4: { clicks: 'var4', leads: 'var4', conversions: 'var4' },
-  var5: { clicks: 'var5', leads: 'var5', conversions: 'var5' },
-  var6: { clicks: 'var6', leads: 'var6', conversions: 'var6' },
-  var7: { clicks: 'var7', leads: 'var7', conversions: 'var7' },
-  var8: { clicks: 'var8', leads: 'var8', conversions: 'var8' },
-  var9: { clicks: 'var9', leads: 'var9', conversions: 'var9' },
-  var10: { clicks: 'var10', leads: 'var10', conversions: 'var10' },
-};
-
-/** Columns a conversion reads from its click (`c`) or lead (`l`), as in reports. */
-export const FROM_ORIGIN = new Set([
-  'device',
-  'platform',
-  'browser',
-  ...Array.from({ length: 10 }, (_, i) => `var${i + 1}`),
-]);
+export { FROM_ORIGIN };
 
 export const EVENT_TABLES = { clicks: 'tracker_clicks', leads: 'tracker_leads', conversions: 'conversions' } as const;
 
@@ -142,7 +106,7 @@ export async function eventWhere(
       conditions.push(networkFilter(kind, value, networks));
       continue;
     }
-    const name = COLUMNS[group][kind];
+    const name = REPORT_COLUMNS[group][kind];
     // A table without the column has no value for it: every row is "(none)".
     if (name === null) {
       if (value !== null) conditions.push(sql<SqlBool>`1 = 0`);

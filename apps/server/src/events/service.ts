@@ -19,15 +19,11 @@ import type {
 } from '@switchyard/domain';
 import { CONVERSION_STATES } from '@switchyard/domain';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type RecordRef, recordNames } from '../postback-log/service.js';
 import type { Database } from '../store/schema.js';
 import { EVENT_TABLES, eventWhere, FROM_ORIGIN } from './query.js';
 
 type Row = Record<string, unknown>;
-
-interface RecordRef {
-  kind: string;
-  external_id: string;
-}
 
 const VAR_NAMES = ['var1', 'var2', 'var3', 'var4', 'var5', 'var6', 'var7', 'var8', 'var9', 'var10'] as const;
 
@@ -58,27 +54,15 @@ function varsOf(row: Row, prefix = ''): Record<(typeof VAR_NAMES)[number], strin
   return vars;
 }
 
-/** Names of the records a page mentions, in one query; a deleted record keeps its id, with no name. */
-async function recordNames(
+/** Names of the records a page mentions, in one query (as the postback log names them). */
+async function namesOf(
   db: Kysely<Database>,
   refs: RecordRef[],
 ): Promise<(kind: string, id: unknown) => LoggedRecord | null> {
-  const ids = [...new Set(refs.map((ref) => ref.external_id))];
-  const kinds = [...new Set(refs.map((ref) => ref.kind))];
-  const names = new Map<string, string>();
-  if (ids.length > 0) {
-    const rows = await db
-      .selectFrom('config_records')
-      .select(['kind', 'external_id', 'name'])
-      .where('kind', 'in', kinds)
-      .where('external_id', 'in', ids)
-      .execute();
-    for (const row of rows) names.set(`${row.kind}\u0000${row.external_id}`, row.name);
-  }
+  const named = await recordNames(db, refs);
   return (kind, id) => {
     const externalId = text(id);
-    if (externalId === null) return null;
-    return { kind, external_id: externalId, name: names.get(`${kind}\u0000${externalId}`) ?? null };
+    return externalId === null ? null : named({ kind, external_id: externalId });
   };
 }
 
@@ -160,7 +144,7 @@ export class EventsService {
       }
     }
     const [named, conversions] = await Promise.all([
-      recordNames(this.db, refs),
+      namesOf(this.db, refs),
       kind === 'clicks' ? this.clickConversions(rows.map((row) => String(row.click_id))) : new Map(),
     ]);
     const reference = (row: Row, name: (typeof REFERENCES)[number][0]) => {

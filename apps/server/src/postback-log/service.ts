@@ -30,13 +30,13 @@ const TRACKER_CAMPAIGNS = 'tracker-campaigns';
 const API_CAMPAIGNS = 'campaigns';
 const POSTBACK_EVENTS = 'postback-events';
 
-interface RecordRef {
+export interface RecordRef {
   kind: string;
   external_id: string;
 }
 
 /** Names of the records a page mentions, in one query; a deleted record keeps its id, with no name. */
-async function recordNames(db: Kysely<Database>, refs: RecordRef[]): Promise<(ref: RecordRef) => LoggedRecord> {
+export async function recordNames(db: Kysely<Database>, refs: RecordRef[]): Promise<(ref: RecordRef) => LoggedRecord> {
   const ids = [...new Set(refs.map((ref) => ref.external_id))];
   const kinds = [...new Set(refs.map((ref) => ref.kind))];
   const names = new Map<string, string>();

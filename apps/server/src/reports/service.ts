@@ -47,7 +47,7 @@ import { localBucket, nextDay, startOfLocalDay, utcGrain } from './time.js';
 type Source = 'clicks' | 'leads' | 'conversions';
 
 /** The column each group reads in each table (`null`: the table does not have it). */
-const COLUMNS: Record<Exclude<ReportGroup, 'day' | 'hour'>, Record<Source, string | null>> = {
+export const REPORT_COLUMNS: Record<Exclude<ReportGroup, 'day' | 'hour'>, Record<Source, string | null>> = {
   campaign: { clicks: 'campaign_external_id', leads: 'campaign_external_id', conversions: 'campaign_external_id' },
   flow: { clicks: 'flow_external_id', leads: 'flow_external_id', conversions: 'flow_external_id' },
   path_group: { clicks: 'path_group_id', leads: 'path_group_id', conversions: 'path_group_id' },
@@ -80,7 +80,12 @@ const COLUMNS: Record<Exclude<ReportGroup, 'day' | 'hour'>, Record<Source, strin
 };
 
 /** Columns a conversion reads from its click (`c`) or lead (`l`). */
-const FROM_ORIGIN = new Set(['device', 'platform', 'browser', ...Array.from({ length: 10 }, (_, i) => `var${i + 1}`)]);
+export const FROM_ORIGIN: ReadonlySet<string> = new Set([
+  'device',
+  'platform',
+  'browser',
+  ...Array.from({ length: 10 }, (_, i) => `var${i + 1}`),
+]);
 
 /** The config kinds whose names label each group. */
 const NAME_KINDS: Partial<Record<ReportGroup, readonly string[]>> = {
@@ -472,7 +477,7 @@ export class ReportsService {
     };
     for (const group of groups) {
       if (group === 'day' || group === 'hour') continue;
-      const name = COLUMNS[group][source];
+      const name = REPORT_COLUMNS[group][source];
       if (group === 'affiliate_network') {
         select(column('offer_external_id'), 'g_network_offer');
         if (source === 'conversions') select(column('affiliate_network_external_id'), 'g_affiliate_network');
@@ -512,7 +517,7 @@ export class ReportsService {
         where.push(networkFilter(source, value, (await config).offerNetworks));
         continue;
       }
-      const name = COLUMNS[group][source];
+      const name = REPORT_COLUMNS[group][source];
       // A table without the column has no value for it: every row is "(none)".
       if (name === null) {
         if (value !== null) where.push(sql<SqlBool>`1 = 0`);
