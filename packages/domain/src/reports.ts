@@ -191,6 +191,13 @@ export const ZVarsFilter = jsonObjectOf('vars', REPORT_VAR_FILTERS);
 export const ZGroupFilters = jsonObjectOf('filters', REPORT_FILTER_GROUPS);
 
 /**
+ * Issue 20: when a conversion is counted — at its click's (or lead's) time, as the traffic source bills
+ * it (the default), or at its first postback's, as the network's statistics show it.
+ */
+export const REPORT_ATTRIBUTIONS = ['click', 'postback'] as const;
+export type ReportAttribution = (typeof REPORT_ATTRIBUTIONS)[number];
+
+/**
  * The report query (§7.5). `date_from`/`date_to` (or the spec's `start_date`/`end_date`) are days in
  * `timezone`, both included; either may be left out for an open range.
  */
@@ -205,6 +212,7 @@ export const ZReportQuery = z
     search_text: z.string().trim().max(200).default(''),
     vars: ZVarsFilter.default({}),
     filters: ZGroupFilters.default({}),
+    attribution: z.enum(REPORT_ATTRIBUTIONS).default('click'),
     order_by: z.union([z.enum(REPORT_ORDER_FIELDS), z.string().regex(CUSTOM_METRIC_KEY)]).optional(),
     order: z.enum(SORT_ORDERS).default('asc'),
     page: z.coerce.number().int().min(1).default(DEFAULT_PAGE),

@@ -4,7 +4,7 @@ import { DEFAULT_PAYOUT } from '../constants.js';
 import { ZConditionText, ZExternalIdRef, ZMoney, ZOptionalMacroUrl, ZRowId } from '../fields.js';
 import { VALIDATION_MESSAGES as M } from '../messages.js';
 
-export const COST_MODELS = ['CPC', 'CPM', 'CPA', 'RevShare'] as const;
+export const COST_MODELS = ['CPC', 'CPM', 'CPA', 'RevShare', 'Auto'] as const;
 export const ZCostModel = z.enum(COST_MODELS).default('CPC');
 
 /** §3.6: one postback event of a campaign or traffic source. */

@@ -5,6 +5,8 @@ import { VALIDATION_MESSAGES as M } from '../messages.js';
 import { ZCostModel, ZPostbackEventEntries } from './shared.js';
 import { defineResource } from './types.js';
 
+export const COST_PARAMETER_MESSAGE = 'Use letters, digits, _, -, . and [ ].';
+
 export const INTERNAL_TOKENS = Array.from({ length: MAX_TRAFFIC_SOURCE_PARAMETERS }, (_, index) => `var${index + 1}`);
 
 /** §3.7: a traffic-source parameter; internal_token is var1, var2, … by position. */
@@ -26,6 +28,13 @@ export const ZTrafficSourceForm = z.object({
   postback_events: ZPostbackEventEntries,
   cost_model: ZCostModel,
   default_cost: ZMoney.default(0),
+  /** Issue 20: the URL parameter carrying each click's cost, read by campaigns whose cost model is Auto. */
+  cost_parameter: z
+    .string()
+    .trim()
+    .max(64, { error: M.tooLong })
+    .regex(/^[A-Za-z0-9_.\-[\]]*$/, { error: COST_PARAMETER_MESSAGE })
+    .default(''),
 });
 export type TTrafficSourceForm = z.infer<typeof ZTrafficSourceForm>;
 
