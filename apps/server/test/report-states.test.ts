@@ -64,6 +64,8 @@ forEachDatabase('report figures by conversion state', (db) => {
         state,
         event_key: '',
         txid_key: txid,
+        // Every click of this suite happens at the engine's clock.
+        event_at: '2026-11-10T10:00:00.000Z',
       })
       .execute();
   }
@@ -181,9 +183,12 @@ forEachDatabase('report figures by conversion state', (db) => {
     for (const query of ['group_by=day', 'group_by=country,offer', 'group_by=device']) {
       expect((await report(query)).totals, query).toEqual(byCampaign.totals);
     }
-    const days = new Map((await report('group_by=day')).list.map((row) => [row.day, row]));
+    // Attributed to their clicks' day (the default), every conversion is on 2026-11-10.
+    const clickDays = (await report('group_by=day')).list;
+    expect(clickDays.map((row) => [row.day, row.conversions, row.approved])).toEqual([['2026-11-10', 5, 3]]);
+    const days = new Map((await report('group_by=day&attribution=postback')).list.map((row) => [row.day, row]));
     expect(days.get('2026-11-10')).toMatchObject({ conversions: 4, approved: 2, revenue_confirmed: 28, cost: 6 });
-    // A day with a conversion and no click: no cost, so both ROIs are 0.
+    // By postback time, a day with a conversion and no click: no cost, so both ROIs are 0.
     expect(days.get('2026-11-12')).toMatchObject({
       conversions: 1,
       approved: 1,

@@ -289,12 +289,19 @@ forEachDatabase('reports', (db) => {
   });
 
   it('groups by day in the chosen timezone, within the date range', async () => {
+    // Conversions on their clicks' days (the default attribution), or on their postbacks' (issue 20).
     const york = await reportOk('group_by=day&timezone=America/New_York');
     expect(york.list.map((row) => [row.day, row.clicks, row.leads, row.conversions])).toEqual([
+      ['2026-11-09', 1, 0, 1],
+      ['2026-11-10', 4, 2, 2],
+    ]);
+    const byPostback = await reportOk('group_by=day&timezone=America/New_York&attribution=postback');
+    expect(byPostback.list.map((row) => [row.day, row.clicks, row.leads, row.conversions])).toEqual([
       ['2026-11-09', 1, 0, 0],
       ['2026-11-10', 4, 2, 0],
       ['2026-11-11', 0, 0, 3],
     ]);
+    expect(byPostback.totals).toEqual(york.totals);
     const utc = await reportOk('group_by=day');
     expect(utc.list.map((row) => [row.day, row.clicks])).toEqual([
       ['2026-11-10', 4],
@@ -302,7 +309,11 @@ forEachDatabase('reports', (db) => {
     ]);
     const range = await reportOk('group_by=day&timezone=America/New_York&date_from=2026-11-10&date_to=2026-11-10');
     expect(range.list.map((row) => row.day)).toEqual(['2026-11-10']);
-    expect(range.totals).toMatchObject({ clicks: 4, leads: 2, conversions: 0 });
+    expect(range.totals).toMatchObject({ clicks: 4, leads: 2, conversions: 2 });
+    const postbackRange = await reportOk(
+      'group_by=day&timezone=America/New_York&date_from=2026-11-10&date_to=2026-11-10&attribution=postback',
+    );
+    expect(postbackRange.totals).toMatchObject({ clicks: 4, leads: 2, conversions: 0 });
     // The spec's names for the range, and hours.
     const hours = await reportOk('group_by=hour&start_date=2026-11-10&end_date=2026-11-10&timezone=America/New_York');
     expect(hours.list.map((row) => [row.hour, row.hour_name, row.clicks])).toEqual([

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './constants.js';
 import { CONVERSION_STATES, type ConversionState } from './conversions.js';
 import type { LoggedRecord } from './postback-log.js';
-import { isTimeZone, ZDate, ZGroupFilters, ZVarsFilter } from './reports.js';
+import { isTimeZone, REPORT_ATTRIBUTIONS, ZDate, ZGroupFilters, ZVarsFilter } from './reports.js';
 
 // Issue 20: the event tables. `GET /api/events/clicks`, `/api/events/leads` and `/api/events/conversions`
 // list single events, newest first, narrowed by the report's own filters (date range in a timezone,
@@ -35,6 +35,8 @@ export const ZEventQuery = z
     filters: ZGroupFilters.default({}),
     /** Conversions only (EVENT_CONVERSION_SCOPES). */
     state: z.enum(EVENT_CONVERSION_SCOPES).default('counted'),
+    /** Conversions only: the range is of their click's time, or their postback's, as in the report. */
+    attribution: z.enum(REPORT_ATTRIBUTIONS).default('click'),
     page: z.coerce.number().int().min(1).default(DEFAULT_PAGE),
     limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
   })
@@ -97,6 +99,8 @@ export interface ClickEvent extends EventVars {
   vars: Record<string, string>;
   /** Only with the money permission. */
   cost?: number;
+  /** Auto cost: why the click costs 0 — its cost parameter was `missing` or `invalid`; else null. */
+  cost_flag: string | null;
   is_bot: boolean;
   /** The routing decision's reason (matched, backup_offer, no_matching_path_group, capped, no_offer). */
   reason: string;
@@ -131,7 +135,10 @@ export interface LeadEvent extends EventVars {
 
 export interface ConversionEvent extends EventVars {
   conversion_id: string;
+  /** The first postback's time. */
   created_at: string;
+  /** The converted click's (or lead's) time: reports attribute by it by default. */
+  event_at: string | null;
   updated_at: string | null;
   click_id: string | null;
   lead_id: string | null;
@@ -150,6 +157,8 @@ export interface ConversionEvent extends EventVars {
   /** Only with the money permission. */
   payout?: number;
   revenue?: number | null;
+  /** What it adds to its click's cost (a CPA or RevShare campaign, approved); money permission only. */
+  cost?: number;
   currency: string;
   original_currency: string | null;
   txid: string | null;

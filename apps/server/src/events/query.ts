@@ -85,13 +85,15 @@ export async function eventWhere(
         : sql<SqlBool>`${sql.ref('e.campaign_external_id')} in (${sql.join(campaigns.map((id) => sql`${id}`))})`,
     );
   }
+  // A conversion is in the range by its click's time or its postback's, as the report attributes it.
+  const time = sql.ref(kind === 'conversions' && query.attribution === 'click' ? 'e.event_at' : 'e.created_at');
   if (query.date_from) {
     const from = startOfLocalDay(query.date_from, query.timezone).toISOString();
-    conditions.push(sql<SqlBool>`${sql.ref('e.created_at')} >= ${from}`);
+    conditions.push(sql<SqlBool>`${time} >= ${from}`);
   }
   if (query.date_to) {
     const to = startOfLocalDay(nextDay(query.date_to), query.timezone).toISOString();
-    conditions.push(sql<SqlBool>`${sql.ref('e.created_at')} < ${to}`);
+    conditions.push(sql<SqlBool>`${time} < ${to}`);
   }
   const equals = (name: string, value: string | null) => {
     if (kind === 'conversions' && FROM_ORIGIN.has(name)) joinOrigin = true;

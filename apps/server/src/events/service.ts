@@ -185,6 +185,7 @@ export class EventsService {
           ...varsOf(row),
           vars: parseObject(row.vars),
           cost: Number(row.cost ?? 0),
+          cost_flag: text(row.cost_flag),
           is_bot: flag(row.is_bot),
           reason: String(row.reason ?? ''),
           conversions: conversions.get(String(row.click_id)) ?? [],
@@ -215,6 +216,7 @@ export class EventsService {
       const conversion: ConversionEvent = {
         conversion_id: String(row.conversion_id),
         ...common(row),
+        event_at: text(row.event_at),
         updated_at: text(row.updated_at),
         click_id: text(row.click_id),
         lead_id: text(row.lead_id),
@@ -226,6 +228,7 @@ export class EventsService {
         state: asState(row.state),
         payout: Number(row.payout ?? 0),
         revenue: row.revenue === null || row.revenue === undefined ? null : Number(row.revenue),
+        cost: Number(row.cost ?? 0),
         currency: String(row.currency ?? 'USD'),
         original_currency: text(row.original_currency),
         txid: text(row.txid),

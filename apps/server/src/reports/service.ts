@@ -22,8 +22,11 @@
 // - roi_confirmed: (revenue_confirmed − cost) / cost × 100;
 // - cr: conversions / (clicks + leads) × 100 — a campaign has clicks (tracker) or leads (API), not both;
 // - epc: revenue / (clicks + leads).
-// Conversions are counted at the time of their first postback (their created_at), in the state they are
-// in now; clicks and leads at theirs. Conversions are always read from the table, never from a rollup.
+// Conversions are counted, in the state they are in now, at their click's (or lead's) time (event_at) —
+// the default, as the traffic source bills the click — or with `attribution=postback` at their first
+// postback's (created_at), as the network's own statistics count them; clicks and leads at theirs.
+// Conversions are always read from the table (through an index on campaign and each time), never from a
+// rollup.
 // Amounts are summed as stored, whatever their currency.
 
 import {
@@ -31,6 +34,7 @@ import {
   evaluateFormula,
   type FormulaNode,
   parseFormula,
+  type ReportAttribution,
   type ReportFigures,
   type ReportFilterGroup,
   type ReportGroup,
@@ -304,6 +308,7 @@ export class ReportsService {
       from: query.date_from ? startOfLocalDay(query.date_from, query.timezone).toISOString() : null,
       to: query.date_to ? startOfLocalDay(nextDay(query.date_to), query.timezone).toISOString() : null,
       timezone: query.timezone,
+      attribution: query.attribution,
     };
     // A filter on affiliate_network needs the offers' networks before the queries are built.
     const configuring = this.configNames(
@@ -451,9 +456,10 @@ export class ReportsService {
   private async aggregate(
     source: Source,
     groups: readonly ReportGroup[],
-    range: { from: string | null; to: string | null; timezone: string },
+    range: { from: string | null; to: string | null; timezone: string; attribution: ReportAttribution },
     { vars, filters, config, campaigns }: Narrowing,
   ): Promise<AggregateRow[]> {
+    const time = source === 'conversions' && range.attribution === 'click' ? 'e.event_at' : 'e.created_at';
     if (this.options.rollups !== false && source !== 'conversions' && Object.keys(vars).length === 0) {
       const dimensionFilters = await rollupFilters(filters, config, campaigns);
       const rows =
@@ -491,10 +497,9 @@ export class ReportsService {
       // The UTC day (`YYYY-MM-DD`), or hour (`YYYY-MM-DDTHH`) and quarter (0…3), of the ISO-8601 text, in
       // both dialects: as coarse as the zone's offsets over the range allow (time.ts, utcGrain).
       const grain = utcGrain(range.from, range.to, range.timezone, groups.includes('hour'));
-      if (grain === 'day') select(sql`substr(${sql.ref('e.created_at')}, 1, 10)`, 'g_utc_day');
-      else select(sql`substr(${sql.ref('e.created_at')}, 1, 13)`, 'g_utc_hour');
-      if (grain === 'quarter')
-        select(sql`cast(substr(${sql.ref('e.created_at')}, 15, 2) as integer) / 15`, 'g_quarter');
+      if (grain === 'day') select(sql`substr(${sql.ref(time)}, 1, 10)`, 'g_utc_day');
+      else select(sql`substr(${sql.ref(time)}, 1, 13)`, 'g_utc_hour');
+      if (grain === 'quarter') select(sql`cast(substr(${sql.ref(time)}, 15, 2) as integer) / 15`, 'g_quarter');
     }
 
     const where: Expression<SqlBool>[] = [];
@@ -505,8 +510,8 @@ export class ReportsService {
           : sql<SqlBool>`${sql.ref('e.campaign_external_id')} in (${sql.join(campaigns.map((id) => sql`${id}`))})`,
       );
     }
-    if (range.from) where.push(sql<SqlBool>`${sql.ref('e.created_at')} >= ${range.from}`);
-    if (range.to) where.push(sql<SqlBool>`${sql.ref('e.created_at')} < ${range.to}`);
+    if (range.from) where.push(sql<SqlBool>`${sql.ref(time)} >= ${range.from}`);
+    if (range.to) where.push(sql<SqlBool>`${sql.ref(time)} < ${range.to}`);
     for (const [name, value] of Object.entries(vars) as [ReportVarFilter, string | null][]) {
       if (source === 'conversions' && FROM_ORIGIN.has(name)) joinOrigin = true;
       const expression = column(name);

@@ -50,6 +50,10 @@ export interface ConversionTable {
   original_currency: string | null;
   updated_at: string | null;
   workspace_id: number | null;
+  /** What this conversion adds to its click's cost while approved (CPA, RevShare); 0 otherwise. */
+  cost: Generated<number>;
+  /** The time of the click (or lead) converted: reports attribute by it by default (issue 20). */
+  event_at: string | null;
 }
 
 /** Every postback received, matched or not, for the dashboard's postback log. */

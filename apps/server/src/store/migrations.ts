@@ -2,6 +2,7 @@ import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely, Migration, Mi
 import type { DatabaseDialect } from '../config.js';
 import { conversionStatesMigration } from './conversion-states.js';
 import { conversionsMigration } from './conversions.js';
+import { costModelsMigration } from './cost-models.js';
 import { customMetricsMigration } from './custom-metrics.js';
 import { moneyPermissionMigration } from './money-permission.js';
 import { postbackLogIndexesMigration } from './postback-log-indexes.js';
@@ -186,6 +187,7 @@ export function migrations(dialect: DatabaseDialect): Record<string, Migration> 
     '0009_workspace_scope': workspaceScopeMigration(),
     '0010_money_permission': moneyPermissionMigration(),
     '0011_custom_metrics': customMetricsMigration(dialect),
+    '0012_cost_models': costModelsMigration(dialect),
   };
 }
 

@@ -1,6 +1,14 @@
 // The tracker's event tables (issue 5, item 3): clicks and leads, written in batches off the request
 // path. Reports read them; columns are what reports group and filter on (ENTITIES.md, event entities).
-import type { ColumnDefinitionBuilder, CreateTableBuilder, Generated, Insertable, Kysely, Migration } from 'kysely';
+import type {
+  ColumnDefinitionBuilder,
+  ColumnType,
+  CreateTableBuilder,
+  Generated,
+  Insertable,
+  Kysely,
+  Migration,
+} from 'kysely';
 import type { DatabaseDialect } from '../config.js';
 
 /** var1…var10: a column each, as reports group by them. */
@@ -48,6 +56,8 @@ export interface TrackerClickTable extends VarColumns {
   /** JSON object: every var the click carried (subaff, utm_*, var1…var10, …). */
   vars: string;
   cost: number;
+  /** Issue 20, Auto cost: `missing` or `invalid` when the click's cost parameter gave no cost; else null. */
+  cost_flag: ColumnType<string | null, string | null | undefined, string | null>;
   is_bot: number;
   /** The routing decision's reason (matched, backup_offer, no_matching_path_group, capped, no_offer). */
   reason: string;
@@ -128,6 +138,8 @@ export const EVENT_COLUMNS: Readonly<Record<EventTable, readonly EventColumn[]>>
       { name: 'is_bot', fallback: 0 },
       { name: 'is_unique', fallback: 0 },
       { name: 'cost', fallback: 0 },
+      // Added by migration 0012: a journal line written before it ends one value early (rowAt).
+      { name: 'cost_flag', fallback: null },
     ]),
   tracker_leads: [...['lead_id', ...ROUTING_COLUMNS, 'email_hash', 'email_domain', 'age', 'decision', 'reason']]
     .map((name): EventColumn => ({ name, fallback: null }))

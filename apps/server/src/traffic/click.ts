@@ -1,5 +1,6 @@
 // A click on a tracker campaign: the vars it brings, the routing decision, the event row, and where
 // the visitor goes. Also the lander's offer link, which sends a visitor on to the offer chosen at the click.
+import { autoCost, type CostFlag } from '../store/cost-models.js';
 import type { NewTrackerClick } from '../store/tracker-events.js';
 import { macroValues } from './event-macros.js';
 import { type EngineParts, storedEvent } from './parts.js';
@@ -40,6 +41,7 @@ export async function routeClick(parts: EngineParts, request: ClickRequest): Pro
   const traits = parts.userAgents.describe(userAgent);
   const country = countryOfIp(request.ip);
   const { vars, externalClickId } = clickVars(campaign, request.query);
+  const { cost, flag: costFlag } = clickCost(campaign, request.query);
   const decision = await decide(
     snapshot,
     campaign,
@@ -92,7 +94,8 @@ export async function routeClick(parts: EngineParts, request: ClickRequest): Pro
     var9: vars.var9 ?? null,
     var10: vars.var10 ?? null,
     vars: JSON.stringify(vars),
-    cost: clickCost(campaign),
+    cost,
+    cost_flag: costFlag,
     is_bot: traits.bot ? 1 : 0,
     reason: decision.reason,
   };
@@ -129,10 +132,21 @@ function firstValue(value: unknown): string | undefined {
   return typeof first === 'string' ? first.slice(0, MAX_VAR_LENGTH) : undefined;
 }
 
-function clickCost(campaign: CompiledCampaign): number {
-  if (campaign.costModel === 'CPC') return campaign.cost;
-  if (campaign.costModel === 'CPM') return campaign.cost / 1000;
-  return 0;
+const FREE: { cost: number; flag: null } = { cost: 0, flag: null };
+
+/**
+ * What the click costs when it happens: CPC its price, CPM a thousandth of it, Auto the value of the traffic
+ * source's cost parameter. CPA and RevShare clicks cost nothing until their conversions are approved
+ * (EngineStore.storeConversion adds it to the click).
+ */
+function clickCost(
+  campaign: CompiledCampaign,
+  query: Readonly<Record<string, unknown>>,
+): { cost: number; flag: CostFlag | null } {
+  if (campaign.costModel === 'CPC') return { cost: campaign.cost, flag: null };
+  if (campaign.costModel === 'CPM') return { cost: campaign.cost / 1000, flag: null };
+  if (campaign.costModel !== 'Auto') return FREE;
+  return autoCost(campaign.costParameter === null ? undefined : firstValue(query[campaign.costParameter]));
 }
 
 function clickVars(

@@ -6,6 +6,7 @@
 // leaves the network without its `OK`, and networks resend.
 import { type ConversionState, POSTBACK_OUTCOME_STATUS, type PostbackOutcome } from '@switchyard/domain';
 import type { NewConversion, NewPostbackLog } from '../store/conversions.js';
+import type { ConversionCost } from '../store/cost-models.js';
 import type { Origin, PostbackWorkspace } from '../store/traffic/engine-store.js';
 import { macroValues } from './event-macros.js';
 import { type EngineParts, storedEvent } from './parts.js';
@@ -185,7 +186,17 @@ export async function takePostback(parts: EngineParts, request: PostbackRequest)
     state: resolved.state,
     event_key: eventId ?? '',
     txid_key: params.txid ?? '',
+    event_at: row.created_at,
   };
+  const costModel = campaign?.costModel;
+  const costing: ConversionCost | null =
+    origin.kind === 'click'
+      ? {
+          model: costModel === 'CPA' || costModel === 'RevShare' ? costModel : null,
+          cost: campaign?.cost ?? 0,
+          click: origin.row,
+        }
+      : null;
   const entry = resolved.entry;
   const postbackUrl = resolved.event ? campaign?.trafficSourcePostbackUrls.get(resolved.event.externalId) : undefined;
   const outboundUrl =
@@ -209,6 +220,7 @@ export async function takePostback(parts: EngineParts, request: PostbackRequest)
     conversion,
     base,
     outboundUrl ? { url: outboundUrl, createdAt: now.toISOString() } : null,
+    costing,
   );
   if (stored.outcome === 'converted') {
     // Counted as the warm-up after a restart counts it: every new conversion, whatever its state.

@@ -55,6 +55,7 @@ const click: ClickEvent = {
   vars: {},
   cost: 0.25,
   is_bot: false,
+  cost_flag: null,
   reason: 'backup_offer',
   conversions: [
     { conversion_id: 'conv-123456789', state: 'approved', payout: 4.5, created_at: '2026-11-10T13:00:00.000Z' },

@@ -101,6 +101,7 @@ function EventTable<Kind extends EventKind>({ kind }: { kind: Kind }) {
       yes: t('yes'),
       no: t('no'),
       state: (state) => t(`states.${state as ConversionState}`, { defaultValue: state }),
+      costFlag: (flag) => t(`costFlags.${flag}`, { defaultValue: flag }),
     };
   }, [i18n.language, params.timezone, t]);
 

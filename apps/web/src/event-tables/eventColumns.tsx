@@ -12,6 +12,7 @@ export interface EventFormat {
   no: string;
   money: (value: number) => string;
   state: (state: string) => string;
+  costFlag: (flag: string) => string;
 }
 
 export interface EventColumn<Row> {
@@ -83,6 +84,7 @@ const CLICK_COLUMNS: EventColumn<ClickEvent>[] = [
   field('subaff'),
   ...vars<ClickEvent>(),
   money('cost'),
+  { key: 'cost_flag', value: (row, format) => (row.cost_flag ? format.costFlag(row.cost_flag) : null) },
   {
     key: 'conversions',
     shown: true,
@@ -133,6 +135,7 @@ const LEAD_COLUMNS: EventColumn<LeadEvent>[] = [
 
 const CONVERSION_COLUMNS: EventColumn<ConversionEvent>[] = [
   time(),
+  { key: 'event_at', value: (row, format) => (row.event_at ? format.time(row.event_at) : null) },
   field('conversion_id', true),
   field('click_id', true),
   field('lead_id'),
@@ -148,6 +151,7 @@ const CONVERSION_COLUMNS: EventColumn<ConversionEvent>[] = [
   flag('is_conversion'),
   money('payout'),
   money('revenue', false),
+  money('cost', false),
   field('currency'),
   field('original_currency'),
   field('txid', true),

@@ -5,6 +5,7 @@ import { type ConversionState, canMove, type PostbackOutcome } from '@switchyard
 import type SQLite from 'better-sqlite3';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { NewConversion, NewPostbackLog } from '../conversions.js';
+import { type ConversionCost, conversionCost, moveClickCost } from '../cost-models.js';
 import type { Database } from '../schema.js';
 import type {
   EventTable,
@@ -169,6 +170,8 @@ export class EngineStore {
     conversion: NewConversion & { state: ConversionState; event_key: string; txid_key: string },
     log: Omit<NewPostbackLog, 'outcome' | 'conversion_id'>,
     outbound: NewOutbound | null,
+    /** A CPA or RevShare campaign's click: an approved conversion adds to its cost (issue 20). */
+    costing: ConversionCost | null = null,
   ): Promise<StoredConversion> {
     return this.db.transaction().execute(async (trx) => {
       const logged = (outcome: PostbackOutcome, conversionId: string, extra: Partial<NewPostbackLog> = {}) =>
@@ -176,13 +179,17 @@ export class EngineStore {
           .insertInto('postback_log')
           .values({ ...log, outcome, conversion_id: conversionId, state: conversion.state, ...extra })
           .execute();
+      const costOf = (state: string, isConversion: number, payout: number) =>
+        costing && state === 'approved' && isConversion === 1 ? conversionCost(costing, payout) : 0;
+      const added = costOf(conversion.state, conversion.is_conversion, conversion.payout);
       const inserted = await trx
         .insertInto('conversions')
-        .values(conversion)
+        .values({ ...conversion, cost: added })
         .onConflict((conflict) => conflict.doNothing())
         .returning('id')
         .executeTakeFirst();
       if (inserted) {
+        if (costing) await moveClickCost(trx, costing.click, added);
         await logged('converted', conversion.conversion_id);
         if (outbound && conversion.state !== 'rejected') {
           await trx
@@ -204,7 +211,7 @@ export class EngineStore {
       }
       let existing = trx
         .selectFrom('conversions')
-        .select(['conversion_id', 'state'])
+        .select(['conversion_id', 'state', 'cost', 'payout', 'is_conversion'])
         .where('event_key', '=', conversion.event_key)
         .where('txid_key', '=', conversion.txid_key);
       existing = conversion.click_id
@@ -225,14 +232,19 @@ export class EngineStore {
         });
         return { outcome: 'unchanged', conversionId: found.conversion_id, state: from };
       }
+      const amountSent = conversion.revenue !== null && conversion.revenue !== undefined;
+      // What the conversion adds to its click's cost now, in place of what it added before.
+      const cost = costOf(to, Number(found.is_conversion), amountSent ? conversion.payout : Number(found.payout));
+      if (costing) await moveClickCost(trx, costing.click, cost - Number(found.cost));
       await trx
         .updateTable('conversions')
         .set({
           state: to,
           status: conversion.status,
           updated_at: conversion.created_at,
+          cost,
           // A network that sends the final amount with the approval is taken at its word.
-          ...(conversion.revenue !== null && conversion.revenue !== undefined
+          ...(amountSent
             ? {
                 payout: conversion.payout,
                 revenue: conversion.revenue,

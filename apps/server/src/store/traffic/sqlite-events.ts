@@ -103,7 +103,7 @@ export function payloadBatches(text: string, maxRows = Number.POSITIVE_INFINITY)
     const colon = text.indexOf(':', at);
     const length = Number(text.slice(at + 1, colon));
     if (colon < 0 || !Number.isSafeInteger(length)) throw new Error(`event payload: no length at ${at}`);
-    const values = rowAt(table, text, colon + 1, count, count + 1);
+    const values = rowAt(table, text, colon + 1, count, count + 1, colon + 1 + length);
     if (readTo !== colon + 1 + length) throw new Error(`event payload: an event of the wrong length at ${at}`);
     at = readTo;
     count += 1;
@@ -119,12 +119,21 @@ export function payloadBatches(text: string, maxRows = Number.POSITIVE_INFINITY)
 /** Where the last row read by rowAt ended. */
 let readTo = 0;
 
-/** The values of the event line at `start` of `text`; sets readTo to where it ends. */
-function rowAt(table: EventTable, text: string, start: number, row: number, count: number): EventValues {
-  const width = EVENT_COLUMNS[table].length;
+/**
+ * The values of the event line at `start` of `text`; sets readTo to where it ends. With `end` (the line's
+ * end, known in a payload), a line that ends before its last columns is one written before they were
+ * added (a journal left by an earlier version): those columns take their defaults.
+ */
+function rowAt(table: EventTable, text: string, start: number, row: number, count: number, end = -1): EventValues {
+  const columns = EVENT_COLUMNS[table];
+  const width = columns.length;
   const values: EventValues = new Array(width);
   let at = start;
   for (let column = 0; column < width; column += 1) {
+    if (at === end) {
+      values[column] = columns[column]!.fallback;
+      continue;
+    }
     const kind = text.charCodeAt(at);
     if (kind === UNDERSCORE) {
       values[column] = null;

@@ -100,6 +100,8 @@ export interface CompiledCampaign {
   parameters: readonly TrafficSourceParameter[];
   costModel: string;
   cost: number;
+  /** Issue 20: the traffic source's URL parameter carrying each click's cost (the Auto model reads it). */
+  costParameter: string | null;
   /** API campaigns: the X-Api-Key a partner sends with leads. */
   ingestToken: string | undefined;
   /** Enabled path groups, by priority. */
@@ -245,7 +247,9 @@ export function compileRouting(rows: readonly ConfigRow[]): RoutingSnapshot {
 
   const trafficSources = new Map<string, readonly TrafficSourceParameter[]>();
   const trafficSourcePostbacks = new Map<string, ReadonlyMap<string, UrlTemplate>>();
+  const costParameters = new Map<string, string>();
   for (const { row, form } of parsed('traffic-sources', ZTrafficSourceForm)) {
+    if (form.cost_parameter) costParameters.set(row.external_id, form.cost_parameter);
     trafficSources.set(
       row.external_id,
       form.parameters
@@ -341,6 +345,7 @@ export function compileRouting(rows: readonly ConfigRow[]): RoutingSnapshot {
         parameters: trafficSources.get(form.traffic_source_external_id) ?? [],
         costModel: 'cost_model' in form ? String(form.cost_model) : 'CPA',
         cost: 'cost' in form ? Number(form.cost) : 0,
+        costParameter: costParameters.get(form.traffic_source_external_id) ?? null,
         ingestToken: typeof body.ingest_token === 'string' ? body.ingest_token : undefined,
         groups: groups ?? [],
         postbackEvents: form.postback_events.map((entry) => ({

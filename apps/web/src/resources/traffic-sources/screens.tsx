@@ -47,6 +47,13 @@ function useTrafficSourceFormElements(): readonly FormElement[] {
       },
       moneyElement('default_cost', 'resources:traffic-sources.fields.default_cost'),
       {
+        name: 'cost_parameter',
+        type: 'input',
+        label: 'resources:traffic-sources.fields.cost_parameter',
+        labelDescription: 'resources:traffic-sources.costParameterHint',
+        input: { autoComplete: 'off', dir: 'ltr', placeholder: 'cost' },
+      },
+      {
         name: 'parameters',
         type: 'ts-parameters-repeater',
         label: 'resources:traffic-sources.fields.parameters',

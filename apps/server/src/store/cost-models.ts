@@ -1,0 +1,123 @@
+// Issue 20: what the cost models and report attribution need stored.
+// - tracker_clicks.cost_flag: why an Auto-cost click costs 0 — its traffic source's cost parameter was
+//   `missing` from the click URL or held an `invalid` value (not a number from 0 to 1,000,000); null
+//   otherwise. A click is never refused for its cost: it is routed, and the flag says why it is free.
+// - conversions.cost: what a CPA or RevShare conversion added to its click's cost while it is approved,
+//   so that a rejection takes back exactly that, whatever the campaign's price is by then.
+// - conversions.event_at: the time of the click (or lead) a conversion converts, so that reports can
+//   count conversions at click time (the default) as well as at postback time (created_at), each read
+//   through an index on (campaign, time).
+import type { Kysely, Migration, Transaction } from 'kysely';
+import { sql } from 'kysely';
+import type { DatabaseDialect } from '../config.js';
+import { applyRollupDeltas, rollupDeltas } from './report-rollups.js';
+import type { Database } from './schema.js';
+import type { TrackerClickTable } from './tracker-events.js';
+
+/** Why an Auto-cost click costs 0. */
+export const COST_FLAGS = ['missing', 'invalid'] as const;
+export type CostFlag = (typeof COST_FLAGS)[number];
+
+/** The most one click may cost (a bigger value is a typo or an attack, flagged and counted as 0). */
+export const MAX_CLICK_COST = 1_000_000;
+
+/**
+ * A click's cost read off its URL for the Auto model: a plain decimal from 0 to MAX_CLICK_COST (a comma
+ * as the decimal mark too, as some sources send it), or 0 with the reason it is not.
+ */
+export function autoCost(value: string | undefined): { cost: number; flag: CostFlag | null } {
+  if (value === undefined || value === '') return { cost: 0, flag: 'missing' };
+  const text = value.trim().replace(',', '.');
+  if (!/^\d{1,7}(\.\d{1,12})?$|^\.\d{1,12}$/.test(text)) return { cost: 0, flag: 'invalid' };
+  const cost = Number(text);
+  if (!(cost >= 0 && cost <= MAX_CLICK_COST)) return { cost: 0, flag: 'invalid' };
+  return { cost, flag: null };
+}
+
+/**
+ * A click's conversion as storeConversion costs it: under CPA or RevShare an approved conversion adds to
+ * the click's cost; under any other model (null) it adds nothing, and a cost added before is taken back
+ * when the conversion leaves approved.
+ */
+export interface ConversionCost {
+  model: 'CPA' | 'RevShare' | null;
+  /** CPA: the price of one approved conversion; RevShare: the percent of its payout. */
+  cost: number;
+  /** The click converted (its bucket and dimensions are where the rollups move). */
+  click: Pick<
+    TrackerClickTable,
+    | 'click_id'
+    | 'created_at'
+    | 'campaign_external_id'
+    | 'flow_external_id'
+    | 'path_group_id'
+    | 'path_id'
+    | 'offer_external_id'
+    | 'lander_external_id'
+    | 'traffic_source_external_id'
+    | 'country'
+    | 'device'
+    | 'platform'
+    | 'browser'
+  >;
+}
+
+/** What an approved conversion of `payout` costs under `model`, to the millionth. */
+export function conversionCost({ model, cost }: Pick<ConversionCost, 'model' | 'cost'>, payout: number): number {
+  if (model === null) return 0;
+  const value = model === 'CPA' ? cost : (cost / 100) * payout;
+  return Math.round(value * 1e6) / 1e6;
+}
+
+/**
+ * Moves the click's cost by `delta` (what its conversions now add, less what they added), in the row and
+ * in every cube row holding it, inside the conversion's transaction: reports from the cubes and from the
+ * events agree.
+ */
+export async function moveClickCost(
+  trx: Transaction<Database>,
+  click: ConversionCost['click'],
+  delta: number,
+): Promise<void> {
+  if (delta === 0) return;
+  await trx
+    .updateTable('tracker_clicks')
+    .set({ cost: sql`cost + ${delta}` })
+    .where('click_id', '=', click.click_id)
+    .execute();
+  const deltas = rollupDeltas<object, object>([{ ...click, cost: delta, is_unique: 0 }], []).map((row) => ({
+    ...row,
+    clicks: 0,
+    unique_clicks: 0,
+    leads: 0,
+  }));
+  await applyRollupDeltas(trx, deltas);
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as typed today.
+type AnyDb = Kysely<any>;
+
+/** 0012: tracker_clicks.cost_flag, and conversions.event_at filled from the stored clicks and leads. */
+export function costModelsMigration(dialect: DatabaseDialect): Migration {
+  const money = dialect === 'postgres' ? 'double precision' : 'real';
+  return {
+    async up(db: AnyDb) {
+      await db.schema.alterTable('tracker_clicks').addColumn('cost_flag', 'text').execute();
+      await db.schema.alterTable('conversions').addColumn('event_at', 'text').execute();
+      await db.schema
+        .alterTable('conversions')
+        .addColumn('cost', money, (column) => column.notNull().defaultTo(0))
+        .execute();
+      await sql`update conversions set event_at = coalesce(
+          (select c.created_at from tracker_clicks c where c.click_id = conversions.click_id),
+          (select l.created_at from tracker_leads l where l.lead_id = conversions.lead_id),
+          conversions.created_at)`.execute(db);
+      await db.schema
+        .createIndex('conversions_campaign_event_at_idx')
+        .on('conversions')
+        .columns(['campaign_external_id', 'event_at'])
+        .execute();
+      await db.schema.createIndex('conversions_event_at_idx').on('conversions').column('event_at').execute();
+    },
+  };
+}
