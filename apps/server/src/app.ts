@@ -33,6 +33,7 @@ import { securityHeaders } from './http/security-headers.js';
 import { createMailer } from './mail/mailer.js';
 import { postbackLogRoutes } from './postback-log/routes.js';
 import { customMetricRoutes } from './reports/custom-metrics.js';
+import { reportViewRoutes } from './reports/report-views.js';
 import { reportRoutes } from './reports/routes.js';
 import { reportRunner } from './reports/runner.js';
 import { migrateToLatest, openStore, type Store } from './store/database.js';
@@ -219,6 +220,7 @@ async function createServer(
       referenceDataRoutes(api);
       reportRoutes(api, reports, store.db);
       customMetricRoutes(api, store.db);
+      reportViewRoutes(api, store.db);
       postbackLogRoutes(api, store.db);
       eventTableRoutes(api, store.db);
       conversionRoutes(api, store.db, engine);

@@ -19,6 +19,7 @@ export * from './permissions.js';
 export * from './postback-formats.js';
 export * from './postback-log.js';
 export * from './reference-data.js';
+export * from './report-views.js';
 export * from './reports.js';
 export * from './resources/index.js';
 export * from './tags.js';

@@ -7,6 +7,7 @@ import { customMetricsMigration } from './custom-metrics.js';
 import { moneyPermissionMigration } from './money-permission.js';
 import { postbackLogIndexesMigration } from './postback-log-indexes.js';
 import { reportRollupsMigration } from './report-rollups.js';
+import { reportViewsMigration } from './report-views.js';
 import { trackerEventsMigration } from './tracker-events.js';
 import { workspaceScopeMigration } from './workspace-scope.js';
 
@@ -188,6 +189,7 @@ export function migrations(dialect: DatabaseDialect): Record<string, Migration> 
     '0010_money_permission': moneyPermissionMigration(),
     '0011_custom_metrics': customMetricsMigration(dialect),
     '0012_cost_models': costModelsMigration(dialect),
+    '0013_report_views': reportViewsMigration(dialect),
   };
 }
 

@@ -3,6 +3,7 @@ import type { CurrencyRateTable } from './conversion-states.js';
 import type { ConversionTable, OutboundPostbackTable, PostbackLogTable } from './conversions.js';
 import type { CustomMetricTable } from './custom-metrics.js';
 import type { ReportRollupTable } from './report-rollups.js';
+import type { ReportViewTable } from './report-views.js';
 import type { TrackerClickTable, TrackerLeadTable } from './tracker-events.js';
 
 // Both dialects store the same values: timestamps as ISO-8601 text, booleans as 0/1, lists as JSON text.
@@ -143,6 +144,7 @@ export interface Database {
   report_rollups: ReportRollupTable;
   currency_rates: CurrencyRateTable;
   custom_metrics: CustomMetricTable;
+  report_views: ReportViewTable;
 }
 
 export type WorkspaceRow = Selectable<WorkspaceTable>;
