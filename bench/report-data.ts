@@ -2,7 +2,9 @@
 // the 30 days before now, written into a Switchyard SQLite database whose campaigns, flow, offers and
 // landers were configured through the API. Clicks follow the configured flow (path group → path →
 // offer and lander), countries, devices, platforms and browsers are skewed as real traffic is, and
-// traffic follows the hours of the day. Rows go in as the tracker writes them: the same columns, and the
+// traffic follows the hours of the day. Conversions have states (issue 18: 70 % approved, 20 % pending,
+// 10 % rejected) and, where the schema has it, their click's time (event_at, issue 20: reports count
+// conversions at click time by default). Rows go in as the tracker writes them: the same columns, and the
 // report rollups added by the same code (rollupDeltas, UPSERT_ONE) in the same transactions.
 import Database from 'better-sqlite3';
 import { rollupDeltas, UPSERT_ONE, upsertParameters } from '../apps/server/src/store/report-rollups.js';
@@ -19,6 +21,25 @@ export interface GenerateOptions {
   days: number;
   now: Date;
   onProgress?: (written: number) => void;
+}
+
+/** Conversion states, issue 18: every 10th conversion rejected, two in ten pending, the rest approved. */
+export const CONVERSION_STATES = ['approved', 'pending', 'rejected'] as const;
+export type ConversionState = (typeof CONVERSION_STATES)[number];
+
+function stateOf(conversion: number): ConversionState {
+  const tenth = conversion % 10;
+  return tenth === 0 ? 'rejected' : tenth <= 2 ? 'pending' : 'approved';
+}
+
+/** What was generated, for the reports' totals to be checked against. */
+export interface GeneratedSummary {
+  clicks: number;
+  /** Conversion rows by state. */
+  states: Record<ConversionState, number>;
+  /** Payout of the conversions not rejected (the reports' revenue), and of the approved ones. */
+  revenue: number;
+  revenueConfirmed: number;
 }
 
 /** Deterministic pseudo-random numbers (mulberry32): every run generates the same events. */
@@ -87,7 +108,7 @@ function id(prefix: string, index: number): string {
 }
 
 /** Writes the events into the SQLite database at `file` (migrated, with its configuration). */
-export function generateEvents(file: string, routing: GeneratedRouting, options: GenerateOptions): void {
+export function generateEvents(file: string, routing: GeneratedRouting, options: GenerateOptions): GeneratedSummary {
   const random = seeded(20261121);
   const campaign = zipf(routing.campaigns, random, 0.9);
   const country = zipf(COUNTRIES, random, 1.2);
@@ -128,10 +149,24 @@ export function generateEvents(file: string, routing: GeneratedRouting, options:
     @lander_external_id, @offer_external_id, @traffic_source_external_id, @visitor_id, @is_unique, @ip, @country,
     @device, @platform, @browser, @user_agent, @referrer, @external_click_id, @subaff, @var1, @var2, @vars, @cost,
     @is_bot, @reason)`);
+  // state (issue 18) and event_at (issue 20) when the schema has them: the bench runs against the schema
+  // of the checkout it is in.
+  const conversionColumns = new Set(
+    (db.prepare('pragma table_info(conversions)').all() as { name: string }[]).map((column) => column.name),
+  );
+  const withState = conversionColumns.has('state');
+  const withEventAt = conversionColumns.has('event_at');
   const insertConversion = db.prepare(`insert into conversions (conversion_id, created_at, click_id,
     campaign_external_id, flow_external_id, path_group_id, path_id, offer_external_id, lander_external_id,
-    traffic_source_external_id, is_conversion, payout, revenue, currency, txid, country, subaff, raw)
-    values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, 'USD', ?, ?, ?, '{}')`);
+    traffic_source_external_id, is_conversion, payout, revenue, currency, txid, country, subaff, raw
+    ${withState ? ', state' : ''}${withEventAt ? ', event_at' : ''})
+    values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, 'USD', ?, ?, ?, '{}'${withState ? ', ?' : ''}${withEventAt ? ', ?' : ''})`);
+  const summary: GeneratedSummary = {
+    clicks: options.clicks,
+    states: { approved: 0, pending: 0, rejected: 0 },
+    revenue: 0,
+    revenueConfirmed: 0,
+  };
   const upsertRollup = db.prepare(UPSERT_ONE);
 
   type Conversion = unknown[];
@@ -203,6 +238,11 @@ export function generateEvents(file: string, routing: GeneratedRouting, options:
         conversionCount += 1;
         const convertedAt = Math.min(end - 1, time + Math.floor(random() * 7_200_000));
         const payout = Math.round((1 + random() * 19) * 100) / 100;
+        // Without the state column every conversion is approved (the column's default since issue 18).
+        const state = withState ? stateOf(conversionCount) : 'approved';
+        summary.states[state] += 1;
+        if (state !== 'rejected') summary.revenue += payout;
+        if (state === 'approved') summary.revenueConfirmed += payout;
         conversions.push([
           id('k', conversionCount),
           new Date(convertedAt).toISOString(),
@@ -219,6 +259,8 @@ export function generateEvents(file: string, routing: GeneratedRouting, options:
           id('t', conversionCount),
           click.country,
           click.subaff,
+          ...(withState ? [state] : []),
+          ...(withEventAt ? [createdAt] : []),
         ]);
       }
       if (clicks.length >= CHUNK) {
@@ -237,4 +279,5 @@ export function generateEvents(file: string, routing: GeneratedRouting, options:
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.pragma('optimize');
   db.close();
+  return summary;
 }

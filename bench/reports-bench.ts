@@ -3,9 +3,15 @@
 // 20 campaigns) is made through the API; the events are generated straight into the server's SQLite
 // database while it is stopped (bench/report-data.ts); then the server is started again and each report
 // is asked over HTTP, as the dashboard asks it, several times. BENCH_REPORT_CLICKS changes the size.
+// Issue 20: the reports are asked again with two custom metrics defined (one sorted by a custom metric),
+// conversions have states (approved, pending, rejected: their own columns), and a campaign's cost is set
+// over about a million clicks (BENCH_COST_CLICKS), then over one var1 value, each checked in the report.
+
 import { mkdtemp, rm } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { createClickFlow } from './click-flow.js';
 import { generateEvents } from './report-data.js';
 import {
@@ -27,11 +33,57 @@ const DAYS = 30;
 const CAMPAIGNS = 20;
 const RUNS = Number(process.env.BENCH_REPORT_RUNS ?? 7);
 const TARGET_MEDIAN_MS = 500;
+/** Issue 20: a campaign's cost is set over about this many clicks (whole UTC days, the latest first). */
+const COST_CLICKS = Number(process.env.BENCH_COST_CLICKS ?? 1_000_000);
+/** The var1 value of the per-var cost update: the most common zone. */
+const COST_VAR1 = 'z100';
+/** Issue 20's custom metrics: a formula with money and one over the conversion states. */
+const CUSTOM_METRICS = [
+  { name: 'RPM', formula: 'revenue / clicks * 1000' },
+  { name: 'Approval rate', formula: 'approved / conversions' },
+];
 
 interface ReportFigures {
   clicks: number;
   conversions: number;
+  approved: number;
+  pending: number;
+  rejected: number;
   revenue: number;
+  cost: number;
+  [metric: string]: number;
+}
+
+interface ReportAnswer {
+  totals: ReportFigures;
+  total: number;
+  list: Record<string, string | number | null>[];
+}
+
+/** A long request (a cost update over a million clicks) over node:http: fetch gives up after 300 s. */
+function postJson(
+  base: string,
+  token: string,
+  route: string,
+  body: unknown,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      `${base}${route}`,
+      { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(JSON.stringify(body));
+  });
 }
 
 function median(values: number[]): number {
@@ -72,7 +124,7 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
   // 2. The events, straight into the database.
   const started = performance.now();
   let lastPrinted = 0;
-  generateEvents(
+  const generated = generateEvents(
     path.join(dataDir, 'switchyard.db'),
     {
       campaigns: campaigns.map((campaign) => ({
@@ -97,12 +149,28 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
     },
   );
 
+  console.log(
+    `generated conversions: approved ${int(generated.states.approved)}, pending ${int(generated.states.pending)}, ` +
+      `rejected ${int(generated.states.rejected)}; revenue (not rejected) ${generated.revenue.toFixed(2)}, ` +
+      `confirmed ${generated.revenueConfirmed.toFixed(2)}`,
+  );
+
   // 3. The reports, from the running server.
   server = await startSwitchyard(dataDir);
   children.push(server.child);
+  const running = server;
+  const getReport = async (query: string): Promise<ReportAnswer> => {
+    const response = await fetch(`${running.base}/api/reports?${query}`, {
+      headers: { authorization: `Bearer ${running.token}` },
+    });
+    const text = await response.text();
+    if (response.status !== 200) throw new BenchFailure(`report ${query}: ${response.status} ${text.slice(0, 300)}`);
+    return JSON.parse(text) as ReportAnswer;
+  };
   const today = new Date();
   const from = new Date(today.getTime() - DAYS * 86_400_000).toISOString().slice(0, 10);
   const to = today.toISOString().slice(0, 10);
+  const campaignFilter = `filters=${encodeURIComponent(JSON.stringify({ campaign: flow.campaignExternalId }))}`;
   const reports: { label: string; query: string; target: boolean }[] = [
     ...['campaign', 'offer', 'country', 'day'].map((group) => ({
       label: `by ${group}`,
@@ -139,7 +207,8 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
   const rows: string[][] = [];
   const targets: TargetRow[] = [];
   const probes: string[][] = [];
-  for (const report of reports) {
+  const metricKeys: string[] = [];
+  const measure = async (report: { label: string; query: string; target: boolean }) => {
     const times: number[] = [];
     let totals: ReportFigures | undefined;
     for (let run = 0; run <= RUNS; run += 1) {
@@ -150,7 +219,7 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
       // While a report beyond the cubes reads the events, clicks must still be answered at once.
       const probe = !report.target && run === 1 ? probeClicks(server.base, flow.campaignExternalId, answer) : null;
       const response = await answer;
-      const body = (await response.json()) as { totals: ReportFigures; total: number };
+      const body = (await response.json()) as ReportAnswer;
       const elapsed = performance.now() - start;
       const latencies = await probe;
       if (latencies) {
@@ -178,7 +247,12 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
       ms(Math.max(...times)),
       int(totals?.clicks ?? 0),
       int(totals?.conversions ?? 0),
+      int(totals?.approved ?? 0),
+      int(totals?.pending ?? 0),
+      int(totals?.rejected ?? 0),
       (totals?.revenue ?? 0).toFixed(2),
+      ...metricKeys.map((key) => (totals?.[key] === undefined ? '—' : (totals[key] as number).toFixed(4))),
+      ...CUSTOM_METRICS.slice(metricKeys.length).map(() => '—'),
     ]);
     if (report.target) {
       targets.push([
@@ -187,12 +261,72 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
         verdict(middle < TARGET_MEDIAN_MS),
       ]);
     }
+  };
+  for (const report of reports) await measure(report);
+
+  // Issue 20: two custom metrics defined; every report carries them (in each row and the totals), and two
+  // are sorted by one. The reports of the cubes again, then those sorted by a custom metric.
+  for (const metric of CUSTOM_METRICS) {
+    const saved = await api(server.base, server.token, 'POST', '/api/report-metrics', metric);
+    metricKeys.push(String(saved.key));
   }
+  const [rpmKey = 'cm_rpm', approvalKey = 'cm_approval_rate'] = metricKeys;
+  console.log(
+    `custom metrics defined: ${CUSTOM_METRICS.map((metric, index) => `${metricKeys[index]} = ${metric.formula}`).join('; ')}`,
+  );
+  const withMetrics = reports
+    .filter((report) => report.target)
+    .map((report) => ({ ...report, label: `${report.label} [cm]` }));
+  withMetrics.push(
+    {
+      label: `by campaign, sorted by ${rpmKey} desc [cm]`,
+      query: `group_by=campaign&date_from=${from}&date_to=${to}&timezone=UTC&order_by=${rpmKey}&order=desc`,
+      target: true,
+    },
+    {
+      label: `by offer, sorted by ${approvalKey} desc [cm]`,
+      query: `group_by=offer&date_from=${from}&date_to=${to}&timezone=UTC&order_by=${approvalKey}&order=desc`,
+      target: true,
+    },
+    {
+      label: `by campaign, day, sorted by ${rpmKey} desc [cm]`,
+      query: `group_by=campaign,day&date_from=${from}&date_to=${to}&timezone=UTC&order_by=${rpmKey}&order=desc`,
+      target: true,
+    },
+  );
+  for (const report of withMetrics) await measure(report);
+  const sorted = await getReport(withMetrics.at(-3)?.query ?? '');
+  const rpms = sorted.list.map((row) => Number(row[rpmKey]));
+  const inOrder = rpms.every((value, index) => index === 0 || (rpms[index - 1] as number) >= value);
+  console.log(
+    `sorted by ${rpmKey} desc: ${inOrder ? 'in order' : 'NOT in order'} (${rpms
+      .slice(0, 3)
+      .map((value) => value.toFixed(2))
+      .join(', ')}, …)`,
+  );
+
   console.log(
     table(
-      ['report (last 30 days + today, limit 40)', 'median', 'min', 'max', 'clicks', 'conversions', 'revenue'],
+      [
+        'report (last 30 days + today, limit 40; [cm]: custom metrics defined)',
+        'median',
+        'min',
+        'max',
+        'clicks',
+        'conversions',
+        'approved',
+        'pending',
+        'rejected',
+        'revenue',
+        ...CUSTOM_METRICS.map((metric, index) => metricKeys[index] ?? metric.name),
+      ],
       rows,
     ),
+  );
+  console.log(
+    `(generated: conversions ${int(generated.states.approved + generated.states.pending)} = approved ` +
+      `${int(generated.states.approved)} + pending ${int(generated.states.pending)}; rejected ` +
+      `${int(generated.states.rejected)}; revenue ${generated.revenue.toFixed(2)})`,
   );
   console.log(
     `\nClicks sent one after another while each report beyond the cubes ran (its totals include them):\n${table(
@@ -200,8 +334,146 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
       probes,
     )}`,
   );
+
+  // 4. Issue 20: a campaign's cost set over about COST_CLICKS clicks, then over one var1 value.
+  const cost = await costUpdates(server.base, server.token, flow.campaignExternalId, campaignFilter, getReport, to);
+  targets.push(...cost.targets);
   await stopChild(server.child);
+  if (cost.range) {
+    // What the events themselves say, the server stopped (the campaign report above reads the cubes).
+    const db = new Database(path.join(dataDir, 'switchyard.db'), { readonly: true });
+    const sum = (extra: string, ...values: string[]) =>
+      (
+        db
+          .prepare(
+            `select coalesce(sum(cost), 0) as cost from tracker_clicks where campaign_external_id = ? and created_at >= ? and created_at < ?${extra}`,
+          )
+          .get(flow.campaignExternalId, cost.range?.from, cost.range?.to, ...values) as { cost: number }
+      ).cost;
+    console.log(
+      `the events after both updates: campaign ${sum('').toFixed(6)} (expected ${cost.range.expected.toFixed(2)}), ` +
+        `var1 = ${COST_VAR1} ${sum(' and var1 = ?', COST_VAR1).toFixed(6)} (expected ${cost.range.varAmount.toFixed(2)})`,
+    );
+    db.close();
+  }
   return targets;
+}
+
+/** Equal to the cent: costs are stored to the millionth and summed as doubles. */
+const sameAmount = (value: number, expected: number) => Math.abs(value - expected) < 0.005;
+
+/**
+ * Issue 20: sets the cost of the bench campaign over the latest whole UTC days holding about COST_CLICKS of
+ * its clicks (POST /api/tracker/campaigns/{id}/costs, which runs costs/service.ts updateCampaignCost), then
+ * of its var1 = COST_VAR1 clicks in the same days; times each and checks the report shows the amounts.
+ * Never throws for a wrong figure: it prints FAIL.
+ */
+async function costUpdates(
+  base: string,
+  token: string,
+  campaign: string,
+  campaignFilter: string,
+  getReport: (query: string) => Promise<ReportAnswer>,
+  today: string,
+): Promise<{ targets: TargetRow[]; range: { from: string; to: string; expected: number; varAmount: number } | null }> {
+  const targets: TargetRow[] = [];
+  const byDay = await getReport(`group_by=day&timezone=UTC&limit=0&order_by=day&order=desc&${campaignFilter}`);
+  const days = byDay.list
+    .map((row) => ({ day: String(row.day), clicks: Number(row.clicks) }))
+    .filter((row) => row.day < today)
+    .sort((a, b) => (a.day < b.day ? 1 : -1));
+  let clicks = 0;
+  let start = '';
+  for (const row of days) {
+    if (clicks >= COST_CLICKS) break;
+    clicks += row.clicks;
+    start = row.day;
+  }
+  const end = days[0]?.day ?? '';
+  if (!start || !end) {
+    console.log('cost update: FAIL (the campaign has no clicks before today)');
+    return { targets: [['cost update: report shows the amount', 'no clicks', 'FAIL']], range: null };
+  }
+  const amount = 12_345.67;
+  const varAmount = 1_234.56;
+  const rangeQuery = `date_from=${start}&date_to=${end}&timezone=UTC&${campaignFilter}`;
+  const varQuery = `${rangeQuery}&vars=${encodeURIComponent(JSON.stringify({ var1: COST_VAR1 }))}`;
+  console.log(
+    `\nCost update (issue 20): campaign ${campaign}, ${start} … ${end} (UTC), ${int(clicks)} clicks; then its ` +
+      `var1 = ${COST_VAR1} clicks in the same days`,
+  );
+  const update = async (label: string, body: Record<string, unknown>) => {
+    const started = performance.now();
+    const answer = await postJson(base, token, `/api/tracker/campaigns/${campaign}/costs`, body);
+    const elapsed = performance.now() - started;
+    if (answer.status !== 200) {
+      console.log(`${label}: answered ${answer.status} after ${ms(elapsed)}: ${answer.text.slice(0, 300)}`);
+      return { elapsed, changed: Number.NaN };
+    }
+    const changed = Number((JSON.parse(answer.text) as { clicks: number }).clicks);
+    console.log(
+      `${label}: ${int(changed)} clicks in ${ms(elapsed)} (${((elapsed * 1000) / changed).toFixed(2)} µs a click)`,
+    );
+    return { elapsed, changed };
+  };
+  const check = (label: string, shown: number, expected: number) => {
+    const ok = sameAmount(shown, expected);
+    console.log(
+      `${label}: report shows ${shown.toFixed(6)}, expected ${expected.toFixed(6)} ` +
+        `(difference ${(shown - expected).toExponential(2)}): ${ok ? 'PASS' : 'FAIL'}`,
+    );
+    targets.push([`${label}: report shows the amount`, shown.toFixed(2), ok ? 'PASS' : 'FAIL']);
+    return ok;
+  };
+  try {
+    const whole = await update('cost update, whole campaign', {
+      start,
+      end,
+      timezone: 'UTC',
+      amount,
+      filter: {},
+    });
+    if (whole.changed !== clicks) {
+      console.log(`cost update changed ${int(whole.changed)} clicks, the report counts ${int(clicks)}: FAIL`);
+    }
+    targets.push([
+      `cost update, ${int(whole.changed)} clicks`,
+      ms(whole.elapsed),
+      whole.changed === clicks ? 'PASS' : 'FAIL',
+    ]);
+    const afterWhole = await getReport(`group_by=campaign&${rangeQuery}`);
+    check('after the campaign update, the campaign', afterWhole.totals.cost, amount);
+
+    const varBefore = await getReport(`group_by=campaign&${varQuery}`);
+    const perVar = await update(`cost update, var1 = ${COST_VAR1}`, {
+      start,
+      end,
+      timezone: 'UTC',
+      amount: varAmount,
+      filter: { var1: COST_VAR1 },
+    });
+    targets.push([
+      `cost update var1 = ${COST_VAR1}, ${int(perVar.changed)} clicks`,
+      ms(perVar.elapsed),
+      perVar.changed === varBefore.totals.clicks ? 'PASS' : 'FAIL',
+    ]);
+    const varAfter = await getReport(`group_by=campaign&${varQuery}`);
+    check(`after the var1 update, var1 = ${COST_VAR1}`, varAfter.totals.cost, varAmount);
+    const expected = amount - varBefore.totals.cost + varAmount;
+    const wholeAfter = await getReport(`group_by=campaign&${rangeQuery}`);
+    check('after the var1 update, the campaign', wholeAfter.totals.cost, expected);
+    return { targets, range: { from: `${start}T00:00:00.000Z`, to: nextDayIso(end), expected, varAmount } };
+  } catch (error) {
+    if (error instanceof BenchFailure) throw error;
+    console.log(`cost update: FAIL (${error instanceof Error ? error.message : String(error)})`);
+    targets.push(['cost update', 'error', 'FAIL']);
+    return { targets, range: null };
+  }
+}
+
+/** The start of the UTC day after `day` (YYYY-MM-DD), as stored times are written. */
+function nextDayIso(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString();
 }
 
 /** Sends clicks one after another until `until` settles; answers each one's latency. */
