@@ -129,6 +129,19 @@ describe('ConditionBuilder (§2.7)', () => {
     );
   });
 
+  it('keeps Enter in an empty value input from submitting the form around the builder', () => {
+    renderBuilder(
+      JSON.stringify(
+        and({
+          type: 'VarsCondition',
+          data: { Var: 'vars', Value: { Var: 'utm_source', Operation: 'contains', Value: ['mail'] } },
+        }),
+      ),
+    );
+    // jsdom submits no form on Enter; a browser does unless the keydown's default is prevented.
+    expect(fireEvent.keyDown(screen.getByRole('combobox', { name: 'Values' }), { key: 'Enter' })).toBe(false);
+  });
+
   it('lets a one-value paste through without asking', () => {
     renderBuilder();
     fireEvent.click(button(group(1)[0] as HTMLElement, 'Add rule'));

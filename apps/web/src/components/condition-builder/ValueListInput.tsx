@@ -2,6 +2,7 @@ import { MultiSelect, rem, TagsInput } from '@mantine/core';
 import { SCROLLABLE_VALUES_ABOVE } from '@switchyard/domain';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { keepEnterInField } from '../form/keepEnterInField';
 import { BulkInsertDialog } from './BulkInsertDialog';
 import { useBulkPaste } from './useBulkPaste';
 
@@ -75,7 +76,8 @@ export function ValueListInput({ values, onChange, options, name, label, disable
 
   return (
     <>
-      <div onPasteCapture={bulk.onPasteCapture} style={{ display: 'contents' }}>
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: a layout-less wrapper of the input's own events */}
+      <div onPasteCapture={bulk.onPasteCapture} onKeyDown={keepEnterInField} style={{ display: 'contents' }}>
         {options ? (
           <MultiSelect
             {...shared}

@@ -1,11 +1,12 @@
 import { notifications } from '@mantine/notifications';
 import type { CurrentUser } from '@switchyard/domain';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tokenStore } from '../../api/client';
 import { AuthContext, type AuthContextValue } from '../../app/auth/AuthContext';
 import { ControlProviders } from '../../components/form/controls/renderControl';
+import i18n from '../../i18n';
 import { postbackEventScreens } from './screens';
 
 const ADMIN = { id: 1, name: 'Ada', email: 'ada@example.test', permissions: ['/general'], workspaces: [] };
@@ -98,5 +99,81 @@ describe('postback event screens', () => {
     expect(await screen.findByText('"1" is already listed under pending.')).toBeVisible();
     expect(approved).toHaveAttribute('aria-invalid', 'true');
     expect(screen.getByRole('combobox', { name: 'Pending' })).not.toHaveAttribute('aria-invalid', 'true');
+  });
+});
+
+/** What a person reads, in English and in Arabic (RTL). */
+const LANGUAGES = [
+  {
+    language: 'en',
+    field: 'Status values',
+    invalid: 'Invalid tag',
+    problems: ['too short', 'too long', 'only letters, numbers, spaces, "-", and "()" allowed'],
+    bulk: 'Possible bulk insert detected',
+    multiple: 'Add as multiple values',
+  },
+  {
+    language: 'ar',
+    field: 'قيم الحالة',
+    invalid: 'وسم غير صالح',
+    problems: ['قصير جدًا', 'طويل جدًا', 'يُسمح فقط بالحروف والأرقام والمسافات و"-" و"()"'],
+    bulk: 'تم اكتشاف إدراج جماعي محتمل',
+    multiple: 'إضافة كقيم متعددة',
+  },
+] as const;
+
+describe.each(LANGUAGES)('status values as new tags, §5.2 ($language)', (text) => {
+  afterEach(async () => {
+    vi.unstubAllGlobals();
+    tokenStore.clear();
+    notifications.clean();
+    await act(() => i18n.changeLanguage('en'));
+  });
+
+  async function statusValues() {
+    await act(() => i18n.changeLanguage(text.language));
+    answer();
+    renderAt('/admin/postback-events/edit/pe-1');
+    const input = await screen.findByRole('combobox', { name: text.field });
+    act(() => input.focus());
+    return input;
+  }
+
+  it.each([
+    ['x', 0],
+    ['a'.repeat(33), 1],
+    ['bad!tag', 2],
+  ])('refuses %j with the danger notice "Invalid tag"', async (typed, problem) => {
+    const input = await statusValues();
+    fireEvent.change(input, { target: { value: typed } });
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(await screen.findByText(text.invalid)).toBeVisible();
+    expect(screen.getByText(text.problems[problem]!)).toBeVisible();
+    expect(screen.queryByText(typed)).toBeNull();
+  });
+
+  it('asks "Possible bulk insert detected" for a pasted a,b,c, then checks each value', async () => {
+    const input = await statusValues();
+    fireEvent.paste(input, { clipboardData: { getData: () => 'a,b,c' } });
+    const dialog = await screen.findByRole('dialog', { name: text.bulk });
+    expect(within(dialog).getByText('a')).toBeVisible();
+    fireEvent.click(within(dialog).getByRole('button', { name: text.multiple }));
+    // Each of the three is one character: refused as too short, none added.
+    expect(await screen.findAllByText(text.problems[0])).toHaveLength(3);
+
+    fireEvent.paste(input, { clipboardData: { getData: () => 'sale,approved' } });
+    fireEvent.click(
+      within(await screen.findByRole('dialog', { name: text.bulk })).getByRole('button', { name: text.multiple }),
+    );
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: text.bulk })).toBeNull());
+    const field = input.closest('.mantine-InputWrapper-root') as HTMLElement;
+    expect(within(field).getByText('sale')).toBeVisible();
+    expect(within(field).getByText('approved')).toBeVisible();
+  });
+
+  it('keeps Enter in the empty input from submitting the whole form', async () => {
+    const input = await statusValues();
+    // jsdom submits no form on Enter; a browser does unless the keydown's default is prevented.
+    expect(fireEvent.keyDown(input, { key: 'Enter' })).toBe(false);
   });
 });

@@ -102,11 +102,10 @@ function usePostbackEventFormElements(): readonly FormElement[] {
       },
       {
         name: 'status_values',
-        // New values typed in; status codes such as `1` or `sale_ok` are not tags, so only empty and
-        // repeated values are refused.
+        // New values typed in, checked by §5.2's tag rules (issue 26); the status map's lists below take
+        // a network's codes such as `1` as they are.
         type: 'tags',
         multiple: true,
-        input: { freeText: true },
         label: 'resources:postback-events.fields.status_values',
         labelDescription: 'resources:postback-events.statusValuesHint',
         placeholder: 'resources:postback-events.statusValuesPlaceholder',

@@ -1,14 +1,19 @@
 import { TagsInput } from '@mantine/core';
 import { type TagProblem, tagProblem } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
+import { BulkInsertDialog } from '../../condition-builder/BulkInsertDialog';
+import { useBulkPaste } from '../../condition-builder/useBulkPaste';
 import { showNotice } from '../../feedback/showNotice';
+import { keepEnterInField } from '../keepEnterInField';
 import type { FormControlProps } from '../types';
 
 /**
  * A multi-select that takes new values as typed (`tags`): `options` are offered, anything else typed is
  * checked by the rules of §5.2 and refused with the danger notice "Invalid tag".
  * Value: string[]. `input.vars: true` marks a vars selector, which says "No vars created, start typing
- * to add new one" while there is nothing to offer (§2.6). Other `input` props go to Mantine's TagsInput.
+ * to add new one" while there is nothing to offer (§2.6). A paste of several values asks "Possible bulk
+ * insert detected" first (§5.5: `input.bulkThreshold` chunks, 2 by default), each value then checked the
+ * same way. Enter in the empty input does not submit the form. Other `input` props go to Mantine's TagsInput.
  */
 function freeTextProblem(tag: string, existing: string[]): TagProblem | null {
   const trimmed = tag.trim();
@@ -28,10 +33,12 @@ export function TagsControl({
   disabled,
 }: FormControlProps) {
   const { t } = useTranslation();
-  const { vars, freeText, ...inputProps } = (element.input ?? {}) as {
+  const { vars, freeText, bulkThreshold, ...inputProps } = (element.input ?? {}) as {
     vars?: boolean;
     freeText?: boolean;
+    bulkThreshold?: number;
   } & Record<string, unknown>;
+  const bulk = useBulkPaste(bulkThreshold);
   const tags = Array.isArray(value) ? value.map(String) : [];
   const options = element.options ?? [];
   const offered = options.map((option) => String(option.value));
@@ -63,21 +70,38 @@ export function TagsControl({
   };
 
   const emptyText = vars && options.length === 0 && tags.length === 0 ? t('controls:controls.tags.noVars') : undefined;
+  const addPasted = (values: string[]) => {
+    bulk.close();
+    change([...tags, ...values]);
+  };
   return (
-    <TagsInput
-      name={element.name}
-      label={label}
-      description={description}
-      placeholder={emptyText ?? placeholder}
-      error={error}
-      required={required}
-      disabled={disabled}
-      data={options.map((option) => ({ value: String(option.value), label: option.label }))}
-      value={tags}
-      onChange={change}
-      onDuplicate={() => refuse('exists')}
-      clearable={element.allowEmpty}
-      {...inputProps}
-    />
+    <>
+      {/* Capture runs before the input's own paste handling, which would split at commas unasked; the key
+          handler only sees what bubbles from the input after Mantine's own. */}
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: a layout-less wrapper of the input's own events */}
+      <div onPasteCapture={bulk.onPasteCapture} onKeyDown={keepEnterInField} style={{ display: 'contents' }}>
+        <TagsInput
+          name={element.name}
+          label={label}
+          description={description}
+          placeholder={emptyText ?? placeholder}
+          error={error}
+          required={required}
+          disabled={disabled}
+          data={options.map((option) => ({ value: String(option.value), label: option.label }))}
+          value={tags}
+          onChange={change}
+          onDuplicate={() => refuse('exists')}
+          clearable={element.allowEmpty}
+          {...inputProps}
+        />
+      </div>
+      <BulkInsertDialog
+        paste={bulk.paste}
+        onMultiple={addPasted}
+        onSingle={(text) => addPasted([text])}
+        onCancel={bulk.close}
+      />
+    </>
   );
 }
