@@ -1,5 +1,6 @@
 import { Alert, Center, Loader, Paper, Stack, Title } from '@mantine/core';
 import type { ResourceDefinition } from '@switchyard/domain';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { useResourceRecord } from '../../api/useResourceRecord';
@@ -11,10 +12,12 @@ import type { FormElement } from './types';
 export interface ResourceEditProps {
   definition: ResourceDefinition;
   elements: readonly FormElement[];
+  /** Shown between the title and the form (a new tracker campaign's URL). */
+  notice?: ReactNode;
 }
 
 /** The edit screen of any resource: loads `<route>/edit/:id`'s record and shows it in the form. */
-export function ResourceEdit({ definition, elements }: ResourceEditProps) {
+export function ResourceEdit({ definition, elements, notice }: ResourceEditProps) {
   const { t } = useTranslation();
   const translate = useServerMessage();
   const { id } = useParams();
@@ -24,6 +27,7 @@ export function ResourceEdit({ definition, elements }: ResourceEditProps) {
     <Stack gap="md">
       <ResourceBreadcrumbs definition={definition} screen="edit" id={id} />
       <Title order={2}>{t(`resources:${definition.name}.editTitle`, { id })}</Title>
+      {notice}
       <Paper withBorder p="lg" radius="md" maw={760}>
         {record.isPending ? (
           <Center py="xl">

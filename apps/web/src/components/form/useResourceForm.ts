@@ -166,12 +166,12 @@ export function useResourceForm(
           showSaveNotices(saved, t);
           const newId = (saved as Record<string, unknown> | null)?.[definition.idField];
           const route = definition.route ?? '';
-          navigate(
-            options.afterCreate !== 'list' && newId !== undefined
-              ? `${route}/edit/${encodeURIComponent(String(newId))}`
-              : listReturnPath(definition),
-            { replace: true },
-          );
+          // The edit screen a new record lands on knows it was just created (a tracker campaign shows its URL).
+          const toEdit = options.afterCreate !== 'list' && newId !== undefined;
+          navigate(toEdit ? `${route}/edit/${encodeURIComponent(String(newId))}` : listReturnPath(definition), {
+            replace: true,
+            state: toEdit ? { created: true } : undefined,
+          });
         },
         onError: showSaveError,
       },

@@ -1,12 +1,15 @@
 import { Group, Stack } from '@mantine/core';
 import { getResource } from '@switchyard/domain';
-import { useParams } from 'react-router';
+import { useLocation, useParams } from 'react-router';
 import { useResourceRecord } from '../../api/useResourceRecord';
 import { useResourceCan } from '../../components/access/useResourceCan';
+import { ResourceEdit } from '../../components/form/ResourceEdit';
 import { resourceScreens } from '../screens/resourceScreens';
 import { CampaignCostButton } from './CampaignCostDialog';
+import { CampaignCreatedNotice } from './CampaignCreatedNotice';
 import { useCampaignColumns } from './useCampaignColumns';
 import { useCampaignFormElements } from './useCampaignFormElements';
+import { useTrackerCampaignUrl } from './useTrackerCampaignUrl';
 
 const campaigns = getResource('campaigns');
 const trackerCampaigns = getResource('tracker-campaigns');
@@ -24,16 +27,25 @@ const trackerCampaignBase = resourceScreens({
   useFormElements: (mode) => useCampaignFormElements(trackerCampaigns, mode),
 });
 
-/** The tracker campaign's edit screen, with "Update cost" (issue 20) for those who may update it. */
+/**
+ * The tracker campaign's edit screen, with "Update cost" (issue 20) for those who may update it. Right
+ * after the create, its campaign URL stands above the form with Copy (issue 26), ready for the source.
+ */
 function TrackerCampaignEdit() {
   const { id } = useParams();
   const record = useResourceRecord(trackerCampaigns, id);
   const canUpdate = useResourceCan(trackerCampaigns, 'update');
+  const justCreated = (useLocation().state as { created?: unknown } | null)?.created === true;
+  const campaignUrl = useTrackerCampaignUrl()(record.data);
+  const elements = useCampaignFormElements(trackerCampaigns, 'edit');
   const externalId = record.data?.external_id;
-  const BaseEdit = trackerCampaignBase.Edit;
   return (
     <Stack gap="md">
-      <BaseEdit />
+      <ResourceEdit
+        definition={trackerCampaigns}
+        elements={elements}
+        notice={justCreated && campaignUrl !== '' ? <CampaignCreatedNotice url={campaignUrl} /> : undefined}
+      />
       {typeof externalId === 'string' && canUpdate && (
         <Group maw={760}>
           <CampaignCostButton campaignId={externalId} />

@@ -4,15 +4,18 @@ import { useLookup } from '../../api/useLookup';
 import type { ListColumn } from '../../components/list/types';
 import { nameColumn, type Row, referenceColumn, statusColumn, timestampColumns } from '../screens/columns';
 import { useFormatMoney } from '../screens/useFormatMoney';
+import { CampaignUrlCell } from './CampaignUrlCell';
+import { useTrackerCampaignUrl } from './useTrackerCampaignUrl';
 
 const trafficSources = getResource('traffic-sources');
 
-/** Campaigns: name, traffic source, flow, (cost model and cost), status, dates. */
+/** Campaigns: name, traffic source, flow, (campaign URL with Copy, cost model and cost), status, dates. */
 export function useCampaignColumns(definition: ResourceDefinition): ListColumn<Row>[] {
   const isApi = definition.name === 'campaigns';
   const trafficSourceOptions = useLookup(trafficSources);
   const flowOptions = useLookup(getResource(isApi ? 'flows' : 'tracker-flows'));
   const formatMoney = useFormatMoney();
+  const campaignUrlOf = useTrackerCampaignUrl();
   return useMemo(
     () => [
       nameColumn,
@@ -21,6 +24,11 @@ export function useCampaignColumns(definition: ResourceDefinition): ListColumn<R
       ...(isApi
         ? []
         : [
+            {
+              accessor: 'campaign_url',
+              label: 'resources:tracker-campaigns.fields.campaign_url',
+              render: (campaign: Row) => <CampaignUrlCell url={campaignUrlOf(campaign)} />,
+            },
             {
               accessor: 'cost',
               label: 'resources:fields.cost',
@@ -31,6 +39,6 @@ export function useCampaignColumns(definition: ResourceDefinition): ListColumn<R
       statusColumn,
       ...timestampColumns,
     ],
-    [isApi, trafficSourceOptions, flowOptions, formatMoney],
+    [isApi, trafficSourceOptions, flowOptions, formatMoney, campaignUrlOf],
   );
 }

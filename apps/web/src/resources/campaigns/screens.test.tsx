@@ -1,0 +1,126 @@
+import { notifications } from '@mantine/notifications';
+import type { CurrentUser } from '@switchyard/domain';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { tokenStore } from '../../api/client';
+import { AuthContext, type AuthContextValue } from '../../app/auth/AuthContext';
+import { ControlProviders } from '../../components/form/controls/renderControl';
+import i18n from '../../i18n';
+import { trackerCampaignScreens } from './screens';
+
+const ADMIN = { id: 1, name: 'Ada', email: 'ada@example.test', permissions: ['/'], workspaces: [] };
+
+const SOURCE = {
+  external_id: 'ts-1',
+  name: 'PropellerAds',
+  parameters: [
+    { name: 'Click ID', ts_parameter: 'clickid', ts_token: '{clickid}', internal_token: 'var1', enabled: true },
+    { name: 'Zone', ts_parameter: 'zone', ts_token: '{zoneid}', internal_token: 'var2', enabled: true },
+  ],
+};
+const FLOW = { external_id: 'tf-1', name: 'Main flow' };
+const CAMPAIGN = {
+  external_id: 'tc-9',
+  name: 'Summer push',
+  traffic_source_external_id: 'ts-1',
+  flow_external_id: 'tf-1',
+  cost_model: 'CPC',
+  cost: 0.01,
+  postback_events: [],
+  payout_rule_sets: [],
+  status: 'active',
+  created_at: '2025-06-01T00:00:00.000Z',
+  updated_at: '2025-06-01T00:00:00.000Z',
+};
+const URL = `${window.location.origin}/c/tc-9?clickid={clickid}&zone={zoneid}`;
+
+function answer() {
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input);
+    const json = (body: unknown) => new Response(JSON.stringify(body));
+    if (init?.method === 'POST') return json({ ...CAMPAIGN, ...JSON.parse(String(init.body)) });
+    if (url.startsWith('/api/tracker/campaigns/tc-9')) return json(CAMPAIGN);
+    if (url.startsWith('/api/tracker/campaigns')) return json({ list: [CAMPAIGN], total: 1 });
+    if (url.startsWith('/api/traffic-sources')) return json({ list: [SOURCE], total: 1 });
+    if (url.startsWith('/api/tracker/flows')) return json({ list: [FLOW], total: 1 });
+    return json({ list: [], total: 0 });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+function renderAt(path: string) {
+  tokenStore.set('test-token');
+  const auth = { user: ADMIN as unknown as CurrentUser } as AuthContextValue;
+  const { List, Create, Edit } = trackerCampaignScreens;
+  return render(
+    <ControlProviders>
+      <AuthContext.Provider value={auth}>
+        <MemoryRouter initialEntries={[path]}>
+          <Routes>
+            <Route path="/tracker/campaigns" element={<List />} />
+            <Route path="/tracker/campaigns/create" element={<Create />} />
+            <Route path="/tracker/campaigns/edit/:id" element={<Edit />} />
+          </Routes>
+        </MemoryRouter>
+      </AuthContext.Provider>
+    </ControlProviders>,
+  );
+}
+
+async function choose(label: string, option: string) {
+  fireEvent.click(await screen.findByRole('combobox', { name: new RegExp(`^${label}`) }));
+  fireEvent.click(await screen.findByRole('option', { name: option }));
+}
+
+describe('tracker campaign screens: the campaign URL (issue 26)', () => {
+  afterEach(async () => {
+    vi.unstubAllGlobals();
+    tokenStore.clear();
+    notifications.clean();
+    await act(() => i18n.changeLanguage('en'));
+  });
+
+  it.each([
+    ['en', 'Campaign URL', 'Copy'],
+    ['ar', 'رابط الحملة', 'نسخ'],
+  ])('lists each campaign with its URL and a Copy button (%s)', async (language, header, copy) => {
+    await act(() => i18n.changeLanguage(language));
+    answer();
+    renderAt('/tracker/campaigns');
+    const table = await screen.findByRole('table');
+    expect(within(table).getByRole('columnheader', { name: header })).toBeVisible();
+    const row = within(table).getAllByRole('row')[1]!;
+    expect(await within(row).findByText(URL)).toBeVisible();
+    expect(within(row).getByRole('button', { name: copy })).toBeVisible();
+  });
+
+  it.each([
+    ['en', 'Name', 'Traffic source', 'Flow', 'Save', 'Campaign created. Give its URL to the traffic source.'],
+    ['ar', 'الاسم', 'مصدر الزيارات', 'التدفق', 'حفظ', 'أُنشئت الحملة. أعطِ رابطها لمصدر الزيارات.'],
+  ])('shows the new campaign URL with Copy right after the create (%s)', async (language, ...texts) => {
+    const [name, source, flow, save, created] = texts as [string, string, string, string, string];
+    await act(() => i18n.changeLanguage(language));
+    answer();
+    renderAt('/tracker/campaigns/create');
+    fireEvent.change(await screen.findByRole('textbox', { name: new RegExp(`^${name}`) }), {
+      target: { value: 'Summer push' },
+    });
+    await choose(source, 'PropellerAds');
+    await choose(flow, 'Main flow');
+    fireEvent.click(screen.getByRole('button', { name: save }));
+
+    const notice = (await screen.findByText(created)).closest('[role="alert"]') as HTMLElement;
+    expect(notice).toBeVisible();
+    expect(within(notice).getByDisplayValue(URL)).toBeVisible();
+    expect(within(notice).getByRole('button', { name: i18n.t('resources:form.copy') })).toBeVisible();
+  });
+
+  it('shows no such notice on a later visit of the edit screen', async () => {
+    answer();
+    renderAt('/tracker/campaigns/edit/tc-9');
+    expect(await screen.findByDisplayValue('Summer push')).toBeVisible();
+    expect(screen.queryByText('Campaign created. Give its URL to the traffic source.')).toBeNull();
+  });
+});
