@@ -3,21 +3,29 @@ import 'dayjs/locale/ar';
 import 'dayjs/locale/es';
 import 'dayjs/locale/fr';
 import 'dayjs/locale/zh-cn';
-import { Select } from '@mantine/core';
+import { Group, Kbd, Select } from '@mantine/core';
 import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
 import type { Language } from '@switchyard/domain';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLanguage } from '../i18n';
-import { DATE_PRESETS, type DateRangeChoice, presetOf } from './dateRanges';
+import { DATE_PRESET_SHORTCUTS, DATE_PRESETS, type DatePreset, type DateRangeChoice, presetOf } from './dateRanges';
 import { useReportContext } from './ReportContext';
+import { useDatePresetShortcuts } from './useDatePresetShortcuts';
 
 const CHOICES: readonly DateRangeChoice[] = [...DATE_PRESETS, 'custom'];
 
 /** The calendar's month and weekday names come from dayjs, whose Chinese is `zh-cn`. */
 const CALENDAR_LOCALES: Record<Language, string> = { en: 'en', fr: 'fr', es: 'es', zh: 'zh-cn', ar: 'ar' };
 
-/** A preset period, or two days picked in the calendar (picking the days of a preset selects that preset). */
+function isPreset(choice: string): choice is DatePreset {
+  return choice in DATE_PRESET_SHORTCUTS;
+}
+
+/**
+ * A preset period, or two days picked in the calendar (picking the days of a preset selects that preset).
+ * Issue 20: each preset has a digit key (shown beside it in the list), pressed outside any field.
+ */
 export function DateRangeControl() {
   const { t, i18n } = useTranslation('reports');
   const { params, update, range } = useReportContext();
@@ -29,6 +37,7 @@ export function DateRangeControl() {
     if (choice === 'custom') update({ choice, custom: range });
     else update({ choice, custom: undefined });
   };
+  useDatePresetShortcuts((preset) => update({ choice: preset, custom: undefined }));
   const pick = (value: DatesRangeValue<string>) => {
     setPicked(value);
     const [from, to] = value;
@@ -42,6 +51,17 @@ export function DateRangeControl() {
       <Select
         label={t('toolbar.range')}
         data={CHOICES.map((choice) => ({ value: choice, label: t(`presets.${choice}`) }))}
+        renderOption={({ option }) => (
+          <Group justify="space-between" wrap="nowrap" w="100%" gap="sm">
+            <span>{option.label}</span>
+            {isPreset(option.value) && (
+              <Kbd size="xs" title={t('presets.shortcut', { key: DATE_PRESET_SHORTCUTS[option.value] })} aria-hidden>
+                {DATE_PRESET_SHORTCUTS[option.value]}
+              </Kbd>
+            )}
+          </Group>
+        )}
+        description={t('presets.shortcutsHint')}
         value={params.choice}
         onChange={(value) => value && choose(value as DateRangeChoice)}
         allowDeselect={false}

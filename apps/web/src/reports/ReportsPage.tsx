@@ -14,6 +14,7 @@ import {
 import { IconChartBarOff, IconChevronRight, IconDownload, IconListDetails, IconSearchOff } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { AttributionSelect } from './AttributionSelect';
 import { CustomMetricsButton } from './CustomMetricsManager';
 import { DateRangeControl } from './DateRangeControl';
 import { GroupBySelect } from './GroupBySelect';
@@ -23,12 +24,30 @@ import { ReportPagination } from './ReportPagination';
 import { ReportSearch } from './ReportSearch';
 import { ReportSeriesCard } from './ReportSeriesCard';
 import { ReportTable } from './ReportTable';
+import { ReportViewsMenu } from './ReportViewsMenu';
 import { TimezoneSelect } from './TimezoneSelect';
 import { useReportController } from './useReportController';
 import { useReportExport } from './useReportExport';
+import { useSharedReportView } from './useSharedReportView';
 
-/** /tracker/reports (§2.1, §7.5): clicks, leads, conversions and money, grouped, over time, drillable. */
+/**
+ * /tracker/reports (§2.1, §7.5): clicks, leads, conversions and money, grouped, over time, drillable.
+ * Issue 20: `?view=12` opens a saved view first.
+ */
 export function ReportsPage() {
+  const { t } = useTranslation('reports');
+  const opening = useSharedReportView();
+  if (opening) {
+    return (
+      <Center py="xl">
+        <Loader aria-label={t('views.opening')} />
+      </Center>
+    );
+  }
+  return <ReportsScreen />;
+}
+
+function ReportsScreen() {
   const { t } = useTranslation('reports');
   const controller = useReportController();
   return (
@@ -56,6 +75,7 @@ export function ReportsPage() {
             >
               {t('postbacks:title')}
             </Button>
+            <ReportViewsMenu />
             <CustomMetricsButton />
             <ExportButton />
           </Group>
@@ -64,6 +84,7 @@ export function ReportsPage() {
           <GroupBySelect />
           <DateRangeControl />
           <TimezoneSelect />
+          <AttributionSelect />
           <ReportSearch />
         </Group>
         <ReportFilterChips />

@@ -25,8 +25,23 @@ describe('report date ranges', () => {
     ['yesterday', 'America/New_York', { from: '2026-02-27', to: '2026-02-27' }],
     ['last7', 'America/New_York', { from: '2026-02-22', to: '2026-02-28' }],
     ['thisMonth', 'America/New_York', { from: '2026-02-01', to: '2026-02-28' }],
+    ['lastMonth', 'UTC', { from: '2026-02-01', to: '2026-02-28' }],
+    // Still February in New York: last month is January, all 31 days of it.
+    ['lastMonth', 'America/New_York', { from: '2026-01-01', to: '2026-01-31' }],
   ] as const)('%s in %s', (preset, zone, range) => {
     expect(presetRange(preset, zone, NOW)).toEqual(range);
+  });
+
+  it.each([
+    // January: last month is the previous year's December.
+    ['2027-01-15T12:00:00Z', 'UTC', { from: '2026-12-01', to: '2026-12-31' }],
+    ['2027-01-01T00:30:00Z', 'UTC', { from: '2026-12-01', to: '2026-12-31' }],
+    // 00:30 UTC on January 1 is still December 31 in New York: last month is November.
+    ['2027-01-01T00:30:00Z', 'America/New_York', { from: '2026-11-01', to: '2026-11-30' }],
+    // March of a leap year: February has 29 days.
+    ['2028-03-10T12:00:00Z', 'UTC', { from: '2028-02-01', to: '2028-02-29' }],
+  ] as const)('last month seen from %s in %s', (now, zone, range) => {
+    expect(presetRange('lastMonth', zone, new Date(now))).toEqual(range);
   });
 
   it('counts days across month, leap-year and year ends', () => {

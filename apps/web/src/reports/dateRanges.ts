@@ -1,8 +1,21 @@
 // The date ranges of the reports screen: days as `YYYY-MM-DD` in the report's timezone, both ends
 // included, as `GET /api/reports` takes them (date_from, date_to).
 
-export const DATE_PRESETS = ['today', 'yesterday', 'last7', 'last30', 'thisMonth'] as const;
+export const DATE_PRESETS = ['today', 'yesterday', 'last7', 'last30', 'thisMonth', 'lastMonth'] as const;
 export type DatePreset = (typeof DATE_PRESETS)[number];
+
+/**
+ * Each preset's keyboard shortcut on the reports screen: a digit, pressed while the focus is not in a
+ * field. Alt+digit would switch the browser's tabs on Linux and Windows; a bare digit clashes with nothing.
+ */
+export const DATE_PRESET_SHORTCUTS: Record<DatePreset, string> = {
+  today: '1',
+  yesterday: '2',
+  last7: '3',
+  last30: '4',
+  thisMonth: '5',
+  lastMonth: '6',
+};
 /** A preset, or `custom` for two days the operator picked. */
 export type DateRangeChoice = DatePreset | 'custom';
 
@@ -66,6 +79,11 @@ export function presetRange(preset: DatePreset, timeZone: string, now: Date = ne
       return { from: addDays(today, -29), to: today };
     case 'thisMonth':
       return { from: `${today.slice(0, 8)}01`, to: today };
+    case 'lastMonth': {
+      // The day before this month's first is last month's last (December, seen from January).
+      const last = addDays(`${today.slice(0, 8)}01`, -1);
+      return { from: `${last.slice(0, 8)}01`, to: last };
+    }
   }
 }
 

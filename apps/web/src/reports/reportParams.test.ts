@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseReportParams, rangeOf, reportSearchParams } from './reportParams';
+import { parseReportParams, rangeOf, reportSearchParams, reportViewParams } from './reportParams';
 
 const parse = (query: string) => parseReportParams(new URLSearchParams(query), 'Europe/Paris');
 
@@ -20,7 +20,8 @@ describe('report state in the URL', () => {
     const query =
       'group_by=offer%2Ccountry&range=custom&from=2026-02-01&to=2026-02-14&timezone=UTC&search=shoes' +
       `&filters=${encodeURIComponent('{"campaign":"c-1","lander":null}')}` +
-      `&filter_labels=${encodeURIComponent('{"campaign":"Spring"}')}&order_by=revenue&order=desc&page=3`;
+      `&filter_labels=${encodeURIComponent('{"campaign":"Spring"}')}&vars=${encodeURIComponent('{"var1":"zone-7"}')}` +
+      '&attribution=postback&order_by=revenue&order=desc&page=3';
     const params = parse(query);
     expect(params).toEqual({
       groups: ['offer', 'country'],
@@ -30,6 +31,8 @@ describe('report state in the URL', () => {
       search: 'shoes',
       filters: { campaign: 'c-1', lander: null },
       labels: { campaign: 'Spring' },
+      vars: { var1: 'zone-7' },
+      attribution: 'postback',
       order_by: 'revenue',
       order: 'desc',
       page: 3,
@@ -54,6 +57,27 @@ describe('report state in the URL', () => {
     // Issue 20: a custom metric's key sorts; anything else shaped like one does not.
     expect(parse('order_by=cm_rpm').order_by).toBe('cm_rpm');
     expect(parse('order_by=cm_RPM').order_by).toBeUndefined();
+  });
+
+  it('keeps the attribution out of the URL when it is the default (click time)', () => {
+    expect(parse('attribution=click').attribution).toBe('click');
+    expect(parse('attribution=sometime').attribution).toBe('click');
+    expect(reportSearchParams(parse('attribution=click'), 'Europe/Paris').toString()).toBe('');
+    expect(reportSearchParams(parse('attribution=postback'), 'Europe/Paris').toString()).toBe('attribution=postback');
+  });
+
+  it('keeps a view without its page but with its timezone, even the browser one', () => {
+    const params = parse('group_by=offer&range=lastMonth&attribution=postback&page=4');
+    expect(reportViewParams(params)).toBe(
+      'group_by=offer&range=lastMonth&timezone=Europe%2FParis&attribution=postback',
+    );
+    expect(parseReportParams(new URLSearchParams(reportViewParams(params)), 'Asia/Tokyo')).toMatchObject({
+      groups: ['offer'],
+      choice: 'lastMonth',
+      timezone: 'Europe/Paris',
+      attribution: 'postback',
+      page: 1,
+    });
   });
 
   it('works a preset out from today in the report timezone', () => {

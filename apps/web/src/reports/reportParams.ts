@@ -1,12 +1,16 @@
 import {
   CUSTOM_METRIC_KEY,
   DEFAULT_PAGE,
+  REPORT_ATTRIBUTIONS,
   REPORT_FILTER_GROUPS,
   REPORT_GROUPS,
   REPORT_MAX_GROUPS,
   REPORT_ORDER_FIELDS,
+  REPORT_VAR_FILTERS,
+  type ReportAttribution,
   type ReportFilterGroup,
   type ReportGroup,
+  type ReportVarFilter,
   SORT_ORDERS,
 } from '@switchyard/domain';
 import { DATE_PRESETS, type DatePreset, type DateRange, type DateRangeChoice, isDay, presetRange } from './dateRanges';
@@ -16,6 +20,8 @@ export type ReportOrderField = (typeof REPORT_ORDER_FIELDS)[number] | `cm_${stri
 export type ReportOrder = (typeof SORT_ORDERS)[number];
 /** The drill-down filters: one value per group (null: the "(none)" rows). */
 export type ReportFilters = Partial<Record<ReportFilterGroup, string | null>>;
+/** The sub-affiliate and custom var filters (`vars={"var1":"zone-7"}`), as `GET /api/reports` takes them. */
+export type ReportVars = Partial<Record<ReportVarFilter, string | null>>;
 /** What the filter chips show for each filtered value (the row's label when it was drilled into). */
 export type ReportFilterLabels = Partial<Record<ReportFilterGroup, string>>;
 
@@ -29,6 +35,9 @@ export interface ReportParams {
   search: string;
   filters: ReportFilters;
   labels: ReportFilterLabels;
+  vars: ReportVars;
+  /** Issue 20: conversions counted at their click's time (the default) or their postback's. */
+  attribution: ReportAttribution;
   order_by?: ReportOrderField;
   order: ReportOrder;
   page: number;
@@ -36,6 +45,7 @@ export interface ReportParams {
 
 export const DEFAULT_GROUPS: ReportGroup[] = ['campaign'];
 export const DEFAULT_CHOICE: DatePreset = 'last7';
+export const DEFAULT_ATTRIBUTION: ReportAttribution = 'click';
 
 function oneOf<T extends string>(allowed: readonly T[], value: string | null): T | undefined {
   return allowed.find((candidate) => candidate === value);
@@ -89,6 +99,7 @@ export function parseReportParams(searchParams: URLSearchParams, defaultTimezone
   const page = Number(searchParams.get('page'));
   const filters = objectOf(searchParams.get('filters'), REPORT_FILTER_GROUPS, isTextOrNull);
   const labels = objectOf(searchParams.get('filter_labels'), REPORT_FILTER_GROUPS, isText);
+  const vars = objectOf(searchParams.get('vars'), REPORT_VAR_FILTERS, isTextOrNull);
   return {
     groups: groups.length > 0 ? groups : DEFAULT_GROUPS,
     choice,
@@ -97,6 +108,8 @@ export function parseReportParams(searchParams: URLSearchParams, defaultTimezone
     search: searchParams.get('search') ?? '',
     filters,
     labels,
+    vars,
+    attribution: oneOf(REPORT_ATTRIBUTIONS, searchParams.get('attribution')) ?? DEFAULT_ATTRIBUTION,
     order_by: orderFieldOf(searchParams.get('order_by')),
     order: oneOf(SORT_ORDERS, searchParams.get('order')) ?? 'asc',
     page: Number.isInteger(page) && page >= 1 ? page : DEFAULT_PAGE,
@@ -122,6 +135,8 @@ export function reportSearchParams(params: ReportParams, defaultTimezone: string
     ) as ReportFilterLabels;
     if (Object.keys(labels).length > 0) result.set('filter_labels', JSON.stringify(labels));
   }
+  if (Object.keys(params.vars).length > 0) result.set('vars', JSON.stringify(params.vars));
+  if (params.attribution !== DEFAULT_ATTRIBUTION) result.set('attribution', params.attribution);
   if (params.order_by) {
     result.set('order_by', params.order_by);
     result.set('order', params.order);
@@ -135,4 +150,12 @@ export function rangeOf(params: ReportParams, now: Date = new Date()): DateRange
   return params.choice === 'custom' && params.custom
     ? params.custom
     : presetRange(params.choice === 'custom' ? DEFAULT_CHOICE : params.choice, params.timezone, now);
+}
+
+/**
+ * Issue 20: what a saved view keeps of a state — its URL query without the page (a view opens on the
+ * first), and with the timezone even when it is this browser's, so the view reads the same days elsewhere.
+ */
+export function reportViewParams(params: ReportParams): string {
+  return reportSearchParams({ ...params, page: DEFAULT_PAGE }, '').toString();
 }

@@ -1,8 +1,8 @@
-import { DEFAULT_PAGE_SIZE, type ReportGroup, type ReportResponse } from '@switchyard/domain';
+import { DEFAULT_PAGE_SIZE, type ReportAttribution, type ReportGroup, type ReportResponse } from '@switchyard/domain';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, type QueryValue } from '../api/client';
 import type { DateRange } from './dateRanges';
-import type { ReportFilters, ReportOrder, ReportOrderField } from './reportParams';
+import type { ReportFilters, ReportOrder, ReportOrderField, ReportVars } from './reportParams';
 
 /** What `GET /api/reports` is asked (§7.5); the screen, its chart, its export and the dashboard share it. */
 export interface ReportRequest {
@@ -11,6 +11,9 @@ export interface ReportRequest {
   timezone: string;
   search?: string;
   filters?: ReportFilters;
+  vars?: ReportVars;
+  /** Issue 20: left out, the server's default (click time). */
+  attribution?: ReportAttribution;
   order_by?: ReportOrderField;
   order?: ReportOrder;
   page?: number;
@@ -20,6 +23,7 @@ export interface ReportRequest {
 
 export function reportQuery(request: ReportRequest): Record<string, QueryValue> {
   const filters = request.filters ?? {};
+  const vars = request.vars ?? {};
   return {
     group_by: request.groups.join(','),
     date_from: request.range.from,
@@ -27,6 +31,8 @@ export function reportQuery(request: ReportRequest): Record<string, QueryValue> 
     timezone: request.timezone,
     search_text: request.search?.trim() || undefined,
     filters: Object.keys(filters).length > 0 ? JSON.stringify(filters) : undefined,
+    vars: Object.keys(vars).length > 0 ? JSON.stringify(vars) : undefined,
+    attribution: request.attribution,
     order_by: request.order_by,
     order: request.order_by ? request.order : undefined,
     page: request.page ?? 1,

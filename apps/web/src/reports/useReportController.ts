@@ -9,7 +9,7 @@ import { useSeesMoney } from './useSeesMoney';
 
 /** Everything the reports screen shows and does, for its parts to read through ReportContext. */
 export function useReportController() {
-  const { params, update } = useReportParams();
+  const { params, update, load } = useReportParams();
   // Presets are worked out once per visit of a URL: "today" does not move while the screen is open.
   const range = useMemo(() => rangeOf(params), [params]);
   // Issue 19: without the money permission the server leaves money figures out, and refuses to sort by
@@ -39,6 +39,8 @@ export function useReportController() {
     timezone: params.timezone,
     search: params.search,
     filters: params.filters,
+    vars: params.vars,
+    attribution: params.attribution,
     order_by: orderBy,
     order: params.order,
     page: params.page,
@@ -77,6 +79,7 @@ export function useReportController() {
   return {
     params,
     update,
+    load,
     range,
     request,
     /** The figures this user sees, in order (issue 19: no money without its permission). */

@@ -39,7 +39,13 @@ export function useReportExport() {
         custom: customMetrics,
       });
       // The byte order mark makes spreadsheet programs read the file as UTF-8 (names in any script).
-      download(`report-${request.groups.join('-')}-${range.from}_${range.to}.csv`, `\uFEFF${csv}`, 'text/csv');
+      // Issue 20: figures counted by postback time say so in the file's name.
+      const attribution = request.attribution === 'postback' ? '-by-postback-time' : '';
+      download(
+        `report-${request.groups.join('-')}-${range.from}_${range.to}${attribution}.csv`,
+        `\uFEFF${csv}`,
+        'text/csv',
+      );
     } catch (error) {
       showNotice({ kind: 'danger', message: t('toolbar.exportFailed') });
       console.error('Unable to export the report', error);

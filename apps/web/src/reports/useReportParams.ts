@@ -27,5 +27,17 @@ export function useReportParams() {
     [setSearchParams, defaultTimezone],
   );
 
-  return { params, update };
+  /** Issue 20: a saved view's query in place of the whole state (and of `?view=`), read as a link would be. */
+  const load = useCallback(
+    (query: string, options?: { replace?: boolean }) =>
+      setSearchParams(
+        reportSearchParams(parseReportParams(new URLSearchParams(query), defaultTimezone), defaultTimezone),
+        {
+          replace: options?.replace,
+        },
+      ),
+    [setSearchParams, defaultTimezone],
+  );
+
+  return { params, update, load };
 }
