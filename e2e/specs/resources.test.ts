@@ -74,12 +74,12 @@ describe('resources from the dashboard', () => {
     const created = offers.list[0];
     expect(created?.affiliate_network_external_id).toBeTruthy();
 
-    // Archive it from the list, with the texts of §8.
+    // Archive it from the list, with the texts of §8, naming the offer (issue 26).
     await page.goto(`/admin/offers?search=${encodeURIComponent(offer)}`);
     const row = page.getByRole('row').filter({ hasText: offer });
     await row.getByRole('button', { name: 'Archive' }).click();
     const confirm = page.getByRole('dialog');
-    await confirm.getByText(`Are you sure you want to archive offer #${created?.external_id}?`).waitFor();
+    await confirm.getByText(`Are you sure you want to archive offer "${offer}" (#${created?.external_id})?`).waitFor();
     await confirm.getByText('You can reactivate it later').waitFor();
     await confirm.getByRole('button', { name: 'Yes, archive it!' }).click();
     await page.getByText('Archived!').first().waitFor();
@@ -91,7 +91,7 @@ describe('resources from the dashboard', () => {
     await archivedRow.getByRole('button', { name: 'Restore' }).click();
     await page
       .getByRole('dialog')
-      .getByText(`Are you sure you want to restore offer #${created?.external_id}?`)
+      .getByText(`Are you sure you want to restore offer "${offer}" (#${created?.external_id})?`)
       .waitFor();
     await page.getByRole('dialog').getByRole('button', { name: 'Yes, restore it!' }).click();
     await page.getByText('Restored!').first().waitFor();

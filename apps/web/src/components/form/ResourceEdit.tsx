@@ -6,6 +6,7 @@ import { useParams } from 'react-router';
 import { useResourceRecord } from '../../api/useResourceRecord';
 import { ResourceBreadcrumbs } from '../breadcrumbs/ResourceBreadcrumbs';
 import { useServerMessage } from '../feedback/useServerMessage';
+import { recordName } from '../recordName';
 import { ResourceForm } from './ResourceForm';
 import type { FormElement } from './types';
 
@@ -16,7 +17,7 @@ export interface ResourceEditProps {
   notice?: ReactNode;
 }
 
-/** The edit screen of any resource: loads `<route>/edit/:id`'s record and shows it in the form. */
+/** The edit screen of any resource: loads `<route>/edit/:id`'s record and shows it, titled by its name and id. */
 export function ResourceEdit({ definition, elements, notice }: ResourceEditProps) {
   const { t } = useTranslation();
   const translate = useServerMessage();
@@ -26,7 +27,11 @@ export function ResourceEdit({ definition, elements, notice }: ResourceEditProps
   return (
     <Stack gap="md">
       <ResourceBreadcrumbs definition={definition} screen="edit" id={id} />
-      <Title order={2}>{t(`resources:${definition.name}.editTitle`, { id })}</Title>
+      <Title order={2}>
+        {record.data
+          ? t(`resources:${definition.name}.editTitle`, { id, name: recordName(definition, record.data) })
+          : t('resources:breadcrumbs.edit', { id })}
+      </Title>
       {notice}
       <Paper withBorder p="lg" radius="md" maw={760}>
         {record.isPending ? (

@@ -60,8 +60,8 @@ export function useResourceListController(definition: ResourceDefinition, column
     editPath: (record: ListRecord) => `${route}/edit/${encodeURIComponent(String(recordId(record)))}`,
     recordId,
     isArchived: (record: ListRecord) => record.status === 'archived',
-    archive: (record: ListRecord) => confirmArchive(recordId(record)),
-    restore: (record: ListRecord) => confirmRestore(recordId(record)),
+    archive: (record: ListRecord) => confirmArchive(record),
+    restore: (record: ListRecord) => confirmRestore(record),
   };
 }
 

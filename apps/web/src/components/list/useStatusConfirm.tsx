@@ -7,8 +7,12 @@ import { useArchiveRecord } from '../../api/useArchiveRecord';
 import { useRestoreRecord } from '../../api/useRestoreRecord';
 import { showNotice } from '../feedback/showNotice';
 import { useServerMessage } from '../feedback/useServerMessage';
+import { recordName } from '../recordName';
 
-/** The archive and restore confirmations of §8; on success a notice and refreshed page data (§4). */
+/**
+ * The archive and restore confirmations of §8, naming the record by name and id (issue 26: `{kind}
+ * "{name}" (#{id})`); on success a notice and refreshed page data (§4).
+ */
 export function useStatusConfirm(definition: ResourceDefinition) {
   const { t } = useTranslation();
   const serverMessage = useServerMessage();
@@ -21,9 +25,10 @@ export function useStatusConfirm(definition: ResourceDefinition) {
   );
 
   const confirmArchive = useCallback(
-    (id: string | number) =>
-      modals.openConfirmModal({
-        title: t('resources:confirm.archiveTitle', { kind, id }),
+    (record: Record<string, unknown>) => {
+      const id = record[definition.idField] as string | number;
+      return modals.openConfirmModal({
+        title: t('resources:confirm.archiveTitle', { kind, id, name: recordName(definition, record) }),
         children: <Text size="sm">{t('resources:confirm.archiveText')}</Text>,
         labels: { confirm: t('resources:confirm.archiveButton'), cancel: t('resources:confirm.cancel') },
         confirmProps: { color: 'red' },
@@ -32,22 +37,25 @@ export function useStatusConfirm(definition: ResourceDefinition) {
             onSuccess: () => showNotice({ message: t('resources:confirm.archived') }),
             onError: failed,
           }),
-      }),
-    [t, kind, archive, failed],
+      });
+    },
+    [t, kind, archive, failed, definition],
   );
 
   const confirmRestore = useCallback(
-    (id: string | number) =>
-      modals.openConfirmModal({
-        title: t('resources:confirm.restoreTitle', { kind, id }),
+    (record: Record<string, unknown>) => {
+      const id = record[definition.idField] as string | number;
+      return modals.openConfirmModal({
+        title: t('resources:confirm.restoreTitle', { kind, id, name: recordName(definition, record) }),
         labels: { confirm: t('resources:confirm.restoreButton'), cancel: t('resources:confirm.cancel') },
         onConfirm: () =>
           restore.mutate(id, {
             onSuccess: () => showNotice({ message: t('resources:confirm.restored') }),
             onError: failed,
           }),
-      }),
-    [t, kind, restore, failed],
+      });
+    },
+    [t, kind, restore, failed, definition],
   );
 
   return { confirmArchive, confirmRestore, isChanging: archive.isPending || restore.isPending };
