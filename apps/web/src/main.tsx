@@ -1,6 +1,5 @@
 // First: it configures Zod before any schema is built.
 import './app/zodConfig';
-import './app/layout/layout.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';

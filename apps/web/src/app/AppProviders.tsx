@@ -1,6 +1,9 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import './notifications.css';
+// After Mantine's styles: the layout's rules (§2.4's sidebar and top bar styles) must win over Mantine's
+// own at equal specificity, or a dark sidebar gets Mantine's white background under its light text.
+import './layout/layout.css';
 import { DirectionProvider, MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
