@@ -17,7 +17,7 @@ export function AttributionSelect() {
       value={params.attribution}
       onChange={(value) => value && update({ attribution: value as ReportAttribution })}
       allowDeselect={false}
-      w={{ base: '100%', xs: 190 }}
+      w={{ base: '100%', xs: 230 }}
     />
   );
 }

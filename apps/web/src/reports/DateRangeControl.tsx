@@ -62,6 +62,7 @@ export function DateRangeControl() {
           </Group>
         )}
         description={t('presets.shortcutsHint')}
+        maxDropdownHeight={320}
         value={params.choice}
         onChange={(value) => value && choose(value as DateRangeChoice)}
         allowDeselect={false}

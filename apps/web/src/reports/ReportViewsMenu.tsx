@@ -71,8 +71,11 @@ export function ReportViewsMenu() {
             variant="default"
             leftSection={<IconBookmark size={16} aria-hidden />}
             rightSection={<IconChevronDown size={14} aria-hidden />}
+            maw={300}
           >
-            {current ? t('views.menuCurrent', { name: current.name }) : t('views.menu')}
+            <Text span inherit truncate="end">
+              {current ? t('views.menuCurrent', { name: current.name }) : t('views.menu')}
+            </Text>
           </Button>
         </Menu.Target>
         <Menu.Dropdown>
@@ -97,7 +100,7 @@ export function ReportViewsMenu() {
                 <Menu.Item
                   key={view.id}
                   leftSection={
-                    view.id === current?.id ? (
+                    view.params === currentParams ? (
                       <IconCheck size={16} aria-label={t('views.onScreen')} />
                     ) : (
                       <IconBookmark size={16} aria-hidden />
