@@ -26,6 +26,7 @@ import {
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client';
+import { copyText } from '../components/copy/copyText';
 import { showNotice } from '../components/feedback/showNotice';
 import { useServerMessage } from '../components/feedback/useServerMessage';
 import { useReportContext } from './ReportContext';
@@ -37,12 +38,8 @@ function useCopyViewLink() {
   const { t } = useTranslation('reports');
   return async (view: ReportView) => {
     const link = reportViewLink(view.id);
-    try {
-      await navigator.clipboard.writeText(link);
-      showNotice({ message: t('views.copied', { name: view.name }) });
-    } catch {
-      showNotice({ kind: 'danger', message: t('views.copyFailed', { link }) });
-    }
+    if (await copyText(link)) showNotice({ message: t('views.copied', { name: view.name }) });
+    else showNotice({ kind: 'danger', message: t('views.copyFailed', { link }) });
   };
 }
 
