@@ -15,6 +15,7 @@ import { InputControl } from './controls/InputControl';
 import { NetworkPostbackUrlControl } from './controls/NetworkPostbackUrlControl';
 import { NumberControl } from './controls/NumberControl';
 import { PasswordControl } from './controls/PasswordControl';
+import { PermissionsControl } from './controls/PermissionsControl';
 import { PostbackKeyControl } from './controls/PostbackKeyControl';
 import { RadioWithInfoControl } from './controls/RadioWithInfoControl';
 import { SelectControl } from './controls/SelectControl';
@@ -66,6 +67,7 @@ export const FORM_CONTROLS: Record<string, ComponentType<FormControlProps>> = {
   'postback-key': PostbackKeyControl,
   'address-list': AddressListControl,
   'status-map': StatusMapControl,
+  permissions: PermissionsControl,
 };
 
 /** Kinds that show no "Looks good!" after a submit: nothing there for the operator to get wrong. */

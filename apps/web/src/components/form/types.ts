@@ -32,6 +32,7 @@ export type FormElementType =
   | 'postback-key'
   | 'address-list'
   | 'status-map'
+  | 'permissions'
   | (string & {});
 
 export type FormValues = Record<string, unknown>;

@@ -8,10 +8,10 @@ import { api } from '../../api/client';
 import { useLookup } from '../../api/useLookup';
 import { emailError, showServerErrors } from '../../app/account/formErrors';
 import { notify } from '../../app/notify';
+import { PermissionChecklist } from '../../components/permissions/PermissionChecklist';
 import { isLanguage, LANGUAGE_NAMES } from '../../i18n';
 import { INVITATIONS_KEY } from './invitationKeys';
 import { LinkCopyField } from './LinkCopyField';
-import { permissionOptions } from './permissionOptions';
 
 const roles = getResource('roles');
 const workspaces = getResource('workspaces');
@@ -145,12 +145,11 @@ export function InviteUserModal({ opened, onClose, result: given }: InviteUserMo
               clearable
               {...form.getInputProps('workspaces')}
             />
-            <MultiSelect
+            <PermissionChecklist
               label={t('account.invitations.permissions')}
-              data={permissionOptions(t)}
-              searchable
-              clearable
-              {...form.getInputProps('permissions')}
+              value={form.values.permissions}
+              onChange={(permissions) => form.setFieldValue('permissions', permissions)}
+              error={form.errors.permissions}
             />
             <Select
               label={t('account.invitations.language')}

@@ -1,9 +1,7 @@
 import { getResource } from '@switchyard/domain';
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useLookup } from '../../api/useLookup';
 import type { FormElement } from '../../components/form/types';
-import { permissionOptions } from './permissionOptions';
 
 const roles = getResource('roles');
 const workspaces = getResource('workspaces');
@@ -12,7 +10,6 @@ const workspaces = getResource('workspaces');
 export function useUserFormElements(mode: 'create' | 'edit'): FormElement[] {
   const roleOptions = useLookup(roles);
   const workspaceOptions = useLookup(workspaces);
-  const { t } = useTranslation();
   return useMemo(
     () => [
       {
@@ -46,12 +43,10 @@ export function useUserFormElements(mode: 'create' | 'edit'): FormElement[] {
       },
       {
         name: 'permissions',
-        type: 'select',
-        multiple: true,
+        type: 'permissions',
         label: 'resources:users.fields.permissions',
         labelDescription: 'resources:users.permissionsHint',
-        placeholder: 'resources:users.permissionsPlaceholder',
-        options: permissionOptions(t),
+        value: [],
       },
       {
         name: 'workspaces',
@@ -63,6 +58,6 @@ export function useUserFormElements(mode: 'create' | 'edit'): FormElement[] {
       },
       { name: 'active', type: 'switch', label: 'resources:users.fields.active', value: true },
     ],
-    [mode, roleOptions, workspaceOptions, t],
+    [mode, roleOptions, workspaceOptions],
   );
 }
