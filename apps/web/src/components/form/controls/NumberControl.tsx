@@ -1,28 +1,11 @@
-import { NumberInput } from '@mantine/core';
-import { useState } from 'react';
+import { NumberField } from '../NumberField';
 import type { FormControlProps } from '../types';
 import { useAppendSection } from './appendSection';
 
-type Typed = string | number;
-
 /**
- * What the form holds for what Mantine hands over: a number, null when empty, and text that reads as no
- * number yet (a lone `-`) as it is, so the form's validation names it instead of it vanishing.
- */
-function formValueOf(typed: Typed): unknown {
-  if (typeof typed === 'number') return typed;
-  if (typed.trim() === '') return null;
-  const number = Number(typed);
-  return Number.isFinite(number) ? number : typed;
-}
-
-const shownOf = (value: unknown): Typed => (typeof value === 'number' || typeof value === 'string' ? value : '');
-
-/**
- * A number with `numberStep`, `numberMin` and `numberMax`; empty reads as null. Nothing typed is changed
- * behind the operator's back (issue 26): a value under `numberMin` stays as typed for §5.1's validation
- * to name, instead of being clamped on blur, and text on its way to a number (`-`, `1.`) stays in the
- * field while the form holds what it reads as.
+ * A number with `numberStep`, `numberMin` and `numberMax`; empty reads as null, and text that is no number
+ * yet (a lone `-`) reaches the form as it is, for its validation to name. A value under `numberMin` is kept
+ * as typed and named by §5.1's min_value rule (issue 26), never clamped in silence.
  */
 export function NumberControl({
   element,
@@ -35,11 +18,8 @@ export function NumberControl({
   required,
   disabled,
 }: FormControlProps) {
-  const [typed, setTyped] = useState<Typed>(() => shownOf(value));
-  // The field shows what was typed while it still reads as the form's value; a value set from elsewhere wins.
-  const shown = Object.is(formValueOf(typed), value ?? null) ? typed : shownOf(value);
   return (
-    <NumberInput
+    <NumberField
       name={element.name}
       label={label}
       description={description}
@@ -50,13 +30,9 @@ export function NumberControl({
       step={element.numberStep}
       min={element.numberMin}
       max={element.numberMax}
-      clampBehavior="none"
       rightSection={useAppendSection(element)}
-      value={shown}
-      onChange={(next) => {
-        setTyped(next);
-        onChange(formValueOf(next));
-      }}
+      value={value}
+      onChange={onChange}
       {...element.input}
     />
   );

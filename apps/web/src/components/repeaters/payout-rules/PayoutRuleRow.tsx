@@ -1,7 +1,8 @@
-import { ActionIcon, Badge, Group, Input, NumberInput, Stack } from '@mantine/core';
+import { ActionIcon, Badge, Group, Input, Stack } from '@mantine/core';
 import { IconChevronDown, IconChevronUp } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { ConditionBuilder, ConditionLabel, type FlowType } from '../../condition-builder';
+import { NumberField } from '../../form/NumberField';
 import type { PayoutRule } from './payoutRuleSets';
 import { useFormatPayout } from './useFormatPayout';
 
@@ -56,16 +57,18 @@ export function PayoutRuleRow({
       </Group>
       {expanded && (
         <Stack gap="xs">
-          <NumberInput
+          <NumberField
             size="xs"
             maw={200}
             label={t('controls:payoutRules.payout')}
             min={0}
             step={0.01}
             decimalScale={2}
-            allowNegative={false}
             value={rule.payout}
-            onChange={(next) => onChange({ ...rule, payout: next === '' ? 0 : Number(next) })}
+            // A lone `-` keeps the payout it was typed over; -2 reaches validation (§5.1: minimum 0).
+            onChange={(next) =>
+              onChange({ ...rule, payout: next === null ? 0 : typeof next === 'number' ? next : rule.payout })
+            }
             error={payoutError}
             disabled={disabled}
           />

@@ -1,8 +1,9 @@
-import { Alert, Button, Group, NumberInput, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FlowType } from '../../condition-builder';
 import { readConditionValue } from '../../condition-builder/builderTree';
+import { NumberField } from '../../form/NumberField';
 import { Repeater } from '../Repeater';
 import { PayoutRuleRow } from './PayoutRuleRow';
 import {
@@ -62,16 +63,21 @@ export function PayoutRuleSet({
           <Title order={5}>
             <bdi>{name}</bdi>
           </Title>
-          <NumberInput
+          <NumberField
             size="xs"
             maw={200}
             label={t('controls:payoutRules.defaultPayout')}
             min={0}
             step={0.01}
             decimalScale={2}
-            allowNegative={false}
             value={set.default_payout}
-            onChange={(next) => onChange({ ...set, default_payout: next === '' ? 0 : Number(next) })}
+            // A lone `-` keeps the payout it was typed over; -2 reaches validation (§5.1: minimum 0).
+            onChange={(next) =>
+              onChange({
+                ...set,
+                default_payout: next === null ? 0 : typeof next === 'number' ? next : set.default_payout,
+              })
+            }
             error={errorAt('default_payout')}
             disabled={disabled}
           />

@@ -1,6 +1,7 @@
 import { ALL_CONDITION_TEXT, ZPayoutRuleSets } from '@switchyard/domain';
-import { fireEvent, screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import i18n from '../../../i18n';
 import type { FormControlProps } from '../../form/types';
 import { renderControl } from '../renderControl';
 import { PayoutRuleSetsRepeater } from './PayoutRuleSetsRepeater';
@@ -127,5 +128,49 @@ describe('syncPayoutRuleSets', () => {
   it('renames a set after its event', () => {
     const [renamed] = syncPayoutRuleSets([set(LEAD)], [{ value: 'ev_lead', label: 'Qualified lead' }]);
     expect(renamed?.event_name).toBe('Qualified lead');
+  });
+});
+
+describe.each([
+  { language: 'en', setName: 'Payout rules of Lead', defaultPayout: 'Default payout', payout: 'Payout' },
+  { language: 'ar', setName: 'قواعد العمولة لـ Lead', defaultPayout: 'العمولة الافتراضية', payout: 'العمولة' },
+])('payout fields keep a minus sign, issue 26 ($language)', (text) => {
+  afterEach(async () => {
+    await act(() => i18n.changeLanguage('en'));
+  });
+
+  function type(input: HTMLInputElement, typed: string) {
+    act(() => input.focus());
+    fireEvent.change(input, { target: { value: typed } });
+  }
+
+  it('hands on a default payout and a rule payout of -2 as typed, for §5.1 minimum 0 to name', async () => {
+    await act(() => i18n.changeLanguage(text.language));
+    const view = renderControl(withEvents([LEAD]), [set(LEAD, [rule('r1', 0, 0)])], {
+      fieldErrors: { '0.default_payout': 'The value must be 0 or more' },
+    });
+    const group = screen.getByRole('group', { name: text.setName });
+    const defaultPayout = within(group).getByRole('textbox', { name: text.defaultPayout }) as HTMLInputElement;
+    type(defaultPayout, '-');
+    expect(defaultPayout.value).toBe('-');
+    type(defaultPayout, '-2');
+    fireEvent.blur(defaultPayout);
+    expect(defaultPayout.value).toBe('-2');
+
+    const rulePayout = within(group).getByRole('textbox', { name: text.payout }) as HTMLInputElement;
+    type(rulePayout, '-');
+    type(rulePayout, '-2');
+    fireEvent.blur(rulePayout);
+    expect(rulePayout.value).toBe('-2');
+
+    const [stored] = view.last() as PayoutRuleSet[];
+    expect(stored?.default_payout).toBe(-2);
+    expect(stored?.rules[0]?.payout).toBe(-2);
+    const parsed = ZPayoutRuleSets.safeParse(view.last());
+    expect(parsed.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['0.default_payout', 'The value must be 0 or more'],
+      ['0.rules.0.payout', 'The value must be 0 or more'],
+    ]);
+    expect(within(group).getByText('The value must be 0 or more')).toBeVisible();
   });
 });
