@@ -9,6 +9,7 @@ import {
   compileCondition,
   parseConditionText,
   type StatusMap,
+  withNetworkParameters,
   ZAffiliateNetworkForm,
   ZCampaignForm,
   ZFlowForm,
@@ -264,8 +265,10 @@ export function compileRouting(rows: readonly ConfigRow[]): RoutingSnapshot {
   }
 
   const postbackAddresses = new Map<string, BlockList>();
+  const offerUrlParameters = new Map<string, string>();
   for (const { row, form } of parsed('affiliate-networks', ZAffiliateNetworkForm)) {
     if (form.postback_ips.length > 0) postbackAddresses.set(row.external_id, addressList(form.postback_ips));
+    if (form.offer_url_params) offerUrlParameters.set(row.external_id, form.offer_url_params);
   }
 
   const postbackEvents = new Map<string, CompiledPostbackEvent>();
@@ -291,7 +294,10 @@ export function compileRouting(rows: readonly ConfigRow[]): RoutingSnapshot {
         side,
         externalId: row.external_id,
         name: row.name,
-        url: compileUrlTemplate(form.url),
+        // The network's offer URL parameters join the URL once, here, not on each click.
+        url: compileUrlTemplate(
+          withNetworkParameters(form.url, offerUrlParameters.get(form.affiliate_network_external_id ?? '')),
+        ),
         available: row.status === 'active' && enabled,
         dailyCap: form.daily_cap,
         capTimezone: form.cap_timezone,
