@@ -79,7 +79,7 @@ describe('ReportViewsMenu', () => {
       expect(fetchMock).toHaveBeenCalledWith('/api/report-views', expect.objectContaining({ method: 'POST' })),
     );
     const post = fetchMock.mock.calls.find(([, init]) => (init as RequestInit | undefined)?.method === 'POST');
-    expect(JSON.parse(String((post?.[1] as RequestInit).body))).toEqual({
+    expect(JSON.parse(String((post?.[1] as RequestInit | undefined)?.body))).toEqual({
       name: 'Offers by postback time',
       params: 'group_by=offer&timezone=UTC&attribution=postback',
     });
