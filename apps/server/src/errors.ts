@@ -10,6 +10,11 @@ export abstract class ApiError extends Error {
     this.name = new.target.name;
     this.errors = errors;
   }
+
+  /** What the API answers: the message, and the fields' errors when there are some. */
+  body(): Record<string, unknown> {
+    return this.errors ? { message: this.message, errors: this.errors } : { message: this.message };
+  }
 }
 
 export class ValidationError extends ApiError {

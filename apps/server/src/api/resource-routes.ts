@@ -17,8 +17,17 @@ export interface ResourceService<TRecord, TCreate = never, TUpdate = TCreate> {
   get(id: RecordId, actor: Actor): Promise<TRecord>;
   create?(input: TCreate, actor: Actor): Promise<TRecord>;
   update?(id: RecordId, input: TUpdate, actor: Actor): Promise<TRecord>;
-  archive?(id: RecordId, actor: Actor): Promise<TRecord>;
+  /** `force`: archive a record still in use (issue 26: refused with 409 otherwise, where it matters). */
+  archive?(id: RecordId, actor: Actor, options?: { force?: boolean }): Promise<TRecord>;
   restore?(id: RecordId, actor: Actor): Promise<TRecord>;
+  /** What still uses the record, for the archive confirmation. */
+  usage?(id: RecordId, actor: Actor): Promise<unknown>;
+}
+
+/** `?force=true` (or 1): the client archives a record still in use knowingly. */
+function forced(query: unknown): boolean {
+  const value = (query as Record<string, unknown> | undefined)?.force;
+  return value === 'true' || value === '1';
 }
 
 /** Largest id a PostgreSQL `integer` holds; anything above cannot name a record. */
@@ -81,8 +90,15 @@ export function resourceRoutes<TRecord, TCreate, TUpdate>(
   if (definition.archivable && archive && restore) {
     app.put<IdParams>(`${base}/:id/archive`, async (request) => {
       const actor = authorize(request, section, resource, 'archive');
-      return archive.call(service, parseId(definition, request.params.id), actor);
+      return archive.call(service, parseId(definition, request.params.id), actor, { force: forced(request.query) });
     });
+    if (service.usage) {
+      const { usage } = service;
+      app.get<IdParams>(`${base}/:id/usage`, async (request) => {
+        const actor = authorize(request, section, resource, 'get');
+        return usage.call(service, parseId(definition, request.params.id), actor);
+      });
+    }
     app.put<IdParams>(`${base}/:id/restore`, async (request) => {
       const actor = authorize(request, section, resource, 'archive');
       return restore.call(service, parseId(definition, request.params.id), actor);

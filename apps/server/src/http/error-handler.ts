@@ -8,9 +8,7 @@ const MALFORMED_BODY_CODES = new Set(['FST_ERR_CTP_INVALID_JSON_BODY', 'FST_ERR_
 export function errorHandler(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error instanceof ApiError) {
     if (error instanceof TooManyRequestsError) reply.header('retry-after', String(error.retryAfterSeconds));
-    return reply
-      .code(error.statusCode)
-      .send(error.errors ? { message: error.message, errors: error.errors } : { message: error.message });
+    return reply.code(error.statusCode).send(error.body());
   }
   const { code, statusCode } = error as FastifyError;
   if (code && MALFORMED_BODY_CODES.has(code)) {

@@ -18,6 +18,7 @@ import type { RecordId, ResourceService } from '../resource-routes.js';
 import { backupLinks, followChain, type NextLinks, segmentLinks } from './chains.js';
 import { referenceValues } from './references.js';
 import { sanitizeRichText } from './rich-text.js';
+import { GUARDED_KINDS, InUseError, recordUsage, type UsedBy } from './usage.js';
 
 /** A config record as the API answers it: id field, name, form fields, common fields, computed fields. */
 export type ConfigRecord = Record<string, unknown>;
@@ -196,8 +197,25 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
     return record;
   }
 
-  archive(id: RecordId, actor: Actor): Promise<ConfigRecord> {
-    return this.setStatus(id, workspaceOf(actor), 'archived');
+  /**
+   * Archives the record; one that active records still use (GUARDED_KINDS: what routing sends visitors
+   * to) only with `force`, else a 409 naming them. Archived anyway, routing skips it as a disabled one.
+   */
+  async archive(id: RecordId, actor: Actor, options: { force?: boolean } = {}): Promise<ConfigRecord> {
+    const workspaceId = workspaceOf(actor);
+    if (!options.force && GUARDED_KINDS.has(this.kind)) {
+      const existing = await this.findRow(this.db, workspaceId, id);
+      const users = await recordUsage(this.db, workspaceId, this.kind, existing.external_id);
+      if (users.length > 0) throw new InUseError(users);
+    }
+    return this.setStatus(id, workspaceId, 'archived');
+  }
+
+  /** The active records that use this one (and the campaigns running flows among them). */
+  async usage(id: RecordId, actor: Actor): Promise<{ used_by: UsedBy[] }> {
+    const workspaceId = workspaceOf(actor);
+    const existing = await this.findRow(this.db, workspaceId, id);
+    return { used_by: await recordUsage(this.db, workspaceId, this.kind, existing.external_id) };
   }
 
   restore(id: RecordId, actor: Actor): Promise<ConfigRecord> {
