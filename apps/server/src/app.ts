@@ -30,9 +30,11 @@ import { dashboard } from './http/dashboard.js';
 import { errorHandler } from './http/error-handler.js';
 import { lenientJsonBody } from './http/json-body.js';
 import { securityHeaders } from './http/security-headers.js';
+import type { TrustProxy } from './http/trusted-proxies.js';
 import { createMailer } from './mail/mailer.js';
 import { postbackLogRoutes } from './postback-log/routes.js';
 import { customMetricRoutes } from './reports/custom-metrics.js';
+import { reportNoticeRoutes } from './reports/notices.js';
 import { reportViewRoutes } from './reports/report-views.js';
 import { reportRoutes } from './reports/routes.js';
 import { reportRunner } from './reports/runner.js';
@@ -56,8 +58,11 @@ export interface BuildOptions {
   loginLimiter?: LoginLimiter;
   /** Where the generated first-administrator password is printed; console.log by default. */
   print?: (text: string) => void;
-  /** Honour X-Forwarded-For when behind a reverse proxy (per-IP login limits use the client IP). */
-  trustProxy?: FastifyServerOptions['trustProxy'];
+  /**
+   * Honour X-Forwarded-For when behind a reverse proxy (clicks' countries, per-IP login limits): from any
+   * proxy (`true`) or from these addresses and CIDRs only (SWITCHYARD_TRUST_PROXY, trusted-proxies.ts).
+   */
+  trustProxy?: TrustProxy;
   /** Routing randomness, clock, cap counters and event batching of the engine (tests replace them). */
   engine?: EngineOptions;
   /** Start of every Redis key; `switchyard:` unless replaced (tests use one per run). */
@@ -105,7 +110,7 @@ async function createServer(
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: typeof options.trustProxy === 'object' ? [...options.trustProxy] : (options.trustProxy ?? false),
     serverFactory: (handler, serverOptions) => {
       const settings = serverOptions as {
         keepAliveTimeout?: number;
@@ -158,13 +163,11 @@ async function createServer(
   app.addHook('preClose', async () => {
     closing = true;
   });
-  if (typeof options.trustProxy === 'boolean' || options.trustProxy === undefined) {
-    fastPath = fastClickPath(engine, {
-      trustProxy: options.trustProxy ?? false,
-      log: app.log,
-      closing: () => closing,
-    });
-  }
+  fastPath = fastClickPath(engine, {
+    trustProxy: options.trustProxy ?? false,
+    log: app.log,
+    closing: () => closing,
+  });
   // onClose hooks run last-added first: waiting events are written before the database closes.
   app.addHook('onClose', async () => engine.close());
   // With Redis, a saved record recompiles the routing of every node, not only this one's.
@@ -219,6 +222,7 @@ async function createServer(
       });
       referenceDataRoutes(api);
       reportRoutes(api, reports, store.db);
+      reportNoticeRoutes(api, engine);
       customMetricRoutes(api, store.db);
       reportViewRoutes(api, store.db);
       postbackLogRoutes(api, store.db);

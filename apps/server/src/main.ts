@@ -2,10 +2,13 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { databaseDialect, loadConfig } from './config.js';
 import { withoutLinkTokens } from './http/log-redaction.js';
+import { parseTrustProxy, type TrustProxy } from './http/trusted-proxies.js';
 
 let config: Config;
+let trustProxy: TrustProxy;
 try {
   config = loadConfig();
+  trustProxy = parseTrustProxy(process.env.SWITCHYARD_TRUST_PROXY);
 } catch (error) {
   // A wrong setting is the operator's to fix: say which, without a stack trace.
   console.error(`Switchyard cannot start: ${error instanceof Error ? error.message : String(error)}`);
@@ -14,7 +17,7 @@ try {
 const app = await buildApp({
   config,
   logger: { level: process.env.LOG_LEVEL ?? 'info', serializers: { req: withoutLinkTokens } },
-  trustProxy: process.env.SWITCHYARD_TRUST_PROXY === 'true',
+  trustProxy,
 });
 
 const dialect = databaseDialect(config);

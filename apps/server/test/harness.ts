@@ -7,6 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuildOptions, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import type { TrustProxy } from '../src/http/trusted-proxies.js';
 
 // Every API suite runs twice: on SQLite in a temp directory and on a fresh PostgreSQL database.
 // Each built app gets its own database, so test files can run in parallel.
@@ -81,7 +82,7 @@ export interface BuildTestAppOptions {
   /** The traffic engine's clock, randomness and worker settings. */
   engine?: BuildOptions['engine'];
   /** Honour X-Forwarded-For (as SWITCHYARD_TRUST_PROXY=true does). */
-  trustProxy?: boolean;
+  trustProxy?: TrustProxy;
 }
 
 /**

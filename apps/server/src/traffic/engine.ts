@@ -133,6 +133,23 @@ export class TrafficEngine {
     return this.recompile();
   };
 
+  /**
+   * The last click whose X-Forwarded-For came from a proxy that is not trusted (issue 26): its peer and
+   * when, on this node. The reports screen names SWITCHYARD_TRUST_PROXY while it is recent.
+   */
+  private untrustedProxy: { peer: string; at: number } | null = null;
+
+  noteUntrustedProxy = (peer: string): void => {
+    this.untrustedProxy = { peer, at: this.parts.now().getTime() };
+  };
+
+  /** The last untrusted proxy seen within `ms`, or null. */
+  untrustedProxyWithin(ms: number): { peer: string; at: Date } | null {
+    const seen = this.untrustedProxy;
+    if (!seen || this.parts.now().getTime() - seen.at >= ms) return null;
+    return { peer: seen.peer, at: new Date(seen.at) };
+  }
+
   /** Whether a click on `campaignExternalId` would be routed (an active tracker campaign). */
   hasClickCampaign(campaignExternalId: string): boolean {
     return this.parts.snapshot.tracker.campaigns.has(campaignExternalId);

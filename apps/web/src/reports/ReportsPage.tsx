@@ -20,6 +20,7 @@ import { DateRangeControl } from './DateRangeControl';
 import { GroupBySelect } from './GroupBySelect';
 import { ReportContext, useReportContext } from './ReportContext';
 import { ReportFilterChips } from './ReportFilterChips';
+import { ReportNotices } from './ReportNotices';
 import { ReportPagination } from './ReportPagination';
 import { ReportSearch } from './ReportSearch';
 import { ReportSeriesCard } from './ReportSeriesCard';
@@ -80,6 +81,7 @@ function ReportsScreen() {
             <ExportButton />
           </Group>
         </Group>
+        <ReportNotices />
         <Group gap="sm" align="flex-end" wrap="wrap">
           <GroupBySelect />
           <DateRangeControl />

@@ -6,6 +6,7 @@
 // malformed id, a server that is shutting down — goes on to Fastify.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'fast-querystring';
+import { clientAddressReader, type TrustProxy } from '../../http/trusted-proxies.js';
 import type { EngineLog, TrafficEngine } from '../engine.js';
 import { AnswerBatch, answerOf, type ClickOutcome, internalErrorAnswer } from './answers.js';
 import { EXTERNAL_ID } from './routes.js';
@@ -13,24 +14,8 @@ import { EXTERNAL_ID } from './routes.js';
 /** Answers a request and says true, or says false and leaves it to Fastify. */
 export type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean;
 
-/**
- * The client's address as Fastify gives it: with `trustProxy` (every proxy trusted) the left-most
- * X-Forwarded-For entry, else the socket's peer.
- */
-function clientAddress(forwardedFor: string | undefined, peer: string, trustProxy: boolean): string {
-  if (!trustProxy || !forwardedFor) return peer;
-  const comma = forwardedFor.indexOf(',');
-  const first = (comma < 0 ? forwardedFor : forwardedFor.slice(0, comma)).trim();
-  return first || peer;
-}
-
-function clientIp(request: IncomingMessage, trustProxy: boolean): string {
-  const header = request.headers['x-forwarded-for'];
-  return clientAddress(
-    Array.isArray(header) ? header.join(',') : header,
-    request.socket.remoteAddress ?? '',
-    trustProxy,
-  );
+function forwardedFor(header: string | string[] | undefined): string | undefined {
+  return Array.isArray(header) ? header.join(',') : header;
 }
 
 function answer(response: ServerResponse, result: ClickOutcome): void {
@@ -41,8 +26,10 @@ function answer(response: ServerResponse, result: ClickOutcome): void {
 
 export function fastClickPath(
   engine: TrafficEngine,
-  options: { trustProxy: boolean; log: EngineLog; closing: () => boolean },
+  options: { trustProxy: TrustProxy; log: EngineLog; closing: () => boolean },
 ): FastPath {
+  // The visitor's address as Fastify's proxy-addr gives it, for the same setting.
+  const clientAddress = clientAddressReader(options.trustProxy, engine.noteUntrustedProxy);
   const fail = (response: ServerResponse, error: unknown) => {
     options.log.error({ err: error }, 'unexpected error');
     if (response.headersSent) {
@@ -68,7 +55,7 @@ export function fastClickPath(
       .click({
         campaignExternalId,
         query,
-        ip: clientIp(request, options.trustProxy),
+        ip: clientAddress(forwardedFor(headers['x-forwarded-for']), request.socket.remoteAddress ?? ''),
         userAgent: headers['user-agent'],
         referrer: headers.referer,
         cookieHeader: headers.cookie,
