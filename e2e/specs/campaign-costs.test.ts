@@ -5,7 +5,7 @@ import { apiLogin, apiRequest, postbackPath } from '../support/api.js';
 import { admin, baseURL, logIn, useBrowser } from '../support/browser.js';
 
 // Issue 20: an operator sets a campaign's cost from its edit screen ("Update cost"); the reports screen
-// then shows that cost and the ROI it makes.
+// then shows that cost and the ROI it makes, and the clicks behind the row show each click's share.
 
 const browser = useBrowser();
 let adminToken = '';
@@ -97,6 +97,21 @@ describe('campaign costs', () => {
       .toMatchObject({ Cost: '1.50', Profit: '3.00' });
     const roi = (await reportRow(page, campaignName)).ROI ?? '';
     expect(roi.replace(/[^\d.]/g, '')).toMatch(/^200(\.0+)?$/);
+
+    // "Show the clicks behind this row": the two clicks, each at its share of the amount set.
+    await page.getByRole('link', { name: `Show the clicks of ${campaignName}` }).click();
+    await page.waitForURL(/\/tracker\/reports\/events\/clicks\?/);
+    const table = page.getByRole('table', { name: 'Clicks' });
+    await expect.poll(() => table.getByRole('row').count(), { timeout: 10_000 }).toBe(3);
+    const costColumn = await table
+      .getByRole('columnheader')
+      .evaluateAll((headers) => headers.findIndex((header) => header.textContent?.trim() === 'Cost'));
+    expect(costColumn).toBeGreaterThanOrEqual(0);
+    for (const clickId of clickIds) {
+      const row = table.getByRole('row').filter({ hasText: clickId });
+      expect(await row.count()).toBe(1);
+      expect((await row.getByRole('cell').nth(costColumn).textContent())?.trim()).toBe('0.75');
+    }
     await page.close();
   });
 });

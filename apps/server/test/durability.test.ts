@@ -320,7 +320,8 @@ forEachDatabase('answered events across a kill -9', (db) => {
         `of which ${replay?.stored ?? 0} were not yet in the database and were stored from it`,
     );
     await killed(second, 'SIGTERM');
-  });
+    // Two servers started and thousands of requests: about 20 s alone, more on a busy machine.
+  }, 120_000);
 
   // Several nodes share the caps through Redis. On PostgreSQL each has a data directory of its own; on
   // SQLite they share the database's, and each replays only its own journal.

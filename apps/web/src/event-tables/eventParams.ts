@@ -3,8 +3,10 @@ import {
   EVENT_KINDS,
   type EventConversionScope,
   type EventKind,
+  REPORT_ATTRIBUTIONS,
   REPORT_FILTER_GROUPS,
   REPORT_VAR_FILTERS,
+  type ReportAttribution,
   type ReportFilterGroup,
   type ReportRow,
   type ReportVarFilter,
@@ -24,6 +26,8 @@ export interface EventParams {
   vars: Partial<Record<ReportVarFilter, string | null>>;
   /** Conversions: which ones (the report's counted ones unless chosen). */
   state?: EventConversionScope;
+  /** Conversions: in the range by their postback's time rather than their click's (as the report said). */
+  attribution?: ReportAttribution;
   page: number;
 }
 
@@ -59,6 +63,7 @@ export function parseEventParams(search: URLSearchParams): EventParams {
     labels: Object.fromEntries(Object.entries(labels).filter(([, label]) => typeof label === 'string')),
     vars: objectOf(search.get('vars'), REPORT_VAR_FILTERS),
     state: EVENT_CONVERSION_SCOPES.find((scope) => scope === search.get('state')),
+    attribution: REPORT_ATTRIBUTIONS.find((way) => way !== 'click' && way === search.get('attribution')),
     page: Number.isInteger(page) && page >= 1 ? page : 1,
   };
 }
@@ -73,6 +78,7 @@ export function eventSearchParams(params: EventParams): URLSearchParams {
   if (Object.keys(labels).length > 0) result.set('filter_labels', JSON.stringify(labels));
   if (Object.keys(params.vars).length > 0) result.set('vars', JSON.stringify(params.vars));
   if (params.state) result.set('state', params.state);
+  if (params.attribution && params.attribution !== 'click') result.set('attribution', params.attribution);
   if (params.page > 1) result.set('page', String(params.page));
   return result;
 }
@@ -86,6 +92,7 @@ export function eventQuery(params: EventParams, page: number, limit: number) {
     filters: Object.keys(params.filters).length > 0 ? JSON.stringify(params.filters) : undefined,
     vars: Object.keys(params.vars).length > 0 ? JSON.stringify(params.vars) : undefined,
     state: params.state,
+    attribution: params.attribution,
     page,
     limit,
   };
@@ -124,5 +131,14 @@ export function rowEventParams(report: ReportParams, range: DateRange, row?: Rep
       if (typeof label === 'string') labels[group] = label;
     }
   }
-  return { from, to, timezone: report.timezone, filters, labels, vars: {}, page: 1 };
+  return {
+    from,
+    to,
+    timezone: report.timezone,
+    filters,
+    labels,
+    vars: { ...report.vars },
+    ...(report.attribution !== 'click' ? { attribution: report.attribution } : {}),
+    page: 1,
+  };
 }

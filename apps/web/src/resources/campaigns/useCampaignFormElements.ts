@@ -57,7 +57,7 @@ export function useCampaignFormElements(definition: ResourceDefinition, mode: Fo
           options: costModelOptions,
           value: 'CPC',
         },
-        moneyElement('cost', 'resources:fields.cost'),
+        { ...moneyElement('cost', 'resources:fields.cost'), labelDescription: 'resources:campaigns.costHint' },
       ),
       ...whenEditing(
         ...(isApi
