@@ -9,7 +9,7 @@
 
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { createClickFlow } from './click-flow.js';
@@ -204,6 +204,12 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
       target: false,
     },
   ];
+  // Other work on the machine moves these figures a lot: say how busy it was.
+  const load = () =>
+    loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' / ');
+  console.log(`load average (1 / 5 / 15 min) before the reports: ${load()}`);
   const rows: string[][] = [];
   const targets: TargetRow[] = [];
   const probes: string[][] = [];
@@ -295,6 +301,7 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
     },
   );
   for (const report of withMetrics) await measure(report);
+  console.log(`load average (1 / 5 / 15 min) after the reports: ${load()}`);
   const sorted = await getReport(withMetrics.at(-3)?.query ?? '');
   const rpms = sorted.list.map((row) => Number(row[rpmKey]));
   const inOrder = rpms.every((value, index) => index === 0 || (rpms[index - 1] as number) >= value);

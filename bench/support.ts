@@ -126,7 +126,23 @@ export async function stopChild(child: Child, timeoutMs = 30_000): Promise<numbe
   const started = Date.now();
   // A frozen child would not act on SIGTERM.
   freeze(child, false);
-  if (!child.exitedAlready) child.process.kill('SIGTERM');
+  if (!child.exitedAlready) {
+    // To the node process tsx started, not to tsx: tsx relays a signal and, when its child has not said
+    // within 30 ms that it got it (a busy event loop on a loaded machine), sends it again — and a second
+    // SIGTERM finds the server's `process.once` handler gone, so tsx's handler in the child ends it in
+    // the middle of its graceful shutdown (exit 143). Signalled directly, the server shuts down as it
+    // should and tsx exits with its code.
+    const viaTsx = child.process.spawnfile === TSX && process.platform === 'linux' && child.process.pid !== undefined;
+    const node = viaTsx ? processChain(child.process.pid as number)[1] : undefined;
+    if (node === undefined) child.process.kill('SIGTERM');
+    else {
+      try {
+        process.kill(node, 'SIGTERM');
+      } catch {
+        child.process.kill('SIGTERM');
+      }
+    }
+  }
   const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), timeoutMs).unref());
   const result = await Promise.race([child.exited, timeout]);
   if (result === 'timeout') {
