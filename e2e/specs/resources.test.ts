@@ -112,4 +112,67 @@ describe('resources from the dashboard', () => {
     expect(await page.getByRole('button', { name: 'Archive' }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Create' }).count()).toBe(0);
   });
+
+  it('names the flow and campaign still using an offer before archiving it, in English and Arabic', async () => {
+    const name = `Used offer ${run}`;
+    const offer = await apiRequest<{ external_id: string }>('POST', 'tracker/offers', adminToken, {
+      name,
+      url: 'https://offers.example/used',
+    });
+    const flow = await apiRequest<{ external_id: string; name: string }>('POST', 'tracker/flows', adminToken, {
+      name: `Using flow ${run}`,
+      path_groups: [
+        {
+          id: `${run}-g`,
+          name: 'All',
+          paths: [{ id: `${run}-p`, offers: [{ id: `${run}-o`, offer_external_id: offer.external_id }] }],
+        },
+      ],
+    });
+    const source = await apiRequest<{ external_id: string }>('POST', 'traffic-sources', adminToken, {
+      name: `Using source ${run}`,
+    });
+    await apiRequest('POST', 'tracker/campaigns', adminToken, {
+      name: `Using campaign ${run}`,
+      traffic_source_external_id: source.external_id,
+      flow_external_id: flow.external_id,
+    });
+
+    const page = await browser.newPage();
+    await logIn(page, admin().email, admin().password);
+    await page.goto(`/tracker/offers?search=${encodeURIComponent(name)}`);
+    await page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: 'Archive' }).click();
+    const confirm = page.getByRole('dialog');
+    const usedBy = confirm.getByRole('alert');
+    await usedBy.getByText('Still used by').waitFor();
+    expect(await usedBy.getByRole('link', { name: `Using flow ${run}` }).getAttribute('href')).toBe(
+      `/tracker/flows/edit/${flow.external_id}`,
+    );
+    expect(await usedBy.getByRole('link', { name: `Using campaign ${run}` }).count()).toBe(1);
+    // Cancelled: nothing changes.
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    expect(
+      (await apiRequest<{ status: string }>('GET', `tracker/offers/${offer.external_id}`, adminToken)).status,
+    ).toBe('active');
+
+    await page.evaluate(() => localStorage.setItem('switchyard.language', 'ar'));
+    try {
+      await page.reload();
+      await expect.poll(() => page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+      await page.getByRole('row').filter({ hasText: name }).getByRole('button').last().waitFor();
+      await page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: 'أرشفة' }).click();
+      const arabic = page.getByRole('dialog');
+      await arabic.getByText('ما زال مستخدمًا في').waitFor();
+      await arabic.getByRole('button', { name: 'أرشفه رغم ذلك' }).click();
+    } finally {
+      await page.evaluate(() => localStorage.setItem('switchyard.language', 'en'));
+    }
+    await expect
+      .poll(
+        async () =>
+          (await apiRequest<{ status: string }>('GET', `tracker/offers/${offer.external_id}`, adminToken)).status,
+      )
+      .toBe('archived');
+    await page.close();
+  });
 });

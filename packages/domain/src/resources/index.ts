@@ -32,6 +32,7 @@ export * from './tracker-offers.js';
 export * from './tracker-segments.js';
 export * from './traffic-sources.js';
 export * from './types.js';
+export * from './usage.js';
 export * from './users.js';
 export * from './workspaces.js';
 

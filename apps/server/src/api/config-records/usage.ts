@@ -2,20 +2,14 @@
 // broke its campaign without a word; now the archive is refused with `409` naming the active records
 // that name it (from the registry's references: flows, offers naming it as their backup, …) and the
 // active campaigns running those flows, unless the client asks to archive it anyway.
-import { RESOURCES, type ResourceName } from '@switchyard/domain';
+import { ARCHIVE_GUARDED_RESOURCES, RESOURCES, type RecordUser, type ResourceName } from '@switchyard/domain';
 import type { Kysely } from 'kysely';
 import { ConflictError } from '../../errors.js';
 import type { Database } from '../../store/schema.js';
 import { referenceValues } from './references.js';
 
 /** Kinds whose archiving is refused while an active record uses them: what routing sends visitors to. */
-export const GUARDED_KINDS: ReadonlySet<ResourceName> = new Set([
-  'offers',
-  'tracker-offers',
-  'tracker-landers',
-  'flows',
-  'tracker-flows',
-]);
+export const GUARDED_KINDS = ARCHIVE_GUARDED_RESOURCES;
 
 /** How the message names each kind that can use another record. */
 const KIND_WORDS: Partial<Record<ResourceName, string>> = {
@@ -32,11 +26,7 @@ const KIND_WORDS: Partial<Record<ResourceName, string>> = {
 
 const CAMPAIGN_KINDS: ReadonlySet<string> = new Set(['campaigns', 'tracker-campaigns']);
 
-export interface UsedBy {
-  kind: ResourceName;
-  external_id: string;
-  name: string;
-}
+export type UsedBy = RecordUser;
 
 /** The active records of the workspace that name `externalId` of `kind` in a reference field. */
 async function directUsers(

@@ -1,13 +1,15 @@
 import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import type { ResourceDefinition } from '@switchyard/domain';
+import { ARCHIVE_GUARDED_RESOURCES, type RecordUser, type ResourceDefinition } from '@switchyard/domain';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
+import { api } from '../../api/client';
 import { useArchiveRecord } from '../../api/useArchiveRecord';
 import { useRestoreRecord } from '../../api/useRestoreRecord';
 import { showNotice } from '../feedback/showNotice';
 import { useServerMessage } from '../feedback/useServerMessage';
 import { recordName } from '../recordName';
+import { UsedByList } from './UsedByList';
 
 /**
  * The archive and restore confirmations of §8, naming the record by name and id (issue 26: `{kind}
@@ -25,18 +27,37 @@ export function useStatusConfirm(definition: ResourceDefinition) {
   );
 
   const confirmArchive = useCallback(
-    (record: Record<string, unknown>) => {
+    async (record: Record<string, unknown>) => {
       const id = record[definition.idField] as string | number;
-      return modals.openConfirmModal({
+      // Issue 26: what still uses it is listed before anything is archived; confirming archives it anyway.
+      let users: RecordUser[] = [];
+      if (ARCHIVE_GUARDED_RESOURCES.has(definition.name)) {
+        try {
+          users = (
+            await api<{ used_by: RecordUser[] }>(`${definition.apiPath}/${encodeURIComponent(String(id))}/usage`)
+          ).used_by;
+        } catch (error) {
+          failed(error as Error);
+          return;
+        }
+      }
+      modals.openConfirmModal({
         title: t('resources:confirm.archiveTitle', { kind, id, name: recordName(definition, record) }),
-        children: <Text size="sm">{t('resources:confirm.archiveText')}</Text>,
-        labels: { confirm: t('resources:confirm.archiveButton'), cancel: t('resources:confirm.cancel') },
+        children:
+          users.length > 0 ? <UsedByList users={users} /> : <Text size="sm">{t('resources:confirm.archiveText')}</Text>,
+        labels: {
+          confirm: t(users.length > 0 ? 'resources:confirm.archiveAnyway' : 'resources:confirm.archiveButton'),
+          cancel: t('resources:confirm.cancel'),
+        },
         confirmProps: { color: 'red' },
         onConfirm: () =>
-          archive.mutate(id, {
-            onSuccess: () => showNotice({ message: t('resources:confirm.archived') }),
-            onError: failed,
-          }),
+          archive.mutate(
+            { id, force: users.length > 0 },
+            {
+              onSuccess: () => showNotice({ message: t('resources:confirm.archived') }),
+              onError: failed,
+            },
+          ),
       });
     },
     [t, kind, archive, failed, definition],
