@@ -25,6 +25,7 @@ import { StatusMapControl } from './controls/StatusMapControl';
 import { SwitchControl } from './controls/SwitchControl';
 import { SwitchWithSelectControl } from './controls/SwitchWithSelectControl';
 import { TagsControl } from './controls/TagsControl';
+import { TemplateControl } from './controls/TemplateControl';
 import { TextareaControl } from './controls/TextareaControl';
 import { lazyControl } from './lazyControl';
 import type { FormControlProps } from './types';
@@ -68,6 +69,7 @@ export const FORM_CONTROLS: Record<string, ComponentType<FormControlProps>> = {
   'address-list': AddressListControl,
   'status-map': StatusMapControl,
   permissions: PermissionsControl,
+  template: TemplateControl,
 };
 
 /** Kinds that show no "Looks good!" after a submit: nothing there for the operator to get wrong. */
@@ -79,6 +81,7 @@ export const WITHOUT_SUCCESS_TEXT = new Set([
   'campaign-url',
   'network-postback-url',
   'postback-key',
+  'template',
 ]);
 
 /**

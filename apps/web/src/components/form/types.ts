@@ -33,6 +33,7 @@ export type FormElementType =
   | 'address-list'
   | 'status-map'
   | 'permissions'
+  | 'template'
   | (string & {});
 
 export type FormValues = Record<string, unknown>;

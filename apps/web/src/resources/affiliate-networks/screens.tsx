@@ -1,10 +1,11 @@
 import { Badge, Code, Group, Text } from '@mantine/core';
-import { getResource } from '@switchyard/domain';
+import { AFFILIATE_NETWORK_TEMPLATES, getResource } from '@switchyard/domain';
 import type { FormElement } from '../../components/form/types';
 import type { ListColumn } from '../../components/list/types';
 import { nameColumn, type Row, statusColumn, timestampColumns } from '../screens/columns';
 import { nameElement } from '../screens/formElements';
 import { resourceScreens } from '../screens/resourceScreens';
+import { templateElement } from '../screens/templateElement';
 
 const COLUMNS: ListColumn<Row>[] = [
   nameColumn,
@@ -104,13 +105,15 @@ function elements(): readonly FormElement[] {
 }
 
 const ELEMENTS = elements();
+/** A new network can start from a well-known one (issue 26): its offer URL parameters and postback macros. */
+const CREATE_ELEMENTS = [templateElement(AFFILIATE_NETWORK_TEMPLATES, ELEMENTS), ...ELEMENTS];
 
 /**
- * /admin/affiliate-networks: name, offer URL parameters, postback parameter names, postback URL, the
- * addresses its postbacks may come from, notes.
+ * /admin/affiliate-networks: (a template to start from, on create,) name, offer URL parameters, postback
+ * parameter names, postback URL, the addresses its postbacks may come from, notes.
  */
 export const affiliateNetworkScreens = resourceScreens({
   definition: getResource('affiliate-networks'),
   useColumns: () => COLUMNS,
-  useFormElements: () => ELEMENTS,
+  useFormElements: (mode) => (mode === 'create' ? CREATE_ELEMENTS : ELEMENTS),
 });

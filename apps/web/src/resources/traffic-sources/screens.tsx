@@ -1,4 +1,4 @@
-import { getResource } from '@switchyard/domain';
+import { getResource, TRAFFIC_SOURCE_TEMPLATES } from '@switchyard/domain';
 import { useMemo } from 'react';
 import { useLookup } from '../../api/useLookup';
 import type { FormElement } from '../../components/form/types';
@@ -6,7 +6,8 @@ import type { ListColumn } from '../../components/list/types';
 import { countColumn, nameColumn, type Row, statusColumn, timestampColumns } from '../screens/columns';
 import { moneyElement, nameElement } from '../screens/formElements';
 import { useCostModelOptions } from '../screens/referenceOptions';
-import { resourceScreens } from '../screens/resourceScreens';
+import { type FormMode, resourceScreens } from '../screens/resourceScreens';
+import { templateElement } from '../screens/templateElement';
 import { useFormatMoney } from '../screens/useFormatMoney';
 
 const trafficSources = getResource('traffic-sources');
@@ -32,11 +33,11 @@ function useTrafficSourceColumns(): ListColumn<Row>[] {
   );
 }
 
-function useTrafficSourceFormElements(): readonly FormElement[] {
+function useTrafficSourceFormElements(mode: FormMode): readonly FormElement[] {
   const postbackEventOptions = useLookup(postbackEvents);
   const costModelOptions = useCostModelOptions();
-  return useMemo(
-    () => [
+  const elements = useMemo(
+    (): FormElement[] => [
       nameElement(),
       {
         name: 'cost_model',
@@ -73,9 +74,14 @@ function useTrafficSourceFormElements(): readonly FormElement[] {
     ],
     [postbackEventOptions, costModelOptions],
   );
+  // A new source can start from a well-known one (issue 26): its parameters, cost parameter and postback URL.
+  return useMemo(
+    () => (mode === 'create' ? [templateElement(TRAFFIC_SOURCE_TEMPLATES, elements), ...elements] : elements),
+    [mode, elements],
+  );
 }
 
-/** /admin/traffic-sources: name, cost, parameters, postback events. */
+/** /admin/traffic-sources: (a template to start from,) name, cost, parameters, postback events. */
 export const trafficSourceScreens = resourceScreens({
   definition: trafficSources,
   useColumns: useTrafficSourceColumns,
