@@ -213,96 +213,130 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
   const rows: string[][] = [];
   const targets: TargetRow[] = [];
   const probes: string[][] = [];
+
+  // Issue 20: the workspace's custom metrics, defined (POST) or removed (DELETE) between two runs, so that
+  // a report is measured with and without them in alternation, under the same load. Their keys stay.
+  const metricIds: number[] = [];
   const metricKeys: string[] = [];
-  const measure = async (report: { label: string; query: string; target: boolean }) => {
-    const times: number[] = [];
-    let totals: ReportFigures | undefined;
-    for (let run = 0; run <= RUNS; run += 1) {
-      const start = performance.now();
-      const answer = fetch(`${server.base}/api/reports?${report.query}`, {
-        headers: { authorization: `Bearer ${server.token}` },
-      });
-      // While a report beyond the cubes reads the events, clicks must still be answered at once.
-      const probe = !report.target && run === 1 ? probeClicks(server.base, flow.campaignExternalId, answer) : null;
-      const response = await answer;
-      const body = (await response.json()) as ReportAnswer;
-      const elapsed = performance.now() - start;
-      const latencies = await probe;
-      if (latencies) {
-        const sorted = latencies.sort((a, b) => a - b);
-        probes.push([
-          report.label,
-          int(sorted.length),
-          ms(sorted[Math.floor(sorted.length / 2)] ?? Number.NaN),
-          ms(sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)] ?? Number.NaN),
-          ms(sorted.at(-1) ?? Number.NaN),
-        ]);
+  const defineMetrics = async (on: boolean) => {
+    if (on && metricIds.length === 0) {
+      for (const metric of CUSTOM_METRICS) {
+        const saved = await api(server.base, server.token, 'POST', '/api/report-metrics', metric);
+        metricIds.push(Number(saved.id));
+        if (metricKeys.length < CUSTOM_METRICS.length) metricKeys.push(String(saved.key));
       }
-      if (response.status !== 200) throw new BenchFailure(`report ${report.label}: ${response.status}`);
-      if (run > 0) times.push(elapsed);
-      totals = body.totals;
-      // A report beyond the cubes, measured once after its warm-up, is enough to make the point.
-      if (!report.target && run >= 1) break;
-    }
-    const middle = median(times);
-    console.log(`${report.label}: median ${ms(middle)} of ${times.length}`);
-    rows.push([
-      report.label,
-      ms(middle),
-      ms(Math.min(...times)),
-      ms(Math.max(...times)),
-      int(totals?.clicks ?? 0),
-      int(totals?.conversions ?? 0),
-      int(totals?.approved ?? 0),
-      int(totals?.pending ?? 0),
-      int(totals?.rejected ?? 0),
-      (totals?.revenue ?? 0).toFixed(2),
-      ...metricKeys.map((key) => (totals?.[key] === undefined ? '—' : (totals[key] as number).toFixed(4))),
-      ...CUSTOM_METRICS.slice(metricKeys.length).map(() => '—'),
-    ]);
-    if (report.target) {
-      targets.push([
-        `report ${report.label} < ${TARGET_MEDIAN_MS} ms median`,
-        ms(middle),
-        verdict(middle < TARGET_MEDIAN_MS),
-      ]);
+    } else if (!on) {
+      for (const id of metricIds.splice(0)) {
+        const response = await fetch(`${server.base}/api/report-metrics/${id}`, {
+          method: 'DELETE',
+          headers: { authorization: `Bearer ${server.token}` },
+        });
+        if (response.status !== 204) throw new BenchFailure(`DELETE /api/report-metrics/${id}: ${response.status}`);
+      }
     }
   };
-  for (const report of reports) await measure(report);
+  type Report = { label: string; query: string; target: boolean; metrics: boolean };
+  /** Each variant asked in turn, run after run (one warm-up, then RUNS; a report of the events once). */
+  const measure = async (variants: Report[]) => {
+    const times = variants.map(() => [] as number[]);
+    const totals: (ReportFigures | undefined)[] = variants.map(() => undefined);
+    for (let run = 0; run <= RUNS; run += 1) {
+      for (const [index, report] of variants.entries()) {
+        await defineMetrics(report.metrics);
+        const start = performance.now();
+        const answer = fetch(`${server.base}/api/reports?${report.query}`, {
+          headers: { authorization: `Bearer ${server.token}` },
+        });
+        // While a report beyond the cubes reads the events, clicks must still be answered at once.
+        const probe = !report.target && run === 1 ? probeClicks(server.base, flow.campaignExternalId, answer) : null;
+        const response = await answer;
+        const body = (await response.json()) as ReportAnswer;
+        const elapsed = performance.now() - start;
+        const latencies = await probe;
+        if (latencies) {
+          const sorted = latencies.sort((a, b) => a - b);
+          probes.push([
+            report.label,
+            int(sorted.length),
+            ms(sorted[Math.floor(sorted.length / 2)] ?? Number.NaN),
+            ms(sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)] ?? Number.NaN),
+            ms(sorted.at(-1) ?? Number.NaN),
+          ]);
+        }
+        if (response.status !== 200) throw new BenchFailure(`report ${report.label}: ${response.status}`);
+        if (run > 0) times[index]?.push(elapsed);
+        totals[index] = body.totals;
+      }
+      // A report beyond the cubes, measured once after its warm-up, is enough to make the point.
+      if (variants.every((report) => !report.target) && run >= 1) break;
+    }
+    for (const [index, report] of variants.entries()) {
+      const own = times[index] ?? [];
+      const figures = totals[index];
+      const middle = median(own);
+      console.log(`${report.label}: median ${ms(middle)} of ${own.length}`);
+      rows.push([
+        report.label,
+        ms(middle),
+        ms(Math.min(...own)),
+        ms(Math.max(...own)),
+        int(figures?.clicks ?? 0),
+        int(figures?.conversions ?? 0),
+        int(figures?.approved ?? 0),
+        int(figures?.pending ?? 0),
+        int(figures?.rejected ?? 0),
+        (figures?.revenue ?? 0).toFixed(2),
+        ...CUSTOM_METRICS.map((_, column) => {
+          const value = figures?.[metricKeys[column] ?? ''];
+          return value === undefined ? '—' : value.toFixed(4);
+        }),
+      ]);
+      if (report.target) {
+        targets.push([
+          `report ${report.label} < ${TARGET_MEDIAN_MS} ms median`,
+          ms(middle),
+          verdict(middle < TARGET_MEDIAN_MS),
+        ]);
+      }
+    }
+  };
 
-  // Issue 20: two custom metrics defined; every report carries them (in each row and the totals), and two
-  // are sorted by one. The reports of the cubes again, then those sorted by a custom metric.
-  for (const metric of CUSTOM_METRICS) {
-    const saved = await api(server.base, server.token, 'POST', '/api/report-metrics', metric);
-    metricKeys.push(String(saved.key));
+  // The reports of the cubes, each without and with the two custom metrics in alternation ([cm]: every row
+  // and the totals carry them).
+  for (const report of reports.filter((candidate) => candidate.target)) {
+    await measure([
+      { ...report, metrics: false },
+      { ...report, label: `${report.label} [cm]`, metrics: true },
+    ]);
   }
+  await defineMetrics(true);
   const [rpmKey = 'cm_rpm', approvalKey = 'cm_approval_rate'] = metricKeys;
   console.log(
-    `custom metrics defined: ${CUSTOM_METRICS.map((metric, index) => `${metricKeys[index]} = ${metric.formula}`).join('; ')}`,
+    `custom metrics: ${CUSTOM_METRICS.map((metric, index) => `${metricKeys[index]} = ${metric.formula}`).join('; ')}`,
   );
-  const withMetrics = reports
-    .filter((report) => report.target)
-    .map((report) => ({ ...report, label: `${report.label} [cm]` }));
-  withMetrics.push(
+  // Sorted by a custom metric.
+  const sortedReports: Report[] = [
     {
       label: `by campaign, sorted by ${rpmKey} desc [cm]`,
       query: `group_by=campaign&date_from=${from}&date_to=${to}&timezone=UTC&order_by=${rpmKey}&order=desc`,
       target: true,
+      metrics: true,
     },
     {
       label: `by offer, sorted by ${approvalKey} desc [cm]`,
       query: `group_by=offer&date_from=${from}&date_to=${to}&timezone=UTC&order_by=${approvalKey}&order=desc`,
       target: true,
+      metrics: true,
     },
     {
       label: `by campaign, day, sorted by ${rpmKey} desc [cm]`,
       query: `group_by=campaign,day&date_from=${from}&date_to=${to}&timezone=UTC&order_by=${rpmKey}&order=desc`,
       target: true,
+      metrics: true,
     },
-  );
-  for (const report of withMetrics) await measure(report);
-  console.log(`load average (1 / 5 / 15 min) after the reports: ${load()}`);
-  const sorted = await getReport(withMetrics.at(-3)?.query ?? '');
+  ];
+  for (const report of sortedReports) await measure([report]);
+  const sorted = await getReport(sortedReports[0]?.query ?? '');
   const rpms = sorted.list.map((row) => Number(row[rpmKey]));
   const inOrder = rpms.every((value, index) => index === 0 || (rpms[index - 1] as number) >= value);
   console.log(
@@ -311,6 +345,9 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
       .map((value) => value.toFixed(2))
       .join(', ')}, …)`,
   );
+  console.log(`load average (1 / 5 / 15 min) after the reports of the cubes: ${load()}`);
+  // Beyond the cubes, as before (without custom metrics).
+  for (const report of reports.filter((candidate) => !candidate.target)) await measure([{ ...report, metrics: false }]);
 
   console.log(
     table(
