@@ -27,6 +27,8 @@ function answer(offer: Record<string, unknown> = OFFER) {
     'fetch',
     vi.fn(async (input: RequestInfo | URL) => {
       const url = String(input);
+      // Nothing uses it: the confirmation asks first (issue 26, point 2).
+      if (url.startsWith('/api/offers/of-7/usage')) return new Response(JSON.stringify({ used_by: [] }));
       if (url.startsWith('/api/offers/of-7')) return new Response(JSON.stringify(offer));
       if (url.startsWith('/api/offers?')) return new Response(JSON.stringify({ list: [offer], total: 1 }));
       return new Response(JSON.stringify({ list: [], total: 0 }));
