@@ -1,6 +1,7 @@
 import { renumberParameters, type TTrafficSourceParameter, ZTrafficSourceForm } from '@switchyard/domain';
 import { act, fireEvent, renderHook, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import i18n from '../../i18n';
 import { renderControl } from './renderControl';
 import { TsParametersRepeater } from './TsParametersRepeater';
 import { useRepeaterRows } from './useRepeaterRows';
@@ -111,5 +112,21 @@ describe('ts-parameters-repeater', () => {
     });
     expect(screen.getAllByText('This name is taken')).toHaveLength(1);
     expect(screen.getByText('At most 10 parameters Row five is wrong')).toBeVisible();
+  });
+
+  it('shows parameters and macros left to right in Arabic too', async () => {
+    await act(() => i18n.changeLanguage('ar'));
+    try {
+      renderControl(TsParametersRepeater, [{ ...parameter('a', 1), ts_token: `\${SUBID}` }], { element });
+      const t = i18n.getFixedT('ar');
+      expect(screen.getByRole('textbox', { name: t('controls:repeaters.tsParameters.tsToken') })).toHaveStyle({
+        direction: 'ltr',
+      });
+      expect(
+        screen.getByRole('textbox', { name: new RegExp(`^${t('controls:repeaters.tsParameters.tsParameter')}`) }),
+      ).toHaveStyle({ direction: 'ltr' });
+    } finally {
+      await act(() => i18n.changeLanguage('en'));
+    }
   });
 });

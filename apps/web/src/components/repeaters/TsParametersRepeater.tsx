@@ -16,6 +16,9 @@ type TrafficSourceParameter = TTrafficSourceParameter;
 
 const FIELDS = ['name', 'ts_parameter', 'ts_token', 'internal_token', 'enabled'] as const;
 
+/** The input only (a `dir` prop would turn the whole field, label included). */
+const LEFT_TO_RIGHT = { input: { direction: 'ltr' } } as const;
+
 /**
  * `ts-parameters-repeater`: `[{ name, ts_parameter, ts_token, internal_token, enabled }]` (§3.7). At most
  * 10 rows, the Add button gone at 10 (§5.5); internal tokens follow the position, var1, var2, … after
@@ -83,6 +86,8 @@ export function TsParametersRepeater({
                 value={row.ts_parameter}
                 onChange={(tsParameter) => update({ ...row, ts_parameter: tsParameter })}
                 error={errors.at(index, 'ts_parameter')}
+                // Parameters and macros (`${SUBID}`) read left to right in Arabic too; the label stays.
+                styles={LEFT_TO_RIGHT}
                 maxLength={64}
                 required
                 disabled={disabled}
@@ -93,6 +98,7 @@ export function TsParametersRepeater({
                 value={row.ts_token ?? ''}
                 onChange={(tsToken) => update({ ...row, ts_token: tsToken })}
                 error={errors.at(index, 'ts_token')}
+                styles={LEFT_TO_RIGHT}
                 maxLength={64}
                 disabled={disabled}
               />
