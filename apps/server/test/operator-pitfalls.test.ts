@@ -1,13 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, expect, it } from 'vitest';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
-import { DESKTOP, GB_IP } from './fixtures/traffic.js';
+import { postbackPath } from './fixtures/postbacks.js';
+import { countryIn, DESKTOP, GB_IP } from './fixtures/traffic.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, forEachDatabase, login } from './harness.js';
 
 // Issue 26: what a new operator tripped over on the server side, each failing silently before.
 // - Point 2: archiving an offer, lander or flow that a live flow or campaign uses is refused with 409
 //   naming them (and listed for the confirmation); archived anyway, routing falls through the backup chain.
 // - Point 3: an affiliate network's offer URL parameters reach the redirect of each of its offers.
+// - Point 10: each conversion says what set its payout: a payout rule, the event's default, the amount
+//   the network sent, or the offer's payout (tried in that order).
 // On SQLite and PostgreSQL.
 
 forEachDatabase('operator pitfalls', (db) => {
@@ -169,5 +172,83 @@ forEachDatabase('operator pitfalls', (db) => {
     expect((await archive('tracker/landers', lander.external_id)).statusCode).toBe(200);
     const unused = await createRecord(app, token, 'tracker-offers', { url: 'https://unused.example/' });
     expect((await archive('tracker/offers', unused.external_id)).statusCode).toBe(200);
+  });
+
+  it('says what set each payout: a rule, the default, the network, the offer, or nothing', async () => {
+    const sale = await createRecord(app, token, 'postback-events', { status_values: ['sale'] });
+    const lead = await createRecord(app, token, 'postback-events', { status_values: ['lead'] });
+    const paid = await createRecord(app, token, 'tracker-offers', { url: 'https://paid.example/?c={clickid}', payout: 1.5 });
+    const free = await createRecord(app, token, 'tracker-offers', { url: 'https://free.example/?c={clickid}' });
+    const campaignFor = async (offer: StoredRecord) =>
+      createRecord(app, token, 'tracker-campaigns', {
+        traffic_source_external_id: source.external_id,
+        flow_external_id: (await flowTo(offer)).external_id,
+        postback_events: [
+          { postback_event_external_id: sale.external_id, is_conversion: true },
+          { postback_event_external_id: lead.external_id, is_conversion: true },
+        ],
+        payout_rule_sets: [
+          {
+            id: 'rs-sale',
+            postback_event_external_id: sale.external_id,
+            default_payout: 3.25,
+            rules: [{ id: 'rule-gb', payout: 9, priority: 1, condition: countryIn('GB') }],
+          },
+          {
+            id: 'rs-sale-us',
+            postback_event_external_id: lead.external_id,
+            default_payout: 0.5,
+            rules: [{ id: 'rule-us', payout: 4, priority: 1, condition: countryIn('US') }],
+          },
+        ],
+      });
+    const paidCampaign = await campaignFor(paid);
+    const freeCampaign = await createRecord(app, token, 'tracker-campaigns', {
+      traffic_source_external_id: source.external_id,
+      flow_external_id: (await flowTo(free)).external_id,
+    });
+    const clickId = async (campaign: StoredRecord) =>
+      new URL(String((await click(campaign)).headers.location)).searchParams.get('c') ?? '';
+    const path = await postbackPath(app);
+    const send = async (query: string) => {
+      const response = await app.inject({ method: 'GET', url: `${path}?${query}` });
+      expect(response.statusCode, response.body).toBe(200);
+    };
+    const [ruled, defaulted, offered, networked, nothing] = [
+      await clickId(paidCampaign),
+      await clickId(paidCampaign),
+      await clickId(
+        await createRecord(app, token, 'tracker-campaigns', {
+          traffic_source_external_id: source.external_id,
+          flow_external_id: (await flowTo(paid)).external_id,
+        }),
+      ),
+      await clickId(freeCampaign),
+      await clickId(freeCampaign),
+    ];
+    await app.engine.flush();
+    await send(`clickid=${ruled}&status=sale&payout=1.5&txid=a`); // GB visitor: the GB rule
+    await send(`clickid=${defaulted}&status=lead&payout=1.5&txid=b`); // not US: the event's default
+    await send(`clickid=${offered}&status=sale&txid=c`); // no rules, no amount: the offer's 1.50
+    await send(`clickid=${networked}&payout=2.75&txid=d`); // no rules: the network's amount
+    await send(`clickid=${nothing}&txid=e`); // nothing at all: 0
+
+    const log = await app.inject({ method: 'GET', url: '/api/postback-log?limit=50', headers: bearer(token) });
+    expect(log.statusCode, log.body).toBe(200);
+    const byClick = new Map(
+      log
+        .json<{
+          list: {
+            click_id: string;
+            conversion: { payout: number; payout_source: string; payout_rule_id: string | null };
+          }[];
+        }>()
+        .list.map((entry) => [entry.click_id, entry.conversion]),
+    );
+    expect(byClick.get(ruled)).toMatchObject({ payout: 9, payout_source: 'rule', payout_rule_id: 'rule-gb' });
+    expect(byClick.get(defaulted)).toMatchObject({ payout: 0.5, payout_source: 'default', payout_rule_id: null });
+    expect(byClick.get(offered)).toMatchObject({ payout: 1.5, payout_source: 'offer' });
+    expect(byClick.get(networked)).toMatchObject({ payout: 2.75, payout_source: 'network' });
+    expect(byClick.get(nothing)).toMatchObject({ payout: 0, payout_source: 'none' });
   });
 });

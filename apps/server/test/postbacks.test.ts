@@ -57,11 +57,27 @@ describe('postback parameters', () => {
     } as unknown as CompiledCampaign;
     const context = (country: string) =>
       conditionContext(new Map(), { fields: { countryCode: country }, vars: {}, now: new Date() });
-    expect(rulePayout(campaign, 'ev', context('DE'), 9)).toEqual({ payout: 3, ruleId: 'de' });
-    expect(rulePayout(campaign, 'ev', context('GB'), 9)).toEqual({ payout: 2, ruleId: 'de-gb' });
-    expect(rulePayout(campaign, 'ev', context('US'), 9)).toEqual({ payout: 0.5, ruleId: null });
-    expect(rulePayout(campaign, 'other', context('DE'), 9)).toEqual({ payout: 9, ruleId: null });
-    expect(rulePayout(campaign, null, context('DE'), undefined)).toEqual({ payout: 0, ruleId: null });
+    expect(rulePayout(campaign, 'ev', context('DE'), 9)).toEqual({ payout: 3, ruleId: 'de', source: 'rule' });
+    expect(rulePayout(campaign, 'ev', context('GB'), 9)).toEqual({ payout: 2, ruleId: 'de-gb', source: 'rule' });
+    expect(rulePayout(campaign, 'ev', context('US'), 9)).toEqual({ payout: 0.5, ruleId: null, source: 'default' });
+    expect(rulePayout(campaign, 'other', context('DE'), 9)).toEqual({ payout: 9, ruleId: null, source: 'network' });
+    expect(rulePayout(campaign, null, context('DE'), undefined)).toEqual({ payout: 0, ruleId: null, source: 'none' });
+    // Issue 26: without rules for the event nor an amount sent, the offer's payout.
+    expect(rulePayout(campaign, null, context('DE'), undefined, 1.5)).toEqual({
+      payout: 1.5,
+      ruleId: null,
+      source: 'offer',
+    });
+    expect(rulePayout(campaign, 'other', context('DE'), 9, 1.5)).toEqual({
+      payout: 9,
+      ruleId: null,
+      source: 'network',
+    });
+    expect(rulePayout(campaign, 'ev', context('US'), undefined, 1.5)).toEqual({
+      payout: 0.5,
+      ruleId: null,
+      source: 'default',
+    });
   });
 
   it('backs off exponentially, up to the cap', () => {

@@ -68,6 +68,14 @@ export const ZStatusMap = z
     }
   });
 
+/**
+ * Issue 26, point 10: what set a conversion's payout, in the order they are tried — a matching payout
+ * rule of the campaign for the postback event, else that event's default payout; without rules for the
+ * event, the amount the network sent, else the offer's payout; `none`: nothing, so 0.
+ */
+export const PAYOUT_SOURCES = ['rule', 'default', 'network', 'offer', 'none'] as const;
+export type PayoutSource = (typeof PAYOUT_SOURCES)[number];
+
 /** Postbacks are refused above this payout (Contract), and below 0. */
 export const MAX_POSTBACK_PAYOUT = 1_000_000;
 

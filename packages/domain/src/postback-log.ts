@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './constants.js';
-import type { ConversionState } from './conversions.js';
+import type { ConversionState, PayoutSource } from './conversions.js';
 import { isTimeZone } from './reports.js';
 
 // Issue 5: the postback log. `GET /api/postback-log` lists every postback received, matched or not;
@@ -112,6 +112,10 @@ export interface LoggedConversion {
   state: ConversionState;
   /** The amount's currency as the network sent it, when it differs from `currency`. */
   original_currency: string | null;
+  /** What set the payout (issue 26): a payout rule, the event's default, the network, the offer; null: not known. */
+  payout_source: PayoutSource | null;
+  /** The payout rule that matched (its id in the campaign's rule set). */
+  payout_rule_id: string | null;
 }
 
 export interface PostbackLogEntry {

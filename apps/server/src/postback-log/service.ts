@@ -18,6 +18,7 @@ import type {
 import {
   CONVERSION_STATES,
   type ConversionState,
+  PAYOUT_SOURCES,
   POSTBACK_OUTCOME_STATUS,
   POSTBACK_OUTCOMES,
 } from '@switchyard/domain';
@@ -149,6 +150,8 @@ export class PostbackLogService {
           'c.state',
           'c.original_currency',
           'c.payout',
+          'c.payout_source',
+          'c.payout_rule_id',
           'c.revenue',
           'c.currency',
           'c.status',
@@ -213,6 +216,8 @@ export class PostbackLogService {
                 : null,
               is_conversion: Number(row.is_conversion) === 1,
               state: asState(row.state) ?? 'approved',
+              payout_source: PAYOUT_SOURCES.find((source) => source === row.payout_source) ?? null,
+              payout_rule_id: row.payout_rule_id,
               original_currency: row.original_currency,
             }
           : null,

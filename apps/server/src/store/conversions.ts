@@ -1,7 +1,7 @@
 // Conversions, the postback log and the outbound postback queue (issue 5, item 3; ENTITIES.md, event
 // entities). A conversion is written before its postback is answered; outbound postbacks wait in a
 // table so that a restart does not forget them.
-import type { ColumnDefinitionBuilder, Generated, Insertable, Kysely, Migration, Selectable } from 'kysely';
+import type { ColumnDefinitionBuilder, ColumnType, Generated, Insertable, Kysely, Migration, Selectable } from 'kysely';
 import type { DatabaseDialect } from '../config.js';
 
 /** A conversion taken from an affiliate network's postback. */
@@ -38,6 +38,8 @@ export interface ConversionTable {
   subaff: string | null;
   /** The payout rule that matched, or null for the rule set's default (or no rule set). */
   payout_rule_id: string | null;
+  /** What set the payout (PAYOUT_SOURCES: rule, default, network, offer, none); null before issue 26. */
+  payout_source: ColumnType<string | null, string | null | undefined, string | null>;
   /** JSON object: the postback's parameters as received. */
   raw: string;
   /** pending | approved | rejected (issue 18); rejected conversions carry no revenue in reports. */

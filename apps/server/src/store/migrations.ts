@@ -5,6 +5,7 @@ import { conversionsMigration } from './conversions.js';
 import { costModelsMigration } from './cost-models.js';
 import { customMetricsMigration } from './custom-metrics.js';
 import { moneyPermissionMigration } from './money-permission.js';
+import { payoutSourcesMigration } from './payout-sources.js';
 import { postbackLogIndexesMigration } from './postback-log-indexes.js';
 import { reportRollupsMigration } from './report-rollups.js';
 import { reportViewsMigration } from './report-views.js';
@@ -190,6 +191,7 @@ export function migrations(dialect: DatabaseDialect): Record<string, Migration> 
     '0011_custom_metrics': customMetricsMigration(dialect),
     '0012_cost_models': costModelsMigration(dialect),
     '0013_report_views': reportViewsMigration(dialect),
+    '0014_payout_sources': payoutSourcesMigration(),
   };
 }
 

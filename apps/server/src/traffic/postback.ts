@@ -153,7 +153,9 @@ export async function takePostback(parts: EngineParts, request: PostbackRequest)
   const vars = JSON.parse(row.vars) as Record<string, string>;
   const context = conditionContext(snapshot[side].segments, subjectOf(parts, origin, vars));
   const eventId = resolved.event?.externalId ?? null;
-  const { payout, ruleId } = rulePayout(campaign, eventId, context, amount.value);
+  const offerPayout =
+    amount.value === undefined ? await offerPayoutIn(parts, workspace, row.offer_external_id, side) : undefined;
+  const { payout, ruleId, source } = rulePayout(campaign, eventId, context, amount.value, offerPayout);
   const conversionId = newEventId(now.getTime());
   const leadId = origin.kind === 'lead' ? origin.row.lead_id : null;
   const conversion: NewConversion & { state: ConversionState; event_key: string; txid_key: string } = {
@@ -182,6 +184,7 @@ export async function takePostback(parts: EngineParts, request: PostbackRequest)
     country: row.country,
     subaff: row.subaff,
     payout_rule_id: ruleId,
+    payout_source: source,
     raw: base.raw,
     state: resolved.state,
     event_key: eventId ?? '',
@@ -256,6 +259,23 @@ async function convertedAmount(
   }
   if (params.revenue === undefined) return { value: undefined, currency: from };
   return { value: Math.round((params.revenue / fromRate) * toRate * 1e6) / 1e6, currency: from };
+}
+
+/** The offer's payout in the workspace's currency (undefined: none, or its currency has no rate). */
+async function offerPayoutIn(
+  parts: EngineParts,
+  workspace: PostbackWorkspace,
+  offerId: string | null,
+  side: 'tracker' | 'api',
+): Promise<number | undefined> {
+  const offer = offerId ? parts.snapshot[side].offers.get(offerId) : undefined;
+  if (!offer || !(offer.payout > 0)) return undefined;
+  if (offer.currency === workspace.currency) return offer.payout;
+  const rates = await parts.store.currencyRates([offer.currency, workspace.currency]);
+  const fromRate = rates.get(offer.currency);
+  const toRate = rates.get(workspace.currency);
+  if (!fromRate || !toRate) return undefined;
+  return Math.round((offer.payout / fromRate) * toRate * 1e6) / 1e6;
 }
 
 /** What payout rule conditions see: the original click or lead as routing saw it. */

@@ -39,6 +39,8 @@ const converted: PostbackLogEntry = {
     is_conversion: true,
     state: 'approved',
     original_currency: null,
+    payout_source: 'rule',
+    payout_rule_id: 'rule-gb',
   },
   state: 'approved',
   previous_state: null,
@@ -133,6 +135,9 @@ describe('PostbackLogScreen', () => {
     expect(screen.getByText('zone 7')).toBeVisible();
     expect(screen.getByText('Parameters received')).toBeVisible();
     expect(screen.getByText('HTTP 200')).toBeVisible();
+    // Issue 26: what set the payout, in words.
+    expect(screen.getByText('Payout set by')).toBeVisible();
+    expect(screen.getByText('Payout rule rule-gb of the campaign, the first whose condition matched')).toBeVisible();
     fireEvent.click(within(row).getByRole('button', { name: 'Hide parameters' }));
     expect(screen.queryByText('zone 7')).toBeNull();
   });

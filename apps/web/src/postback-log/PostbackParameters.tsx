@@ -69,6 +69,13 @@ export function PostbackParameters({ entry }: { entry: PostbackLogEntry }) {
             {conversion.payout !== undefined && (
               <Detail label={t('details.payout')} value={formatMoney(conversion.payout, conversion.currency)} />
             )}
+            {/* Issue 26: which of the campaign's rules, its default, the network or the offer set it. */}
+            {conversion.payout !== undefined && conversion.payout_source && (
+              <Detail
+                label={t('details.payoutSource')}
+                value={t(`payoutSources.${conversion.payout_source}`, { rule: conversion.payout_rule_id ?? '' })}
+              />
+            )}
             {conversion.revenue !== null && conversion.revenue !== undefined && (
               <Detail
                 label={t('details.revenue')}

@@ -30,6 +30,8 @@ const conversion = (isConversion: boolean, event: { name: string | null } | null
   is_conversion: isConversion,
   state: 'approved' as const,
   original_currency: null,
+  payout_source: 'network' as const,
+  payout_rule_id: null,
 });
 
 describe('outcomeMessage', () => {

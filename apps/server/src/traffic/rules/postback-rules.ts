@@ -6,6 +6,7 @@ import {
   DEFAULT_STATUS_MAP,
   evaluateCondition,
   MAX_POSTBACK_PAYOUT,
+  type PayoutSource,
   type StatusMap,
   stateOfStatus,
   stripNul,
@@ -192,16 +193,27 @@ export function resolvePostbackEvent(
  * §3.5: the campaign's payout for the event: the first rule (by priority) whose condition matches the
  * original click or lead, else the set's default. With no rule set, the network's payout (or 0).
  */
+/**
+ * A conversion's payout, and what set it (PAYOUT_SOURCES, in this order): the first payout rule of the
+ * campaign's rule set for the postback event whose condition matches; else that set's default payout;
+ * without a rule set for the event, the amount the network sent; else the offer's payout (already in
+ * the workspace's currency); else 0.
+ */
 export function rulePayout(
   campaign: CompiledCampaign | undefined,
   eventExternalId: string | null,
   context: ConditionContext,
   revenue: number | undefined,
-): { payout: number; ruleId: string | null } {
+  offerPayout?: number,
+): { payout: number; ruleId: string | null; source: PayoutSource } {
   const set = eventExternalId ? campaign?.payoutRuleSets.get(eventExternalId) : undefined;
-  if (!set) return { payout: revenue ?? 0, ruleId: null };
-  for (const rule of set.rules) {
-    if (evaluateCondition(rule.condition, context)) return { payout: rule.payout, ruleId: rule.id };
+  if (!set) {
+    if (revenue !== undefined) return { payout: revenue, ruleId: null, source: 'network' };
+    if (offerPayout !== undefined && offerPayout > 0) return { payout: offerPayout, ruleId: null, source: 'offer' };
+    return { payout: 0, ruleId: null, source: 'none' };
   }
-  return { payout: set.defaultPayout, ruleId: null };
+  for (const rule of set.rules) {
+    if (evaluateCondition(rule.condition, context)) return { payout: rule.payout, ruleId: rule.id, source: 'rule' };
+  }
+  return { payout: set.defaultPayout, ruleId: null, source: 'default' };
 }
