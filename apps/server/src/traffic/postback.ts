@@ -250,15 +250,22 @@ async function convertedAmount(
   const offerCurrency = offer ? parts.snapshot[side].offers.get(offer)?.currency : undefined;
   const from = params.currency ?? offerCurrency ?? workspace.currency;
   if (from === workspace.currency) return { value: params.revenue, currency: from };
-  const rates = await parts.store.currencyRates([from, workspace.currency]);
-  const fromRate = rates.get(from);
-  const toRate = rates.get(workspace.currency);
-  if (!fromRate || !toRate) {
-    if (params.currency !== undefined && !fromRate) return { value: undefined, currency: from, unknown: from };
+  const rate = await exchangeRate(parts, from, workspace.currency);
+  if (rate === undefined) {
+    const known = (await parts.store.currencyRates([from])).has(from);
+    if (params.currency !== undefined && !known) return { value: undefined, currency: from, unknown: from };
     return { value: params.revenue, currency: workspace.currency };
   }
   if (params.revenue === undefined) return { value: undefined, currency: from };
-  return { value: Math.round((params.revenue / fromRate) * toRate * 1e6) / 1e6, currency: from };
+  return { value: Math.round(params.revenue * rate * 1e6) / 1e6, currency: from };
+}
+
+/** How many of `to` one `from` is worth, from the stored rates (per the same base); undefined: no rate. */
+async function exchangeRate(parts: EngineParts, from: string, to: string): Promise<number | undefined> {
+  const rates = await parts.store.currencyRates([from, to]);
+  const fromRate = rates.get(from);
+  const toRate = rates.get(to);
+  return fromRate && toRate ? toRate / fromRate : undefined;
 }
 
 /** The offer's payout in the workspace's currency (undefined: none, or its currency has no rate). */
@@ -271,11 +278,8 @@ async function offerPayoutIn(
   const offer = offerId ? parts.snapshot[side].offers.get(offerId) : undefined;
   if (!offer || !(offer.payout > 0)) return undefined;
   if (offer.currency === workspace.currency) return offer.payout;
-  const rates = await parts.store.currencyRates([offer.currency, workspace.currency]);
-  const fromRate = rates.get(offer.currency);
-  const toRate = rates.get(workspace.currency);
-  if (!fromRate || !toRate) return undefined;
-  return Math.round((offer.payout / fromRate) * toRate * 1e6) / 1e6;
+  const rate = await exchangeRate(parts, offer.currency, workspace.currency);
+  return rate === undefined ? undefined : Math.round(offer.payout * rate * 1e6) / 1e6;
 }
 
 /** What payout rule conditions see: the original click or lead as routing saw it. */
