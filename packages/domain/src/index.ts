@@ -25,3 +25,4 @@ export * from './reports.js';
 export * from './resources/index.js';
 export * from './tags.js';
 export * from './templates.js';
+export * from './traffic-shares.js';
