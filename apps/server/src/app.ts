@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import { accountRoutes } from './api/accounts/routes.js';
 import { authRoutes } from './api/auth/routes.js';
 import { AuthService } from './api/auth/service.js';
+import { trackerCampaignUrls } from './api/config-records/campaign-urls.js';
 import { networkPostbackUrls } from './api/config-records/postback-urls.js';
 import { configRecordRoutes } from './api/config-records/routes.js';
 import type { ConfigChangeListener } from './api/config-records/service.js';
@@ -205,6 +206,7 @@ async function createServer(
         request.actor = { ...actor, workspaceId: await actingWorkspace(store.db, actor, request) };
       });
       networkPostbackUrls(api, store.db, options.config.publicUrl);
+      trackerCampaignUrls(api, store.db, options.config.publicUrl);
       authRoutes(api, auth);
       accountRoutes(api, {
         db: store.db,

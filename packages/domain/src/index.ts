@@ -1,6 +1,7 @@
 export * from './account-messages.js';
 export * from './accounts.js';
 export * from './auth.js';
+export * from './campaign-urls.js';
 export * from './conditions/index.js';
 export * from './constants.js';
 export * from './conversions.js';

@@ -1,6 +1,6 @@
 import { notifications } from '@mantine/notifications';
 import type { CurrentUser } from '@switchyard/domain';
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tokenStore } from '../../api/client';
@@ -35,13 +35,13 @@ const CAMPAIGN = {
 };
 const URL = `${window.location.origin}/c/tc-9?clickid={clickid}&zone={zoneid}`;
 
-function answer() {
+function answer(campaign: Record<string, unknown> = CAMPAIGN) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
     const json = (body: unknown) => new Response(JSON.stringify(body));
-    if (init?.method === 'POST') return json({ ...CAMPAIGN, ...JSON.parse(String(init.body)) });
-    if (url.startsWith('/api/tracker/campaigns/tc-9')) return json(CAMPAIGN);
-    if (url.startsWith('/api/tracker/campaigns')) return json({ list: [CAMPAIGN], total: 1 });
+    if (init?.method === 'POST') return json({ ...campaign, ...JSON.parse(String(init.body)) });
+    if (url.startsWith('/api/tracker/campaigns/tc-9')) return json(campaign);
+    if (url.startsWith('/api/tracker/campaigns')) return json({ list: [campaign], total: 1 });
     if (url.startsWith('/api/traffic-sources')) return json({ list: [SOURCE], total: 1 });
     if (url.startsWith('/api/tracker/flows')) return json({ list: [FLOW], total: 1 });
     return json({ list: [], total: 0 });
@@ -122,5 +122,18 @@ describe('tracker campaign screens: the campaign URL (issue 26)', () => {
     renderAt('/tracker/campaigns/edit/tc-9');
     expect(await screen.findByDisplayValue('Summer push')).toBeVisible();
     expect(screen.queryByText('Campaign created. Give its URL to the traffic source.')).toBeNull();
+  });
+
+  it('shows the URL on the public origin the server gives the record (SWITCHYARD_PUBLIC_URL)', async () => {
+    const onPublicOrigin = 'https://track.example.com/c/tc-9?clickid={clickid}&zone={zoneid}';
+    answer({ ...CAMPAIGN, campaign_url: onPublicOrigin });
+    renderAt('/tracker/campaigns');
+    const row = within(await screen.findByRole('table')).getAllByRole('row')[1]!;
+    expect(await within(row).findByText(onPublicOrigin)).toBeVisible();
+    cleanup();
+
+    // The edit screen builds it on the same origin, following the traffic source chosen in the form.
+    renderAt('/tracker/campaigns/edit/tc-9');
+    expect(await screen.findByDisplayValue(onPublicOrigin)).toBeVisible();
   });
 });

@@ -1,18 +1,19 @@
-import { getResource } from '@switchyard/domain';
+import { type CampaignUrlParameter, getResource, trackerCampaignUrl } from '@switchyard/domain';
 import { useCallback } from 'react';
 import { useLookupRecords } from '../../api/useLookup';
-import { type CampaignUrlParameter, trackerCampaignUrl } from '../../components/form/controls/campaignUrl';
 
 const trafficSources = getResource('traffic-sources');
 
 /**
- * The campaign URL of a saved tracker campaign (`/c/{external_id}?…`, with its traffic source's
- * parameters), as the edit screen's `campaign-url` element shows it; '' while the record has no id.
+ * The campaign URL of a saved tracker campaign: the one the server gives the record, on its public origin
+ * (`/c/{external_id}?…`, with its traffic source's parameters); made here the same way while a record
+ * has none. '' while the record has no id.
  */
 export function useTrackerCampaignUrl(): (campaign: Record<string, unknown> | undefined) => string {
   const sources = useLookupRecords(trafficSources);
   return useCallback(
     (campaign) => {
+      if (typeof campaign?.campaign_url === 'string' && campaign.campaign_url !== '') return campaign.campaign_url;
       const externalId = campaign?.external_id;
       if (typeof externalId !== 'string' || externalId === '') return '';
       const chosen = String(campaign?.traffic_source_external_id ?? '');

@@ -1,9 +1,8 @@
-import { getResource } from '@switchyard/domain';
+import { type CampaignUrlParameter, getResource, trackerCampaignUrl } from '@switchyard/domain';
 import { useLookupRecords } from '../../../api/useLookup';
 import { useResourceFormContext } from '../ResourceFormContext';
 import type { FormControlProps } from '../types';
 import { CopyTextControl } from './CopyTextControl';
-import { type CampaignUrlParameter, trackerCampaignUrl } from './campaignUrl';
 
 const trafficSources = getResource('traffic-sources');
 
@@ -14,9 +13,19 @@ export interface CampaignUrlInput {
 }
 
 /**
+ * Where the record's `/c/{id}` is served: the origin (and path) of the campaign URL the server gave the
+ * record (SWITCHYARD_PUBLIC_URL, issue 26), else this dashboard's.
+ */
+function publicBase(savedUrl: unknown, id: string): string {
+  const at = typeof savedUrl === 'string' ? savedUrl.lastIndexOf(`/c/${encodeURIComponent(id)}`) : -1;
+  return at > 0 ? (savedUrl as string).slice(0, at) : window.location.origin;
+}
+
+/**
  * `campaign-url`: the tracker campaign's address as copy-text, made from the record's id and the
  * parameters of the traffic source chosen in the form (it follows a change of traffic source before the
- * save). Nothing is stored: the value is not part of the form's body.
+ * save), on the public origin the server gave the record. Nothing is stored: the schema drops the value
+ * from the form's body.
  */
 export function CampaignUrlControl(props: FormControlProps) {
   const { values, id } = useResourceFormContext();
@@ -26,6 +35,6 @@ export function CampaignUrlControl(props: FormControlProps) {
   const chosen = String(values[trafficSourceField] ?? '');
   const source = sources.find((record) => String(record[trafficSources.lookup.value]) === chosen);
   const parameters = Array.isArray(source?.parameters) ? (source.parameters as CampaignUrlParameter[]) : [];
-  const url = id === undefined ? '' : trackerCampaignUrl(window.location.origin, String(id), parameters);
+  const url = id === undefined ? '' : trackerCampaignUrl(publicBase(props.value, String(id)), String(id), parameters);
   return <CopyTextControl {...props} element={{ ...props.element, input }} value={url} />;
 }

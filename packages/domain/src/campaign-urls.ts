@@ -1,3 +1,7 @@
+// The campaign URL of a tracker campaign (issue 5, issue 26): built the same way by the server, which
+// gives each record its `campaign_url` on its public origin, and by the dashboard, which follows a change
+// of traffic source in the form before the save.
+
 /** A traffic-source parameter as stored (§3.7). */
 export interface CampaignUrlParameter {
   ts_parameter?: unknown;

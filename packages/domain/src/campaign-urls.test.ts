@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { trackerCampaignUrl } from './campaignUrl';
+import { trackerCampaignUrl } from './campaign-urls.js';
 
 describe('trackerCampaignUrl', () => {
   it.each([
