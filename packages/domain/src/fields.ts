@@ -63,7 +63,40 @@ export const ZWeight = z
   .max(1_000_000, { error: M.tooLarge });
 
 /** A row id inside a nested list (§3.4: a time stamp when the editor made it). */
-export const ZRowId = z.union([z.string().min(1).max(64), z.number().int()]).transform(String);
+/**
+ * A new row id: 16 random base-36 characters. Issue 21: API clients may leave row ids out (the dashboard
+ * makes its own), and the server gives each row one.
+ */
+export function newRowId(): string {
+  const bytes = new Uint8Array(16);
+  globalThis.crypto.getRandomValues(bytes);
+  return Array.from(bytes, (byte) => (byte % 36).toString(36)).join('');
+}
+
+/** A row's id inside a record (path group, path, offer or lander row, payout rule set or rule). */
+export const ZRowId = z
+  .union([z.string().min(1).max(64), z.number().int()])
+  .optional()
+  .transform((id) => (id === undefined ? newRowId() : String(id)));
+
+/**
+ * Issue 21: two rows of one kind with the same id in one record are refused on the second one's id
+ * (they would share a cap counter and merge in reports). `rows` gives each row of a kind with its path.
+ */
+export function refuseDuplicateRowIds(
+  context: z.RefinementCtx,
+  kinds: Iterable<readonly { id: string; path: (string | number)[] }[]>,
+): void {
+  for (const rows of kinds) {
+    const seen = new Set<string>();
+    for (const row of rows) {
+      if (seen.has(row.id)) {
+        context.addIssue({ code: 'custom', path: [...row.path, 'id'], message: M.duplicateRowId });
+      }
+      seen.add(row.id);
+    }
+  }
+}
 
 /**
  * A condition tree (§3.8) stored as JSON text: refused when it is not JSON, not of the shape of §3.8, or

@@ -5,6 +5,7 @@ import { ACCOUNT_MESSAGES } from './account-messages.js';
 
 export const VALIDATION_MESSAGES = {
   required: 'This field is required',
+  duplicateRowId: 'Another row of this record has this id',
   tooLong: 'This value is too long',
   invalidEmail: 'Enter a valid email address',
   passwordTooShort: 'The password must be at least 8 characters long',

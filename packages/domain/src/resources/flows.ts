@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { DEFAULT_DAILY_CAP, DEFAULT_POSTBACK_DAILY_CAP, DEFAULT_WEIGHT } from '../constants.js';
-import { ZConditionText, ZCount, ZExternalIdRef, ZName, ZOptionalText, ZRowId, ZWeight } from '../fields.js';
+import {
+  refuseDuplicateRowIds,
+  ZConditionText,
+  ZCount,
+  ZExternalIdRef,
+  ZName,
+  ZOptionalText,
+  ZRowId,
+  ZWeight,
+} from '../fields.js';
 import { defineResource } from './types.js';
 
 /** §3.4: the fields an API path and a tracker path share. */
@@ -30,6 +39,36 @@ export function pathGroupSchema<TPath extends z.ZodType>(path: TPath) {
   });
 }
 
+type Row = { id: string; path: (string | number)[] };
+
+/**
+ * Issue 21: a flow's path groups, paths, and offer and lander rows each have ids unique in the flow;
+ * the second of two alike is refused on its own field path.
+ */
+export function refuseDuplicateFlowRowIds(
+  groups: readonly { id: string; paths: readonly { id: string; offers?: unknown; landers?: unknown }[] }[],
+  context: z.RefinementCtx,
+): void {
+  const kinds: Record<'groups' | 'paths' | 'offers' | 'landers', Row[]> = {
+    groups: [],
+    paths: [],
+    offers: [],
+    landers: [],
+  };
+  groups.forEach((group, g) => {
+    kinds.groups.push({ id: group.id, path: [g] });
+    group.paths.forEach((path, p) => {
+      kinds.paths.push({ id: path.id, path: [g, 'paths', p] });
+      for (const kind of ['offers', 'landers'] as const) {
+        const rows = path[kind];
+        if (!Array.isArray(rows)) continue;
+        rows.forEach((row: { id: string }, r) => kinds[kind].push({ id: row.id, path: [g, 'paths', p, kind, r] }));
+      }
+    });
+  });
+  refuseDuplicateRowIds(context, Object.values(kinds));
+}
+
 /** Priority equals the row index (§3.3); the server rewrites it so order is the only truth. */
 export function withPriorities<T extends { priority: number }>(rows: T[]): T[] {
   return rows.map((row, index) => ({ ...row, priority: index }));
@@ -37,7 +76,11 @@ export function withPriorities<T extends { priority: number }>(rows: T[]): T[] {
 
 export const ZFlowForm = z.object({
   name: ZName,
-  path_groups: z.array(pathGroupSchema(ZApiPath)).default([]).transform(withPriorities),
+  path_groups: z
+    .array(pathGroupSchema(ZApiPath))
+    .superRefine(refuseDuplicateFlowRowIds)
+    .default([])
+    .transform(withPriorities),
 });
 export type TFlowForm = z.infer<typeof ZFlowForm>;
 
