@@ -2,25 +2,8 @@
 // `{campaign_id}`, `{offer_id}`, `{lander_id}`, `{country}`, `{payout}`, `{status}`, `{txid}`,
 // `{external_id}`, `{subaff}`, `{var1}`…`{var10}`, `{utm_*}`. Values are URL-encoded; a known macro
 // without a value becomes empty; any other `{name}` is left as written (it may be the network's own).
-
-const KNOWN_MACROS = new Set([
-  'clickid',
-  'lead_id',
-  'campaign_id',
-  'offer_id',
-  'lander_id',
-  'country',
-  'payout',
-  'status',
-  'txid',
-  'external_id',
-  'subaff',
-  ...Array.from({ length: 10 }, (_, index) => `var${index + 1}`),
-]);
-
-export function isKnownMacro(name: string): boolean {
-  return KNOWN_MACROS.has(name) || name.startsWith('utm_');
-}
+// The names are the domain's (`URL_MACROS`), which the dashboard lists beside each URL field.
+import { isKnownMacro } from '@switchyard/domain';
 
 export type MacroValues = Readonly<Record<string, string | number | null | undefined>>;
 

@@ -12,6 +12,8 @@ import { CampaignUrlControl } from './controls/CampaignUrlControl';
 import { CopyTextControl } from './controls/CopyTextControl';
 import { HiddenControl } from './controls/HiddenControl';
 import { InputControl } from './controls/InputControl';
+import { LanderOfferLinkControl } from './controls/LanderOfferLinkControl';
+import { MacroUrlControl } from './controls/MacroUrlControl';
 import { NetworkPostbackUrlControl } from './controls/NetworkPostbackUrlControl';
 import { NumberControl } from './controls/NumberControl';
 import { PasswordControl } from './controls/PasswordControl';
@@ -39,6 +41,7 @@ const DateTimeControl = lazyControl(() => import('./controls/DateTimeControl'), 
  */
 export const FORM_CONTROLS: Record<string, ComponentType<FormControlProps>> = {
   input: InputControl,
+  'macro-url': MacroUrlControl,
   password: PasswordControl,
   select: SelectControl,
   switch: SwitchControl,
@@ -64,6 +67,7 @@ export const FORM_CONTROLS: Record<string, ComponentType<FormControlProps>> = {
   'path-groups-repeater': PathGroupsRepeater,
   'payout-rule-sets-repeater': PayoutRuleSetsRepeaterControl,
   'campaign-url': CampaignUrlControl,
+  'lander-offer-link': LanderOfferLinkControl,
   'network-postback-url': NetworkPostbackUrlControl,
   'postback-key': PostbackKeyControl,
   'address-list': AddressListControl,
@@ -79,6 +83,7 @@ export const WITHOUT_SUCCESS_TEXT = new Set([
   'copy-text',
   'switch-with-select',
   'campaign-url',
+  'lander-offer-link',
   'network-postback-url',
   'postback-key',
   'template',

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 /** The element kinds of §3.2 rendered today; each later kind (repeaters, …) adds one control. */
 export type FormElementType =
   | 'input'
+  | 'macro-url'
   | 'password'
   | 'select'
   | 'switch'
@@ -28,6 +29,7 @@ export type FormElementType =
   | 'path-groups-repeater'
   | 'payout-rule-sets-repeater'
   | 'campaign-url'
+  | 'lander-offer-link'
   | 'network-postback-url'
   | 'postback-key'
   | 'address-list'

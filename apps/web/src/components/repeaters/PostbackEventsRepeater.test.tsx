@@ -73,6 +73,17 @@ describe('postback-events-repeater', () => {
     expect(ZPostbackEventEntries.safeParse(view.last()).success).toBe(true);
   });
 
+  it("lists the macros under a row's postback URL and adds the chosen one to it (issue 26)", async () => {
+    const view = renderControl(WithEvents, [{ ...entry('ev_lead'), postback_url: 'https://ts.example/pb?c=' }], {
+      element: { input: { showPostbackUrl: true } },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Macros' }));
+    expect(await screen.findByText('{payout}')).toBeVisible();
+    expect(screen.getByText('Conversion payout')).toBeVisible();
+    fireEvent.click(screen.getByRole('button', { name: 'Insert {external_id}' }));
+    expect(view.last()).toEqual([{ ...entry('ev_lead'), postback_url: 'https://ts.example/pb?c={external_id}' }]);
+  });
+
   it('loads the events from the postback-events lookup when the element has no options', () => {
     const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
     queryClient.setQueryData(resourceKeys.lookup(getResource('postback-events')), {

@@ -2,6 +2,7 @@ import { Group, Select, Stack, Switch, Text } from '@mantine/core';
 import { type TPostbackEventEntry, unusedPostbackEvents } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
 import type { LookupOption } from '../../api/useLookup';
+import { insertAt, MacroMenu } from '../form/MacroMenu';
 import type { FormControlProps } from '../form/types';
 import { Repeater } from './Repeater';
 import { RepeaterField } from './RepeaterField';
@@ -111,21 +112,29 @@ export function PostbackEventsRepeater({
                 disabled={disabled}
               />
               {showPostbackUrl && (
-                <Group gap="xs" align="flex-end" wrap="nowrap">
-                  <TrimmedTextInput
-                    size="xs"
-                    type="url"
-                    placeholder="https://"
-                    label={t('controls:repeaters.postbackEvents.postbackUrl')}
-                    value={row.postback_url ?? ''}
-                    onChange={(url) => update({ ...row, postback_url: url })}
-                    error={errors.at(index, 'postback_url')}
-                    maxLength={2048}
+                <Stack gap={0}>
+                  <Group gap="xs" align="flex-end" wrap="nowrap">
+                    <TrimmedTextInput
+                      size="xs"
+                      type="url"
+                      placeholder="https://"
+                      label={t('controls:repeaters.postbackEvents.postbackUrl')}
+                      value={row.postback_url ?? ''}
+                      onChange={(url) => update({ ...row, postback_url: url })}
+                      error={errors.at(index, 'postback_url')}
+                      maxLength={2048}
+                      disabled={disabled}
+                      style={{ flex: 1 }}
+                    />
+                    <TestPostbackButton url={row.postback_url ?? ''} disabled={disabled} />
+                  </Group>
+                  <MacroMenu
+                    onInsert={(token) =>
+                      update({ ...row, postback_url: insertAt(row.postback_url ?? '', token, null, null) })
+                    }
                     disabled={disabled}
-                    style={{ flex: 1 }}
                   />
-                  <TestPostbackButton url={row.postback_url ?? ''} disabled={disabled} />
-                </Group>
+                </Stack>
               )}
             </Group>
             <Group gap="md">

@@ -67,7 +67,7 @@ function elements(): readonly FormElement[] {
     nameElement(),
     {
       name: 'offer_url_params',
-      type: 'input',
+      type: 'macro-url',
       label: 'resources:affiliate-networks.fields.offer_url_params',
       labelDescription: 'resources:affiliate-networks.offerUrlParamsHint',
       // Placeholders here are literals, not i18n keys.

@@ -137,3 +137,37 @@ describe('tracker campaign screens: the campaign URL (issue 26)', () => {
     expect(await screen.findByDisplayValue(onPublicOrigin)).toBeVisible();
   });
 });
+
+describe("tracker campaign screens: the landers' link to the offer (issue 26, point 4)", () => {
+  afterEach(async () => {
+    vi.unstubAllGlobals();
+    tokenStore.clear();
+    await act(() => i18n.changeLanguage('en'));
+  });
+
+  it.each([
+    ['en', "Landers' link to the offer", 'Copy'],
+    ['ar', 'رابط صفحات الهبوط إلى العرض', 'نسخ'],
+  ])('shows the offer link of this campaign, on this server, to copy (%s)', async (language, label, copy) => {
+    await act(() => i18n.changeLanguage(language));
+    // The server gives the record its campaign URL on the tracker's public origin; the link uses it too.
+    const publicUrl = 'https://track.example/c/tc-9?clickid={clickid}';
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL) => {
+        const url = String(input);
+        const body = url.startsWith('/api/tracker/campaigns/tc-9')
+          ? { ...CAMPAIGN, campaign_url: publicUrl }
+          : url.startsWith('/api/traffic-sources')
+            ? { list: [SOURCE], total: 1 }
+            : { list: [], total: 0 };
+        return new Response(JSON.stringify(body));
+      }),
+    );
+    renderAt('/tracker/campaigns/edit/tc-9');
+    const link = await screen.findByRole('textbox', { name: label });
+    expect(link).toHaveValue('https://track.example/c/tc-9/offer?clickid={clickid}');
+    const field = link.closest('.mantine-InputWrapper-root') as HTMLElement;
+    expect(within(field).getByRole('button', { name: copy })).toBeVisible();
+  });
+});

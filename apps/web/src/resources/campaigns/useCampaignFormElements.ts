@@ -78,6 +78,13 @@ export function useCampaignFormElements(definition: ResourceDefinition, mode: Fo
                 labelDescription: 'resources:tracker-campaigns.campaignUrlHint',
                 input: { dir: 'ltr' },
               } satisfies FormElement,
+              {
+                name: 'offer_link',
+                type: 'lander-offer-link',
+                label: 'resources:tracker-campaigns.fields.offer_link',
+                labelDescription: 'resources:tracker-campaigns.offerLinkHint',
+                input: { dir: 'ltr', ofRecord: true },
+              } satisfies FormElement,
             ]),
       ),
       {

@@ -12,11 +12,11 @@ export function nameElement(): FormElement {
   };
 }
 
-/** An http(s) URL that may carry macros such as `{clickid}`. */
+/** An http(s) URL that may carry macros such as `{clickid}`, with the list of them under it. */
 export function urlElement(labelDescription: string): FormElement {
   return {
     name: 'url',
-    type: 'input',
+    type: 'macro-url',
     label: 'resources:fields.url',
     labelDescription,
     required: true,

@@ -24,10 +24,17 @@ const COLUMNS: ListColumn<Row>[] = [
 const ELEMENTS: readonly FormElement[] = [
   nameElement(),
   urlElement('resources:tracker-landers.urlHint'),
+  {
+    name: 'offer_link',
+    type: 'lander-offer-link',
+    label: 'resources:tracker-landers.fields.offer_link',
+    labelDescription: 'resources:tracker-landers.offerLinkHint',
+    input: { dir: 'ltr' },
+  },
   { name: 'enabled', type: 'switch', label: 'resources:tracker-landers.fields.enabled', value: true },
 ];
 
-/** /tracker/landers: name, URL, enabled. */
+/** /tracker/landers: name, URL (with its macros), the link to the offer it must use, enabled. */
 export const trackerLanderScreens = resourceScreens({
   definition: getResource('tracker-landers'),
   useColumns: () => COLUMNS,
