@@ -15,6 +15,8 @@ import { bearerToken } from './api/guard.js';
 import { referenceDataRoutes } from './api/reference-data/routes.js';
 import { roleRoutes } from './api/roles/routes.js';
 import { RolesService } from './api/roles/service.js';
+import { apiTokenRoutes } from './api/tokens/routes.js';
+import { ApiTokensService } from './api/tokens/service.js';
 import { userRoutes } from './api/users/routes.js';
 import { UsersService } from './api/users/service.js';
 import { workspaceRoutes } from './api/workspaces/routes.js';
@@ -25,7 +27,7 @@ import { Sessions } from './auth/sessions.js';
 import { actingWorkspace } from './auth/workspace.js';
 import type { Config } from './config.js';
 import { costRoutes } from './costs/routes.js';
-import { UnauthorizedError } from './errors.js';
+import { ForbiddenError, UnauthorizedError } from './errors.js';
 import { eventTableRoutes } from './events/routes.js';
 import { dashboard } from './http/dashboard.js';
 import { errorHandler } from './http/error-handler.js';
@@ -143,7 +145,8 @@ async function createServer(
 
   const sessions = new Sessions(store.db);
   const loginLimiter = options.loginLimiter ?? shared?.loginLimiter ?? new InMemoryLoginLimiter();
-  const auth = new AuthService(store.db, sessions, loginLimiter);
+  const apiTokens = new ApiTokensService(store.db);
+  const auth = new AuthService(store.db, sessions, loginLimiter, apiTokens);
   const mailer = createMailer(options.config);
   if (mailer) app.addHook('onClose', async () => mailer.close());
   const engine = new TrafficEngine(
@@ -201,13 +204,17 @@ async function createServer(
       api.addHook('onRequest', async (request) => {
         if (request.routeOptions.config.public) return;
         const token = bearerToken(request);
-        const actor = token ? await auth.authenticate(token) : null;
+        const actor = token ? await auth.authenticate(token, request.ip) : null;
         if (!actor) throw new UnauthorizedError();
+        if (actor.token && request.routeOptions.config.sessionOnly) {
+          throw new ForbiddenError(undefined, "An API token cannot change its user's account.");
+        }
         request.actor = { ...actor, workspaceId: await actingWorkspace(store.db, actor, request) };
       });
       networkPostbackUrls(api, store.db, options.config.publicUrl);
       trackerCampaignUrls(api, store.db, options.config.publicUrl);
       authRoutes(api, auth);
+      apiTokenRoutes(api, apiTokens);
       accountRoutes(api, {
         db: store.db,
         sessions,

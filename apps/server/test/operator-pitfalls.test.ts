@@ -177,7 +177,10 @@ forEachDatabase('operator pitfalls', (db) => {
   it('says what set each payout: a rule, the default, the network, the offer, or nothing', async () => {
     const sale = await createRecord(app, token, 'postback-events', { status_values: ['sale'] });
     const lead = await createRecord(app, token, 'postback-events', { status_values: ['lead'] });
-    const paid = await createRecord(app, token, 'tracker-offers', { url: 'https://paid.example/?c={clickid}', payout: 1.5 });
+    const paid = await createRecord(app, token, 'tracker-offers', {
+      url: 'https://paid.example/?c={clickid}',
+      payout: 1.5,
+    });
     const free = await createRecord(app, token, 'tracker-offers', { url: 'https://free.example/?c={clickid}' });
     const campaignFor = async (offer: StoredRecord) =>
       createRecord(app, token, 'tracker-campaigns', {

@@ -11,6 +11,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Reachable without a session (login). */
     public?: boolean;
+    /** Reachable with a session only, not with an API token (the user's own account). */
+    sessionOnly?: boolean;
   }
 }
 

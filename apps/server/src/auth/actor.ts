@@ -11,6 +11,8 @@ export interface Actor {
   permissions: string[];
   /** The workspace the request acts in (issue 19; auth/workspace.ts); null for a user of none. */
   workspaceId: number | null;
+  /** Issue 21: set when the request came with an API token (sessionId is then 0): it acts in its workspace only. */
+  token?: { id: number; workspaceId: number };
 }
 
 export async function rolePermissions(db: Kysely<Database>, roleIds: readonly number[]): Promise<string[]> {

@@ -17,11 +17,28 @@ export function isRoot(actor: Pick<Actor, 'permissions'>): boolean {
 /** The workspace a request acts in, or null for a user who belongs to none (and is not root). */
 export async function actingWorkspace(
   db: Kysely<Database>,
-  actor: Pick<Actor, 'userId' | 'permissions'>,
+  actor: Pick<Actor, 'userId' | 'permissions' | 'token'>,
   request: FastifyRequest,
 ): Promise<number | null> {
   const header = request.headers[WORKSPACE_HEADER];
   const named = Array.isArray(header) ? header[0] : header;
+  // Issue 21: an API token acts in the workspace it was made in, while its user still belongs there.
+  if (actor.token) {
+    const own = actor.token.workspaceId;
+    if (named !== undefined && named.trim() !== '' && Number(named) !== own) {
+      throw new ForbiddenError(undefined, 'This API token acts in its own workspace only.');
+    }
+    const member =
+      isRoot(actor) ||
+      (await db
+        .selectFrom('user_workspaces')
+        .select('workspace_id')
+        .where('user_id', '=', actor.userId)
+        .where('workspace_id', '=', own)
+        .executeTakeFirst());
+    if (!member) throw new ForbiddenError(undefined, 'You do not belong to this workspace.');
+    return own;
+  }
   if (named !== undefined && named.trim() !== '') {
     const id = Number(named);
     if (!Number.isSafeInteger(id) || id <= 0) {

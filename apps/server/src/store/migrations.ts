@@ -1,5 +1,6 @@
 import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely, Migration, MigrationProvider } from 'kysely';
 import type { DatabaseDialect } from '../config.js';
+import { apiTokensMigration } from './api-tokens.js';
 import { conversionStatesMigration } from './conversion-states.js';
 import { conversionsMigration } from './conversions.js';
 import { costModelsMigration } from './cost-models.js';
@@ -192,6 +193,7 @@ export function migrations(dialect: DatabaseDialect): Record<string, Migration> 
     '0012_cost_models': costModelsMigration(dialect),
     '0013_report_views': reportViewsMigration(dialect),
     '0014_payout_sources': payoutSourcesMigration(),
+    '0015_api_tokens': apiTokensMigration(dialect),
   };
 }
 

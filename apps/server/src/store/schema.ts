@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { ApiTokenTable } from './api-tokens.js';
 import type { CurrencyRateTable } from './conversion-states.js';
 import type { ConversionTable, OutboundPostbackTable, PostbackLogTable } from './conversions.js';
 import type { CustomMetricTable } from './custom-metrics.js';
@@ -145,6 +146,7 @@ export interface Database {
   currency_rates: CurrencyRateTable;
   custom_metrics: CustomMetricTable;
   report_views: ReportViewTable;
+  api_tokens: ApiTokenTable;
 }
 
 export type WorkspaceRow = Selectable<WorkspaceTable>;

@@ -62,7 +62,9 @@ export function refuseDuplicateFlowRowIds(
       for (const kind of ['offers', 'landers'] as const) {
         const rows = path[kind];
         if (!Array.isArray(rows)) continue;
-        rows.forEach((row: { id: string }, r) => kinds[kind].push({ id: row.id, path: [g, 'paths', p, kind, r] }));
+        rows.forEach((row: { id: string }, r) => {
+          kinds[kind].push({ id: row.id, path: [g, 'paths', p, kind, r] });
+        });
       }
     });
   });

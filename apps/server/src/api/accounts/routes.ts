@@ -37,6 +37,7 @@ export interface AccountDependencies {
 }
 
 const PUBLIC = { config: { public: true } } as const;
+const SESSION_ONLY = { config: { sessionOnly: true } } as const;
 
 function clientIp(request: FastifyRequest): string | null {
   return request.ip ?? null;
@@ -111,9 +112,12 @@ export function accountRoutes(app: FastifyInstance, deps: AccountDependencies): 
   });
 
   app.get('/profile', async (request) => profile.get(requireActor(request)));
-  app.put('/profile', async (request) => profile.update(parseInput(ZProfileForm, request.body), requireActor(request)));
-  app.post('/profile/password', async (request) =>
+  // Issue 21: an API token acts within its permissions, never on its user's account.
+  app.put('/profile', SESSION_ONLY, async (request) =>
+    profile.update(parseInput(ZProfileForm, request.body), requireActor(request)),
+  );
+  app.post('/profile/password', SESSION_ONLY, async (request) =>
     profile.changePassword(parseInput(ZPasswordChangeForm, request.body), requireActor(request)),
   );
-  app.post('/profile/sign-out-others', async (request) => profile.signOutOthers(requireActor(request)));
+  app.post('/profile/sign-out-others', SESSION_ONLY, async (request) => profile.signOutOthers(requireActor(request)));
 }

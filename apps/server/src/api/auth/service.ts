@@ -1,5 +1,6 @@
 import {
   ACCOUNT_MESSAGES,
+  API_TOKEN_PREFIX,
   type CurrentUser,
   ERROR_MESSAGES,
   type LoginResponse,
@@ -13,6 +14,7 @@ import type { SessionClient, Sessions } from '../../auth/sessions.js';
 import { isRoot } from '../../auth/workspace.js';
 import { ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../../errors.js';
 import type { Database } from '../../store/schema.js';
+import { ApiTokensService } from '../tokens/service.js';
 
 /**
  * The signed-in user, and (issue 19) the workspace this request acted in: the one `X-Workspace` named, else
@@ -25,6 +27,7 @@ export class AuthService {
     private readonly db: Kysely<Database>,
     private readonly sessions: Sessions,
     private readonly limiter: LoginLimiter,
+    private readonly tokens: ApiTokensService = new ApiTokensService(db),
   ) {}
 
   async login(form: TLoginForm, client: SessionClient): Promise<LoginResponse> {
@@ -56,7 +59,11 @@ export class AuthService {
   }
 
   /** The actor a bearer token stands for; null for an unknown, expired or revoked token or a deactivated user. */
-  async authenticate(token: string): Promise<Omit<Actor, 'workspaceId'> | null> {
+  async authenticate(token: string, ip: string | null = null): Promise<Omit<Actor, 'workspaceId'> | null> {
+    if (token.startsWith(API_TOKEN_PREFIX)) {
+      const found = await this.tokens.authenticate(token, ip);
+      return found ? { ...found, sessionId: 0 } : null;
+    }
     const session = await this.sessions.find(token);
     if (!session) return null;
     const permissions = await effectivePermissions(this.db, session.user_id);
