@@ -1,12 +1,13 @@
 import { Center, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../errors/errorText';
+import { ApiTokensCard } from './ApiTokensCard';
 import { PasswordChangeCard } from './PasswordChangeCard';
 import { ProfileDetailsCard } from './ProfileDetailsCard';
 import { SessionsCard } from './SessionsCard';
 import { useProfile } from './useProfile';
 
-/** /profile, from the user menu: name, language, password, other sessions. */
+/** /profile, from the user menu: name, language, password, other sessions, API tokens. */
 export function ProfilePage() {
   const { t } = useTranslation();
   const profile = useProfile();
@@ -31,6 +32,7 @@ export function ProfilePage() {
           <PasswordChangeCard />
         </SimpleGrid>
       )}
+      {profile.data && <ApiTokensCard />}
     </Stack>
   );
 }

@@ -27,6 +27,8 @@ export interface PermissionChecklistProps {
   description?: ReactNode;
   error?: ReactNode;
   disabled?: boolean;
+  /** Only these (and what they cover) can be ticked: an API token's choice among its user's own rights. */
+  grantable?: readonly string[];
 }
 
 /**
@@ -41,6 +43,7 @@ export function PermissionChecklist({
   description,
   error,
   disabled,
+  grantable,
 }: PermissionChecklistProps) {
   const { t } = useTranslation('resources');
   const inherited = (permission: string) => value.some((held) => held !== permission && covers(held, permission));
@@ -53,7 +56,9 @@ export function PermissionChecklist({
         aria-label={shown ? undefined : name}
         title={permission}
         checked={fromAbove || value.includes(permission)}
-        disabled={disabled || fromAbove}
+        disabled={
+          disabled || fromAbove || (grantable !== undefined && !grantable.some((held) => covers(held, permission)))
+        }
         onChange={(event) =>
           onChange(
             event.currentTarget.checked
