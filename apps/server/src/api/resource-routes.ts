@@ -34,7 +34,7 @@ function forced(query: unknown): boolean {
 const MAX_INTEGER_ID = 2_147_483_647;
 const EXTERNAL_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
-function parseId(definition: ResourceDefinition, raw: string): RecordId {
+export function parseId(definition: ResourceDefinition, raw: string): RecordId {
   if (definition.idField === 'external_id') {
     if (!EXTERNAL_ID_PATTERN.test(raw)) throw new NotFoundError();
     return raw;

@@ -1,11 +1,12 @@
-import { RESOURCES, type ResourceDefinition, ZListQuery } from '@switchyard/domain';
+import { getResource, RESOURCES, type ResourceDefinition, type ResourceName, ZListQuery } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { type TargetOptions, withOutboundTargetCheck } from '../../http/outbound-targets.js';
 import type { Database } from '../../store/schema.js';
 import { authorize } from '../guard.js';
 import { parseInput } from '../parse.js';
-import { resourceRoutes } from '../resource-routes.js';
+import { parseId, resourceRoutes } from '../resource-routes.js';
+import { CAMPAIGN_KINDS, CLONABLE, FLOW_OF_CAMPAIGN } from './clone.js';
 import { type ConfigChangeListener, ConfigRecordsService } from './service.js';
 import { testPostbackRoutes } from './test-postback.js';
 
@@ -30,9 +31,14 @@ export function configRecordRoutes(
 ): void {
   testPostbackRoutes(app, targets);
   const ownOrigin = publicUrl === undefined ? undefined : new URL(publicUrl).origin;
+  const services = new Map<ResourceName, ConfigRecordsService>();
   for (const definition of CONFIG_RESOURCES) {
-    const service = new ConfigRecordsService(db, definition, onChange, ownOrigin);
+    services.set(definition.name, new ConfigRecordsService(db, definition, onChange, ownOrigin));
+  }
+  for (const definition of CONFIG_RESOURCES) {
+    const service = services.get(definition.name)!;
     resourceRoutes(app, definition, withOutboundTargetCheck(service, definition.name, targets));
+    if (CLONABLE.has(definition.name)) cloneRoute(app, definition, services);
     const { withChainApiPath } = definition;
     if (withChainApiPath) {
       const { section, resource } = definition.permission;
@@ -42,4 +48,42 @@ export function configRecordRoutes(
       });
     }
   }
+}
+
+/**
+ * Issue 21: `POST /api/{resource}/{id}/clone` answers `201` with the copy; a campaign with `{ "with_flow":
+ * true }` (or `?with_flow=true`) gets a copy of its flow as well, which needs the flow's create right too.
+ */
+function cloneRoute(
+  app: FastifyInstance,
+  definition: ResourceDefinition,
+  services: ReadonlyMap<ResourceName, ConfigRecordsService>,
+): void {
+  const { section, resource } = definition.permission;
+  const service = services.get(definition.name)!;
+  app.post<{ Params: { id: string }; Querystring: { with_flow?: string } }>(
+    `/${definition.apiPath}/:id/clone`,
+    async (request, reply) => {
+      const actor = authorize(request, section, resource, 'create');
+      const id = parseId(definition, request.params.id);
+      const body = (request.body ?? {}) as { with_flow?: unknown };
+      const withFlow = body.with_flow === true || request.query.with_flow === 'true';
+      const flowKind = FLOW_OF_CAMPAIGN[definition.name];
+      if (!withFlow || !flowKind || !CAMPAIGN_KINDS.has(definition.name)) {
+        return reply.code(201).send(await service.clone(id, actor));
+      }
+      const flows = services.get(flowKind)!;
+      const flowDefinition = getResource(flowKind);
+      authorize(request, flowDefinition.permission.section, flowDefinition.permission.resource, 'create');
+      const original = await service.get(id, actor);
+      const flowCopy = await flows.clone(String(original.flow_external_id), actor);
+      try {
+        const copy = await service.clone(id, actor, { flowExternalId: String(flowCopy.external_id) });
+        return reply.code(201).send({ ...copy, flow: flowCopy });
+      } catch (error) {
+        await flows.discard(String(flowCopy.external_id), actor);
+        throw error;
+      }
+    },
+  );
 }

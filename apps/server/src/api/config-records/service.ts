@@ -10,12 +10,13 @@ import {
 import type { Kysely, Transaction } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
 import { workspaceOf } from '../../auth/workspace.js';
-import { NotFoundError, ValidationError } from '../../errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { now } from '../../store/database.js';
 import { listFilter, listOrder, listPage } from '../../store/list.js';
 import type { ConfigRecordRow, Database } from '../../store/schema.js';
 import type { RecordId, ResourceService } from '../resource-routes.js';
 import { backupLinks, followChain, type NextLinks, segmentLinks } from './chains.js';
+import { copyName, withoutRowIds } from './clone.js';
 import { referenceValues } from './references.js';
 import { sanitizeRichText } from './rich-text.js';
 import { GUARDED_KINDS, InUseError, recordUsage, type UsedBy } from './usage.js';
@@ -209,6 +210,32 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
       if (users.length > 0) throw new InUseError(users);
     }
     return this.setStatus(id, workspaceId, 'archived');
+  }
+
+  /**
+   * A copy of the record (issue 21, clone.ts): "(copy)" after its name, new row ids, the same references
+   * — or `flowExternalId` in place of a campaign's flow. Saved as a new record is, through the form.
+   */
+  async clone(id: RecordId, actor: Actor, options: { flowExternalId?: string } = {}): Promise<ConfigRecord> {
+    const existing = await this.findRow(this.db, workspaceOf(actor), id);
+    const { ingest_token: _token, ...body } = withoutRowIds(JSON.parse(existing.body) as Record<string, unknown>);
+    if (options.flowExternalId !== undefined) body.flow_external_id = options.flowExternalId;
+    const form = this.definition.form;
+    if (!form) throw new NotFoundError();
+    const parsed = form.safeParse({ ...body, name: copyName(existing.name) });
+    if (!parsed.success) throw new ConflictError('The record no longer reads as it must and cannot be copied.');
+    return this.create(parsed.data as ConfigForm, actor);
+  }
+
+  /** Removes a record made a moment ago (a campaign's flow copy whose campaign copy failed). */
+  async discard(externalId: string, actor: Actor): Promise<void> {
+    await this.db
+      .deleteFrom('config_records')
+      .where('kind', '=', this.kind)
+      .where('workspace_id', '=', workspaceOf(actor))
+      .where('external_id', '=', externalId)
+      .execute();
+    await this.onChange(this.kind);
   }
 
   /** The active records that use this one (and the campaigns running flows among them). */
