@@ -110,21 +110,23 @@ export async function createClickFlow(api: Api): Promise<CreatedFlow> {
       paths += 1;
       const offerAt = (k: number) => offers[(g * 3 + p + k) % offers.length]!;
       const landerAt = (k: number) => landers[(g + p + k) % landers.length]!;
+      // Row ids unique in the flow (issue 21 refuses two rows of one kind with one id).
+      const pathId = `g${g + 1}p${p + 1}`;
       return {
-        id: `g${g + 1}p${p + 1}`,
+        id: pathId,
         name: `${name} path ${p + 1}`,
         weight: [50, 30, 20][p],
         offers: [
-          { id: 'o1', offer_external_id: offerAt(0), weight: 70 },
-          { id: 'o2', offer_external_id: offerAt(1), weight: 30 },
+          { id: `${pathId}o1`, offer_external_id: offerAt(0), weight: 70 },
+          { id: `${pathId}o2`, offer_external_id: offerAt(1), weight: 30 },
         ],
         // The third path of each group sends visitors straight to the offer.
         landers:
           p === 2
             ? []
             : [
-                { id: 'l1', lander_external_id: landerAt(0), weight: 60 },
-                { id: 'l2', lander_external_id: landerAt(1), weight: 40 },
+                { id: `${pathId}l1`, lander_external_id: landerAt(0), weight: 60 },
+                { id: `${pathId}l2`, lander_external_id: landerAt(1), weight: 40 },
               ],
       };
     }),
