@@ -1,4 +1,4 @@
-import { Button, NavLink, Popover, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Button, NavLink, Popover, ScrollArea, SimpleGrid, Stack, Text } from '@mantine/core';
 import { macroToken, URL_MACROS, UTM_MACRO_PREFIX } from '@switchyard/domain';
 import { IconBraces } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -52,27 +52,29 @@ export function MacroMenu({ onInsert, disabled }: MacroMenuProps) {
         <Popover.Dropdown maw="calc(100vw - 24px)">
           <Stack gap="xs">
             <Text size="xs">{t('controls:controls.macros.intro')}</Text>
-            <SimpleGrid cols={{ base: 1, xs: 2 }} spacing={4} verticalSpacing={4}>
-              {macroEntries().map(({ name, key, values }) => (
-                <NavLink
-                  key={name}
-                  component="button"
-                  type="button"
-                  onClick={() => {
-                    onInsert(macroToken(name));
-                    setOpened(false);
-                  }}
-                  aria-label={t('controls:controls.macros.insert', { macro: macroToken(name) })}
-                  label={
-                    <Text size="sm" ff="monospace" dir="ltr" span>
-                      {macroToken(name)}
-                    </Text>
-                  }
-                  description={t(key, values)}
-                  py={4}
-                />
-              ))}
-            </SimpleGrid>
+            <ScrollArea.Autosize mah={320} type="auto" offsetScrollbars>
+              <SimpleGrid cols={{ base: 1, xs: 2 }} spacing={4} verticalSpacing={4}>
+                {macroEntries().map(({ name, key, values }) => (
+                  <NavLink
+                    key={name}
+                    component="button"
+                    type="button"
+                    onClick={() => {
+                      onInsert(macroToken(name));
+                      setOpened(false);
+                    }}
+                    aria-label={t('controls:controls.macros.insert', { macro: macroToken(name) })}
+                    label={
+                      <Text size="sm" ff="monospace" dir="ltr" span>
+                        {macroToken(name)}
+                      </Text>
+                    }
+                    description={t(key, values)}
+                    py={4}
+                  />
+                ))}
+              </SimpleGrid>
+            </ScrollArea.Autosize>
           </Stack>
         </Popover.Dropdown>
       </Popover>
