@@ -1,13 +1,22 @@
-import type { ConditionNode } from '@switchyard/domain';
-import { useState } from 'react';
+import { type ConditionNode, ruleToLeaf, toEditorForm } from '@switchyard/domain';
+import { useContext, useEffect, useRef, useState } from 'react';
+import { IncompleteRulesContext } from '../form/incompleteRules';
 import {
   type BuilderGroup,
+  type BuilderNode,
   builderFromValue,
+  builderGroup,
   type ConditionValue,
   conditionValueKey,
   readConditionValue,
   storedCondition,
 } from './builderTree';
+
+/** The fields of the rules §5.4 leaves out of the stored condition, in the order shown. */
+export function incompleteRuleFields(node: BuilderNode): string[] {
+  if (node.type === 'rule') return ruleToLeaf(node) === null ? [node.var] : [];
+  return node.children.flatMap(incompleteRuleFields);
+}
 
 export interface ConditionForm {
   group: BuilderGroup;
@@ -43,6 +52,18 @@ export function useConditionForm(
     setKnown(text);
     onChange(text, tree);
   };
+
+  // The form this builder is on learns, at save, which shown rules the stored condition leaves out.
+  const registry = useContext(IncompleteRulesContext);
+  const groupRef = useRef(current);
+  groupRef.current = current;
+  useEffect(() => {
+    if (!registry) return;
+    return registry.register({
+      incomplete: () => incompleteRuleFields(groupRef.current),
+      settle: () => setGroup(builderGroup(toEditorForm(storedCondition(groupRef.current)))),
+    });
+  }, [registry]);
 
   return { group: current, unreadable: readConditionValue(value).unreadable, change };
 }

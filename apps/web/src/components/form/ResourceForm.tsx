@@ -3,6 +3,8 @@ import type { ResourceDefinition } from '@switchyard/domain';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { FormActions } from './FormActions';
 import { FormElementField } from './FormElementField';
+import { IncompleteRulesContext } from './incompleteRules';
+import { LeaveGuard } from './LeaveGuard';
 import { ResourceFormContext } from './ResourceFormContext';
 import type { FormElement } from './types';
 import { type ResourceFormOptions, useResourceForm } from './useResourceForm';
@@ -19,19 +21,29 @@ export function ResourceForm({ definition, elements, record, afterCreate }: Reso
   const form = useResourceForm(definition, elements, record, { afterCreate });
   return (
     <ResourceFormContext.Provider value={form}>
-      <form onSubmit={form.submit} noValidate>
-        <Stack gap="md">
-          {form.formError && (
-            <Alert color="red" variant="light" icon={<IconAlertCircle aria-hidden />} role="alert">
-              {form.formError}
-            </Alert>
-          )}
-          {elements.map((element) => (
-            <FormElementField key={element.name} element={element} />
-          ))}
-          <FormActions />
-        </Stack>
-      </form>
+      <IncompleteRulesContext.Provider value={form.incompleteRules}>
+        <LeaveGuard changed={form.changed} />
+        <form
+          onSubmit={form.submit}
+          noValidate
+          onKeyDownCapture={form.touch}
+          onPointerDownCapture={form.touch}
+          onPasteCapture={form.touch}
+          onDropCapture={form.touch}
+        >
+          <Stack gap="md">
+            {form.formError && (
+              <Alert color="red" variant="light" icon={<IconAlertCircle aria-hidden />} role="alert">
+                {form.formError}
+              </Alert>
+            )}
+            {elements.map((element) => (
+              <FormElementField key={element.name} element={element} />
+            ))}
+            <FormActions />
+          </Stack>
+        </form>
+      </IncompleteRulesContext.Provider>
     </ResourceFormContext.Provider>
   );
 }

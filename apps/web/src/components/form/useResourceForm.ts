@@ -4,10 +4,12 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../api/client';
 import { useSaveRecord } from '../../api/useSaveRecord';
+import { notify } from '../../app/notify';
 import { showNotice } from '../feedback/showNotice';
 import { useServerMessage } from '../feedback/useServerMessage';
 import { listReturnPath } from '../list/listReturnPath';
 import { emptyValueOf } from './elementRules';
+import { useIncompleteRules } from './incompleteRules';
 import { saveNoticesOf, showSaveNotices } from './showSaveNotices';
 import type { FormElement, FormValues } from './types';
 import { addError, changedAt, type NestedErrors, placeOfPath, validateForm } from './validateForm';
@@ -60,7 +62,7 @@ export function useResourceForm(
   record?: Record<string, unknown>,
   options: ResourceFormOptions = {},
 ) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const translate = useServerMessage();
   const navigate = useNavigate();
   const save = useSaveRecord(definition);
@@ -74,6 +76,19 @@ export function useResourceForm(
   const [formError, setFormError] = useState<string | null>(null);
   const valuesRef = useRef(values);
   valuesRef.current = values;
+
+  // Changes not saved yet (issue 26: leaving asks): the values differ from those loaded or last saved.
+  // Until the person first types or clicks in the form, what controls settle on their own (an editor's
+  // markup, a lookup's default) is taken as loaded, not as a change.
+  const savedText = useRef(JSON.stringify(values));
+  const touched = useRef(false);
+  const leaving = useRef(false);
+  const changed = useRef(false);
+  changed.current = touched.current && !leaving.current && JSON.stringify(values) !== savedText.current;
+  const touch = useCallback(() => {
+    touched.current = true;
+  }, []);
+  const incompleteRules = useIncompleteRules();
 
   const minValueMessage = useCallback((min: number) => t('resources:form.minValue', { min }), [t]);
   const validation = useMemo(
@@ -114,6 +129,7 @@ export function useResourceForm(
       const previous = valuesRef.current[name];
       const next = { ...valuesRef.current, [name]: value };
       valuesRef.current = next;
+      if (!touched.current) savedText.current = JSON.stringify(next);
       setValues(next);
       setServerErrors((current) => clearEdited(current, name, previous, value));
       elements.find((element) => element.name === name)?.onChange?.(value, { values: next, setValue });
@@ -150,16 +166,34 @@ export function useResourceForm(
       setFormError(validation.otherErrors.map(translate).join(' '));
       return;
     }
+    // §5.4: rules left incomplete are not stored; whoever saved is told which.
+    const dropped = incompleteRules.collect();
+    const tellDropped = () => {
+      if (dropped.fields.length === 0) return;
+      const names = dropped.fields.map((field) =>
+        t(`controls:conditionBuilder.fields.${field}`, { defaultValue: field }),
+      );
+      notify({
+        type: 'warning',
+        timeout: 0,
+        title: t('resources:form.incompleteRulesTitle'),
+        message: t('resources:form.incompleteRules', { rules: new Intl.ListFormat(i18n.language).format(names) }),
+      });
+      dropped.settle();
+    };
     save.mutate(
       { id, body: validation.body },
       {
         onSuccess: (saved) => {
           setSubmitted(false);
+          tellDropped();
           if (mode === 'edit') {
             showNotice({ message: t('resources:form.saved') });
             showSaveNotices(saved, t);
             // What the server removed leaves the form too, or the next save would send it again.
             for (const { field } of saveNoticesOf(saved)) setValue(field, (saved as Record<string, unknown>)[field]);
+            savedText.current = JSON.stringify(valuesRef.current);
+            changed.current = false;
             return;
           }
           showNotice({ message: t('resources:form.created') });
@@ -168,6 +202,8 @@ export function useResourceForm(
           const route = definition.route ?? '';
           // The edit screen a new record lands on knows it was just created (a tracker campaign shows its URL).
           const toEdit = options.afterCreate !== 'list' && newId !== undefined;
+          leaving.current = true;
+          changed.current = false;
           navigate(toEdit ? `${route}/edit/${encodeURIComponent(String(newId))}` : listReturnPath(definition), {
             replace: true,
             state: toEdit ? { created: true } : undefined,
@@ -197,6 +233,12 @@ export function useResourceForm(
     isSaving: save.isPending,
     submit,
     cancelPath: listReturnPath(definition),
+    /** True while there are changes not saved; read when someone leaves the form. */
+    changed,
+    /** Called on the person's first key, pointer or paste in the form: from then on changes are theirs. */
+    touch,
+    /** Where the form's condition builders say which of their rules a save would drop (§5.4). */
+    incompleteRules: incompleteRules.registry,
   };
 }
 
