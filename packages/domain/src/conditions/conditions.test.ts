@@ -367,4 +367,18 @@ describe('condition fields (§3.9)', () => {
     ]);
     expect(availableConditionFields(['age', 'device']).map((field) => field.var)).toEqual(['device', 'age']);
   });
+
+  it("leaves a lead's own fields out on the tracker side: a click carries none of them (issue 26)", () => {
+    expect(availableConditionFields(undefined, 'tracker').map((field) => field.var)).toEqual([
+      'countryCode',
+      'device',
+      'platform',
+      'browser',
+      'campaignId',
+      'segmentId',
+      'vars',
+      'timeOfDay',
+    ]);
+    expect(availableConditionFields(['age', 'device'], 'tracker').map((field) => field.var)).toEqual(['device']);
+  });
 });

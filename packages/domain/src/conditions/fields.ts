@@ -239,7 +239,23 @@ export const CONDITION_FIELDS: readonly ConditionField[] = [
   { var: 'age', condition: 'CompareIntCondition', control: 'number', operations: COMPARATORS },
 ];
 
-/** The fields offered, restricted by `availableRules` (§3.9) when given. */
-export function availableConditionFields(availableRules?: readonly string[]): ConditionField[] {
-  return CONDITION_FIELDS.filter((field) => !availableRules || availableRules.includes(field.var));
+/**
+ * Fields only an API lead carries (its registrations, payouts, email and age): a tracker click has none of
+ * them, so a tracker rule on one could never match (issue 26: tracker screens show tracker fields only).
+ */
+export const LEAD_ONLY_CONDITION_FIELDS: readonly string[] = ['regsCount', 'payoutsCount', 'emailRate', 'age'];
+
+/**
+ * The fields offered, restricted by `availableRules` (§3.9) when given; on the tracker side without the
+ * lead-only fields.
+ */
+export function availableConditionFields(
+  availableRules?: readonly string[],
+  side: 'api' | 'tracker' = 'api',
+): ConditionField[] {
+  return CONDITION_FIELDS.filter(
+    (field) =>
+      (!availableRules || availableRules.includes(field.var)) &&
+      (side === 'api' || !LEAD_ONLY_CONDITION_FIELDS.includes(field.var)),
+  );
 }

@@ -44,7 +44,7 @@ export function ConditionBuilder({
 }: ConditionBuilderProps) {
   const { t } = useTranslation();
   const form = useConditionForm(value, onChange);
-  const fields = useMemo(() => availableConditionFields(availableRules), [availableRules]);
+  const fields = useMemo(() => availableConditionFields(availableRules, flowType), [availableRules, flowType]);
   const settings: ConditionBuilderSettings = {
     flowType,
     fields,

@@ -90,16 +90,19 @@ export function PathRow({ path, position, update, fieldErrors }: PathRowProps) {
               maxLength={255}
               disabled={disabled}
             />
-            <NumberInput
-              size="xs"
-              label={t('controls:pathGroups.dailyCap')}
-              value={path.daily_cap}
-              onChange={(cap) => update({ ...path, daily_cap: wholeNumber(cap) })}
-              error={fieldErrors?.daily_cap}
-              min={0}
-              allowDecimal={false}
-              disabled={disabled}
-            />
+            {/* Regs Daily Cap counts API leads only; a tracker click never takes from it (issue 26). */}
+            {!isTracker && (
+              <NumberInput
+                size="xs"
+                label={t('controls:pathGroups.dailyCap')}
+                value={path.daily_cap}
+                onChange={(cap) => update({ ...path, daily_cap: wholeNumber(cap) })}
+                error={fieldErrors?.daily_cap}
+                min={0}
+                allowDecimal={false}
+                disabled={disabled}
+              />
+            )}
             <NumberInput
               size="xs"
               label={t('controls:pathGroups.postbackDailyCap')}
