@@ -29,6 +29,8 @@ import type { Config } from './config.js';
 import { costRoutes } from './costs/routes.js';
 import { ForbiddenError, UnauthorizedError } from './errors.js';
 import { eventTableRoutes } from './events/routes.js';
+import { historyRoutes } from './history/routes.js';
+import { HistoryService } from './history/service.js';
 import { dashboard } from './http/dashboard.js';
 import { errorHandler } from './http/error-handler.js';
 import { lenientJsonBody } from './http/json-body.js';
@@ -209,7 +211,7 @@ async function createServer(
         if (actor.token && request.routeOptions.config.sessionOnly) {
           throw new ForbiddenError(undefined, "An API token cannot change its user's account.");
         }
-        request.actor = { ...actor, workspaceId: await actingWorkspace(store.db, actor, request) };
+        request.actor = { ...actor, ip: request.ip, workspaceId: await actingWorkspace(store.db, actor, request) };
       });
       networkPostbackUrls(api, store.db, options.config.publicUrl);
       trackerCampaignUrls(api, store.db, options.config.publicUrl);
@@ -226,9 +228,9 @@ async function createServer(
       userRoutes(api, services.users);
       workspaceRoutes(api, services.workspaces);
       roleRoutes(api, services.roles);
-      configRecordRoutes(api, store.db, onConfigChange, options.config.publicUrl, {
-        allowPrivateTargets: options.config.allowPrivateTargets,
-      });
+      const targets = { allowPrivateTargets: options.config.allowPrivateTargets };
+      const configServices = configRecordRoutes(api, store.db, onConfigChange, options.config.publicUrl, targets);
+      historyRoutes(api, new HistoryService(store.db, configServices, targets));
       referenceDataRoutes(api);
       reportRoutes(api, reports, store.db);
       reportNoticeRoutes(api, engine);

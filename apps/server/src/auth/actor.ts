@@ -13,6 +13,8 @@ export interface Actor {
   workspaceId: number | null;
   /** Issue 21: set when the request came with an API token (sessionId is then 0): it acts in its workspace only. */
   token?: { id: number; workspaceId: number };
+  /** The address the request came from (history keeps it with each change). */
+  ip?: string | null;
 }
 
 export async function rolePermissions(db: Kysely<Database>, roleIds: readonly number[]): Promise<string[]> {

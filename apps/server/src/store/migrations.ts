@@ -5,6 +5,7 @@ import { conversionStatesMigration } from './conversion-states.js';
 import { conversionsMigration } from './conversions.js';
 import { costModelsMigration } from './cost-models.js';
 import { customMetricsMigration } from './custom-metrics.js';
+import { historyMigration } from './history.js';
 import { moneyPermissionMigration } from './money-permission.js';
 import { payoutSourcesMigration } from './payout-sources.js';
 import { postbackLogIndexesMigration } from './postback-log-indexes.js';
@@ -194,6 +195,7 @@ export function migrations(dialect: DatabaseDialect): Record<string, Migration> 
     '0013_report_views': reportViewsMigration(dialect),
     '0014_payout_sources': payoutSourcesMigration(),
     '0015_api_tokens': apiTokensMigration(dialect),
+    '0016_history': historyMigration(dialect),
   };
 }
 

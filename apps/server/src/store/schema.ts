@@ -3,6 +3,7 @@ import type { ApiTokenTable } from './api-tokens.js';
 import type { CurrencyRateTable } from './conversion-states.js';
 import type { ConversionTable, OutboundPostbackTable, PostbackLogTable } from './conversions.js';
 import type { CustomMetricTable } from './custom-metrics.js';
+import type { HistoryTable } from './history.js';
 import type { ReportRollupTable } from './report-rollups.js';
 import type { ReportViewTable } from './report-views.js';
 import type { TrackerClickTable, TrackerLeadTable } from './tracker-events.js';
@@ -147,6 +148,7 @@ export interface Database {
   custom_metrics: CustomMetricTable;
   report_views: ReportViewTable;
   api_tokens: ApiTokenTable;
+  history: HistoryTable;
 }
 
 export type WorkspaceRow = Selectable<WorkspaceTable>;

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
 import { rolePermissions } from '../../auth/actor.js';
 import { ForbiddenError, ValidationError } from '../../errors.js';
+import { keepChange } from '../../history/keep.js';
 import { now } from '../../store/database.js';
 import type { Database } from '../../store/schema.js';
 
@@ -52,11 +53,27 @@ export class AccountSettingsService {
     }
     const value = JSON.stringify(input);
     const timestamp = now();
-    await this.db
-      .insertInto('settings')
-      .values({ key: REGISTRATION_KEY, value, updated_at: timestamp })
-      .onConflict((conflict) => conflict.column('key').doUpdateSet({ value, updated_at: timestamp }))
-      .execute();
+    const before = await this.registration();
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('settings')
+        .values({ key: REGISTRATION_KEY, value, updated_at: timestamp })
+        .onConflict((conflict) => conflict.column('key').doUpdateSet({ value, updated_at: timestamp }))
+        .execute();
+      // Issue 21: settings changes are kept too; they belong to no workspace.
+      await keepChange(
+        trx,
+        { userId: actor.userId, ip: actor.ip, workspaceId: null },
+        {
+          action: 'update',
+          resource: 'account-settings',
+          recordId: REGISTRATION_KEY,
+          recordName: null,
+          before,
+          after: input,
+        },
+      );
+    });
     return this.get();
   }
 }

@@ -13,6 +13,7 @@ import { verifyAgainstDummy, verifyPassword } from '../../auth/password.js';
 import type { SessionClient, Sessions } from '../../auth/sessions.js';
 import { isRoot } from '../../auth/workspace.js';
 import { ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../../errors.js';
+import { keepChange } from '../../history/keep.js';
 import type { Database } from '../../store/schema.js';
 import { ApiTokensService } from '../tokens/service.js';
 
@@ -47,6 +48,8 @@ export class AuthService {
       : await verifyAgainstDummy(form.password);
     // A failure keeps its count.
     if (!user || !passwordMatches || user.active === 0 || user.status !== 'active') {
+      // Issue 21: failed logins are kept (the email as typed, the user when there is one).
+      await this.keepLogin('login_failed', user?.id ?? null, form.email, client.ip);
       throw new UnauthorizedError(ERROR_MESSAGES.invalidCredentials);
     }
     // The right password is not a failure: its attempt no longer counts.
@@ -55,7 +58,17 @@ export class AuthService {
     if (user.needs_verification === 1) throw new ForbiddenError(undefined, ACCOUNT_MESSAGES.emailNotVerified);
 
     await this.sessions.deleteExpired();
-    return { token: await this.sessions.create(user.id, client) };
+    const token = await this.sessions.create(user.id, client);
+    await this.keepLogin('login', user.id, form.email, client.ip);
+    return { token };
+  }
+
+  private keepLogin(action: 'login' | 'login_failed', userId: number | null, email: string, ip: string | null) {
+    return keepChange(
+      this.db,
+      { userId, ip, workspaceId: null },
+      { action, resource: 'auth', recordId: userId, recordName: email.slice(0, 255), before: null, after: null },
+    );
   }
 
   /** The actor a bearer token stands for; null for an unknown, expired or revoked token or a deactivated user. */

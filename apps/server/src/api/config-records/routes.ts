@@ -28,7 +28,7 @@ export function configRecordRoutes(
   publicUrl?: string,
   /** SWITCHYARD_ALLOW_PRIVATE_TARGETS: outbound postback URLs are checked on save unless it is set. */
   targets: TargetOptions = { allowPrivateTargets: false },
-): void {
+): ReadonlyMap<ResourceName, ConfigRecordsService> {
   testPostbackRoutes(app, targets);
   const ownOrigin = publicUrl === undefined ? undefined : new URL(publicUrl).origin;
   const services = new Map<ResourceName, ConfigRecordsService>();
@@ -48,6 +48,7 @@ export function configRecordRoutes(
       });
     }
   }
+  return services;
 }
 
 /**

@@ -11,6 +11,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
 import { workspaceOf } from '../../auth/workspace.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
+import { keepChange, recordSnapshot } from '../../history/keep.js';
 import { now } from '../../store/database.js';
 import { listFilter, listOrder, listPage } from '../../store/list.js';
 import type { ConfigRecordRow, Database } from '../../store/schema.js';
@@ -174,13 +175,20 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
         })
         .returningAll()
         .executeTakeFirstOrThrow();
+      await this.keep(trx, actor, 'create', null, row);
       return withNotices(await this.decorate(trx, workspaceId, row), notices);
     });
     await this.onChange(this.kind);
     return record;
   }
 
-  async update(id: RecordId, input: ConfigForm, actor: Actor): Promise<ConfigRecord> {
+  /** `restoredFrom`: the history entry whose "before" this update puts back (issue 21). */
+  async update(
+    id: RecordId,
+    input: ConfigForm,
+    actor: Actor,
+    options: { restoredFrom?: number } = {},
+  ): Promise<ConfigRecord> {
     const workspaceId = workspaceOf(actor);
     const record = await this.db.transaction().execute(async (trx) => {
       const existing = await this.findRow(trx, workspaceId, id);
@@ -192,6 +200,7 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
         .where('id', '=', existing.id)
         .returningAll()
         .executeTakeFirstOrThrow();
+      await this.keep(trx, actor, 'update', existing, row, options.restoredFrom);
       return withNotices(await this.decorate(trx, workspaceId, row), notices);
     });
     await this.onChange(this.kind);
@@ -209,7 +218,7 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
       const users = await recordUsage(this.db, workspaceId, this.kind, existing.external_id);
       if (users.length > 0) throw new InUseError(users);
     }
-    return this.setStatus(id, workspaceId, 'archived');
+    return this.setStatus(id, actor, 'archived');
   }
 
   /**
@@ -246,21 +255,62 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
   }
 
   restore(id: RecordId, actor: Actor): Promise<ConfigRecord> {
-    return this.setStatus(id, workspaceOf(actor), 'active');
+    return this.setStatus(id, actor, 'active');
   }
 
-  private async setStatus(id: RecordId, workspaceId: number, status: 'active' | 'archived'): Promise<ConfigRecord> {
-    const existing = await this.findRow(this.db, workspaceId, id);
-    const row = await this.db
-      .updateTable('config_records')
-      .set({ status, updated_at: now() })
-      .where('id', '=', existing.id)
-      .where('workspace_id', '=', workspaceId)
-      .returningAll()
-      .executeTakeFirst();
-    if (!row) throw new NotFoundError();
+  private async setStatus(
+    id: RecordId,
+    actor: Actor,
+    status: 'active' | 'archived',
+    restoredFrom?: number,
+  ): Promise<ConfigRecord> {
+    const workspaceId = workspaceOf(actor);
+    const row = await this.db.transaction().execute(async (trx) => {
+      const existing = await this.findRow(trx, workspaceId, id);
+      const changed = await trx
+        .updateTable('config_records')
+        .set({ status, updated_at: now() })
+        .where('id', '=', existing.id)
+        .where('workspace_id', '=', workspaceId)
+        .returningAll()
+        .executeTakeFirst();
+      if (!changed) throw new NotFoundError();
+      if (existing.status !== status) {
+        await this.keep(trx, actor, status === 'archived' ? 'archive' : 'restore', existing, changed, restoredFrom);
+      }
+      return changed;
+    });
     await this.onChange(this.kind);
     return this.decorate(this.db, workspaceId, row);
+  }
+
+  /** Puts back a status a history entry's "before" had (issue 21), kept as that restore. */
+  setStatusFromHistory(id: RecordId, actor: Actor, status: 'active' | 'archived', entry: number) {
+    return this.setStatus(id, actor, status, entry);
+  }
+
+  /** Issue 21: the change, kept with its author in the same transaction. */
+  private keep(
+    trx: Db,
+    actor: Actor,
+    action: 'create' | 'update' | 'archive' | 'restore',
+    before: ConfigRecordRow | null,
+    after: ConfigRecordRow,
+    restoredFrom?: number,
+  ): Promise<void> {
+    return keepChange(
+      trx,
+      { userId: actor.userId, ip: actor.ip, workspaceId: after.workspace_id ?? null },
+      {
+        action,
+        resource: this.definition.apiPath,
+        recordId: (after as unknown as Record<string, unknown>)[this.definition.idField] as string | number,
+        recordName: after.name,
+        before: before ? recordSnapshot(before) : null,
+        after: recordSnapshot(after),
+        restoredFrom: restoredFrom ?? null,
+      },
+    );
   }
 
   /** The record `id` names among the workspace's records of this kind; any other is not found. */

@@ -21,6 +21,7 @@ import { effectivePermissions } from '../../auth/actor.js';
 import { hashToken } from '../../auth/sessions.js';
 import { workspaceOf } from '../../auth/workspace.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
+import { keepChange } from '../../history/keep.js';
 import type { ApiTokenTable } from '../../store/api-tokens.js';
 import { parseStringList } from '../../store/database.js';
 import type { Database } from '../../store/schema.js';
@@ -85,6 +86,7 @@ export class ApiTokensService {
       })
       .returningAll()
       .executeTakeFirstOrThrow();
+    await this.keep(actor, 'token_create', null, listed(row));
     return { ...listed(row), token };
   }
 
@@ -104,6 +106,7 @@ export class ApiTokensService {
 
   async revoke(id: number, actor: Actor): Promise<void> {
     fromSession(actor);
+    const before = await this.db.selectFrom('api_tokens').selectAll().where('id', '=', id).executeTakeFirst();
     const result = await this.db
       .updateTable('api_tokens')
       .set({ revoked_at: this.clock().toISOString() })
@@ -112,7 +115,18 @@ export class ApiTokensService {
       .where('workspace_id', '=', workspaceOf(actor))
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) throw new NotFoundError();
+    if (Number(result.numUpdatedRows) === 0 || !before) throw new NotFoundError();
+    await this.keep(actor, 'token_revoke', listed(before), null);
+  }
+
+  /** Issue 21: token creations and revocations are kept (never the secret). */
+  private keep(actor: Actor, action: 'token_create' | 'token_revoke', before: ApiToken | null, after: ApiToken | null) {
+    const token = (after ?? before)!;
+    return keepChange(
+      this.db,
+      { userId: actor.userId, ip: actor.ip, workspaceId: token.workspace_id },
+      { action, resource: 'tokens', recordId: token.id, recordName: token.name, before, after },
+    );
   }
 
   /** The live token `secret` names, noting its use; null when unknown, expired, revoked or its user is gone. */

@@ -13,6 +13,7 @@ import { hashPassword } from '../../auth/password.js';
 import type { Sessions } from '../../auth/sessions.js';
 import { isRoot, workspaceOf } from '../../auth/workspace.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
+import { keepChange } from '../../history/keep.js';
 import { fromBoolean, isUniqueViolation, now, parseStringList, toBoolean } from '../../store/database.js';
 import { listFilter, listOrder, listPage } from '../../store/list.js';
 import type { Database, UserRow } from '../../store/schema.js';
@@ -166,7 +167,9 @@ export class UsersService implements ResourceService<User, TUserForm, TUserUpdat
       if (isUniqueViolation(error)) throw emailTaken();
       throw error;
     }
-    return this.read(id, actor);
+    const created = await this.read(id, actor);
+    await this.keep(actor, 'create', null, created);
+    return created;
   }
 
   /**
@@ -195,6 +198,7 @@ export class UsersService implements ResourceService<User, TUserForm, TUserUpdat
       ...(await this.rolesById(targetRoles.map((row) => row.role_id))).flatMap((role) => role.permissions),
     ];
     if (ungrantable(actor, targetPermissions).length > 0) throw new ForbiddenError();
+    const before = await this.read(userId, actor);
 
     const normalized = this.normalize(input);
     await this.checkGrant(normalized, actor);
@@ -233,7 +237,18 @@ export class UsersService implements ResourceService<User, TUserForm, TUserUpdat
       if (isUniqueViolation(error)) throw emailTaken();
       throw error;
     }
-    return this.read(userId, actor);
+    const after = await this.read(userId, actor);
+    await this.keep(actor, 'update', before, after);
+    return after;
+  }
+
+  /** Issue 21: a user's change kept with both versions (never a password or its hash). */
+  private keep(actor: Actor, action: 'create' | 'update', before: User | null, after: User): Promise<void> {
+    return keepChange(
+      this.db,
+      { userId: actor.userId, ip: actor.ip, workspaceId: actor.workspaceId },
+      { action, resource: 'users', recordId: after.id, recordName: after.name, before, after },
+    );
   }
 
   /** The named workspaces, or else the acting one (none for root when no workspace exists at all). */

@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
 import { isRoot } from '../../auth/workspace.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
+import { keepChange } from '../../history/keep.js';
 import { newPostbackKey } from '../../store/conversion-states.js';
 import { now } from '../../store/database.js';
 import { listFilter, listOrder, listPage } from '../../store/list.js';
@@ -86,6 +87,7 @@ export class WorkspacesService implements ResourceService<Workspace, TWorkspaceF
       if (!isRoot(actor)) {
         await trx.insertInto('user_workspaces').values({ user_id: actor.userId, workspace_id: created.id }).execute();
       }
+      await keepWorkspaceChange(trx, actor, 'create', null, created);
       return created;
     });
     return toWorkspace(row);
@@ -94,13 +96,18 @@ export class WorkspacesService implements ResourceService<Workspace, TWorkspaceF
   async update(id: RecordId, input: TWorkspaceForm, actor: Actor): Promise<Workspace> {
     await this.checkReach(id, actor);
     await this.checkCurrency(input.currency);
-    const row = await this.db
-      .updateTable('workspaces')
-      .set({ name: input.name, currency: input.currency, updated_at: now() })
-      .where('id', '=', Number(id))
-      .returningAll()
-      .executeTakeFirst();
-    if (!row) throw new NotFoundError();
+    const row = await this.db.transaction().execute(async (trx) => {
+      const before = await trx.selectFrom('workspaces').selectAll().where('id', '=', Number(id)).executeTakeFirst();
+      const after = await trx
+        .updateTable('workspaces')
+        .set({ name: input.name, currency: input.currency, updated_at: now() })
+        .where('id', '=', Number(id))
+        .returningAll()
+        .executeTakeFirst();
+      if (!before || !after) throw new NotFoundError();
+      await keepWorkspaceChange(trx, actor, 'update', before, after);
+      return after;
+    });
     return toWorkspace(row);
   }
 
@@ -131,4 +138,28 @@ export class WorkspacesService implements ResourceService<Workspace, TWorkspaceF
     const rate = await this.db.selectFrom('currency_rates').select('code').where('code', '=', code).executeTakeFirst();
     if (!rate) throw new ValidationError({ currency: [VALIDATION_MESSAGES.currencyWithoutRate] });
   }
+}
+
+/** Issue 21: a workspace's change, kept with its name, currency and status (never its postback key). */
+function keepWorkspaceChange(
+  db: Kysely<Database>,
+  actor: Actor,
+  action: 'create' | 'update',
+  before: WorkspaceRow | null,
+  after: WorkspaceRow,
+): Promise<void> {
+  const shown = (row: WorkspaceRow) => ({ name: row.name, currency: row.currency, status: row.status });
+  return keepChange(
+    db,
+    // Kept beside users and settings (no workspace): seen by whoever may read users and workspaces.
+    { userId: actor.userId, ip: actor.ip, workspaceId: null },
+    {
+      action,
+      resource: 'workspaces',
+      recordId: after.id,
+      recordName: after.name,
+      before: before ? shown(before) : null,
+      after: shown(after),
+    },
+  );
 }
