@@ -44,8 +44,13 @@ export interface LookupRecordsOptions {
  * share this query.
  */
 export function useLookupRecords(definition: ResourceDefinition, options: LookupRecordsOptions = {}): LookupRecord[] {
+  return useLookupQuery(definition, options).data?.list ?? NO_RECORDS;
+}
+
+/** The query behind `useLookupRecords`, for a screen that must tell "still loading" from "none" (issue 26). */
+export function useLookupQuery(definition: ResourceDefinition, options: LookupRecordsOptions = {}) {
   const path = (options.withChain && definition.withChainApiPath) || definition.apiPath;
-  const { data } = useQuery({
+  return useQuery({
     queryKey:
       path === definition.apiPath ? resourceKeys.lookup(definition) : [...resourceKeys.lookup(definition), path],
     queryFn: async ({ signal }) => {
@@ -59,7 +64,6 @@ export function useLookupRecords(definition: ResourceDefinition, options: Lookup
     staleTime: lookupStaleTime(definition),
     retry: false,
   });
-  return data?.list ?? NO_RECORDS;
 }
 
 /** The `{ value, label }` pair of one record by the resource's lookup fields (§3.1). */

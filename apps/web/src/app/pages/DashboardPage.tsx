@@ -3,6 +3,7 @@ import { visibleMenu } from '@switchyard/domain';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { FirstCampaignChecklist } from '../../first-campaign/FirstCampaignChecklist';
 import { useCan } from '../auth/useCan';
 import { useCurrentUser } from '../auth/useCurrentUser';
 import { menuIcon } from '../layout/menuIcons';
@@ -12,7 +13,10 @@ const DashboardFigures = lazy(() =>
   import('../../reports/DashboardFigures').then((m) => ({ default: m.DashboardFigures })),
 );
 
-/** The welcome page: today's figures for those who may get reports, then the areas this user may open (§2.3). */
+/**
+ * The welcome page: the first-campaign checklist until it is done (issue 26), today's figures for those who
+ * may get reports, then the areas this user may open (§2.3).
+ */
 export function DashboardPage() {
   const { t } = useTranslation();
   const user = useCurrentUser();
@@ -27,6 +31,7 @@ export function DashboardPage() {
         </Title>
         <Text c="dimmed">{sections.length ? t('dashboard.intro') : t('dashboard.nothing')}</Text>
       </div>
+      <FirstCampaignChecklist />
       {canSeeReports && (
         <Suspense fallback={<Skeleton h={360} radius="md" />}>
           <DashboardFigures />

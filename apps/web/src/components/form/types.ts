@@ -1,3 +1,4 @@
+import type { ResourceName } from '@switchyard/domain';
 import type { ReactNode } from 'react';
 
 /** The element kinds of §3.2 rendered today; each later kind (repeaters, …) adds one control. */
@@ -74,6 +75,8 @@ export interface FormElement {
   multiple?: boolean;
   /** Select: the choice can be cleared. */
   allowEmpty?: boolean;
+  /** Select: the resource its options list; while it has none, a link to create one shows under it. */
+  createWhenEmpty?: ResourceName;
   disabled?: boolean;
   /** Marks the label with * and rejects an empty value (§5.1). */
   required?: boolean;

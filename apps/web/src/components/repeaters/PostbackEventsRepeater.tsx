@@ -2,6 +2,7 @@ import { Group, Select, Stack, Switch, Text } from '@mantine/core';
 import { type TPostbackEventEntry, unusedPostbackEvents } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
 import type { LookupOption } from '../../api/useLookup';
+import { CreateWhenEmpty } from '../form/CreateWhenEmpty';
 import { insertAt, MacroMenu } from '../form/MacroMenu';
 import type { FormControlProps } from '../form/types';
 import { Repeater } from './Repeater';
@@ -88,11 +89,16 @@ export function PostbackEventsRepeater({
         addTestId={`${element.name}-add`}
         disabled={disabled}
         footer={
-          rows.length > 0 &&
-          unused.length === 0 && (
-            <Text size="sm" c="dimmed">
-              {t('controls:repeaters.postbackEvents.allUsed')}
-            </Text>
+          events.length === 0 ? (
+            // None to choose yet: a link to create one rather than a dead end (issue 26).
+            <CreateWhenEmpty resource="postback-events" withText={false} />
+          ) : (
+            rows.length > 0 &&
+            unused.length === 0 && (
+              <Text size="sm" c="dimmed">
+                {t('controls:repeaters.postbackEvents.allUsed')}
+              </Text>
+            )
           )
         }
         renderRow={(row, index, update) => (

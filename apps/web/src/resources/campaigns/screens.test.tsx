@@ -171,3 +171,54 @@ describe("tracker campaign screens: the landers' link to the offer (issue 26, po
     expect(within(field).getByRole('button', { name: copy })).toBeVisible();
   });
 });
+
+describe('tracker campaign screens: empty choices lead to creating them (issue 26, point 11)', () => {
+  afterEach(async () => {
+    vi.unstubAllGlobals();
+    tokenStore.clear();
+    await act(() => i18n.changeLanguage('en'));
+  });
+
+  it.each([
+    ['en', 'No traffic sources yet.', 'No tracker flows yet.', 'No postback events yet.', 'Create one now'],
+    [
+      'ar',
+      'لا توجد مصادر زيارات بعد.',
+      'لا توجد تدفقات للمتتبّع بعد.',
+      'لا توجد أحداث إعادة إرسال بعد.',
+      'أنشئ واحدًا الآن',
+    ],
+  ])('links each empty choice to its create screen (%s)', async (language, ...texts) => {
+    const [noSources, noFlows, noEvents, createOne] = texts as [string, string, string, string];
+    await act(() => i18n.changeLanguage(language));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify({ list: [], total: 0 }))),
+    );
+    renderAt('/tracker/campaigns/create');
+    const sources = await screen.findByTestId('traffic-sources-none-yet');
+    expect(sources).toHaveTextContent(noSources);
+    expect(within(sources).getByRole('link', { name: createOne })).toHaveAttribute(
+      'href',
+      '/admin/traffic-sources/create',
+    );
+    const flows = await screen.findByTestId('tracker-flows-none-yet');
+    expect(flows).toHaveTextContent(noFlows);
+    expect(within(flows).getByRole('link', { name: createOne })).toHaveAttribute('href', '/tracker/flows/create');
+    // The postback events: the repeater says there are none; the link is what was missing.
+    expect(screen.getByText(noEvents)).toBeVisible();
+    const events = await screen.findByTestId('postback-events-none-yet');
+    expect(within(events).getByRole('link', { name: createOne })).toHaveAttribute(
+      'href',
+      '/admin/postback-events/create',
+    );
+  });
+
+  it('says nothing of the kind once there is something to choose', async () => {
+    answer();
+    renderAt('/tracker/campaigns/create');
+    await choose('Traffic source', 'PropellerAds');
+    expect(screen.queryByTestId('traffic-sources-none-yet')).toBeNull();
+    expect(screen.queryByTestId('tracker-flows-none-yet')).toBeNull();
+  });
+});

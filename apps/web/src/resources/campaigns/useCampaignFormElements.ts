@@ -39,6 +39,7 @@ export function useCampaignFormElements(definition: ResourceDefinition, mode: Fo
         label: 'resources:fields.traffic_source',
         placeholder: 'resources:campaigns.trafficSourcePlaceholder',
         options: trafficSourceOptions,
+        createWhenEmpty: 'traffic-sources',
         required: true,
       },
       {
@@ -47,6 +48,7 @@ export function useCampaignFormElements(definition: ResourceDefinition, mode: Fo
         label: 'resources:fields.flow',
         placeholder: 'resources:campaigns.flowPlaceholder',
         options: flowOptions,
+        createWhenEmpty: isApi ? 'flows' : 'tracker-flows',
         required: true,
       },
       ...trackerOnly(

@@ -30,6 +30,7 @@ export function useOfferFormElements(definition: ResourceDefinition, _mode: Form
         label: 'resources:fields.affiliate_network',
         placeholder: 'resources:offers.networkPlaceholder',
         options: networkOptions,
+        createWhenEmpty: 'affiliate-networks',
         allowEmpty: true,
       },
       urlElement(isApi ? 'resources:offers.urlHint' : 'resources:tracker-offers.urlHint'),

@@ -1,10 +1,14 @@
 import { MultiSelect, Select } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { CreateWhenEmpty } from '../CreateWhenEmpty';
 import type { FormControlProps } from '../types';
 
 type OptionValue = string | number;
 
-/** A searchable select of `options`, one value or many (`multiple`); "No results found" when nothing matches (§2.6). */
+/**
+ * A searchable select of `options`, one value or many (`multiple`); "No results found" when nothing matches
+ * (§2.6). With `createWhenEmpty`, an empty list links to creating the first record (issue 26).
+ */
 export function SelectControl({
   element,
   value,
@@ -45,12 +49,20 @@ export function SelectControl({
       />
     );
   }
-  return (
+  const select = (
     <Select<OptionValue>
       {...shared}
       allowDeselect={element.allowEmpty ?? false}
       value={value === undefined || value === '' ? null : (value as OptionValue | null)}
       onChange={(chosen) => onChange(chosen)}
     />
+  );
+  if (!element.createWhenEmpty) return select;
+  // One tree whether or not the list is empty: the select keeps its state when the options arrive.
+  return (
+    <div>
+      {select}
+      {data.length === 0 && <CreateWhenEmpty resource={element.createWhenEmpty} />}
+    </div>
   );
 }
