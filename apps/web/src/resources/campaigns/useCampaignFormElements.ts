@@ -1,7 +1,8 @@
 import { getResource, type ResourceDefinition } from '@switchyard/domain';
 import { useMemo } from 'react';
+import { api } from '../../api/client';
 import { useLookup } from '../../api/useLookup';
-import type { FormElement } from '../../components/form/types';
+import type { FormElement, FormElementFormApi } from '../../components/form/types';
 import {
   campaignPostbackEvents,
   readPayoutRuleSets,
@@ -14,6 +15,29 @@ import { useEditedRecord } from '../screens/useEditedRecord';
 
 const trafficSources = getResource('traffic-sources');
 const postbackEvents = getResource('postback-events');
+
+/**
+ * On create, a tracker campaign starts from its traffic source's default cost and cost model once the
+ * source is chosen (issue 26). `latest` keeps a slower answer for an earlier choice from winning.
+ */
+function prefillCostFromSource() {
+  let latest: unknown = null;
+  return (chosen: unknown, form: FormElementFormApi) => {
+    latest = chosen;
+    if (typeof chosen !== 'string' || chosen === '') return;
+    api<{ default_cost?: unknown; cost_model?: unknown }>(
+      `${trafficSources.apiPath}/${encodeURIComponent(chosen)}`,
+    ).then(
+      (source) => {
+        if (latest !== chosen) return;
+        if (typeof source.cost_model === 'string' && source.cost_model) form.setValue('cost_model', source.cost_model);
+        if (typeof source.default_cost === 'number') form.setValue('cost', source.default_cost);
+      },
+      // Without the source the cost is simply left as it was, to be typed in.
+      () => {},
+    );
+  };
+}
 
 /**
  * The campaign form (ENTITIES.md). API campaigns show their ingest token once the server has made one;
@@ -41,6 +65,7 @@ export function useCampaignFormElements(definition: ResourceDefinition, mode: Fo
         options: trafficSourceOptions,
         createWhenEmpty: 'traffic-sources',
         required: true,
+        ...(!isApi && mode === 'create' ? { onChange: prefillCostFromSource() } : {}),
       },
       {
         name: 'flow_external_id',
