@@ -41,11 +41,14 @@ export function SelectControl({
     ...element.input,
   };
   if (element.multiple) {
+    const chosen = Array.isArray(value) ? (value as OptionValue[]) : [];
     return (
       <MultiSelect<OptionValue>
         {...shared}
-        value={Array.isArray(value) ? (value as OptionValue[]) : []}
-        onChange={(chosen) => onChange(chosen)}
+        // The placeholder says what no choice means ("Every country"): once something is chosen it is untrue.
+        placeholder={chosen.length === 0 ? shared.placeholder : undefined}
+        value={chosen}
+        onChange={(next) => onChange(next)}
       />
     );
   }
