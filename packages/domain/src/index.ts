@@ -11,6 +11,7 @@ export * from './custom-metrics.js';
 export * from './events.js';
 export * from './fields.js';
 export * from './history.js';
+export * from './history-diff.js';
 export * from './list-query.js';
 export * from './macros.js';
 export * from './menu.js';
