@@ -34,6 +34,7 @@ import { HistoryService } from './history/service.js';
 import { dashboard } from './http/dashboard.js';
 import { errorHandler } from './http/error-handler.js';
 import { lenientJsonBody } from './http/json-body.js';
+import { collectApiRoutes, openApiRoutes } from './http/openapi.js';
 import { securityHeaders } from './http/security-headers.js';
 import type { TrustProxy } from './http/trusted-proxies.js';
 import { createMailer } from './mail/mailer.js';
@@ -200,6 +201,8 @@ async function createServer(
     roles: new RolesService(store.db),
   };
 
+  // Issue 21: every /api route, as registered, for /api/openapi.json.
+  const apiRoutes = collectApiRoutes(app);
   await app.register(
     async (api) => {
       // Every /api route needs a live session unless it is marked public.
@@ -216,6 +219,7 @@ async function createServer(
       networkPostbackUrls(api, store.db, options.config.publicUrl);
       trackerCampaignUrls(api, store.db, options.config.publicUrl);
       authRoutes(api, auth);
+      openApiRoutes(api, apiRoutes, '1');
       apiTokenRoutes(api, apiTokens);
       accountRoutes(api, {
         db: store.db,
