@@ -11,7 +11,7 @@ import type { FormElement } from './types';
  */
 export function FormElementField({ element }: { element: FormElement }) {
   const { t } = useTranslation();
-  const { values, setValue, errors, fieldErrors, submitted, isSaving } = useResourceFormContext();
+  const { values, setValue, errors, fieldErrors, submitted, edited, markEdited, isSaving } = useResourceFormContext();
   const Control = FORM_CONTROLS[element.type];
   if (!Control) {
     // A kind without a registered control is a programming error; say so without taking the screen down.
@@ -21,7 +21,9 @@ export function FormElementField({ element }: { element: FormElement }) {
   const inside = fieldErrors[element.name];
   const placesInside = PLACES_FIELD_ERRORS.has(element.type);
   const error = errors[element.name] ?? (placesInside || !inside ? undefined : Object.values(inside)[0]);
-  const showSuccess = submitted && !error && !inside && !WITHOUT_SUCCESS_TEXT.has(element.type);
+  // "Looks good!" only for a field the person edited, not for every field left as it was (issue 26).
+  const showSuccess =
+    submitted && edited.has(element.name) && !error && !inside && !WITHOUT_SUCCESS_TEXT.has(element.type);
   const text = (key: string | undefined) => (key ? t(key) : undefined);
 
   return (
@@ -29,7 +31,10 @@ export function FormElementField({ element }: { element: FormElement }) {
       <Control
         element={element}
         value={values[element.name]}
-        onChange={(value) => setValue(element.name, value)}
+        onChange={(value) => {
+          setValue(element.name, value);
+          markEdited(element.name);
+        }}
         label={text(element.label)}
         description={text(element.labelDescription)}
         placeholder={text(element.placeholder)}

@@ -88,6 +88,13 @@ export function useResourceForm(
   const touch = useCallback(() => {
     touched.current = true;
   }, []);
+
+  // The fields the person changed: only those read "Looks good!" (issue 26), not every field left alone.
+  const [edited, setEdited] = useState<ReadonlySet<string>>(() => new Set());
+  const markEdited = useCallback((name: string) => {
+    if (!touched.current) return;
+    setEdited((current) => (current.has(name) ? current : new Set(current).add(name)));
+  }, []);
   const incompleteRules = useIncompleteRules();
 
   const minValueMessage = useCallback((min: number) => t('resources:form.minValue', { min }), [t]);
@@ -186,6 +193,7 @@ export function useResourceForm(
       {
         onSuccess: (saved) => {
           setSubmitted(false);
+          setEdited(new Set());
           tellDropped();
           if (mode === 'edit') {
             showNotice({ message: t('resources:form.saved') });
@@ -227,8 +235,12 @@ export function useResourceForm(
      * controls that show them under their own inputs get them as `fieldErrors` (§2.6).
      */
     fieldErrors,
-    /** True after a submit attempt: fields without an error then read "Looks good!" (§2.6). */
+    /** True after a submit attempt: fields the person edited that have no error then read "Looks good!" (§2.6). */
     submitted,
+    /** The names of the fields the person changed since the form was loaded or last saved. */
+    edited,
+    /** Called by a field's own control when the person changes it. */
+    markEdited,
     formError,
     isSaving: save.isPending,
     submit,
