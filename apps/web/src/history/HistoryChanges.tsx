@@ -1,0 +1,80 @@
+import { List, Text } from '@mantine/core';
+import {
+  diffHistoryVersions,
+  type HistoryChange,
+  type HistoryEntryDetail,
+  type HistoryValue,
+} from '@switchyard/domain';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/** How a field is named: the form's own label where the edit screen has one, else the history's word. */
+export type FieldLabel = (field: string) => string | undefined;
+
+function Value({ value }: { value: HistoryValue }) {
+  const { t } = useTranslation();
+  if (value === null || value === '')
+    return (
+      <Text span c="dimmed">
+        {t('history:none')}
+      </Text>
+    );
+  if (typeof value === 'boolean') return <>{t(value ? 'history:on' : 'history:off')}</>;
+  // Ids, URLs and conditions read left to right inside Arabic text.
+  return (
+    <Text span fw={600}>
+      <bdi>{String(value)}</bdi>
+    </Text>
+  );
+}
+
+function useChangeText() {
+  const { t } = useTranslation();
+  return {
+    rows: (change: HistoryChange) =>
+      change.rows.map((row) => t(`history:rows.${row.kind}`, { name: row.name })).join(' › '),
+    field: (field: string, label?: FieldLabel) =>
+      label?.(field) ?? t(`history:fields.${field.split('.').at(-1)}`, { defaultValue: field }),
+  };
+}
+
+/** One entry's changes, field by field: `Path group “Britain” › Path “A”: Weight 70 → 10`. */
+export function HistoryChanges({ entry, fieldLabel }: { entry: HistoryEntryDetail; fieldLabel?: FieldLabel }) {
+  const { t, i18n } = useTranslation();
+  // Before reads first: the arrow points the way the text runs.
+  const arrow = i18n.dir() === 'rtl' ? '←' : '→';
+  const text = useChangeText();
+  const changes = useMemo(() => diffHistoryVersions(entry.before, entry.after), [entry.before, entry.after]);
+  if (changes.length === 0) {
+    return (
+      <Text size="sm" c="dimmed">
+        {t('history:noFieldChanged')}
+      </Text>
+    );
+  }
+  return (
+    <List size="sm" spacing={4} aria-label={t('history:entry', { id: entry.id })}>
+      {changes.map((change, index) => {
+        const where = text.rows(change);
+        const key = `${change.rows.map((row) => row.id).join('/')}:${change.field}:${index}`;
+        if (change.kind !== 'changed') {
+          const last = change.rows.at(-1);
+          const what = last ? t(`history:rows.${last.kind}`, { name: last.name }) : '';
+          const inside = change.rows.length > 1 ? `${text.rows({ ...change, rows: change.rows.slice(0, -1) })} › ` : '';
+          return (
+            <List.Item key={key} c={change.kind === 'added' ? 'green.8' : 'red.8'}>
+              {t(`history:${change.kind}`, { what: `${inside}${what}` })}
+            </List.Item>
+          );
+        }
+        return (
+          <List.Item key={key}>
+            {where && `${where}: `}
+            {text.field(change.field ?? '', change.rows.length === 0 ? fieldLabel : undefined)}{' '}
+            <Value value={change.before} /> {arrow} <Value value={change.after} />
+          </List.Item>
+        );
+      })}
+    </List>
+  );
+}
