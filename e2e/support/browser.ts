@@ -20,8 +20,11 @@ const root = new URL('../..', import.meta.url).pathname;
 export const baseURL = () => inject('baseURL');
 export const admin = () => inject('admin');
 
-/** A fresh browser profile per test file and a fresh page per test. */
-export function useBrowser(viewport = { width: 1280, height: 900 }) {
+/**
+ * A fresh browser profile per test file and a fresh page per test, on the shared server, or on the one
+ * `server` names (read when the browser starts: a spec's own server, started in its `beforeAll`).
+ */
+export function useBrowser(viewport = { width: 1280, height: 900 }, server: () => string = baseURL) {
   let context: BrowserContext | undefined;
   let profile = '';
   const pages: Page[] = [];
@@ -32,7 +35,7 @@ export function useBrowser(viewport = { width: 1280, height: 900 }) {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       headless: true,
       viewport,
-      baseURL: baseURL(),
+      baseURL: server(),
       args: CHROMIUM_ARGS,
     });
   });

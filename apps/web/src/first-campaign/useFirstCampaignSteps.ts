@@ -33,6 +33,9 @@ const RECORD_STEPS: readonly { key: FirstCampaignStepKey; resource: ResourceName
 /** One list page of one record: enough for its `total`. */
 const COUNT_QUERY = { limit: 1 } as const;
 
+/** How often a dashboard still waiting for a first click or conversion counts them again. */
+const RECOUNT_MS = 15_000;
+
 /** Every click and conversion of the workspace so far: a report over all time, its totals only. */
 const ALL_TIME_REPORT = { group_by: 'campaign', limit: 1, page: 1 } as const;
 
@@ -70,6 +73,11 @@ export function useFirstCampaignSteps(): { steps: FirstCampaignStep[] | undefine
     queryFn: ({ signal }) => api<ReportResponse>('reports', { query: ALL_TIME_REPORT, signal }),
     enabled: canSeeReports,
     refetchOnMount: 'always',
+    // While a dashboard waits for its first click or conversion, it looks again now and then.
+    refetchInterval: (query) => {
+      const totals = query.state.data?.totals;
+      return totals && totals.clicks > 0 && totals.conversions > 0 ? false : RECOUNT_MS;
+    },
   });
 
   if (counts.some((count) => !count.isSuccess) || (canSeeReports && !report.isSuccess)) return { steps: undefined };
