@@ -448,8 +448,20 @@ async function costUpdates(
   );
   const update = async (label: string, body: Record<string, unknown>) => {
     const started = performance.now();
-    const answer = await postJson(base, token, `/api/tracker/campaigns/${campaign}/costs`, body);
+    const answering = postJson(base, token, `/api/tracker/campaigns/${campaign}/costs`, body);
+    // Clicks (today's: outside the range) sent one after another meanwhile: does the update hold them up?
+    const probing = probeClicks(base, campaign, answering).catch((error: unknown) => {
+      console.log(`a click during the cost update failed: ${error instanceof Error ? error.message : String(error)}`);
+      return [] as number[];
+    });
+    const answer = await answering;
     const elapsed = performance.now() - started;
+    const latencies = (await probing).sort((a, b) => a - b);
+    console.log(
+      `${label}: clicks sent meanwhile ${int(latencies.length)}, p50 ${ms(latencies[Math.floor(latencies.length / 2)] ?? Number.NaN)}, ` +
+        `p99 ${ms(latencies[Math.min(latencies.length - 1, Math.ceil(latencies.length * 0.99) - 1)] ?? Number.NaN)}, ` +
+        `max ${ms(latencies.at(-1) ?? Number.NaN)}`,
+    );
     if (answer.status !== 200) {
       console.log(`${label}: answered ${answer.status} after ${ms(elapsed)}: ${answer.text.slice(0, 300)}`);
       return { elapsed, changed: Number.NaN };

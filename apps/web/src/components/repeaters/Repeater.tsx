@@ -20,6 +20,13 @@ import { type RepeaterRowsOptions, useRepeaterRows } from './useRepeaterRows';
 export interface RepeaterProps<Row> extends RepeaterRowsOptions<Row> {
   /** The fields of one row; `update` replaces that row. */
   renderRow: (row: Row, index: number, update: (row: Row) => void) => ReactNode;
+  /**
+   * Optional: what goes under the row's first line (`renderRow` beside the handle and the buttons), across
+   * the whole row, so rows nested inside it keep the width instead of losing the side columns at each level.
+   */
+  renderBody?: (row: Row, index: number, update: (row: Row) => void) => ReactNode;
+  /** The test id of each row (its whole box), for tests that look inside one row. */
+  rowTestId?: string;
   /** Accessible name of the list of rows. */
   label?: string;
   /** Text of the Add button; default "Add". */
@@ -47,6 +54,8 @@ const restrictToVerticalAxis: Modifier = ({ transform }) => ({ ...transform, x: 
  */
 export function Repeater<Row>({
   renderRow,
+  renderBody,
+  rowTestId,
   label,
   addLabel,
   emptyText,
@@ -99,6 +108,8 @@ export function Repeater<Row>({
                   rowKey={keys[index] ?? String(index)}
                   position={index + 1}
                   sortable={canSort}
+                  testId={rowTestId}
+                  body={renderBody?.(row, index, (next) => controller.update(index, next))}
                   onDelete={removable && !disabled ? () => controller.remove(index) : undefined}
                   onDuplicate={
                     duplicable && !disabled && controller.canAdd ? () => controller.duplicate(index) : undefined

@@ -12,11 +12,27 @@ export interface RepeaterRowProps {
   sortable: boolean;
   onDelete?: () => void;
   onDuplicate?: () => void;
+  /** The row's first line, between the handle and the buttons. */
   children: ReactNode;
+  /** Under the first line, across the whole row (handle and buttons columns included). */
+  body?: ReactNode;
+  testId?: string;
 }
 
-/** One row: drag handle, the row's fields, then Duplicate and Delete, each labelled with the row's position. */
-export function RepeaterRow({ rowKey, position, sortable, onDelete, onDuplicate, children }: RepeaterRowProps) {
+/**
+ * One row: drag handle, the row's fields, then Duplicate and Delete, each labelled with the row's position;
+ * then, when given, the row's body across the whole row.
+ */
+export function RepeaterRow({
+  rowKey,
+  position,
+  sortable,
+  onDelete,
+  onDuplicate,
+  children,
+  body,
+  testId,
+}: RepeaterRowProps) {
   const { t } = useTranslation();
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
     id: rowKey,
@@ -33,7 +49,15 @@ export function RepeaterRow({ rowKey, position, sortable, onDelete, onDuplicate,
   };
 
   return (
-    <Paper ref={setNodeRef} style={style} role="listitem" withBorder p="xs" shadow={isDragging ? 'md' : undefined}>
+    <Paper
+      ref={setNodeRef}
+      style={style}
+      role="listitem"
+      withBorder
+      p="xs"
+      shadow={isDragging ? 'md' : undefined}
+      data-testid={testId}
+    >
       <Group gap="xs" wrap="nowrap" align="flex-start">
         {sortable && (
           <ActionIcon
@@ -75,6 +99,9 @@ export function RepeaterRow({ rowKey, position, sortable, onDelete, onDuplicate,
           </Group>
         )}
       </Group>
+      {body !== undefined && body !== null && body !== false && (
+        <div style={{ marginBlockStart: 'var(--mantine-spacing-xs)', minInlineSize: 0 }}>{body}</div>
+      )}
     </Paper>
   );
 }

@@ -34,6 +34,8 @@ export const flowScreens = resourceScreens({
   definition: getResource('flows'),
   useColumns: () => COLUMNS,
   useFormElements: () => API_ELEMENTS,
+  // Groups hold paths that hold offer and lander rows: the editor needs the screen's width (issue 26).
+  wideForm: true,
 });
 
 /** /tracker/flows */
@@ -41,4 +43,5 @@ export const trackerFlowScreens = resourceScreens({
   definition: getResource('tracker-flows'),
   useColumns: () => COLUMNS,
   useFormElements: () => TRACKER_ELEMENTS,
+  wideForm: true,
 });

@@ -14,6 +14,8 @@ export interface ResourceScreenConfig<TRecord> {
   useColumns: () => ListColumn<TRecord>[];
   /** The form elements of the create or the edit screen. */
   useFormElements: (mode: FormMode) => readonly FormElement[];
+  /** Create and edit forms take the page's whole width (the flow editor). */
+  wideForm?: boolean;
 }
 
 export interface ResourceScreenComponents {
@@ -27,15 +29,16 @@ export function resourceScreens<TRecord>({
   definition,
   useColumns,
   useFormElements,
+  wideForm = false,
 }: ResourceScreenConfig<TRecord>): ResourceScreenComponents {
   function List() {
     return <ResourceList definition={definition} columns={useColumns()} />;
   }
   function Create() {
-    return <ResourceCreate definition={definition} elements={useFormElements('create')} />;
+    return <ResourceCreate definition={definition} elements={useFormElements('create')} wide={wideForm} />;
   }
   function Edit() {
-    return <ResourceEdit definition={definition} elements={useFormElements('edit')} />;
+    return <ResourceEdit definition={definition} elements={useFormElements('edit')} wide={wideForm} />;
   }
   return { List, Create, Edit };
 }

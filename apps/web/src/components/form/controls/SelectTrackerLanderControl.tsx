@@ -9,5 +9,12 @@ import { SelectControl } from './SelectControl';
  */
 export function SelectTrackerLanderControl(props: FormControlProps) {
   const landers = useLookup(trackerLanders);
-  return <SelectControl {...props} element={{ ...props.element, options: landers }} />;
+  // A long name cut off in the field reads whole on hover.
+  const title = landers.find((lander) => lander.value === props.value)?.label;
+  return (
+    <SelectControl
+      {...props}
+      element={{ ...props.element, options: landers, input: { title, ...props.element.input } }}
+    />
+  );
 }

@@ -12,6 +12,14 @@ export interface PathGroupsSettings {
   /** Rows made in this editor (added or duplicated) start expanded (§4). */
   isNew: (id: string) => boolean;
   markNew: (id: string) => void;
+  /**
+   * Whether a group's or path's fields are open: as toggled, else as it started (`startsOpen`, asked once
+   * per row, so a row does not close by itself when its key fields fill in).
+   */
+  isOpen: (id: string, startsOpen: () => boolean) => boolean;
+  setOpen: (id: string, open: boolean) => void;
+  /** Prefix of the ids that tie a row's Details button to its fields. */
+  idPrefix: string;
 }
 
 export const PathGroupsContext = createContext<PathGroupsSettings | null>(null);

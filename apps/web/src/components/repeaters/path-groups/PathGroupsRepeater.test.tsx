@@ -7,9 +7,10 @@ import {
   ZFlowForm,
 } from '@switchyard/domain';
 import { QueryClient } from '@tanstack/react-query';
-import { fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { resourceKeys } from '../../../api/queryKeys';
+import i18n from '../../../i18n';
 import { renderControl } from '../renderControl';
 import { PathGroupsRepeater } from './PathGroupsRepeater';
 import type { ApiPath, PathGroup, TrackerPath } from './pathGroupRows';
@@ -172,5 +173,120 @@ describe('path-groups-repeater', { timeout: 15_000 }, () => {
     expect(within(offerRow).queryByRole('textbox', { name: 'Weight' })).toBeNull();
     const [landerRow] = screen.getAllByTestId('path-landers-row') as [HTMLElement];
     expect((within(landerRow).getByRole('textbox', { name: 'Weight' }) as HTMLInputElement).value).toBe('40');
+  });
+
+  describe('share of traffic beside each weight (issue 26)', () => {
+    const LONG_OFFER = `Sweepstakes ${'iPhone 16 Pro Max '.repeat(6)}`.trim();
+    const trackerClient = () => {
+      const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+      const list = [
+        { external_id: 'o1', name: LONG_OFFER, enabled: true },
+        { external_id: 'o2', name: 'Dating trial', enabled: true },
+        { external_id: 'o3', name: 'VPN plan', enabled: true },
+      ];
+      client.setQueryData(resourceKeys.lookup(trackerOffers), { list, total: list.length });
+      client.setQueryData(resourceKeys.lookup(trackerLanders), { list: [], total: 0 });
+      client.setQueryData(resourceKeys.lookup(offers), { list: [], total: 0 });
+      return client;
+    };
+    const trackerPath = (id: string, weight: number, enabled: boolean, rows: [string, number, boolean][]) =>
+      ({
+        id,
+        name: `Path ${id}`,
+        enabled,
+        weight,
+        daily_cap: 0,
+        postback_daily_cap: 0,
+        subaff: '',
+        offers: rows.map(([offer, rowWeight, rowEnabled], index) => ({
+          id: `${id}-${index}`,
+          offer_external_id: offer,
+          weight: rowWeight,
+          enabled: rowEnabled,
+        })),
+        landers: [],
+      }) satisfies TrackerPath;
+    // Paths 60 : 30 and a disabled one; the first path's offers 70 : 30 and a disabled one.
+    const flow = (): PathGroup<TrackerPath>[] => [
+      {
+        ...group('g1', 'Rotation', []),
+        paths: [
+          trackerPath('a', 60, true, [
+            ['o1', 70, true],
+            ['o2', 30, true],
+            ['o3', 500, false],
+          ]),
+          trackerPath('b', 30, true, [['o2', 100, true]]),
+          trackerPath('c', 900, false, [['o3', 100, true]]),
+        ],
+      },
+    ];
+    const trackerElement = { name: 'path_groups', input: { flowType: 'tracker' } };
+    const shareOf = (row: HTMLElement) =>
+      within(row)
+        .queryAllByTestId('traffic-share')
+        .map((node) => node.textContent);
+
+    it("shows each path's share of its group and each offer's share of its path, live as a weight is typed", () => {
+      renderControl(PathGroupsRepeater, flow(), { element: trackerElement, queryClient: trackerClient() });
+      fireEvent.click(screen.getByRole('button', { name: 'Details of Rotation' }));
+      const [pathA, pathB, pathC] = screen.getAllByTestId('path') as [HTMLElement, HTMLElement, HTMLElement];
+      // Closed paths show their share in their first line; the disabled one shows none.
+      expect(shareOf(pathA)).toEqual(['66.7% of traffic']);
+      expect(shareOf(pathB)).toEqual(['33.3% of traffic']);
+      expect(shareOf(pathC)).toEqual([]);
+
+      fireEvent.click(screen.getByRole('button', { name: 'Details of Path a' }));
+      const offerRows = () => within(pathA).getAllByTestId('path-offers-row');
+      expect(offerRows().map(shareOf)).toEqual([['70% of traffic'], ['30% of traffic'], []]);
+      // The offer's whole name reads in its row.
+      expect(within(offerRows()[0] as HTMLElement).getAllByText(LONG_OFFER)[0]).toBeVisible();
+      // Beside the path's weight field too.
+      expect(shareOf(pathA)).toEqual(['66.7% of traffic', '66.7% of traffic', '70% of traffic', '30% of traffic']);
+
+      fireEvent.change(within(offerRows()[0] as HTMLElement).getByRole('textbox', { name: 'Weight' }), {
+        target: { value: '90' },
+      });
+      expect(offerRows().map(shareOf)).toEqual([['75% of traffic'], ['25% of traffic'], []]);
+
+      const pathWeight = within(pathA).getAllByRole('textbox', { name: 'Weight' })[0] as HTMLElement;
+      fireEvent.change(pathWeight, { target: { value: '90' } });
+      expect(shareOf(pathB)).toEqual(['25% of traffic']);
+      expect(within(pathA).getAllByTestId('traffic-share')[0]).toHaveTextContent('75% of traffic');
+
+      // Switching an offer off takes it out of the sums.
+      fireEvent.click(within(offerRows()[1] as HTMLElement).getByRole('switch', { name: 'Enabled' }));
+      expect(offerRows().map(shareOf)).toEqual([['100% of traffic'], [], []]);
+    });
+
+    it('shows the shares in Arabic too', async () => {
+      await act(() => i18n.changeLanguage('ar'));
+      try {
+        const t = i18n.getFixedT('ar');
+        renderControl(PathGroupsRepeater, flow(), { element: trackerElement, queryClient: trackerClient() });
+        fireEvent.click(screen.getByRole('button', { name: t('controls:pathGroups.details', { name: 'Rotation' }) }));
+        const [pathA, pathB] = screen.getAllByTestId('path') as [HTMLElement, HTMLElement];
+        const percent = (share: number) =>
+          t('controls:pathGroups.share', {
+            share: new Intl.NumberFormat('ar', { style: 'percent', maximumFractionDigits: 1 }).format(share),
+          });
+        expect(percent(0.25)).toContain('من الزيارات');
+        expect(shareOf(pathB)).toEqual([percent(1 / 3)]);
+        fireEvent.click(screen.getByRole('button', { name: t('controls:pathGroups.details', { name: 'Path a' }) }));
+        fireEvent.change(
+          within(within(pathA).getAllByTestId('path-offers-row')[1] as HTMLElement).getByRole('textbox', {
+            name: t('controls:pathGroups.weight'),
+          }),
+          { target: { value: '210' } },
+        );
+        expect(within(pathA).getAllByTestId('path-offers-row').map(shareOf)).toEqual([
+          [percent(0.25)],
+          [percent(0.75)],
+          [],
+        ]);
+      } finally {
+        await act(() => i18n.changeLanguage('en'));
+      }
+    });
   });
 });

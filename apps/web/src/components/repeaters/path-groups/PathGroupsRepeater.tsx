@@ -1,10 +1,10 @@
-import { useMemo, useRef } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOfferLookup } from '../../../api/useOfferLookup';
 import type { FormControlProps } from '../../form/types';
 import { Repeater } from '../Repeater';
 import { RepeaterField } from '../RepeaterField';
-import { PathGroupRow } from './PathGroupRow';
+import { PathGroupBody, PathGroupHeader } from './PathGroupRow';
 import { PathGroupsContext, type PathGroupsSettings } from './PathGroupsContext';
 import {
   createPathGroup,
@@ -44,6 +44,10 @@ export function PathGroupsRepeater({
   const offers = useOfferLookup(flowType === 'tracker' ? 'tracker-offers' : 'offers');
   const groups = readPathGroups(value);
   const made = useRef(new Set<string>());
+  const idPrefix = useId();
+  // Open or closed as toggled; rows never toggled keep how they started (asked once per row).
+  const [toggled, setToggled] = useState<ReadonlyMap<string, boolean>>(() => new Map());
+  const started = useRef(new Map<string, boolean>());
 
   const settings = useMemo<PathGroupsSettings>(() => {
     const enabledById = new Map(offers.map((offer) => [offer.value, offer.enabled]));
@@ -56,8 +60,20 @@ export function PathGroupsRepeater({
       markNew: (id) => {
         made.current.add(id);
       },
+      isOpen: (id, startsOpen) => {
+        const open = toggled.get(id);
+        if (open !== undefined) return open;
+        let start = started.current.get(id);
+        if (start === undefined) {
+          start = startsOpen();
+          started.current.set(id, start);
+        }
+        return start;
+      },
+      setOpen: (id, open) => setToggled((current) => new Map(current).set(id, open)),
+      idPrefix,
     };
-  }, [flowType, offers, disabled]);
+  }, [flowType, offers, disabled, toggled, idPrefix]);
 
   const remember = (group: PathGroup) => {
     settings.markNew(group.id);
@@ -92,8 +108,12 @@ export function PathGroupsRepeater({
           emptyText={t('controls:pathGroups.emptyGroups')}
           addTestId={`${element.name}-add`}
           disabled={disabled}
-          renderRow={(group, index, update) => (
-            <PathGroupRow group={group} position={index + 1} update={update} fieldErrors={groupErrors(index)} />
+          rowTestId="path-group"
+          renderRow={(group, index) => (
+            <PathGroupHeader group={group} position={index + 1} fieldErrors={groupErrors(index)} />
+          )}
+          renderBody={(group, index, update) => (
+            <PathGroupBody group={group} position={index + 1} update={update} fieldErrors={groupErrors(index)} />
           )}
         />
       </RepeaterField>

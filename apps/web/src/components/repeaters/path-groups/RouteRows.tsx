@@ -1,6 +1,8 @@
-import { Group, Input, NumberInput, Switch } from '@mantine/core';
-import type { ComponentType } from 'react';
+import { Box, Group, Input, NumberInput, Stack, Switch, Text } from '@mantine/core';
+import { trackerLanders, trafficShares } from '@switchyard/domain';
+import { type ComponentType, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLookup } from '../../../api/useLookup';
 import { SelectOfferControl } from '../../form/controls/SelectOfferControl';
 import { SelectTrackerLanderControl } from '../../form/controls/SelectTrackerLanderControl';
 import type { FormControlProps } from '../../form/types';
@@ -14,6 +16,7 @@ import {
   type PathOfferRow,
   routeRowExpanded,
 } from './pathGroupRows';
+import { TrafficShare } from './TrafficShare';
 
 type RouteRow = { id: string; weight: number; enabled: boolean };
 
@@ -31,10 +34,15 @@ interface RouteRowsSetup<Row extends RouteRow> {
   select: ComponentType<FormControlProps>;
   selectType: string;
   create: () => Row;
+  /** The names to show for the chosen ids (the same lookup as the select's; react-query shares it). */
+  useNames: () => ReadonlyMap<string, string>;
   texts: { list: string; add: string; empty: string; choice: string; choose: string };
 }
 
-/** The weighted offer or lander rows of a tracker path (§3.4): the choice, then weight and switch once chosen. */
+/**
+ * The weighted offer or lander rows of a tracker path (§3.4): the chosen name in full, the choice, then weight,
+ * share of the path's traffic and switch once chosen.
+ */
 function RouteRows<Row extends RouteRow>({
   rows,
   onChange,
@@ -44,7 +52,14 @@ function RouteRows<Row extends RouteRow>({
   const { t } = useTranslation();
   const { disabled } = usePathGroupsContext();
   const Select = setup.select;
+  const names = setup.useNames();
   const at = (index: number, name: string) => fieldErrors?.[`${setup.field}.${index}.${name}`];
+
+  const chosenOf = (row: Row) => row[setup.idField] as unknown as string;
+  // A row still choosing its offer or lander takes no traffic yet; a disabled one never does.
+  const shares = trafficShares(
+    rows.map((row) => ({ enabled: row.enabled && routeRowExpanded(chosenOf(row)), weight: row.weight })),
+  );
 
   return (
     <Input.Wrapper labelElement="div" label={t(setup.texts.list)} error={fieldErrors?.[setup.field]}>
@@ -58,52 +73,74 @@ function RouteRows<Row extends RouteRow>({
           addLabel={t(setup.texts.add)}
           emptyText={t(setup.texts.empty)}
           disabled={disabled}
-          renderRow={(row, index, update) => {
-            const chosen = row[setup.idField] as unknown as string;
+          rowTestId={`path-${setup.field}-row`}
+          // The first line names the choice in full, wrapping; the select takes the row's whole width below.
+          renderRow={(row) => {
+            const chosen = chosenOf(row);
+            const name = chosen ? (names.get(chosen) ?? chosen) : t(setup.texts.choose);
             return (
-              <Group gap="xs" align="flex-end" wrap="wrap" data-testid={`path-${setup.field}-row`}>
-                <div style={{ flex: 2, minInlineSize: '10rem' }}>
-                  <Select
-                    element={{ name: setup.idField, type: setup.selectType, input: { size: 'xs' } }}
-                    value={chosen || null}
-                    onChange={(next) => update({ ...row, [setup.idField]: typeof next === 'string' ? next : '' })}
-                    label={t(setup.texts.choice)}
-                    placeholder={t(setup.texts.choose)}
-                    error={at(index, setup.idField)}
-                    required
-                    disabled={disabled}
-                  />
-                </div>
-                {routeRowExpanded(chosen) && (
-                  <>
-                    <NumberInput
-                      size="xs"
-                      label={t('controls:pathGroups.weight')}
-                      value={row.weight}
-                      onChange={(weight) => update({ ...row, weight: typeof weight === 'number' ? weight : 0 })}
-                      error={at(index, 'weight')}
-                      min={0}
-                      allowDecimal={false}
-                      disabled={disabled}
-                      style={{ flex: 1, minInlineSize: '6rem' }}
-                    />
-                    <Switch
-                      size="sm"
-                      mb={6}
-                      label={t('controls:pathGroups.rowEnabled')}
-                      checked={row.enabled}
-                      onChange={(event) => update({ ...row, enabled: event.currentTarget.checked })}
-                      disabled={disabled}
-                    />
-                  </>
-                )}
-              </Group>
+              <Text size="sm" fw={chosen ? 500 : undefined} c={chosen ? undefined : 'dimmed'} mt={4} style={WRAP}>
+                {name}
+              </Text>
             );
           }}
+          renderBody={(row, index, update) => (
+            <Stack gap="xs">
+              <Select
+                element={{ name: setup.idField, type: setup.selectType, input: { size: 'xs' } }}
+                value={chosenOf(row) || null}
+                onChange={(next) => update({ ...row, [setup.idField]: typeof next === 'string' ? next : '' })}
+                label={t(setup.texts.choice)}
+                placeholder={t(setup.texts.choose)}
+                error={at(index, setup.idField)}
+                required
+                disabled={disabled}
+              />
+              {routeRowExpanded(chosenOf(row)) && (
+                <Group gap="xs" align="flex-end" wrap="wrap">
+                  <NumberInput
+                    size="xs"
+                    label={t('controls:pathGroups.weight')}
+                    value={row.weight}
+                    onChange={(weight) => update({ ...row, weight: typeof weight === 'number' ? weight : 0 })}
+                    error={at(index, 'weight')}
+                    min={0}
+                    allowDecimal={false}
+                    disabled={disabled}
+                    style={{ flex: '0 1 8rem', minInlineSize: '5rem' }}
+                  />
+                  <Box mb={6}>
+                    <TrafficShare share={shares[index] ?? null} hint={t('controls:pathGroups.rowShareHint')} />
+                  </Box>
+                  <Switch
+                    size="sm"
+                    mb={6}
+                    label={t('controls:pathGroups.rowEnabled')}
+                    checked={row.enabled}
+                    onChange={(event) => update({ ...row, enabled: event.currentTarget.checked })}
+                    disabled={disabled}
+                  />
+                </Group>
+              )}
+            </Stack>
+          )}
         />
       </div>
     </Input.Wrapper>
   );
+}
+
+/** Long names break anywhere rather than push the row's buttons off screen. */
+const WRAP = { overflowWrap: 'anywhere' } as const;
+
+function useOfferNames(): ReadonlyMap<string, string> {
+  const { offers } = usePathGroupsContext();
+  return useMemo(() => new Map(offers.map((offer) => [String(offer.value), offer.label])), [offers]);
+}
+
+function useLanderNames(): ReadonlyMap<string, string> {
+  const landers = useLookup(trackerLanders);
+  return useMemo(() => new Map(landers.map((lander) => [String(lander.value), lander.label])), [landers]);
 }
 
 const OFFER_ROWS: RouteRowsSetup<PathOfferRow> = {
@@ -112,6 +149,7 @@ const OFFER_ROWS: RouteRowsSetup<PathOfferRow> = {
   select: SelectOfferControl,
   selectType: 'select-tracker-offer',
   create: createOfferRow,
+  useNames: useOfferNames,
   texts: {
     list: 'controls:pathGroups.offers',
     add: 'controls:pathGroups.addOffer',
@@ -127,6 +165,7 @@ const LANDER_ROWS: RouteRowsSetup<PathLanderRow> = {
   select: SelectTrackerLanderControl,
   selectType: 'select-tracker-lander',
   create: createLanderRow,
+  useNames: useLanderNames,
   texts: {
     list: 'controls:pathGroups.landers',
     add: 'controls:pathGroups.addLander',
