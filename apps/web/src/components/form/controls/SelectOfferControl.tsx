@@ -34,7 +34,11 @@ export function SelectOfferControl(props: FormControlProps) {
             const offer = byId.get(option.value);
             return (
               <Group gap="xs" wrap="nowrap" justify="space-between" w="100%">
-                <Text size="sm" c={offer?.enabled === false ? 'dimmed' : undefined}>
+                <Text
+                  size="sm"
+                  c={offer?.enabled === false ? 'dimmed' : undefined}
+                  style={{ minInlineSize: 0, overflowWrap: 'anywhere' }}
+                >
                   {offer?.label ?? option.label}
                 </Text>
                 {offer?.enabled === false && (
@@ -45,6 +49,8 @@ export function SelectOfferControl(props: FormControlProps) {
               </Group>
             );
           },
+          // A long name cut off in the field reads whole on hover.
+          title: chosen?.label,
           ...element.input,
         },
       }}
