@@ -26,6 +26,7 @@ import { ApiError, api } from '../../api/client';
 import { useTimezoneOptions } from '../../api/useTimezoneOptions';
 import { errorText } from '../../app/errors/errorText';
 import { useServerMessage } from '../../components/feedback/useServerMessage';
+import { DayInput } from '../../components/form/DayInput';
 
 const key = (name: string) => `resources:campaignCosts.${name}`;
 
@@ -132,20 +133,8 @@ function CostRangeForm({ campaignId }: { campaignId: string }) {
         {t(key('hint'))}
       </Text>
       <Group grow align="flex-start">
-        <TextInput
-          type="date"
-          label={t(key('start'))}
-          value={start}
-          onChange={(event) => setStart(event.currentTarget.value)}
-          error={errorOf('start')}
-        />
-        <TextInput
-          type="date"
-          label={t(key('end'))}
-          value={end}
-          onChange={(event) => setEnd(event.currentTarget.value)}
-          error={errorOf('end')}
-        />
+        <DayInput label={t(key('start'))} value={start} onChange={setStart} error={errorOf('start')} />
+        <DayInput label={t(key('end'))} value={end} min={start} onChange={setEnd} error={errorOf('end')} />
       </Group>
       <Select
         label={t(key('timezone'))}

@@ -1,4 +1,5 @@
 import { Badge, Group, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import type { LookupOption } from '../../api/useLookup';
 import { formatDateTime } from '../../components/list/formatDateTime';
 import type { ListColumn } from '../../components/list/types';
@@ -28,9 +29,10 @@ export const statusWithEnabledColumn: ListColumn<Row> = {
 };
 
 function DateTimeCell({ value }: { value: unknown }) {
+  const { i18n } = useTranslation();
   return (
     <Text span size="sm" style={{ whiteSpace: 'nowrap' }}>
-      {formatDateTime(value)}
+      {formatDateTime(value, i18n.language)}
     </Text>
   );
 }
