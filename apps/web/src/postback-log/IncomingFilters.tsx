@@ -1,10 +1,11 @@
-import { Group, Select, TextInput } from '@mantine/core';
+import { Group, Select } from '@mantine/core';
 import { POSTBACK_OUTCOMES, type PostbackOutcome } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
+import { DayInput } from '../components/form/DayInput';
 import { LogSearch } from './LogSearch';
 import { usePostbackLogContext } from './PostbackLogContext';
 
-/** Search by click id or txid, the outcome, and the days (both included). */
+/** Search by click id or txid, the outcome, and the days (both included, Y-m-d as everywhere: issue 26). */
 export function IncomingFilters() {
   const { t } = useTranslation('postbacks');
   const { params } = usePostbackLogContext();
@@ -26,22 +27,22 @@ export function IncomingFilters() {
       />
       {/* The two days stay side by side on a phone. */}
       <Group gap="sm" wrap="nowrap" w={{ base: '100%', xs: 'auto' }}>
-        <TextInput
-          type="date"
+        <DayInput
           label={t('filters.from')}
           value={params.from}
-          max={params.to || undefined}
-          onChange={(event) => params.setDays(event.currentTarget.value, params.to)}
+          max={params.to}
+          onChange={(day) => params.setDays(day, params.to)}
+          clearable
           flex={1}
           miw={0}
           w={{ xs: 170 }}
         />
-        <TextInput
-          type="date"
+        <DayInput
           label={t('filters.to')}
           value={params.to}
-          min={params.from || undefined}
-          onChange={(event) => params.setDays(params.from, event.currentTarget.value)}
+          min={params.from}
+          onChange={(day) => params.setDays(params.from, day)}
+          clearable
           flex={1}
           miw={0}
           w={{ xs: 170 }}
