@@ -3,6 +3,7 @@ export * from './accounts.js';
 export * from './api-tokens.js';
 export * from './auth.js';
 export * from './campaign-urls.js';
+export * from './cloning.js';
 export * from './conditions/index.js';
 export * from './constants.js';
 export * from './conversions.js';

@@ -2,27 +2,7 @@
 // a campaign, flow, offer, lander or segment (both sides): a new external id, "(copy)" after the name,
 // new row ids (so the copy's paths count their own caps and report apart), the same references. A
 // campaign cloned `with_flow` gets a copy of its flow too.
-import type { ResourceName } from '@switchyard/domain';
-
-export const CLONABLE: ReadonlySet<ResourceName> = new Set([
-  'campaigns',
-  'tracker-campaigns',
-  'flows',
-  'tracker-flows',
-  'offers',
-  'tracker-offers',
-  'tracker-landers',
-  'segments',
-  'tracker-segments',
-]);
-
-export const CAMPAIGN_KINDS: ReadonlySet<ResourceName> = new Set(['campaigns', 'tracker-campaigns']);
-
-/** The flow kind of each side's campaigns. */
-export const FLOW_OF_CAMPAIGN: Partial<Record<ResourceName, ResourceName>> = {
-  campaigns: 'flows',
-  'tracker-campaigns': 'tracker-flows',
-};
+// Which resources can be cloned is the domain's CLONABLE (the lists' Clone action reads it too).
 
 const NAME_MAX = 255;
 const COPY = ' (copy)';

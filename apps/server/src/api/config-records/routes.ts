@@ -1,4 +1,13 @@
-import { getResource, RESOURCES, type ResourceDefinition, type ResourceName, ZListQuery } from '@switchyard/domain';
+import {
+  CAMPAIGN_KINDS,
+  CLONABLE,
+  FLOW_OF_CAMPAIGN,
+  getResource,
+  RESOURCES,
+  type ResourceDefinition,
+  type ResourceName,
+  ZListQuery,
+} from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { type TargetOptions, withOutboundTargetCheck } from '../../http/outbound-targets.js';
@@ -6,7 +15,6 @@ import type { Database } from '../../store/schema.js';
 import { authorize } from '../guard.js';
 import { parseInput } from '../parse.js';
 import { parseId, resourceRoutes } from '../resource-routes.js';
-import { CAMPAIGN_KINDS, CLONABLE, FLOW_OF_CAMPAIGN } from './clone.js';
 import { type ConfigChangeListener, ConfigRecordsService } from './service.js';
 import { testPostbackRoutes } from './test-postback.js';
 

@@ -16,7 +16,9 @@ function cellValue(value: unknown): ReactNode {
 /** The records of the current page; archived rows carry a badge and are dimmed. */
 export function ListTable() {
   const { t } = useTranslation();
-  const { columns, records, recordId, editPath, isArchived, canArchive, isFetching } = useResourceListContext();
+  const { columns, records, recordId, editPath, isArchived, canArchive, canClone, isFetching } =
+    useResourceListContext();
+  const hasActions = canArchive || canClone;
   // A list with a status column marks archived rows there; otherwise the link cell carries the badge.
   const hasStatusColumn = columns.some((column) => column.accessor === 'status');
   const linkIndex = Math.max(
@@ -34,7 +36,7 @@ export function ListTable() {
                 {t(column.label)}
               </SortableHeader>
             ))}
-            {canArchive && <Table.Th>{t('resources:list.actions')}</Table.Th>}
+            {hasActions && <Table.Th>{t('resources:list.actions')}</Table.Th>}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -63,7 +65,7 @@ export function ListTable() {
                     </Table.Td>
                   );
                 })}
-                {canArchive && (
+                {hasActions && (
                   <Table.Td>
                     <RowActions record={record} />
                   </Table.Td>

@@ -1,10 +1,11 @@
-import { DEFAULT_PAGE_SIZE, type ResourceDefinition } from '@switchyard/domain';
+import { CLONABLE, DEFAULT_PAGE_SIZE, type ResourceDefinition } from '@switchyard/domain';
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { useResourceList } from '../../api/useResourceList';
 import { useResourceCan } from '../access/useResourceCan';
 import { rememberListSearch } from './listReturnPath';
 import type { ListColumn } from './types';
+import { useCloneConfirm } from './useCloneConfirm';
 import { useListParams } from './useListParams';
 import { useStatusConfirm } from './useStatusConfirm';
 
@@ -25,6 +26,9 @@ export function useResourceListController(definition: ResourceDefinition, column
   const { confirmArchive, confirmRestore } = useStatusConfirm(definition);
   const canCreate = useResourceCan(definition, 'create');
   const canArchive = useResourceCan(definition, 'archive') && definition.archivable;
+  // Issue 21: a copy is a new record, so cloning needs the create right.
+  const canClone = canCreate && CLONABLE.has(definition.name);
+  const confirmClone = useCloneConfirm(definition);
   const route = definition.route ?? '';
 
   useEffect(() => {
@@ -56,12 +60,14 @@ export function useResourceListController(definition: ResourceDefinition, column
     isFetching: query.isFetching,
     canCreate,
     canArchive,
+    canClone,
     createPath: `${route}/create`,
     editPath: (record: ListRecord) => `${route}/edit/${encodeURIComponent(String(recordId(record)))}`,
     recordId,
     isArchived: (record: ListRecord) => record.status === 'archived',
     archive: (record: ListRecord) => confirmArchive(record),
     restore: (record: ListRecord) => confirmRestore(record),
+    clone: (record: ListRecord) => confirmClone(record),
   };
 }
 
