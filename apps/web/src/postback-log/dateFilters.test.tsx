@@ -17,7 +17,7 @@ const ANALYST = {
 };
 
 function renderAt(path: string) {
-  const fetchMock = vi.fn(async () => new Response(JSON.stringify({ list: [], total: 0 })));
+  const fetchMock = vi.fn(async (_input: RequestInfo | URL) => new Response(JSON.stringify({ list: [], total: 0 })));
   vi.stubGlobal('fetch', fetchMock);
   tokenStore.set('test-token');
   const auth = { user: ANALYST as unknown as CurrentUser } as AuthContextValue;
