@@ -104,7 +104,8 @@ describe('ApiTokensCard', () => {
     const post = calls.find((call) => call.method === 'POST');
     expect(post?.url).toBe('/api/tokens');
     expect(post?.body).toMatchObject({ name: 'Offer pauser', permissions: ['/tracker/offer/update'] });
-    const days = (Date.parse((post?.body as { expires_at: string }).expires_at) - Date.now()) / 86_400_000;
+    const days =
+      (Date.parse((post?.body as { expires_at?: string } | undefined)?.expires_at ?? '') - Date.now()) / 86_400_000;
     await waitFor(() => expect(Math.round(days)).toBe(30));
   });
 });
