@@ -13,7 +13,9 @@ import { type ReactNode, useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import i18n, { directionOf } from '../i18n';
 import { AuthProvider } from './auth/AuthProvider';
+import { CloseButtonNames } from './CloseButtonNames';
 import { createQueryClient } from './queryClient';
+import { readableColorsResolver } from './readableColors';
 import { LayoutSettingsProvider } from './settings/LayoutSettingsProvider';
 import { theme } from './theme';
 
@@ -21,22 +23,24 @@ export function AppProviders({ children, queryClient }: { children: ReactNode; q
   const [client] = useState(() => queryClient ?? createQueryClient());
   return (
     <DirectionProvider initialDirection={directionOf(i18n.language)}>
-      <MantineProvider theme={theme}>
+      <MantineProvider theme={theme} cssVariablesResolver={readableColorsResolver}>
         <I18nextProvider i18n={i18n}>
-          <QueryClientProvider client={client}>
-            <ModalsProvider>
-              <Notifications
-                position="top-right"
-                autoClose={NOTIFICATION_TIMEOUT_MS}
-                containerWidth={380}
-                limit={10}
-                classNames={{ root: 'sy-notifications', notification: 'sy-notice' }}
-              />
-              <AuthProvider>
-                <LayoutSettingsProvider>{children}</LayoutSettingsProvider>
-              </AuthProvider>
-            </ModalsProvider>
-          </QueryClientProvider>
+          <CloseButtonNames>
+            <QueryClientProvider client={client}>
+              <ModalsProvider>
+                <Notifications
+                  position="top-right"
+                  autoClose={NOTIFICATION_TIMEOUT_MS}
+                  containerWidth={380}
+                  limit={10}
+                  classNames={{ root: 'sy-notifications', notification: 'sy-notice' }}
+                />
+                <AuthProvider>
+                  <LayoutSettingsProvider>{children}</LayoutSettingsProvider>
+                </AuthProvider>
+              </ModalsProvider>
+            </QueryClientProvider>
+          </CloseButtonNames>
         </I18nextProvider>
       </MantineProvider>
     </DirectionProvider>

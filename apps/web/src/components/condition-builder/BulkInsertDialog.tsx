@@ -29,7 +29,7 @@ export function BulkInsertDialog({ paste, skipped = [], onMultiple, onSingle, on
             </List>
           </ScrollArea.Autosize>
           {skipped.length > 0 && (
-            <Text size="sm" c="orange.8">
+            <Text size="sm" c="orange">
               {t('controls:conditionBuilder.bulk.skipped', { values: skipped.join(', ') })}
             </Text>
           )}

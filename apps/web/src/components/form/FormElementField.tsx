@@ -44,7 +44,7 @@ export function FormElementField({ element }: { element: FormElement }) {
         disabled={Boolean(element.disabled) || isSaving}
       />
       {showSuccess && (
-        <Text size="xs" c="teal.7" mt={4}>
+        <Text size="xs" c="teal" mt={4}>
           {t('resources:form.looksGood')}
         </Text>
       )}

@@ -61,7 +61,7 @@ export function SelectOfferControl(props: FormControlProps) {
           <>
             {description}
             {description ? ' ' : null}
-            <Text span size="xs" c="orange.8">
+            <Text span size="xs" c="orange">
               {t('controls:controls.offer.chosenDisabled')}
             </Text>
           </>
