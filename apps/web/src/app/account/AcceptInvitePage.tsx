@@ -12,6 +12,7 @@ import { AccountPageHeader } from './AccountPageHeader';
 import { confirmationError, newPasswordError, showServerErrors } from './formErrors';
 import { InvalidLinkNotice } from './InvalidLinkNotice';
 import { NewPasswordFields } from './NewPasswordFields';
+import { trimAsTyped } from './trimAsTyped';
 
 interface AcceptValues {
   name: string;
@@ -98,7 +99,7 @@ export function AcceptInvitePage() {
             label={t('account.fields.name')}
             autoComplete="name"
             withAsterisk
-            {...form.getInputProps('name')}
+            {...trimAsTyped(form.getInputProps('name'))}
           />
           <NewPasswordFields form={form} />
           <Button type="submit" fullWidth loading={submitting}>

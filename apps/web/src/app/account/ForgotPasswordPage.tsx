@@ -7,6 +7,7 @@ import { translateServerMessage } from '../errors/errorText';
 import { AccountPageHeader } from './AccountPageHeader';
 import { BackToLoginLink } from './BackToLoginLink';
 import { emailError, showServerErrors } from './formErrors';
+import { trimAsTyped } from './trimAsTyped';
 
 /** Forgot password: the answer is the same whether or not an account has the email. */
 export function ForgotPasswordPage() {
@@ -58,7 +59,7 @@ export function ForgotPasswordPage() {
                 type="email"
                 autoComplete="email"
                 withAsterisk
-                {...form.getInputProps('email')}
+                {...trimAsTyped(form.getInputProps('email'))}
               />
               <Button type="submit" fullWidth loading={submitting}>
                 {t('account.forgot.submit')}

@@ -9,6 +9,7 @@ import { changeLanguage, isLanguage, LANGUAGE_NAMES } from '../../i18n';
 import { useAuth } from '../auth/useAuth';
 import { notify } from '../notify';
 import { showServerErrors } from './formErrors';
+import { trimAsTyped } from './trimAsTyped';
 import { PROFILE_KEY } from './useProfile';
 
 const LANGUAGE_OPTIONS = LANGUAGES.map((language) => ({ value: language, label: LANGUAGE_NAMES[language] }));
@@ -61,7 +62,7 @@ export function ProfileDetailsCard({ profile }: { profile: Profile }) {
             label={t('account.fields.name')}
             withAsterisk
             autoComplete="name"
-            {...form.getInputProps('name')}
+            {...trimAsTyped(form.getInputProps('name'))}
           />
           <Select
             label={t('account.fields.language')}

@@ -10,6 +10,7 @@ import { AccountPageHeader } from './AccountPageHeader';
 import { BackToLoginLink } from './BackToLoginLink';
 import { confirmationError, emailError, newPasswordError, showServerErrors } from './formErrors';
 import { NewPasswordFields } from './NewPasswordFields';
+import { trimAsTyped } from './trimAsTyped';
 import { useRegistrationStatus } from './useRegistrationStatus';
 
 interface RegisterValues {
@@ -94,14 +95,14 @@ export function RegisterPage() {
             label={t('account.fields.name')}
             autoComplete="name"
             withAsterisk
-            {...form.getInputProps('name')}
+            {...trimAsTyped(form.getInputProps('name'))}
           />
           <TextInput
             label={t('account.fields.email')}
             type="email"
             autoComplete="email"
             withAsterisk
-            {...form.getInputProps('email')}
+            {...trimAsTyped(form.getInputProps('email'))}
           />
           <NewPasswordFields form={form} />
           <Button type="submit" fullWidth loading={submitting}>

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiError } from '../../api/client';
 import { emailError } from '../account/formErrors';
+import { trimAsTyped } from '../account/trimAsTyped';
 import { useRegistrationStatus } from '../account/useRegistrationStatus';
 import { useAuth } from '../auth/useAuth';
 import { errorText, translateServerMessage } from '../errors/errorText';
@@ -70,7 +71,7 @@ export function LoginPage() {
             type="email"
             autoComplete="username"
             withAsterisk
-            {...form.getInputProps('email')}
+            {...trimAsTyped(form.getInputProps('email'))}
           />
           <PasswordInput
             label={t('auth.password')}

@@ -1,9 +1,15 @@
 import { type ChangeEvent, useEffect, useState } from 'react';
 import type { FormControlProps } from './types';
 
+/** What the field shows as typed: never leading whitespace; a trailing space may start the next word. */
+export function trimTyped(typed: string): string {
+  return typed.replace(/^\s+/, '');
+}
+
 /**
  * Text that trims whitespace as typed (§2.6) without fighting the user: the stored value is always
- * trimmed, the shown one keeps what is being typed and is trimmed on blur.
+ * trimmed; the shown one drops leading whitespace at once (issue 26) and keeps a trailing space while
+ * the next word is typed, until the field is left.
  */
 export function useTrimmedText(stored: unknown, store: (value: string) => void) {
   const storedText = typeof stored === 'string' ? stored : stored == null ? '' : String(stored);
@@ -16,7 +22,7 @@ export function useTrimmedText(stored: unknown, store: (value: string) => void) 
   return {
     value: shown,
     onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
-      const typed = event.currentTarget.value;
+      const typed = trimTyped(event.currentTarget.value);
       setShown(typed);
       const trimmed = typed.trim();
       if (trimmed !== storedText) store(trimmed);

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { useLookup } from '../../api/useLookup';
 import { emailError, showServerErrors } from '../../app/account/formErrors';
+import { trimAsTyped } from '../../app/account/trimAsTyped';
 import { notify } from '../../app/notify';
 import { PermissionChecklist } from '../../components/permissions/PermissionChecklist';
 import { isLanguage, LANGUAGE_NAMES } from '../../i18n';
@@ -123,13 +124,13 @@ export function InviteUserModal({ opened, onClose, result: given }: InviteUserMo
               type="email"
               withAsterisk
               autoComplete="off"
-              {...form.getInputProps('email')}
+              {...trimAsTyped(form.getInputProps('email'))}
             />
             <TextInput
               label={t('account.fields.name')}
               description={t('account.invitations.nameHint')}
               autoComplete="off"
-              {...form.getInputProps('name')}
+              {...trimAsTyped(form.getInputProps('name'))}
             />
             <MultiSelect
               label={t('account.invitations.roles')}
