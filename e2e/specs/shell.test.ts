@@ -19,11 +19,11 @@ describe('dashboard shell', () => {
     expect(new URL(page.url()).pathname).toBe('/admin/users');
   });
 
-  it("shows an administrator the side menu's 17 entries and Currency Rates, with the three headings", async () => {
+  it("shows an administrator the side menu's 17 entries, Currency Rates and History, with the three headings", async () => {
     const page = await browser.newPage();
     await logIn(page, admin().email, admin().password);
     const menu = page.getByRole('navigation', { name: 'Main menu' });
-    await expect.poll(() => menu.getByRole('link').count()).toBe(18);
+    await expect.poll(() => menu.getByRole('link').count()).toBe(19);
     const headings = await menu.getByRole('heading', { level: 2 }).allTextContents();
     expect(headings).toEqual(['API', 'Tracker', 'General']);
     for (const label of ['Dashboard', 'Flows', 'Segments', 'Campaigns', 'Offers', 'Landers', 'Reports']) {
@@ -37,18 +37,19 @@ describe('dashboard shell', () => {
       'Workspaces',
       'Currency Rates',
     ];
-    for (const label of [...general, 'Users']) {
+    for (const label of [...general, 'Users', 'History']) {
       await menu.getByRole('link', { name: label, exact: true }).waitFor();
     }
   });
 
-  it('shows a user holding only /api/offer/get just Dashboard and API › Offers', async () => {
+  it('shows a user holding only /api/offer/get just Dashboard, API › Offers and History', async () => {
     const user = await createUser(adminToken, ['/api/offer/get']);
     const page = await browser.newPage();
     await logIn(page, user.email, user.password);
     const menu = page.getByRole('navigation', { name: 'Main menu' });
     await menu.getByRole('link', { name: 'Offers', exact: true }).waitFor();
-    expect(await menu.getByRole('link').allTextContents()).toEqual(['Dashboard', 'Offers']);
+    // History is everyone's (issue 21): it lists what the user may read, under no heading of its own.
+    expect(await menu.getByRole('link').allTextContents()).toEqual(['Dashboard', 'Offers', 'History']);
     expect(await menu.getByRole('heading', { level: 2 }).allTextContents()).toEqual(['API']);
     expect(await menu.getByText('General', { exact: true }).count()).toBe(0);
   });

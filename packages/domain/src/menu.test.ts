@@ -9,7 +9,7 @@ const headings = (permissions: string[]) =>
     .map((section) => section.section);
 
 describe('side menu (§2.3)', () => {
-  it('has the 17 entries of the spec, in its order, and Currency rates after Workspaces (issue 18)', () => {
+  it('has the 17 entries of the spec, in its order, Currency rates after Workspaces (issue 18), History last (issue 21)', () => {
     expect(MENU.flatMap((section) => section.entries.map((entry) => entry.route))).toEqual([
       '/admin',
       '/admin/flows',
@@ -29,16 +29,17 @@ describe('side menu (§2.3)', () => {
       '/admin/workspaces',
       '/admin/currency-rates',
       '/admin/users',
+      '/admin/history',
     ]);
   });
 
   it('shows everything with its headings to an administrator', () => {
-    expect(routes(['/'])).toHaveLength(18);
+    expect(routes(['/'])).toHaveLength(19);
     expect(headings(['/'])).toEqual(['api', 'tracker', 'general']);
   });
 
   it('shows only Dashboard and API › Offers to a user holding /api/offer/get', () => {
-    expect(routes(['/api/offer/get'])).toEqual(['/admin', '/admin/offers']);
+    expect(routes(['/api/offer/get'])).toEqual(['/admin', '/admin/offers', '/admin/history']);
     expect(headings(['/api/offer/get'])).toEqual(['api']);
   });
 
@@ -57,11 +58,16 @@ describe('side menu (§2.3)', () => {
   });
 
   it('shows Currency rates to whoever may see the workspaces', () => {
-    expect(routes(['/general/workspace/get'])).toEqual(['/admin', '/admin/workspaces', '/admin/currency-rates']);
+    expect(routes(['/general/workspace/get'])).toEqual([
+      '/admin',
+      '/admin/workspaces',
+      '/admin/currency-rates',
+      '/admin/history',
+    ]);
     expect(routes(['/general/affiliate-network/get'])).not.toContain('/admin/currency-rates');
   });
 
-  it('shows only the Dashboard to a user without permissions', () => {
-    expect(routes([])).toEqual(['/admin']);
+  it('shows only the Dashboard and History to a user without permissions', () => {
+    expect(routes([])).toEqual(['/admin', '/admin/history']);
   });
 });

@@ -45,6 +45,12 @@ const SCREEN_ENTRIES: readonly { section: Section; after: ResourceName | null; e
       permission: { section: 'general', resource: 'workspace', action: 'get' },
     },
   },
+  {
+    // Issue 21: the workspace's change history; everyone signed in sees what the API lets them read.
+    section: 'general',
+    after: null,
+    entry: { labelKey: 'menu.history', route: '/admin/history', permission: null },
+  },
 ];
 
 /** A section's resource entries in registry order, each followed by the screens placed after it. */

@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 /** How a field is named: the form's own label where the edit screen has one, else the history's word. */
 export type FieldLabel = (field: string) => string | undefined;
 
-function Value({ value }: { value: HistoryValue }) {
+function Value({ field, value }: { field: string | null; value: HistoryValue }) {
   const { t } = useTranslation();
   if (value === null || value === '')
     return (
@@ -20,6 +20,13 @@ function Value({ value }: { value: HistoryValue }) {
       </Text>
     );
   if (typeof value === 'boolean') return <>{t(value ? 'history:on' : 'history:off')}</>;
+  if (field === 'status' && typeof value === 'string') {
+    return (
+      <Text span fw={600}>
+        {t(`history:status.${value}`, { defaultValue: value })}
+      </Text>
+    );
+  }
   // Ids, URLs and conditions read left to right inside Arabic text.
   return (
     <Text span fw={600}>
@@ -34,7 +41,8 @@ function useChangeText() {
     rows: (change: HistoryChange) =>
       change.rows.map((row) => t(`history:rows.${row.kind}`, { name: row.name })).join(' › '),
     field: (field: string, label?: FieldLabel) =>
-      label?.(field) ?? t(`history:fields.${field.split('.').at(-1)}`, { defaultValue: field }),
+      label?.(field) ??
+      t([`history:fields.${field.split('.').at(-1)}`, `resources:fields.${field}`], { defaultValue: field }),
   };
 }
 
@@ -71,7 +79,8 @@ export function HistoryChanges({ entry, fieldLabel }: { entry: HistoryEntryDetai
           <List.Item key={key}>
             {where && `${where}: `}
             {text.field(change.field ?? '', change.rows.length === 0 ? fieldLabel : undefined)}{' '}
-            <Value value={change.before} /> {arrow} <Value value={change.after} />
+            <Value field={change.field} value={change.before} /> {arrow}{' '}
+            <Value field={change.field} value={change.after} />
           </List.Item>
         );
       })}

@@ -49,10 +49,12 @@ export interface HistoryEntryItemProps {
   canRestore: boolean;
   /** After a restore: the record as it now is. */
   onRestored?: (record: Record<string, unknown>) => void;
+  /** What the entry changed, named (the workspace-wide screen links to the record). */
+  record?: ReactNode;
 }
 
 /** One kept change of a record with its field-by-field diff and, where there was a before, Restore. */
-export function HistoryEntryItem({ entry, fieldLabel, canRestore, onRestored }: HistoryEntryItemProps) {
+export function HistoryEntryItem({ entry, fieldLabel, canRestore, onRestored, record }: HistoryEntryItemProps) {
   const { t } = useTranslation();
   const serverMessage = useServerMessage();
   const detail = useHistoryEntry(entry.id);
@@ -78,6 +80,7 @@ export function HistoryEntryItem({ entry, fieldLabel, canRestore, onRestored }: 
       <Stack gap="xs">
         <Group justify="space-between" align="flex-start" wrap="nowrap">
           <HistoryEntryHeading entry={entry}>
+            {record}
             {entry.restored_from !== null && (
               <Text size="sm" c="dimmed">
                 {t('history:restoredFrom', { id: entry.restored_from })}

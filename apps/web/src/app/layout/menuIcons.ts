@@ -9,6 +9,7 @@ import {
   IconChartPie,
   IconCoins,
   IconFilter,
+  IconHistory,
   IconLayoutDashboard,
   IconPlaneArrival,
   IconReportAnalytics,
@@ -40,6 +41,7 @@ const MENU_ICONS: Record<string, Icon> = {
   'menu.workspaces': IconBriefcase,
   'menu.currency-rates': IconCoins,
   'menu.users': IconUsers,
+  'menu.history': IconHistory,
 };
 
 export function menuIcon(labelKey: string): Icon {

@@ -112,6 +112,11 @@ export function appRoutes(screenRoutes: RouteObject[] = resourceRoutes()): Route
                         },
                       ],
                     },
+                    {
+                      // Issue 21: every signed-in user sees the kept changes the API lets them read.
+                      path: '/admin/history',
+                      lazy: () => import('../../history/HistoryScreen').then((m) => ({ Component: m.HistoryScreen })),
+                    },
                     { path: '/utility/404', element: <ErrorPage status={404} /> },
                     { path: '*', element: <ErrorPage status={404} /> },
                   ],
