@@ -80,22 +80,25 @@ export const ZRowId = z
   .transform((id) => (id === undefined ? newRowId() : String(id)));
 
 /**
- * Issue 21: two rows of one kind with the same id in one record are refused on the second one's id
- * (they would share a cap counter and merge in reports). `rows` gives each row of a kind with its path.
+ * Issue 21: two rows of one kind with the same id in one record are refused on the second one's id (they
+ * would share a cap counter and merge in reports). `kinds` gives each kind's rows with their paths; the
+ * answer is the API's `errors` map. Checked when a record is saved, never when a stored one is read (a
+ * record saved before the rule still routes).
  */
-export function refuseDuplicateRowIds(
-  context: z.RefinementCtx,
-  kinds: Iterable<readonly { id: string; path: (string | number)[] }[]>,
-): void {
+export function duplicateRowIdErrors(
+  kinds: Iterable<readonly { id: unknown; path: readonly (string | number)[] }[]>,
+): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
   for (const rows of kinds) {
     const seen = new Set<string>();
     for (const row of rows) {
-      if (seen.has(row.id)) {
-        context.addIssue({ code: 'custom', path: [...row.path, 'id'], message: M.duplicateRowId });
-      }
-      seen.add(row.id);
+      if (typeof row.id !== 'string' && typeof row.id !== 'number') continue;
+      const id = String(row.id);
+      if (seen.has(id)) errors[[...row.path, 'id'].join('.')] = [M.duplicateRowId];
+      seen.add(id);
     }
   }
+  return errors;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_DAILY_CAP, DEFAULT_POSTBACK_DAILY_CAP, DEFAULT_WEIGHT } from '../constants.js';
 import {
-  refuseDuplicateRowIds,
+  duplicateRowIdErrors,
   ZConditionText,
   ZCount,
   ZExternalIdRef,
@@ -39,36 +39,34 @@ export function pathGroupSchema<TPath extends z.ZodType>(path: TPath) {
   });
 }
 
-type Row = { id: string; path: (string | number)[] };
+type Row = { id: unknown; path: (string | number)[] };
+type RowLike = { id?: unknown; paths?: unknown; offers?: unknown; landers?: unknown };
+
+const rowsOf = (value: unknown): RowLike[] => (Array.isArray(value) ? (value as RowLike[]) : []);
 
 /**
- * Issue 21: a flow's path groups, paths, and offer and lander rows each have ids unique in the flow;
- * the second of two alike is refused on its own field path.
+ * Issue 21: a flow's path groups, paths, and offer and lander rows each have ids unique in the flow; the
+ * second of two alike is named by its field path (`path_groups.1.paths.0.id`).
  */
-export function refuseDuplicateFlowRowIds(
-  groups: readonly { id: string; paths: readonly { id: string; offers?: unknown; landers?: unknown }[] }[],
-  context: z.RefinementCtx,
-): void {
+export function flowDuplicateRowIds(pathGroups: unknown): Record<string, string[]> {
   const kinds: Record<'groups' | 'paths' | 'offers' | 'landers', Row[]> = {
     groups: [],
     paths: [],
     offers: [],
     landers: [],
   };
-  groups.forEach((group, g) => {
-    kinds.groups.push({ id: group.id, path: [g] });
-    group.paths.forEach((path, p) => {
-      kinds.paths.push({ id: path.id, path: [g, 'paths', p] });
+  rowsOf(pathGroups).forEach((group, g) => {
+    kinds.groups.push({ id: group.id, path: ['path_groups', g] });
+    rowsOf(group.paths).forEach((path, p) => {
+      kinds.paths.push({ id: path.id, path: ['path_groups', g, 'paths', p] });
       for (const kind of ['offers', 'landers'] as const) {
-        const rows = path[kind];
-        if (!Array.isArray(rows)) continue;
-        rows.forEach((row: { id: string }, r) => {
-          kinds[kind].push({ id: row.id, path: [g, 'paths', p, kind, r] });
+        rowsOf(path[kind]).forEach((row, r) => {
+          kinds[kind].push({ id: row.id, path: ['path_groups', g, 'paths', p, kind, r] });
         });
       }
     });
   });
-  refuseDuplicateRowIds(context, Object.values(kinds));
+  return duplicateRowIdErrors(Object.values(kinds));
 }
 
 /** Priority equals the row index (§3.3); the server rewrites it so order is the only truth. */
@@ -78,11 +76,7 @@ export function withPriorities<T extends { priority: number }>(rows: T[]): T[] {
 
 export const ZFlowForm = z.object({
   name: ZName,
-  path_groups: z
-    .array(pathGroupSchema(ZApiPath))
-    .superRefine(refuseDuplicateFlowRowIds)
-    .default([])
-    .transform(withPriorities),
+  path_groups: z.array(pathGroupSchema(ZApiPath)).default([]).transform(withPriorities),
 });
 export type TFlowForm = z.infer<typeof ZFlowForm>;
 

@@ -1,7 +1,7 @@
 // Nested parts that several resources share (ENTITIES.md, "Field names of the nested parts").
 import { z } from 'zod';
 import { DEFAULT_PAYOUT } from '../constants.js';
-import { refuseDuplicateRowIds, ZConditionText, ZExternalIdRef, ZMoney, ZOptionalMacroUrl, ZRowId } from '../fields.js';
+import { duplicateRowIdErrors, ZConditionText, ZExternalIdRef, ZMoney, ZOptionalMacroUrl, ZRowId } from '../fields.js';
 import { VALIDATION_MESSAGES as M } from '../messages.js';
 
 export const COST_MODELS = ['CPC', 'CPM', 'CPA', 'RevShare', 'Auto'] as const;
@@ -54,16 +54,21 @@ export const ZPayoutRuleSet = z.object({
 });
 export type TPayoutRuleSet = z.infer<typeof ZPayoutRuleSet>;
 
-/** Issue 21: rule sets, and rules across them, each have ids unique in the record. */
-export const ZPayoutRuleSets = z
-  .array(ZPayoutRuleSet)
-  .superRefine((sets, context) =>
-    refuseDuplicateRowIds(context, [
-      sets.map((set, s) => ({ id: set.id, path: [s] })),
-      sets.flatMap((set, s) => set.rules.map((rule, r) => ({ id: rule.id, path: [s, 'rules', r] }))),
-    ]),
-  )
-  .default([]);
+export const ZPayoutRuleSets = z.array(ZPayoutRuleSet).default([]);
+
+/** Issue 21: rule sets, and rules across them, each have ids unique in the record (checked on save). */
+export function payoutRuleDuplicateRowIds(sets: unknown): Record<string, string[]> {
+  const list = Array.isArray(sets) ? (sets as { id?: unknown; rules?: unknown }[]) : [];
+  return duplicateRowIdErrors([
+    list.map((set, s) => ({ id: set.id, path: ['payout_rule_sets', s] })),
+    list.flatMap((set, s) =>
+      (Array.isArray(set.rules) ? (set.rules as { id?: unknown }[]) : []).map((rule, r) => ({
+        id: rule.id,
+        path: ['payout_rule_sets', s, 'rules', r],
+      })),
+    ),
+  ]);
+}
 
 /** §4: the postback events not yet chosen; the add button shows only while this is not empty. */
 export function unusedPostbackEvents<T extends { value: string }>(

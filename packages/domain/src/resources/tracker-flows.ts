@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_WEIGHT } from '../constants.js';
 import { ZExternalIdRef, ZName, ZRowId, ZWeight } from '../fields.js';
-import { pathFields, pathGroupSchema, refuseDuplicateFlowRowIds, withPriorities } from './flows.js';
+import { pathFields, pathGroupSchema, withPriorities } from './flows.js';
 import { defineResource } from './types.js';
 
 /** §3.4 row shapes of a tracker path. */
@@ -27,11 +27,7 @@ export type TTrackerPath = z.infer<typeof ZTrackerPath>;
 
 export const ZTrackerFlowForm = z.object({
   name: ZName,
-  path_groups: z
-    .array(pathGroupSchema(ZTrackerPath))
-    .superRefine(refuseDuplicateFlowRowIds)
-    .default([])
-    .transform(withPriorities),
+  path_groups: z.array(pathGroupSchema(ZTrackerPath)).default([]).transform(withPriorities),
 });
 export type TTrackerFlowForm = z.infer<typeof ZTrackerFlowForm>;
 

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import {
+  flowDuplicateRowIds,
   getResource,
   type ListResponse,
+  payoutRuleDuplicateRowIds,
   type ResourceDefinition,
   type ResourceName,
   type TListQuery,
@@ -365,7 +367,11 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
    * unknown as a missing one); backup and segment chains must not lead back here.
    */
   private async check(trx: Db, workspaceId: number, body: Record<string, unknown>, externalId: string): Promise<void> {
-    const errors: Record<string, string[]> = {};
+    // Issue 21: no two rows of one kind with one id (checked on save only: stored records keep routing).
+    const errors: Record<string, string[]> = {
+      ...flowDuplicateRowIds(body.path_groups),
+      ...payoutRuleDuplicateRowIds(body.payout_rule_sets),
+    };
     for (const reference of this.definition.references ?? []) {
       const values = referenceValues(body, reference);
       if (values.length === 0) continue;
