@@ -114,7 +114,9 @@ async function startServer(env: NodeJS.ProcessEnv, port: number): Promise<Server
   const keep = (chunk: Buffer) => {
     for (const line of chunk.toString('utf8').split('\n')) {
       // Kept: what a restart says of the journal, and every warning or error.
-      if (line.includes('journal') || /"level":(40|50|60)/.test(line)) output.push(line);
+      // Also any line that is not the JSON log (a failed start says why in plain text).
+      const plain = line.trim() !== '' && !line.startsWith('{');
+      if (plain || line.includes('journal') || /"level":(40|50|60)/.test(line)) output.push(line);
     }
   };
   child.stdout?.on('data', keep);
