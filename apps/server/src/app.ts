@@ -34,6 +34,7 @@ import { HistoryService } from './history/service.js';
 import { dashboard } from './http/dashboard.js';
 import { errorHandler } from './http/error-handler.js';
 import { lenientJsonBody } from './http/json-body.js';
+import { answerJsonLd } from './http/json-ld.js';
 import { collectApiRoutes, openApiRoutes } from './http/openapi.js';
 import { securityHeaders } from './http/security-headers.js';
 import type { TrustProxy } from './http/trusted-proxies.js';
@@ -216,6 +217,7 @@ async function createServer(
         }
         request.actor = { ...actor, ip: request.ip, workspaceId: await actingWorkspace(store.db, actor, request) };
       });
+      answerJsonLd(api);
       networkPostbackUrls(api, store.db, options.config.publicUrl);
       trackerCampaignUrls(api, store.db, options.config.publicUrl);
       authRoutes(api, auth);

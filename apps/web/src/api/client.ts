@@ -4,6 +4,7 @@ import {
   AUTH_TOKEN_PREFIX,
   CURRENT_USER_STORAGE_KEY,
   ERROR_MESSAGES,
+  type ListResponse,
   TOKEN_STORAGE_KEY,
 } from '@switchyard/domain';
 
@@ -132,7 +133,13 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** 'default': act in the user's default workspace, whatever this browser chose. */
   workspace?: 'chosen' | 'default';
+  /** The media type asked for: lists ask for JSON-LD (§7). */
+  accept?: typeof JSON_MEDIA_TYPE | typeof LIST_MEDIA_TYPE;
 }
+
+export const JSON_MEDIA_TYPE = 'application/json';
+/** §7: "List requests ask for the ld+json media type, and responses are read as list and total." */
+export const LIST_MEDIA_TYPE = 'application/ld+json';
 
 export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
   const params = new URLSearchParams();
@@ -144,7 +151,7 @@ export function buildUrl(path: string, query?: Record<string, QueryValue>): stri
 }
 
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: options.accept ?? JSON_MEDIA_TYPE };
   const token = tokenStore.get();
   if (token) headers.Authorization = `${AUTH_TOKEN_PREFIX} ${token}`;
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -181,4 +188,9 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
     });
   }
   return data as T;
+}
+
+/** A list call (§7, §7.2): asks for the ld+json media type; the answer is read as `list` and `total`. */
+export function apiList<T>(path: string, options: Omit<RequestOptions, 'accept'> = {}): Promise<ListResponse<T>> {
+  return api<ListResponse<T>>(path, { ...options, accept: LIST_MEDIA_TYPE });
 }

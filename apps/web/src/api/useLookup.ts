@@ -1,7 +1,7 @@
-import { type ListResponse, LOOKUP_STALE_MS, type ResourceDefinition } from '@switchyard/domain';
+import { LOOKUP_STALE_MS, type ResourceDefinition } from '@switchyard/domain';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { api, type QueryValue } from './client';
+import { apiList, type QueryValue } from './client';
 import { resourceKeys } from './queryKeys';
 
 export type LookupValue = string | number;
@@ -55,7 +55,7 @@ export function useLookupQuery(definition: ResourceDefinition, options: LookupRe
       path === definition.apiPath ? resourceKeys.lookup(definition) : [...resourceKeys.lookup(definition), path],
     queryFn: async ({ signal }) => {
       try {
-        return await api<ListResponse<LookupRecord>>(path, { query: lookupQuery(definition), signal });
+        return await apiList<LookupRecord>(path, { query: lookupQuery(definition), signal });
       } catch (error) {
         if (!signal.aborted) console.warn(lookupFailureMessage(definition.name.replaceAll('-', ' ')));
         throw error;

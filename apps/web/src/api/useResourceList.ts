@@ -7,7 +7,7 @@ import {
   type StatusFilter,
 } from '@switchyard/domain';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api } from './client';
+import { apiList } from './client';
 import { resourceKeys } from './queryKeys';
 
 export interface ResourceListParams {
@@ -42,7 +42,7 @@ export function useResourceList<TRecord = Record<string, unknown>>(
     queryKey: resourceKeys.list(definition, query),
     queryFn: async ({ signal }): Promise<ListResponse<TRecord>> => {
       try {
-        return await api<ListResponse<TRecord>>(definition.apiPath, { query, signal });
+        return await apiList<TRecord>(definition.apiPath, { query, signal });
       } catch (error) {
         if (signal.aborted) throw error;
         console.error(`Unable to load ${definition.name}`, error);

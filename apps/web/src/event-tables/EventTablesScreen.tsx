@@ -23,7 +23,6 @@ import {
   type EventConversionScope,
   type EventKind,
   type EventRows,
-  type ListResponse,
   type ReportFilterGroup,
 } from '@switchyard/domain';
 import { IconColumns, IconDownload } from '@tabler/icons-react';
@@ -31,7 +30,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
-import { api } from '../api/client';
+import { apiList } from '../api/client';
 import { showNotice } from '../components/feedback/showNotice';
 import { toCsv } from '../reports/csv';
 import { useReportFormat } from '../reports/useReportFormat';
@@ -51,7 +50,7 @@ function fetchEvents<Kind extends EventKind>(
   limit: number,
   signal?: AbortSignal,
 ) {
-  return api<ListResponse<EventRows[Kind]>>(`events/${kind}`, { query: eventQuery(params, page, limit), signal });
+  return apiList<EventRows[Kind]>(`events/${kind}`, { query: eventQuery(params, page, limit), signal });
 }
 
 function download(fileName: string, text: string): void {

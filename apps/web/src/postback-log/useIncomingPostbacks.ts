@@ -1,6 +1,6 @@
-import { DEFAULT_PAGE_SIZE, type ListResponse, type PostbackLogEntry } from '@switchyard/domain';
+import { DEFAULT_PAGE_SIZE, type PostbackLogEntry } from '@switchyard/domain';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api } from '../api/client';
+import { apiList } from '../api/client';
 import { postbackLogKeys } from './postbackLogKeys';
 import type { PostbackLogParams } from './usePostbackLogParams';
 
@@ -20,7 +20,7 @@ export function useIncomingPostbacks(params: PostbackLogParams, refreshMs: numbe
   };
   return useQuery({
     queryKey: postbackLogKeys.incoming(query),
-    queryFn: ({ signal }) => api<ListResponse<PostbackLogEntry>>('postback-log', { query, signal }),
+    queryFn: ({ signal }) => apiList<PostbackLogEntry>('postback-log', { query, signal }),
     placeholderData: keepPreviousData,
     refetchInterval: refreshMs,
   });

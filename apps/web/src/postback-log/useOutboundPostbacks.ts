@@ -1,6 +1,6 @@
-import { DEFAULT_PAGE_SIZE, type ListResponse, type OutboundPostbackEntry } from '@switchyard/domain';
+import { DEFAULT_PAGE_SIZE, type OutboundPostbackEntry } from '@switchyard/domain';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api } from '../api/client';
+import { apiList } from '../api/client';
 import { postbackLogKeys } from './postbackLogKeys';
 import type { PostbackLogParams } from './usePostbackLogParams';
 
@@ -14,7 +14,7 @@ export function useOutboundPostbacks(params: PostbackLogParams, refreshMs: numbe
   };
   return useQuery({
     queryKey: postbackLogKeys.outbound(query),
-    queryFn: ({ signal }) => api<ListResponse<OutboundPostbackEntry>>('outbound-postbacks', { query, signal }),
+    queryFn: ({ signal }) => apiList<OutboundPostbackEntry>('outbound-postbacks', { query, signal }),
     placeholderData: keepPreviousData,
     refetchInterval: refreshMs,
   });

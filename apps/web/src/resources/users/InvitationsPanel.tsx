@@ -1,10 +1,10 @@
 import { ActionIcon, Badge, Button, Card, Group, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
-import type { Invitation, InvitationResult, ListResponse } from '@switchyard/domain';
+import type { Invitation, InvitationResult } from '@switchyard/domain';
 import { IconMailForward, IconSend, IconSettings, IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
+import { api, apiList } from '../../api/client';
 import { useCan } from '../../app/auth/useCan';
 import { errorText } from '../../app/errors/errorText';
 import { notify } from '../../app/notify';
@@ -21,7 +21,7 @@ export function InvitationsPanel() {
   const canSetUp = useCan('general', 'user', 'update');
   const invitations = useQuery({
     queryKey: INVITATIONS_KEY,
-    queryFn: ({ signal }) => api<ListResponse<Invitation>>('invitations', { signal }),
+    queryFn: ({ signal }) => apiList<Invitation>('invitations', { signal }),
   });
   const [inviting, setInviting] = useState(false);
   const [resent, setResent] = useState<InvitationResult | null>(null);
