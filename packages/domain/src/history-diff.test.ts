@@ -115,6 +115,13 @@ describe('diffHistoryVersions', () => {
     ]);
   });
 
+  it('leaves out fields empty on both sides, however stored', () => {
+    expect(
+      diffHistoryVersions(null, { name: 'Offer', description: '', backup_offer_external_id: null, countries: [] }),
+    ).toEqual([{ rows: [], kind: 'changed', field: 'name', before: null, after: 'Offer' }]);
+    expect(diffHistoryVersions({ description: null }, { description: '' })).toEqual([]);
+  });
+
   it('names nested object fields by their path', () => {
     expect(diffHistoryVersions({ settings: { cap: 1, keep: 2 } }, { settings: { cap: 5, keep: 2 } })).toEqual([
       { rows: [], kind: 'changed', field: 'settings.cap', before: 1, after: 5 },

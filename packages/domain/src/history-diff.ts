@@ -79,7 +79,11 @@ export function readableHistoryValue(
   return JSON.stringify(value);
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/** Nothing, however stored: a create's empty fields and a field that went from null to '' are no change. */
+const isEmpty = (value: unknown) =>
+  value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b) || (isEmpty(a) && isEmpty(b));
 
 function diffFields(
   before: Record<string, unknown>,

@@ -15,21 +15,21 @@ function Value({ field, value }: { field: string | null; value: HistoryValue }) 
   const { t } = useTranslation();
   if (value === null || value === '')
     return (
-      <Text span c="dimmed">
+      <Text span c="dimmed" fz="inherit">
         {t('history:none')}
       </Text>
     );
   if (typeof value === 'boolean') return <>{t(value ? 'history:on' : 'history:off')}</>;
   if (field === 'status' && typeof value === 'string') {
     return (
-      <Text span fw={600}>
+      <Text span fw={600} fz="inherit">
         {t(`history:status.${value}`, { defaultValue: value })}
       </Text>
     );
   }
   // Ids, URLs and conditions read left to right inside Arabic text.
   return (
-    <Text span fw={600}>
+    <Text span fw={600} fz="inherit">
       <bdi>{String(value)}</bdi>
     </Text>
   );
@@ -53,6 +53,8 @@ export function HistoryChanges({ entry, fieldLabel }: { entry: HistoryEntryDetai
   const arrow = i18n.dir() === 'rtl' ? '←' : '→';
   const text = useChangeText();
   const changes = useMemo(() => diffHistoryVersions(entry.before, entry.after), [entry.before, entry.after]);
+  // A sign-in or a token keeps no versions: its heading says it all.
+  if (entry.before === null && entry.after === null) return null;
   if (changes.length === 0) {
     return (
       <Text size="sm" c="dimmed">

@@ -93,6 +93,7 @@ export function HistoryEntryItem({ entry, fieldLabel, canRestore, onRestored, re
               variant="light"
               leftSection={<IconHistory size={14} aria-hidden />}
               loading={restore.isPending}
+              style={{ flexShrink: 0 }}
               onClick={confirmRestore}
             >
               {t('history:restore.button')}
