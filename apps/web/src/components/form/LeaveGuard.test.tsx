@@ -96,6 +96,19 @@ describe.each([
     expect(await screen.findByText('Another screen')).toBeVisible();
   });
 
+  it('asks too when a rule was added and left incomplete, though nothing stored changed', async () => {
+    renderForm();
+    const addRule = screen.getAllByRole('button', {
+      name: i18n.t('controls:conditionBuilder.addRule'),
+    })[0] as HTMLElement;
+    fireEvent.pointerDown(addRule);
+    fireEvent.click(addRule);
+    expect(document.querySelectorAll('[data-rule]')).toHaveLength(1);
+    expect(unloadAsked()).toBe(true);
+    fireEvent.click(screen.getByRole('link', { name: 'Elsewhere' }));
+    expect(await screen.findByRole('dialog', { name: title })).toBeVisible();
+  });
+
   it('no longer asks once the changes are saved', async () => {
     vi.stubGlobal(
       'fetch',

@@ -1,19 +1,19 @@
 import { Button, Group, Modal, Text } from '@mantine/core';
-import { type RefObject, useContext, useEffect } from 'react';
+import { useContext, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { UNSAFE_DataRouterContext, useBlocker } from 'react-router';
 
 export interface LeaveGuardProps {
-  /** Read when someone leaves: true while the form holds changes not saved. */
-  changed: RefObject<boolean>;
+  /** Asked when someone leaves: true while the form holds changes not saved. */
+  hasChanges: () => boolean;
 }
 
 /** The in-app half: react-router's blocker, asked in a dialog (only a data router can block). */
-function RouteLeaveGuard({ changed }: LeaveGuardProps) {
+function RouteLeaveGuard({ hasChanges }: LeaveGuardProps) {
   const { t } = useTranslation();
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) =>
-      changed.current === true &&
+      hasChanges() &&
       (currentLocation.pathname !== nextLocation.pathname || currentLocation.search !== nextLocation.search),
   );
   const blocked = blocker.state === 'blocked';
@@ -42,19 +42,19 @@ function RouteLeaveGuard({ changed }: LeaveGuardProps) {
  * Leaving a changed form asks first (issue 26): inside the app a dialog (react-router's blocker), and the
  * browser's own question when the tab is closed or reloaded (`beforeunload`).
  */
-export function LeaveGuard({ changed }: LeaveGuardProps) {
+export function LeaveGuard({ hasChanges }: LeaveGuardProps) {
   const dataRouter = useContext(UNSAFE_DataRouterContext);
 
   useEffect(() => {
     const ask = (event: BeforeUnloadEvent) => {
-      if (!changed.current) return;
+      if (!hasChanges()) return;
       event.preventDefault();
       // Older browsers ask only when returnValue is set.
       event.returnValue = '';
     };
     window.addEventListener('beforeunload', ask);
     return () => window.removeEventListener('beforeunload', ask);
-  }, [changed]);
+  }, [hasChanges]);
 
-  return dataRouter ? <RouteLeaveGuard changed={changed} /> : null;
+  return dataRouter ? <RouteLeaveGuard hasChanges={hasChanges} /> : null;
 }

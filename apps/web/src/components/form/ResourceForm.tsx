@@ -22,7 +22,7 @@ export function ResourceForm({ definition, elements, record, afterCreate }: Reso
   return (
     <ResourceFormContext.Provider value={form}>
       <IncompleteRulesContext.Provider value={form.incompleteRules}>
-        <LeaveGuard changed={form.changed} />
+        <LeaveGuard hasChanges={form.hasChanges} />
         <form
           onSubmit={form.submit}
           noValidate

@@ -83,8 +83,6 @@ export function useResourceForm(
   const savedText = useRef(JSON.stringify(values));
   const touched = useRef(false);
   const leaving = useRef(false);
-  const changed = useRef(false);
-  changed.current = touched.current && !leaving.current && JSON.stringify(values) !== savedText.current;
   const touch = useCallback(() => {
     touched.current = true;
   }, []);
@@ -96,6 +94,14 @@ export function useResourceForm(
     setEdited((current) => (current.has(name) ? current : new Set(current).add(name)));
   }, []);
   const incompleteRules = useIncompleteRules();
+  // A rule added and left incomplete is work that leaving would lose too, though the values hold none of it.
+  const hasChanges = useCallback(
+    () =>
+      touched.current &&
+      !leaving.current &&
+      (JSON.stringify(valuesRef.current) !== savedText.current || incompleteRules.collect().fields.length > 0),
+    [incompleteRules],
+  );
 
   const minValueMessage = useCallback((min: number) => t('resources:form.minValue', { min }), [t]);
   const validation = useMemo(
@@ -201,7 +207,6 @@ export function useResourceForm(
             // What the server removed leaves the form too, or the next save would send it again.
             for (const { field } of saveNoticesOf(saved)) setValue(field, (saved as Record<string, unknown>)[field]);
             savedText.current = JSON.stringify(valuesRef.current);
-            changed.current = false;
             return;
           }
           showNotice({ message: t('resources:form.created') });
@@ -211,7 +216,6 @@ export function useResourceForm(
           // The edit screen a new record lands on knows it was just created (a tracker campaign shows its URL).
           const toEdit = options.afterCreate !== 'list' && newId !== undefined;
           leaving.current = true;
-          changed.current = false;
           navigate(toEdit ? `${route}/edit/${encodeURIComponent(String(newId))}` : listReturnPath(definition), {
             replace: true,
             state: toEdit ? { created: true } : undefined,
@@ -245,8 +249,8 @@ export function useResourceForm(
     isSaving: save.isPending,
     submit,
     cancelPath: listReturnPath(definition),
-    /** True while there are changes not saved; read when someone leaves the form. */
-    changed,
+    /** Whether there are changes not saved (an incomplete rule too); asked when someone leaves the form. */
+    hasChanges,
     /** Called on the person's first key, pointer or paste in the form: from then on changes are theirs. */
     touch,
     /** Where the form's condition builders say which of their rules a save would drop (§5.4). */
