@@ -1,12 +1,15 @@
 import { List, Text } from '@mantine/core';
 import {
   diffHistoryVersions,
-  type HistoryChange,
   type HistoryEntryDetail,
+  type HistoryRowKind,
+  type HistoryRowRef,
   type HistoryValue,
+  RESOURCES,
 } from '@switchyard/domain';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { type ReferenceName, useReferenceNames } from './useReferenceNames';
 
 /** How a field is named: the form's own label where the edit screen has one, else the history's word. */
 export type FieldLabel = (field: string) => string | undefined;
@@ -35,11 +38,23 @@ function Value({ field, value }: { field: string | null; value: HistoryValue }) 
   );
 }
 
-function useChangeText() {
+/** The field of a row whose value names it, when that is an id of another record. */
+const ROW_REFERENCE: Partial<Record<HistoryRowKind, string>> = {
+  offer: 'offer_external_id',
+  lander: 'lander_external_id',
+  payout_rule_set: 'postback_event_external_id',
+};
+
+function useChangeText(referenceName: ReferenceName) {
   const { t } = useTranslation();
+  const row = (ref: HistoryRowRef) => {
+    const field = ROW_REFERENCE[ref.kind];
+    const name = (field && referenceName(field, ref.name)) || ref.name;
+    return t(`history:rows.${ref.kind}`, { name });
+  };
   return {
-    rows: (change: HistoryChange) =>
-      change.rows.map((row) => t(`history:rows.${row.kind}`, { name: row.name })).join(' › '),
+    row,
+    rows: (rows: readonly HistoryRowRef[]) => rows.map(row).join(' › '),
     field: (field: string, label?: FieldLabel) =>
       label?.(field) ??
       t([`history:fields.${field.split('.').at(-1)}`, `resources:fields.${field}`], { defaultValue: field }),
@@ -51,7 +66,11 @@ export function HistoryChanges({ entry, fieldLabel }: { entry: HistoryEntryDetai
   const { t, i18n } = useTranslation();
   // Before reads first: the arrow points the way the text runs.
   const arrow = i18n.dir() === 'rtl' ? '←' : '→';
-  const text = useChangeText();
+  const definition = RESOURCES.find((candidate) => candidate.apiPath === entry.resource);
+  const referenceName = useReferenceNames(definition);
+  const text = useChangeText(referenceName);
+  const named = (field: string | null, value: HistoryValue) =>
+    field && typeof value === 'string' ? (referenceName(field, value) ?? value) : value;
   const changes = useMemo(() => diffHistoryVersions(entry.before, entry.after), [entry.before, entry.after]);
   // A sign-in or a token keeps no versions: its heading says it all.
   if (entry.before === null && entry.after === null) return null;
@@ -65,12 +84,12 @@ export function HistoryChanges({ entry, fieldLabel }: { entry: HistoryEntryDetai
   return (
     <List size="sm" spacing={4} aria-label={t('history:entry', { id: entry.id })}>
       {changes.map((change, index) => {
-        const where = text.rows(change);
+        const where = text.rows(change.rows);
         const key = `${change.rows.map((row) => row.id).join('/')}:${change.field}:${index}`;
         if (change.kind !== 'changed') {
           const last = change.rows.at(-1);
-          const what = last ? t(`history:rows.${last.kind}`, { name: last.name }) : '';
-          const inside = change.rows.length > 1 ? `${text.rows({ ...change, rows: change.rows.slice(0, -1) })} › ` : '';
+          const what = last ? text.row(last) : '';
+          const inside = change.rows.length > 1 ? `${text.rows(change.rows.slice(0, -1))} › ` : '';
           return (
             <List.Item key={key} c={change.kind === 'added' ? 'green.8' : 'red.8'}>
               {t(`history:${change.kind}`, { what: `${inside}${what}` })}
@@ -81,8 +100,8 @@ export function HistoryChanges({ entry, fieldLabel }: { entry: HistoryEntryDetai
           <List.Item key={key}>
             {where && `${where}: `}
             {text.field(change.field ?? '', change.rows.length === 0 ? fieldLabel : undefined)}{' '}
-            <Value field={change.field} value={change.before} /> {arrow}{' '}
-            <Value field={change.field} value={change.after} />
+            <Value field={change.field} value={named(change.field, change.before)} /> {arrow}{' '}
+            <Value field={change.field} value={named(change.field, change.after)} />
           </List.Item>
         );
       })}

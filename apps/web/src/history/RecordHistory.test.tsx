@@ -11,7 +11,7 @@ import i18n from '../i18n';
 import { trackerFlowScreens } from '../resources/flows/screens';
 
 const ADMIN = { id: 1, name: 'Ada', email: 'ada@example.test', permissions: ['/'], workspaces: [] };
-const flow = (name: string, weights: [number, number]) => ({
+const flow = (name: string, weights: [number, number], offer = 'to-2') => ({
   name,
   status: 'active',
   path_groups: [
@@ -23,7 +23,14 @@ const flow = (name: string, weights: [number, number]) => ({
       condition: '{"type":"InCondition","data":{"Var":"countryCode","Operation":"IN","Values":["GB"]}}',
       paths: [
         { id: 'p1', name: 'A', enabled: true, weight: weights[0], offers: [], landers: [] },
-        { id: 'p2', name: 'B', enabled: true, weight: weights[1], offers: [], landers: [] },
+        {
+          id: 'p2',
+          name: 'B',
+          enabled: true,
+          weight: weights[1],
+          offers: [{ id: `o-${offer}`, offer_external_id: offer, weight: 100, enabled: true }],
+          landers: [],
+        },
       ],
     },
   ],
@@ -42,7 +49,12 @@ const entry = (id: number, action: 'create' | 'update', before: object | null, a
   before: before as Record<string, unknown> | null,
   after: after as Record<string, unknown>,
 });
-const UPDATE = entry(7, 'update', flow('Main', [100, 0]), flow('Main', [0, 100]));
+const UPDATE = entry(7, 'update', flow('Main', [100, 0]), flow('Main', [0, 100], 'to-3'));
+// Offer rows are named by their offers' names.
+const OFFERS = [
+  { external_id: 'to-2', name: 'Sports' },
+  { external_id: 'to-3', name: 'Casino' },
+];
 const CREATE = entry(6, 'create', null, { ...flow('Main', [100, 0]), path_groups: [] });
 
 function renderEdit(restoreAnswer: () => Response = () => new Response(JSON.stringify(RECORD))) {
@@ -57,6 +69,7 @@ function renderEdit(restoreAnswer: () => Response = () => new Response(JSON.stri
       return new Response(JSON.stringify({ list: [update, create], total: 2 }));
     }
     if (url.startsWith('/api/tracker/flows/tf-1')) return new Response(JSON.stringify(RECORD));
+    if (url.startsWith('/api/tracker/offers?')) return new Response(JSON.stringify({ list: OFFERS, total: 2 }));
     return new Response(JSON.stringify({ list: [], total: 0 }));
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -96,6 +109,8 @@ describe('History tab of an edit screen (issue 21)', () => {
       'Path group “Britain” › Path “B”: Weight 0 → 100',
       'from 203.0.113.9',
       'Restore',
+      'Removed: Path group “Britain” › Path “B” › Offer “Sports”',
+      'Added: Path group “Britain” › Path “B” › Offer “Casino”',
     ],
     [
       'ar',
@@ -105,10 +120,12 @@ describe('History tab of an edit screen (issue 21)', () => {
       'مجموعة المسارات «Britain» › المسار «B»: الوزن 0 ← 100',
       'من 203.0.113.9',
       'استعادة',
+      'أُزيل: مجموعة المسارات «Britain» › المسار «B» › العرض «Sports»',
+      'أُضيف: مجموعة المسارات «Britain» › المسار «B» › العرض «Casino»',
     ],
   ])(
     'lists who changed what, path weights by path (%s)',
-    async (language, tab, action, first, second, from, restore) => {
+    async (language, tab, action, first, second, from, restore, removed, added) => {
       await act(() => i18n.changeLanguage(language));
       renderEdit();
       fireEvent.click(await screen.findByRole('tab', { name: tab }));
@@ -116,8 +133,14 @@ describe('History tab of an edit screen (issue 21)', () => {
       expect(within(change).getByText(action)).toBeVisible();
       expect(within(change).getByText('Ada')).toBeVisible();
       expect(within(change).getByText(from)).toBeVisible();
-      const items = await within(change).findAllByRole('listitem');
-      expect(items.map((item) => item.textContent)).toEqual([first, second]);
+      // Offer rows read by their offers' names once those are looked up.
+      await waitFor(() =>
+        expect(
+          within(change)
+            .getAllByRole('listitem')
+            .map((item) => item.textContent),
+        ).toEqual([first, second, removed, added]),
+      );
       expect(within(change).getByRole('button', { name: restore })).toBeVisible();
       // A create has nothing before it to put back.
       const create = await screen.findByRole('article', { name: /#6/ });
