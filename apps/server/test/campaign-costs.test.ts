@@ -1,7 +1,8 @@
 import { type CostImportResponse, type ReportResponse, ZReportQuery } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { spread } from '../src/costs/service.js';
+import { spread, updateCampaignCost } from '../src/costs/service.js';
 import { ReportsService } from '../src/reports/service.js';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { DESKTOP, GB_IP } from './fixtures/traffic.js';
@@ -276,5 +277,35 @@ forEachDatabase('campaign costs', (db) => {
       payload: { text: '' },
     });
     expect(Object.keys(expectError(empty, 400).errors ?? {})).toEqual(['text']);
+  });
+
+  it('lets the event loop run while it updates many clicks, and still sets exactly the amount', async () => {
+    // 50,000 clicks of one day, written straight to the table (the rollups follow from the report check).
+    const day = '2026-10-05';
+    await sql`insert into tracker_clicks (click_id, created_at, campaign_external_id, visitor_id, reason, cost, is_unique)
+      with recursive n(i) as (select 1 union all select i + 1 from n where i < 50000)
+      select ${'bulk-'} || i, ${`${day}T10:00:00.000Z`}, ${String(campaign.external_id)}, ${'v'}, ${'matched'}, 0, 0 from n`.execute(
+      app.store.db,
+    );
+    // Called directly (the route first waits for the event writer, which lets timers run anyway).
+    let ticks = 0;
+    const timer = setInterval(() => {
+      ticks += 1;
+    }, 1);
+    try {
+      const input = { start: day, end: day, timezone: 'UTC', amount: 500, filter: {} };
+      expect(await updateCampaignCost(app.store, String(campaign.external_id), input)).toBe(50_000);
+    } finally {
+      clearInterval(timer);
+    }
+    // Timers fired during the update: it did not hold the event loop from start to end (on SQLite, whose
+    // driver answers synchronously, it did before it yielded between pages).
+    expect(ticks).toBeGreaterThan(0);
+    const rows = await app.store.db
+      .selectFrom('tracker_clicks')
+      .select((eb) => eb.fn.sum<number>('cost').as('cost'))
+      .where('created_at', 'like', `${day}%`)
+      .executeTakeFirstOrThrow();
+    expect(Math.round(Number(rows.cost) * 1e6) / 1e6).toBe(500);
   });
 });

@@ -45,6 +45,17 @@ export async function campaignOf(db: Kysely<Database>, workspaceId: number, exte
  * Sets the cost of the campaign's clicks in the range (and filter) to `input.amount` in total; answers
  * how many clicks changed. No clicks in the range: a 400 on `start`, since nothing could be set.
  */
+/** Clicks read per page, and a turn of the event loop between pages and writes. */
+const PAGE = 20_000;
+
+/**
+ * SQLite's driver answers synchronously: a transaction of a million rows, awaited query by query, would
+ * never let the event loop run, and clicks would wait for the whole update. Between pages it yields a
+ * turn (setImmediate), so clicks are answered meanwhile (they need only the journal); the transaction
+ * still holds the write lock, and the event writer stores what waited once it commits.
+ */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export async function updateCampaignCost(
   store: Store,
   campaignExternalId: string,
@@ -53,19 +64,29 @@ export async function updateCampaignCost(
   const from = startOfLocalDay(input.start, input.timezone).toISOString();
   const to = startOfLocalDay(nextDay(input.end), input.timezone).toISOString();
   return store.db.transaction().execute(async (trx) => {
-    let query = trx
-      .selectFrom('tracker_clicks')
-      .select(['id', 'created_at', 'cost', 'is_unique', ...Object.values(DIMENSION_COLUMNS)])
-      .where('campaign_external_id', '=', campaignExternalId)
-      .where('created_at', '>=', from)
-      .where('created_at', '<', to);
-    for (const key of COST_FILTER_KEYS) {
-      const value = input.filter[key];
-      if (value !== undefined) query = query.where(key, '=', value);
+    // The clicks in id order, a page at a time (keyset: each page after the last id read).
+    type Click = { id: number; created_at: string; cost: number; is_unique: number } & Record<string, unknown>;
+    const clicks: Click[] = [];
+    for (let after = 0; ; ) {
+      let query = trx
+        .selectFrom('tracker_clicks')
+        .select(['id', 'created_at', 'cost', 'is_unique', ...Object.values(DIMENSION_COLUMNS)])
+        .where('campaign_external_id', '=', campaignExternalId)
+        .where('created_at', '>=', from)
+        .where('created_at', '<', to)
+        .where('id', '>', after);
+      for (const key of COST_FILTER_KEYS) {
+        const value = input.filter[key];
+        if (value !== undefined) query = query.where(key, '=', value);
+      }
+      query = query.orderBy('id').limit(PAGE);
+      // SQLite's transaction holds the write lock from its start (BEGIN IMMEDIATE); PostgreSQL locks the rows.
+      const page = (await (store.dialect === 'postgres' ? query.forUpdate() : query).execute()) as Click[];
+      for (const click of page) clicks.push(click);
+      if (page.length < PAGE) break;
+      after = Number(page[page.length - 1]!.id);
+      await turn();
     }
-    query = query.orderBy('id');
-    // SQLite's transaction holds the write lock from its start (BEGIN IMMEDIATE); PostgreSQL locks the rows.
-    const clicks = await (store.dialect === 'postgres' ? query.forUpdate() : query).execute();
     if (clicks.length === 0) throw new ValidationError({ start: [NO_CLICKS_MESSAGE] }, NO_CLICKS_MESSAGE);
 
     const shares = spread(input.amount, clicks.length);
@@ -81,6 +102,7 @@ export async function updateCampaignCost(
       ids.push(click.id);
       return { ...click, cost: cost - Number(click.cost) };
     });
+    let written = 0;
     for (const [cost, ids] of byCost) {
       for (let start = 0; start < ids.length; start += ID_CHUNK) {
         await trx
@@ -88,17 +110,39 @@ export async function updateCampaignCost(
           .set({ cost })
           .where('id', 'in', ids.slice(start, start + ID_CHUNK))
           .execute();
+        written += ID_CHUNK;
+        if (written % PAGE < ID_CHUNK) await turn();
       }
     }
 
     // What the clicks' cost moved, per cube row: the cost alone (the clicks are still counted once).
-    const deltas: RollupDelta[] = rollupDeltas(changed, []).map((delta) => ({
-      ...delta,
-      clicks: 0,
-      unique_clicks: 0,
-      leads: 0,
-    }));
-    await applyRollupDeltas(trx, deltas);
+    const deltas: RollupDelta[] = [];
+    for (let start = 0; start < changed.length; start += PAGE) {
+      await turn();
+      for (const delta of rollupDeltas(changed.slice(start, start + PAGE), [])) {
+        deltas.push({ ...delta, clicks: 0, unique_clicks: 0, leads: 0 });
+      }
+    }
+    await applyRollupDeltas(trx, mergeDeltas(deltas));
     return clicks.length;
   });
+}
+
+/** Deltas of one cube row added together (pages of clicks share cube rows), in key order. */
+function mergeDeltas(deltas: readonly RollupDelta[]): RollupDelta[] {
+  const merged = new Map<string, RollupDelta>();
+  for (const delta of deltas) {
+    const key = [delta.cube, delta.bucket, delta.k1, delta.k2].join('\u0000');
+    const found = merged.get(key);
+    if (found) found.cost += delta.cost;
+    else merged.set(key, { ...delta });
+  }
+  // The order rollupDeltas gives (cube, bucket, k1, k2), so that concurrent writers lock rows alike.
+  const order = (a: RollupDelta, b: RollupDelta) => {
+    for (const name of ['cube', 'bucket', 'k1', 'k2'] as const) {
+      if (a[name] !== b[name]) return a[name] < b[name] ? -1 : 1;
+    }
+    return 0;
+  };
+  return [...merged.values()].sort(order);
 }
