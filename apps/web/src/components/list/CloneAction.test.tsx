@@ -72,7 +72,7 @@ describe('Clone action in lists (issue 21)', () => {
 
   it.each([
     ['en', 'Clone', 'Clone “Summer sale”?', 'Copy made: Summer sale (copy)'],
-    ['ar', 'نسخ', 'نسخ «Summer sale»؟', 'أُنشئت النسخة: Summer sale (copy)'],
+    ['ar', 'استنساخ', 'استنساخ «Summer sale»؟', 'أُنشئت النسخة: Summer sale (copy)'],
   ])('clones an offer and opens the copy with a notice (%s)', async (language, clone, title, done) => {
     await act(() => i18n.changeLanguage(language));
     const fetchMock = renderList('offers', '/admin/offers', offerScreens.List);
