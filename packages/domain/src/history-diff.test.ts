@@ -71,10 +71,13 @@ describe('diffHistoryVersions', () => {
     const before = flow([], country(['GB']));
     const after = flow([], country(['GB', 'IE']));
     const [change] = diffHistoryVersions(before, after, (_, value) => (value === 'IE' ? 'Ireland' : value));
-    expect(change).toMatchObject({
+    expect(change).toEqual({
+      rows: [{ kind: 'path_group', id: 'g1', name: 'Britain' }],
+      kind: 'changed',
       field: 'condition',
       before: 'countryCode IN (GB)',
       after: 'countryCode IN (GB, Ireland)',
+      condition: { before: country(['GB']), after: country(['GB', 'IE']) },
     });
   });
 

@@ -38,6 +38,8 @@ export interface HistoryChange {
   /** Readable values: conditions as the condition language, lists as `a, b`; null for none. */
   before: HistoryValue;
   after: HistoryValue;
+  /** A condition's stored texts (JSON), for a reader that names its campaigns and segments itself. */
+  condition?: { before: string | null; after: string | null };
 }
 
 type Row = Record<string, unknown> & { id: string };
@@ -106,13 +108,17 @@ function diffFields(
     } else if (isObject(a) && isObject(b)) {
       diffFields(a, b, rows, field, labels, changes);
     } else {
-      changes.push({
+      const change: HistoryChange = {
         rows,
         kind: 'changed',
         field,
         before: readableHistoryValue(field, a, labels),
         after: readableHistoryValue(field, b, labels),
-      });
+      };
+      if (key === 'condition') {
+        change.condition = { before: typeof a === 'string' ? a : null, after: typeof b === 'string' ? b : null };
+      }
+      changes.push(change);
     }
   }
 }

@@ -9,6 +9,8 @@ import {
 } from '@switchyard/domain';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { FlowType } from '../components/condition-builder/ConditionBuilderContext';
+import { ConditionLabel } from '../components/condition-builder/ConditionLabel';
 import { type ReferenceName, useReferenceNames } from './useReferenceNames';
 
 /** How a field is named: the form's own label where the edit screen has one, else the history's word. */
@@ -45,6 +47,19 @@ const ROW_REFERENCE: Partial<Record<HistoryRowKind, string>> = {
   payout_rule_set: 'postback_event_external_id',
 };
 
+/** A condition as the path-group headers read it: the condition language, campaigns and segments by name. */
+function Condition({ text, flowType }: { text: string | null; flowType: FlowType }) {
+  const { t } = useTranslation();
+  if (text === null) {
+    return (
+      <Text span c="dimmed" fz="inherit">
+        {t('history:none')}
+      </Text>
+    );
+  }
+  return <ConditionLabel value={text} flowType={flowType} span fw={600} fz="inherit" />;
+}
+
 function useChangeText(referenceName: ReferenceName) {
   const { t } = useTranslation();
   const row = (ref: HistoryRowRef) => {
@@ -67,6 +82,7 @@ export function HistoryChanges({ entry, fieldLabel }: { entry: HistoryEntryDetai
   // Before reads first: the arrow points the way the text runs.
   const arrow = i18n.dir() === 'rtl' ? '←' : '→';
   const definition = RESOURCES.find((candidate) => candidate.apiPath === entry.resource);
+  const flowType: FlowType = entry.resource.startsWith('tracker/') ? 'tracker' : 'api';
   const referenceName = useReferenceNames(definition);
   const text = useChangeText(referenceName);
   const named = (field: string | null, value: HistoryValue) =>
@@ -100,8 +116,17 @@ export function HistoryChanges({ entry, fieldLabel }: { entry: HistoryEntryDetai
           <List.Item key={key}>
             {where && `${where}: `}
             {text.field(change.field ?? '', change.rows.length === 0 ? fieldLabel : undefined)}{' '}
-            <Value field={change.field} value={named(change.field, change.before)} /> {arrow}{' '}
-            <Value field={change.field} value={named(change.field, change.after)} />
+            {change.condition ? (
+              <>
+                <Condition text={change.condition.before} flowType={flowType} /> {arrow}{' '}
+                <Condition text={change.condition.after} flowType={flowType} />
+              </>
+            ) : (
+              <>
+                <Value field={change.field} value={named(change.field, change.before)} /> {arrow}{' '}
+                <Value field={change.field} value={named(change.field, change.after)} />
+              </>
+            )}
           </List.Item>
         );
       })}

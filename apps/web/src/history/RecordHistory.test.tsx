@@ -11,7 +11,8 @@ import i18n from '../i18n';
 import { trackerFlowScreens } from '../resources/flows/screens';
 
 const ADMIN = { id: 1, name: 'Ada', email: 'ada@example.test', permissions: ['/'], workspaces: [] };
-const flow = (name: string, weights: [number, number], offer = 'to-2') => ({
+const GB = '{"type":"InCondition","data":{"Var":"countryCode","Operation":"IN","Values":["GB"]}}';
+const flow = (name: string, weights: [number, number], offer = 'to-2', condition = GB) => ({
   name,
   status: 'active',
   path_groups: [
@@ -20,7 +21,7 @@ const flow = (name: string, weights: [number, number], offer = 'to-2') => ({
       name: 'Britain',
       enabled: true,
       priority: 0,
-      condition: '{"type":"InCondition","data":{"Var":"countryCode","Operation":"IN","Values":["GB"]}}',
+      condition,
       paths: [
         { id: 'p1', name: 'A', enabled: true, weight: weights[0], offers: [], landers: [] },
         {
@@ -49,7 +50,12 @@ const entry = (id: number, action: 'create' | 'update', before: object | null, a
   before: before as Record<string, unknown> | null,
   after: after as Record<string, unknown>,
 });
-const UPDATE = entry(7, 'update', flow('Main', [100, 0]), flow('Main', [0, 100], 'to-3'));
+const UPDATE = entry(
+  7,
+  'update',
+  flow('Main', [100, 0], 'to-2', '{"type":"AllCondition"}'),
+  flow('Main', [0, 100], 'to-3'),
+);
 // Offer rows are named by their offers' names.
 const OFFERS = [
   { external_id: 'to-2', name: 'Sports' },
@@ -105,6 +111,7 @@ describe('History tab of an edit screen (issue 21)', () => {
       'en',
       'History',
       'Changed',
+      'Path group “Britain”: Condition All Condition → countryCode IN (GB)',
       'Path group “Britain” › Path “A”: Weight 100 → 0',
       'Path group “Britain” › Path “B”: Weight 0 → 100',
       'from 203.0.113.9',
@@ -116,6 +123,7 @@ describe('History tab of an edit screen (issue 21)', () => {
       'ar',
       'السجل',
       'عُدّل',
+      'مجموعة المسارات «Britain»: الشرط كل الشروط ← countryCode IN (GB)',
       'مجموعة المسارات «Britain» › المسار «A»: الوزن 100 ← 0',
       'مجموعة المسارات «Britain» › المسار «B»: الوزن 0 ← 100',
       'من 203.0.113.9',
@@ -125,7 +133,7 @@ describe('History tab of an edit screen (issue 21)', () => {
     ],
   ])(
     'lists who changed what, path weights by path (%s)',
-    async (language, tab, action, first, second, from, restore, removed, added) => {
+    async (language, tab, action, condition, first, second, from, restore, removed, added) => {
       await act(() => i18n.changeLanguage(language));
       renderEdit();
       fireEvent.click(await screen.findByRole('tab', { name: tab }));
@@ -139,7 +147,7 @@ describe('History tab of an edit screen (issue 21)', () => {
           within(change)
             .getAllByRole('listitem')
             .map((item) => item.textContent),
-        ).toEqual([first, second, removed, added]),
+        ).toEqual([condition, first, second, removed, added]),
       );
       expect(within(change).getByRole('button', { name: restore })).toBeVisible();
       // A create has nothing before it to put back.
