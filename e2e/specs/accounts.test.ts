@@ -50,7 +50,8 @@ describe('accounts', () => {
     const link = await linkField.inputValue();
     expect(link).toMatch(/\/accept-invite\/[A-Za-z0-9_-]{43}$/);
     await dialog.getByRole('button', { name: 'Copy' }).waitFor();
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    // The dialog's own Close button (the corner ✕ is named Close too, issue 26's accessibility).
+    await dialog.getByRole('button', { name: 'Close' }).last().click();
     await adminPage.getByRole('table', { name: 'Pending invitations' }).getByText(email).waitFor();
 
     const invitee = await browser.newPage();
@@ -70,7 +71,8 @@ describe('accounts', () => {
     await invitee.waitForURL((url) => url.pathname === '/admin');
     const menu = invitee.getByRole('navigation', { name: 'Main menu' });
     await menu.getByRole('link', { name: 'Offers', exact: true }).waitFor();
-    expect(await menu.getByRole('link').allTextContents()).toEqual(['Dashboard', 'Offers']);
+    // History (issue 21) lists the changes of what they may read: the offers.
+    expect(await menu.getByRole('link').allTextContents()).toEqual(['Dashboard', 'Offers', 'History']);
     await invitee.getByText('Welcome, Ines Invitee').waitFor();
 
     // The link worked once.

@@ -67,7 +67,8 @@ describe('side menu (§2.3)', () => {
     expect(routes(['/general/affiliate-network/get'])).not.toContain('/admin/currency-rates');
   });
 
-  it('shows only the Dashboard and History to a user without permissions', () => {
-    expect(routes([])).toEqual(['/admin', '/admin/history']);
+  it('shows only the Dashboard to a user without permissions (no record is theirs to read, nor its history)', () => {
+    expect(routes([])).toEqual(['/admin']);
+    expect(routes(['/tracker/reports/get'])).not.toContain('/admin/history');
   });
 });

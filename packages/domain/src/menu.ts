@@ -5,8 +5,10 @@ export interface MenuEntry {
   /** i18n key of the label. */
   labelKey: string;
   route: string;
-  /** Null: always shown. */
+  /** Null: always shown (unless `anyOf` says otherwise). */
   permission: { section: Section; resource: string; action: Action } | null;
+  /** Shown when the user holds any of these (the history: whoever may read any kind of record). */
+  anyOf?: readonly { section: Section; resource: string; action: Action }[];
 }
 
 export interface MenuSection {
@@ -46,10 +48,16 @@ const SCREEN_ENTRIES: readonly { section: Section; after: ResourceName | null; e
     },
   },
   {
-    // Issue 21: the workspace's change history; everyone signed in sees what the API lets them read.
+    // Issue 21: the workspace's change history, for whoever may read some kind of record (the API shows
+    // each reader the entries of what they may read).
     section: 'general',
     after: null,
-    entry: { labelKey: 'menu.history', route: '/admin/history', permission: null },
+    entry: {
+      labelKey: 'menu.history',
+      route: '/admin/history',
+      permission: null,
+      anyOf: RESOURCES.map((resource) => ({ ...resource.permission, action: 'get' as const })),
+    },
   },
 ];
 
@@ -104,7 +112,9 @@ export function visibleMenu(user: PermissionHolder | null): VisibleMenuSection[]
       menuSection.headingShownFor.some((resource) => can(user, menuSection.section as Section, resource, 'get')),
     entries: menuSection.entries.filter(
       (entry) =>
-        !entry.permission || can(user, entry.permission.section, entry.permission.resource, entry.permission.action),
+        (!entry.permission ||
+          can(user, entry.permission.section, entry.permission.resource, entry.permission.action)) &&
+        (!entry.anyOf || entry.anyOf.some((need) => can(user, need.section, need.resource, need.action))),
     ),
   })).filter((menuSection) => menuSection.entries.length > 0 || menuSection.showHeading);
 }
