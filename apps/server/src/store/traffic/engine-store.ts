@@ -170,7 +170,7 @@ export class EngineStore {
     conversion: NewConversion & { state: ConversionState; event_key: string; txid_key: string },
     log: Omit<NewPostbackLog, 'outcome' | 'conversion_id'>,
     outbound: NewOutbound | null,
-    /** A CPA or RevShare campaign's click: an approved conversion adds to its cost (issue 20). */
+    /** A click's conversion (issue 20): under CPA or RevShare an approved one adds to the click's cost. */
     costing: ConversionCost | null = null,
   ): Promise<StoredConversion> {
     return this.db.transaction().execute(async (trx) => {
