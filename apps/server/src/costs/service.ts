@@ -92,7 +92,10 @@ export async function updateCampaignCost(
     const shares = spread(input.amount, clicks.length);
     // Ids grouped by their new cost (all but the last click share one).
     const byCost = new Map<number, number[]>();
-    const changed = clicks.map((click, index) => {
+    const changed: Click[] = [];
+    for (let index = 0; index < clicks.length; index += 1) {
+      if (index > 0 && index % PAGE === 0) await turn();
+      const click = clicks[index]!;
       const cost = shares[index]! / MICROS;
       let ids = byCost.get(cost);
       if (!ids) {
@@ -100,8 +103,8 @@ export async function updateCampaignCost(
         byCost.set(cost, ids);
       }
       ids.push(click.id);
-      return { ...click, cost: cost - Number(click.cost) };
-    });
+      changed.push({ ...click, cost: cost - Number(click.cost) });
+    }
     let written = 0;
     for (const [cost, ids] of byCost) {
       for (let start = 0; start < ids.length; start += ID_CHUNK) {
@@ -123,7 +126,7 @@ export async function updateCampaignCost(
         deltas.push({ ...delta, clicks: 0, unique_clicks: 0, leads: 0 });
       }
     }
-    await applyRollupDeltas(trx, mergeDeltas(deltas));
+    await applyRollupDeltas(trx, mergeDeltas(deltas), turn);
     return clicks.length;
   });
 }

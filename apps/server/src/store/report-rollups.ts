@@ -278,8 +278,14 @@ export function upsertParameters(delta: RollupDelta): unknown[] {
 const UPSERT_CHUNK = 1000;
 
 /** Adds `deltas` through Kysely (PostgreSQL, or SQLite without the prepared statement path). */
-export async function applyRollupDeltas(db: Kysely<Database>, deltas: RollupDelta[]) {
+export async function applyRollupDeltas(
+  db: Kysely<Database>,
+  deltas: RollupDelta[],
+  /** Awaited between chunks (a cost update lets the event loop run). */
+  between?: () => Promise<void>,
+) {
   for (let start = 0; start < deltas.length; start += UPSERT_CHUNK) {
+    if (between && start > 0) await between();
     await db
       .insertInto('report_rollups')
       .values(deltas.slice(start, start + UPSERT_CHUNK))
