@@ -4,7 +4,9 @@
 // whom to trust — `true` (every proxy, the left-most address wins) or a list of addresses and CIDRs (the
 // right-most address not on the list wins, as Fastify's proxy-addr reads it) — and a click whose header
 // came from an untrusted peer is noted, so the dashboard can name the setting.
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import { parseAddressRule } from '@switchyard/domain';
+import { addressList } from '../traffic/rules/compile.js';
 
 /** `false`, `true`, or the trusted proxies' addresses and CIDRs. */
 export type TrustProxy = boolean | readonly string[];
@@ -21,25 +23,13 @@ export function parseTrustProxy(text: string | undefined): TrustProxy {
     .map((entry) => entry.trim())
     .filter(Boolean);
   for (const entry of entries) {
-    if (!subnetOf(entry)) {
+    if (!parseAddressRule(entry).ok) {
       throw new Error(
         `${TRUST_PROXY_SETTING}: "${entry}" is not an IP address or CIDR (use true, or a list such as 10.0.0.0/8,::1).`,
       );
     }
   }
   return entries;
-}
-
-function subnetOf(entry: string): { address: string; prefix: number; type: 'ipv4' | 'ipv6' } | null {
-  const [address = '', bits, extra] = entry.split('/');
-  if (extra !== undefined) return null;
-  const version = isIP(address);
-  if (version === 0) return null;
-  const type = version === 4 ? 'ipv4' : 'ipv6';
-  const max = version === 4 ? 32 : 128;
-  const prefix = bits === undefined ? max : /^\d{1,3}$/.test(bits) ? Number(bits) : Number.NaN;
-  if (!Number.isInteger(prefix) || prefix < 0 || prefix > max) return null;
-  return { address, prefix, type };
 }
 
 /** IPv4-mapped IPv6 (`::ffff:10.0.0.1`, as Node reports IPv4 peers on a dual-stack socket) as IPv4. */
@@ -69,11 +59,8 @@ export function clientAddressReader(
       return first || peer;
     };
   }
-  const list = new BlockList();
-  for (const entry of trust) {
-    const subnet = subnetOf(entry);
-    if (subnet) list.addSubnet(subnet.address, subnet.prefix, subnet.type);
-  }
+  // The same list matcher as an affiliate network's postback addresses.
+  const list = addressList(trust);
   const trusted = (address: string) => {
     const bare = plain(address);
     const version = isIP(bare);
