@@ -48,6 +48,16 @@ const SCREEN_ENTRIES: readonly { section: Section; after: ResourceName | null; e
     },
   },
   {
+    // Issue 24: the server-wide bot protection settings, read with the users like registration settings.
+    section: 'general',
+    after: 'users',
+    entry: {
+      labelKey: 'menu.bot-protection',
+      route: '/admin/bot-protection',
+      permission: { section: 'general', resource: 'user', action: 'get' },
+    },
+  },
+  {
     // Issue 21: the workspace's change history, for whoever may read some kind of record (the API shows
     // each reader the entries of what they may read).
     section: 'general',

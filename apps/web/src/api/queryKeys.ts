@@ -18,3 +18,8 @@ export const referenceKeys = {
 export const currencyRateKeys = {
   all: ['currency-rates'] as const,
 };
+
+/** Issue 24: the server-wide bot protection settings (the datacenter networks). */
+export const botProtectionKeys = {
+  all: ['bot-protection'] as const,
+};

@@ -13,6 +13,7 @@ import {
   IconLayoutDashboard,
   IconPlaneArrival,
   IconReportAnalytics,
+  IconShieldCheck,
   IconSpeakerphone,
   IconTag,
   IconTargetArrow,
@@ -41,6 +42,7 @@ const MENU_ICONS: Record<string, Icon> = {
   'menu.workspaces': IconBriefcase,
   'menu.currency-rates': IconCoins,
   'menu.users': IconUsers,
+  'menu.bot-protection': IconShieldCheck,
   'menu.history': IconHistory,
 };
 

@@ -113,6 +113,19 @@ export function appRoutes(screenRoutes: RouteObject[] = resourceRoutes()): Route
                       ],
                     },
                     {
+                      // Issue 24: server-wide like the registration settings: read with the users.
+                      element: <RequirePermission section="general" resource="user" action="get" />,
+                      children: [
+                        {
+                          path: '/admin/bot-protection',
+                          lazy: () =>
+                            import('../../bot-protection/BotProtectionScreen').then((m) => ({
+                              Component: m.BotProtectionScreen,
+                            })),
+                        },
+                      ],
+                    },
+                    {
                       // Issue 21: every signed-in user sees the kept changes the API lets them read.
                       path: '/admin/history',
                       lazy: () => import('../../history/HistoryScreen').then((m) => ({ Component: m.HistoryScreen })),

@@ -1,4 +1,4 @@
-import { getResource, type ResourceDefinition } from '@switchyard/domain';
+import { DEFAULT_BOT_CLICKS_PER_MINUTE, getResource, type ResourceDefinition } from '@switchyard/domain';
 import { useMemo } from 'react';
 import { api } from '../../api/client';
 import { useLookup } from '../../api/useLookup';
@@ -86,6 +86,17 @@ export function useCampaignFormElements(definition: ResourceDefinition, mode: Fo
         },
         { ...moneyElement('cost', 'resources:fields.cost'), labelDescription: 'resources:campaigns.costHint' },
       ),
+      {
+        // Issue 24: the click-rate bot check, per campaign.
+        name: 'bot_clicks_per_minute',
+        type: 'number',
+        label: `resources:${definition.name}.fields.bot_clicks_per_minute`,
+        labelDescription: `resources:${definition.name}.botClicksHint`,
+        value: DEFAULT_BOT_CLICKS_PER_MINUTE,
+        numberMin: 0,
+        numberStep: 1,
+        validate: { min_value: 0 },
+      },
       ...whenEditing(
         ...(isApi
           ? hasIngestToken
@@ -137,5 +148,14 @@ export function useCampaignFormElements(definition: ResourceDefinition, mode: Fo
         input: { flowType: isApi ? 'api' : 'tracker' },
       },
     ];
-  }, [isApi, mode, hasIngestToken, trafficSourceOptions, flowOptions, postbackEventOptions, costModelOptions]);
+  }, [
+    definition.name,
+    isApi,
+    mode,
+    hasIngestToken,
+    trafficSourceOptions,
+    flowOptions,
+    postbackEventOptions,
+    costModelOptions,
+  ]);
 }

@@ -1,0 +1,136 @@
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Breadcrumbs,
+  Button,
+  Center,
+  Group,
+  Loader,
+  Paper,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { IconAlertTriangle, IconChevronRight, IconRestore } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useBotProtection } from '../api/useBotProtection';
+import { useCan } from '../app/auth/useCan';
+import { errorText } from '../app/errors/errorText';
+import { AddNetwork } from './AddNetwork';
+import { BotReasonsExplained } from './BotReasonsExplained';
+import { NetworksTable } from './NetworksTable';
+import { PasteNetworks } from './PasteNetworks';
+import { useBotProtectionEditor } from './useBotProtectionEditor';
+
+/**
+ * /admin/bot-protection (issue 24): what makes a click a bot, and the datacenter networks whose visitors
+ * are bots. Server-wide like the registration settings: read with the users, edited by whoever may
+ * change them.
+ */
+export function BotProtectionScreen() {
+  const { t } = useTranslation('resources');
+  const canEdit = useCan('general', 'user', 'update');
+  const settings = useBotProtection();
+  const editor = useBotProtectionEditor(settings.data);
+
+  const confirmRestore = () =>
+    modals.openConfirmModal({
+      title: t('bot-protection.restore.title'),
+      children: <Text size="sm">{t('bot-protection.restore.text')}</Text>,
+      labels: { confirm: t('bot-protection.restore.confirm'), cancel: t('confirm.cancel') },
+      confirmProps: { color: 'red' },
+      onConfirm: editor.restore,
+    });
+
+  return (
+    <Stack gap="md">
+      <nav aria-label={t('breadcrumbs.label')}>
+        <Breadcrumbs separator={<IconChevronRight size={14} className="sy-flip-rtl" aria-hidden />}>
+          <Anchor component={Link} to="/admin" size="sm">
+            {t('breadcrumbs.dashboard')}
+          </Anchor>
+          <Text size="sm" aria-current="page">
+            {t('bot-protection.title')}
+          </Text>
+        </Breadcrumbs>
+      </nav>
+      <div>
+        <Title order={2}>{t('bot-protection.title')}</Title>
+        <Text c="dimmed" size="sm" maw={720}>
+          {t('bot-protection.intro')}
+        </Text>
+      </div>
+      <BotReasonsExplained />
+      {editor.formError && (
+        <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
+          {editor.formError}
+        </Alert>
+      )}
+      {settings.isPending ? (
+        <Center py="xl">
+          <Loader aria-label={t('list.loading')} />
+        </Center>
+      ) : settings.isError ? (
+        <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
+          {errorText(t, settings.error)}
+        </Alert>
+      ) : (
+        <>
+          {canEdit && (
+            <Paper withBorder p="md" radius="md">
+              <Stack gap="md">
+                <Title order={3} size="h5">
+                  {t('bot-protection.add.title')}
+                </Title>
+                <AddNetwork editor={editor} />
+                <PasteNetworks editor={editor} />
+              </Stack>
+            </Paper>
+          )}
+          <Paper withBorder radius="md">
+            <Group justify="space-between" gap="xs" p="md" pb={0}>
+              <Title order={3} size="h5">
+                {t('bot-protection.listTitle')} ({editor.rows.length})
+              </Title>
+              <Badge variant="light" color={settings.data?.is_default && !editor.changed ? 'gray' : 'blue'}>
+                {editor.changed
+                  ? t('bot-protection.state.unsaved')
+                  : settings.data?.is_default
+                    ? t('bot-protection.state.shipped')
+                    : t('bot-protection.state.edited')}
+              </Badge>
+            </Group>
+            <NetworksTable editor={editor} canEdit={canEdit} />
+          </Paper>
+          {canEdit && (
+            // Stays in sight at the bottom of the window while the operator works far down the list.
+            <Paper withBorder p="sm" radius="md" shadow="sm" pos="sticky" bottom={8} style={{ zIndex: 2 }}>
+              <Group justify="space-between" gap="sm">
+                <Button
+                  variant="subtle"
+                  color="red"
+                  leftSection={<IconRestore size={16} aria-hidden />}
+                  onClick={confirmRestore}
+                  disabled={editor.isSaving || (settings.data?.is_default && !editor.changed)}
+                >
+                  {t('bot-protection.restore.button')}
+                </Button>
+                <Group gap="sm">
+                  <Button variant="default" onClick={editor.discard} disabled={!editor.changed || editor.isSaving}>
+                    {t('bot-protection.discard')}
+                  </Button>
+                  <Button onClick={editor.submit} loading={editor.isSaving} disabled={!editor.changed}>
+                    {t('form.save')}
+                  </Button>
+                </Group>
+              </Group>
+            </Paper>
+          )}
+        </>
+      )}
+    </Stack>
+  );
+}
