@@ -1,7 +1,7 @@
 // Field schemas shared by the resource forms. Messages come from VALIDATION_MESSAGES so the dashboard can
 // show them in the user's language.
 import { z } from 'zod';
-import { ALL_CONDITION_TEXT, parseConditionText, pruneCondition } from './conditions/index.js';
+import { ALL_CONDITION_TEXT, conditionValueMessage, parseConditionText, pruneCondition } from './conditions/index.js';
 import { VALIDATION_MESSAGES as M } from './messages.js';
 
 export const ZName = z
@@ -103,8 +103,8 @@ export function duplicateRowIdErrors(
 
 /**
  * A condition tree (§3.8) stored as JSON text: refused when it is not JSON, not of the shape of §3.8, or
- * deeper or larger than the limits (§5.5, CONDITION_MAX_NODES); stored pruned (§5.4), exactly as the
- * builder saves it.
+ * deeper or larger than the limits (§5.5, CONDITION_MAX_NODES), or when a rule holds a value its field
+ * cannot (issue 24); stored pruned (§5.4), exactly as the builder saves it.
  */
 export const ZConditionText = z
   .string()
@@ -117,8 +117,13 @@ export const ZConditionText = z
       size: M.conditionTooLarge,
       json: M.invalidCondition,
       shape: M.invalidCondition,
+      value: M.invalidCondition,
     };
-    context.addIssue({ code: 'custom', message: message[parsed.problem] });
+    // Issue 24: a value a field cannot hold is named, with its field, on the condition's own path.
+    context.addIssue({
+      code: 'custom',
+      message: parsed.detail ? conditionValueMessage(parsed.detail) : message[parsed.problem],
+    });
     return z.NEVER;
   });
 

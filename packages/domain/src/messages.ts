@@ -23,6 +23,8 @@ export const VALIDATION_MESSAGES = {
   notNegative: 'The value must be 0 or more',
   tooLarge: 'This value is too large',
   invalidCondition: 'The condition is not valid',
+  invalidConditionValue: 'The {{field}} rule of the condition has a value that is not valid: "{{value}}"',
+  invalidConditionOperation: 'The {{field}} rule of the condition cannot use "{{value}}"',
   conditionTooDeep: 'The condition is nested too deeply',
   conditionTooLarge: 'The condition has too many parts',
   invalidCurrency: 'Unknown currency',

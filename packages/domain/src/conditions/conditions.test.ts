@@ -349,17 +349,34 @@ describe('describing a tree', () => {
   });
 });
 
+/** The fields a click and a lead both carry, issue 24's beside their kin. */
+const VISITOR_FIELDS = [
+  'countryCode',
+  'region',
+  'city',
+  'language',
+  'device',
+  'platform',
+  'osVersion',
+  'browser',
+  'browserVersion',
+  'ip',
+  'asn',
+  'isp',
+  'referrer',
+  'isBot',
+  'isUnique',
+  'campaignId',
+  'segmentId',
+  'vars',
+  'timeOfDay',
+  'weekday',
+];
+
 describe('condition fields (§3.9)', () => {
   it('offers every field, restricted by availableRules', () => {
     expect(CONDITION_FIELDS.map((field) => field.var)).toEqual([
-      'countryCode',
-      'device',
-      'platform',
-      'browser',
-      'campaignId',
-      'segmentId',
-      'vars',
-      'timeOfDay',
+      ...VISITOR_FIELDS,
       'regsCount',
       'payoutsCount',
       'emailRate',
@@ -369,16 +386,7 @@ describe('condition fields (§3.9)', () => {
   });
 
   it("leaves a lead's own fields out on the tracker side: a click carries none of them (issue 26)", () => {
-    expect(availableConditionFields(undefined, 'tracker').map((field) => field.var)).toEqual([
-      'countryCode',
-      'device',
-      'platform',
-      'browser',
-      'campaignId',
-      'segmentId',
-      'vars',
-      'timeOfDay',
-    ]);
+    expect(availableConditionFields(undefined, 'tracker').map((field) => field.var)).toEqual(VISITOR_FIELDS);
     expect(availableConditionFields(['age', 'device'], 'tracker').map((field) => field.var)).toEqual(['device']);
   });
 });

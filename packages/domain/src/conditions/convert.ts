@@ -47,6 +47,7 @@ function leafToRule(leaf: LeafCondition): EditorRule {
         var: leaf.data.Var,
         operation: leaf.data.Operation ?? 'IN',
         values: [...leaf.data.Values],
+        ...(leaf.data.Timezone === undefined ? {} : { timezone: leaf.data.Timezone }),
       };
     case 'BetweenCondition':
       return { type: 'rule', condition: leaf.type, var: leaf.data.Var, values: { ...leaf.data.Values } };
@@ -113,9 +114,15 @@ export function ruleToLeaf(rule: EditorRule): LeafCondition | null {
       };
     }
     case 'InCondition': {
-      const operation = rule.operation ?? 'IN';
-      if (!isIn(operation) || !isNonEmptyList(rule.values)) return null;
-      return { type: 'InCondition', data: { Var: rule.var, Operation: operation, Values: [...rule.values] } };
+      // Which field allows matching by part is for validation to say; here any operation of the shape.
+      const operation = (rule.operation ?? 'IN') as VarsOperation;
+      if (!VARS_OPERATIONS.includes(operation) || !isNonEmptyList(rule.values)) return null;
+      const data = { Var: rule.var, Operation: operation, Values: [...rule.values] };
+      // weekday: the zone its day is read in travels with the leaf.
+      return {
+        type: 'InCondition',
+        data: typeof rule.timezone === 'string' ? { ...data, Timezone: rule.timezone } : data,
+      };
     }
     case 'BetweenCondition': {
       const values = rule.values as { Start?: unknown; End?: unknown; Timezone?: unknown } | null;

@@ -1,17 +1,35 @@
+import { findRegion } from './regions.js';
 import type { ConditionNode, LeafCondition } from './types.js';
+import { normalizeAsn } from './visitor-values.js';
 
 /** Names to show instead of ids (campaigns, segments). */
 export type ConditionLabels = (variable: string, value: string) => string;
 
 const list = (values: readonly string[], label: (value: string) => string) => `(${values.map(label).join(', ')})`;
 
+/** Issue 24: values of the visitor fields in words (`California (US-CA)`, `AS15169`). */
+function visitorValue(field: string, value: string): string {
+  if (field === 'region') {
+    const region = findRegion(value);
+    return region ? `${region.name} (${region.value.includes(':') ? region.country : region.value})` : value;
+  }
+  if (field === 'asn') {
+    const asn = normalizeAsn(value);
+    return asn === null ? value : `AS${asn}`;
+  }
+  return value;
+}
+
 function describeLeaf(leaf: LeafCondition, labels: ConditionLabels): string {
-  const label = (value: string) => labels(leaf.data.Var, value);
+  const label = (value: string) => labels(leaf.data.Var, visitorValue(leaf.data.Var, value));
   switch (leaf.type) {
     case 'EqualCondition':
       return `${leaf.data.Var} = ${label(leaf.data.Value)}`;
-    case 'InCondition':
-      return `${leaf.data.Var} ${leaf.data.Operation} ${list(leaf.data.Values, label)}`;
+    case 'InCondition': {
+      const text = `${leaf.data.Var} ${leaf.data.Operation} ${list(leaf.data.Values, label)}`;
+      // weekday: the day is read in the rule's zone, UTC when none is set.
+      return leaf.data.Var === 'weekday' ? `${text} ${leaf.data.Timezone || 'UTC'}` : text;
+    }
     case 'SegmentCondition':
       return `${leaf.data.Var} ${leaf.data.Value.Operation} ${list(leaf.data.Value.Values, label)}`;
     case 'VarsCondition':

@@ -1,8 +1,12 @@
 // The routing engine and the dashboard share this one reading of a tree (§3.8).
+import { compileInCondition, textTest } from './compile-in.js';
 import type { Comparator, ConditionNode, LeafCondition } from './types.js';
 
 export interface ConditionContext {
-  /** Values by field name: countryCode, device, platform, browser, campaignId, regsCount, age, … */
+  /**
+   * Values by field name: countryCode, device, platform, browser, campaignId, regsCount, age, … and
+   * (issue 24) region, city, asn, isp, language, referrer, ip, osVersion, browserVersion, isUnique, isBot.
+   */
   fields: Readonly<Record<string, string | number | undefined>>;
   /** The visitor's or lead's vars: subaff, utm_*, var1…var10, … */
   vars: Readonly<Record<string, string | undefined>>;
@@ -66,30 +70,14 @@ export type ConditionTest = (context: ConditionContext) => boolean;
 const always: ConditionTest = () => true;
 const never: ConditionTest = () => false;
 
-/** Whether `text` contains, starts with or ends with one of `wanted` (all lower-cased). */
-function textTest(operation: 'contains' | 'starts with' | 'ends with', wanted: readonly string[]) {
-  if (operation === 'contains') return (text: string) => wanted.some((value) => text.includes(value));
-  if (operation === 'starts with') return (text: string) => wanted.some((value) => text.startsWith(value));
-  return (text: string) => wanted.some((value) => text.endsWith(value));
-}
-
 function compileLeaf(leaf: LeafCondition): ConditionTest {
   switch (leaf.type) {
     case 'EqualCondition': {
       const { Var: field, Value: expected } = leaf.data;
       return (context) => String(context.fields[field] ?? '') === expected;
     }
-    case 'InCondition': {
-      // The listed values lower-cased once, here, not for every click.
-      const field = leaf.data.Var;
-      const listed = new Set(leaf.data.Values.map(lower));
-      const negated = leaf.data.Operation === 'NOT IN';
-      return (context) => {
-        const actual = context.fields[field];
-        const found = actual !== undefined && listed.has(lower(actual));
-        return negated ? !found : found;
-      };
-    }
+    case 'InCondition':
+      return compileInCondition(leaf);
     case 'SegmentCondition': {
       const segments = leaf.data.Value.Values;
       const negated = leaf.data.Value.Operation === 'NOT IN';

@@ -1,5 +1,6 @@
 // §3.9: the fields a condition rule can test, with their control and operations.
 import { COMPARATORS, IN_OPERATIONS, type LeafType, VARS_OPERATIONS } from './types.js';
+import { WEEKDAYS } from './visitor-values.js';
 
 export const DEVICES = ['desktop', 'tablet', 'mobile'] as const;
 export const PLATFORMS = ['linux', 'windows', 'mac', 'ios', 'android', 'bsd', 'chromeos'] as const;
@@ -200,7 +201,15 @@ export const BROWSERS = [
   'Scrapy',
 ] as const;
 
-export type ConditionControl = 'multi-select' | 'select' | 'single-select' | 'text' | 'between' | 'number';
+export type ConditionControl =
+  | 'multi-select'
+  | 'select'
+  | 'single-select'
+  | 'text'
+  | 'between'
+  | 'number'
+  | 'weekday'
+  | 'boolean';
 
 export interface ConditionField {
   var: string;
@@ -208,10 +217,17 @@ export interface ConditionField {
   control: ConditionControl;
   operations: readonly string[];
   /** Built-in options, or the lookup the builder loads them from. */
-  options?: readonly string[] | 'countries' | 'campaigns' | 'segments';
+  options?: readonly string[] | 'countries' | 'campaigns' | 'segments' | 'regions' | 'languages';
 }
 
-/** §3.9, in the order the builder offers them. */
+/** Issue 24: isp and referrer match by part too; the other list fields whole. */
+const ISP_OPERATIONS = ['IN', 'NOT IN', 'contains'] as const;
+const TRUE_FALSE = ['true', 'false'] as const;
+
+/**
+ * §3.9, in the order the builder offers them; issue 24's visitor fields stand next to their kin (region
+ * after country, versions after platform and browser). None is lead-only: clicks and leads carry them all.
+ */
 export const CONDITION_FIELDS: readonly ConditionField[] = [
   {
     var: 'countryCode',
@@ -220,9 +236,32 @@ export const CONDITION_FIELDS: readonly ConditionField[] = [
     operations: IN_OPERATIONS,
     options: 'countries',
   },
+  {
+    var: 'region',
+    condition: 'InCondition',
+    control: 'multi-select',
+    operations: IN_OPERATIONS,
+    options: 'regions',
+  },
+  { var: 'city', condition: 'InCondition', control: 'text', operations: IN_OPERATIONS },
+  {
+    var: 'language',
+    condition: 'InCondition',
+    control: 'multi-select',
+    operations: IN_OPERATIONS,
+    options: 'languages',
+  },
   { var: 'device', condition: 'InCondition', control: 'select', operations: IN_OPERATIONS, options: DEVICES },
   { var: 'platform', condition: 'InCondition', control: 'select', operations: IN_OPERATIONS, options: PLATFORMS },
+  { var: 'osVersion', condition: 'CompareIntCondition', control: 'number', operations: COMPARATORS },
   { var: 'browser', condition: 'InCondition', control: 'select', operations: IN_OPERATIONS, options: BROWSERS },
+  { var: 'browserVersion', condition: 'CompareIntCondition', control: 'number', operations: COMPARATORS },
+  { var: 'ip', condition: 'InCondition', control: 'text', operations: IN_OPERATIONS },
+  { var: 'asn', condition: 'InCondition', control: 'text', operations: IN_OPERATIONS },
+  { var: 'isp', condition: 'InCondition', control: 'text', operations: ISP_OPERATIONS },
+  { var: 'referrer', condition: 'InCondition', control: 'text', operations: VARS_OPERATIONS },
+  { var: 'isBot', condition: 'EqualCondition', control: 'boolean', operations: [], options: TRUE_FALSE },
+  { var: 'isUnique', condition: 'EqualCondition', control: 'boolean', operations: [], options: TRUE_FALSE },
   { var: 'campaignId', condition: 'EqualCondition', control: 'single-select', operations: [], options: 'campaigns' },
   {
     var: 'segmentId',
@@ -233,6 +272,7 @@ export const CONDITION_FIELDS: readonly ConditionField[] = [
   },
   { var: 'vars', condition: 'VarsCondition', control: 'text', operations: VARS_OPERATIONS },
   { var: 'timeOfDay', condition: 'BetweenCondition', control: 'between', operations: [] },
+  { var: 'weekday', condition: 'InCondition', control: 'weekday', operations: IN_OPERATIONS, options: WEEKDAYS },
   { var: 'regsCount', condition: 'CompareIntCondition', control: 'number', operations: COMPARATORS },
   { var: 'payoutsCount', condition: 'CompareIntCondition', control: 'number', operations: COMPARATORS },
   { var: 'emailRate', condition: 'CompareIntCondition', control: 'number', operations: COMPARATORS },

@@ -4,5 +4,8 @@ export * from './describe.js';
 export * from './evaluate.js';
 export * from './fields.js';
 export * from './measure.js';
+export * from './regions.js';
 export * from './schema.js';
 export * from './types.js';
+export * from './value-checks.js';
+export * from './visitor-values.js';

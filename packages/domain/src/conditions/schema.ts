@@ -3,6 +3,7 @@ import { CONDITION_MAX_DEPTH } from '../constants.js';
 import { VALIDATION_MESSAGES as M } from '../messages.js';
 import { conditionSizeProblem, measureCondition } from './measure.js';
 import { COMPARATORS, type ConditionNode, IN_OPERATIONS, VARS_OPERATIONS } from './types.js';
+import { type ConditionValueProblem, conditionValueProblem } from './value-checks.js';
 
 const ZVar = z.string().min(1).max(64);
 const ZValueList = z.array(z.string().max(1024)).max(10_000);
@@ -29,7 +30,13 @@ const ZConditionShape: z.ZodType<ConditionNode> = z.lazy(() =>
     }),
     z.object({
       type: z.literal('InCondition'),
-      data: z.object({ Var: ZVar, Operation: z.enum(IN_OPERATIONS).default('IN'), Values: ZValueList }),
+      data: z.object({
+        Var: ZVar,
+        // Which field allows which operation is checked with the values (value-checks.ts).
+        Operation: z.enum(VARS_OPERATIONS).default('IN'),
+        Values: ZValueList,
+        Timezone: z.string().max(64).optional(),
+      }),
     }),
     z.object({
       type: z.literal('BetweenCondition'),
@@ -67,13 +74,22 @@ export function conditionDepth(node: ConditionNode): number {
   return measureCondition(node).depth;
 }
 
-export type ConditionTextProblem = 'json' | 'shape' | 'depth' | 'size';
+export type ConditionTextProblem = 'json' | 'shape' | 'depth' | 'size' | 'value';
 
-/** Parses stored condition text; `problem` says why it cannot be stored. */
+export type ParsedConditionText =
+  | { tree: ConditionNode; problem?: undefined; detail?: undefined }
+  | { tree?: undefined; problem: ConditionTextProblem; detail?: ConditionValueProblem };
+
+/**
+ * Parses stored condition text; `problem` says why it cannot be stored, and for `value` `detail` names
+ * the field and the value (issue 24). `checkValues` false reads a tree by its shape only (the builder
+ * shows what is stored as it is).
+ */
 export function parseConditionText(
   text: string,
   maxDepth = CONDITION_MAX_DEPTH,
-): { tree: ConditionNode; problem?: undefined } | { tree?: undefined; problem: ConditionTextProblem } {
+  checkValues = true,
+): ParsedConditionText {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -85,5 +101,7 @@ export function parseConditionText(
   if (problem) return { problem };
   const parsed = ZConditionShape.safeParse(value);
   if (!parsed.success) return { problem: 'shape' };
+  const detail = checkValues ? conditionValueProblem(parsed.data) : undefined;
+  if (detail) return { problem: 'value', detail };
   return { tree: parsed.data };
 }

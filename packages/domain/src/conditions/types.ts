@@ -6,6 +6,9 @@ export type InOperation = (typeof IN_OPERATIONS)[number];
 export const VARS_OPERATIONS = ['IN', 'NOT IN', 'contains', 'starts with', 'ends with'] as const;
 export type VarsOperation = (typeof VARS_OPERATIONS)[number];
 
+/** Issue 24: text fields of a visitor (isp, referrer) match by part too; which field allows which is in fields.ts. */
+export type InConditionOperation = VarsOperation;
+
 /** §3.9 numeric comparisons: more than, more than or equal, less than, less than or equal, equal, not equal. */
 export const COMPARATORS = ['>', '>=', '<', '<=', '==', '!='] as const;
 export type Comparator = (typeof COMPARATORS)[number];
@@ -39,7 +42,13 @@ export interface VarsCondition {
 }
 export interface InCondition {
   type: 'InCondition';
-  data: { Var: string; Operation: InOperation; Values: string[] };
+  data: {
+    Var: string;
+    Operation: InConditionOperation;
+    Values: string[];
+    /** weekday only: the IANA zone the day is read in; '' or missing is UTC. */
+    Timezone?: string;
+  };
 }
 export interface BetweenCondition {
   type: 'BetweenCondition';
@@ -86,6 +95,8 @@ export interface EditorRule<T extends LeafType = LeafType> {
   operation?: string;
   /** Vars rules only: the var key (`subaff`, `utm_source`, `var1`, …). */
   key?: string;
+  /** weekday rules only: the IANA zone the day is read in. */
+  timezone?: string;
   values: RuleValues[T];
 }
 
