@@ -74,6 +74,8 @@ export interface BuildOptions {
   engine?: EngineOptions;
   /** Start of every Redis key; `switchyard:` unless replaced (tests use one per run). */
   redisKeyPrefix?: string;
+  /** Check every /api answer against /api/openapi.json, and answer 500 on a mismatch (tests). */
+  checkAnswers?: boolean;
 }
 
 declare module 'fastify' {
@@ -221,7 +223,7 @@ async function createServer(
       networkPostbackUrls(api, store.db, options.config.publicUrl);
       trackerCampaignUrls(api, store.db, options.config.publicUrl);
       authRoutes(api, auth);
-      openApiRoutes(api, apiRoutes, '1');
+      openApiRoutes(api, apiRoutes, '1', { checkAnswers: options.checkAnswers ?? false });
       apiTokenRoutes(api, apiTokens);
       accountRoutes(api, {
         db: store.db,

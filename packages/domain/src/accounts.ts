@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from './constants.js';
+import { DEFAULT_LANGUAGE, LANGUAGES } from './constants.js';
 import { VALIDATION_MESSAGES as M } from './messages.js';
 import { ZNewPassword } from './password-policy.js';
 import { isKnownPermission } from './permissions.js';
@@ -93,59 +93,4 @@ export type TAccountSettings = z.infer<typeof ZAccountSettings>;
 export interface AccountSettings extends TAccountSettings {
   /** Whether links go out by email (SMTP_URL is set); otherwise they are shown to the administrator. */
   email_delivery: boolean;
-}
-
-/** `GET /api/registration`: what the login page needs to know. */
-export interface RegistrationStatus {
-  enabled: boolean;
-}
-
-/** How a link reached its recipient: by email, or (no SMTP, or sending failed) shown to the administrator. */
-export interface LinkDelivery {
-  sent: boolean;
-  /** Only when not sent: the link to pass on (absolute when the server knows its public URL). */
-  link?: string;
-}
-
-export type InvitationStatus = 'pending' | 'expired' | 'accepted' | 'revoked';
-
-export interface Invitation {
-  id: number;
-  email: string;
-  name: string;
-  roles: number[];
-  permissions: string[];
-  workspaces: number[];
-  language: Language;
-  invited_by: number | null;
-  status: InvitationStatus;
-  created_at: string;
-  expires_at: string;
-}
-
-export interface InvitationResult {
-  invitation: Invitation;
-  delivery: LinkDelivery;
-}
-
-/** `POST /api/invitations/inspect`: what the accept page shows before the invitee chooses a password. */
-export interface InvitationPreview {
-  email: string;
-  name: string;
-}
-
-export interface RegisterResult {
-  message: string;
-  /** True when the account must confirm its email (SMTP configured) before logging in. */
-  verification_required: boolean;
-}
-
-export interface Profile {
-  id: number;
-  name: string;
-  email: string;
-  /** Null until chosen: the interface then keeps the language of the browser. */
-  language: Language | null;
-  /** Live sessions of this user, the current one included. */
-  sessions: number;
 }

@@ -41,23 +41,6 @@ export function apiTokenExpiryProblem(expiresAt: string, now: Date): string | nu
   return null;
 }
 
-/** A token as listed (never its secret). */
-export interface ApiToken {
-  id: number;
-  name: string;
-  permissions: string[];
-  workspace_id: number;
-  created_at: string;
-  expires_at: string;
-  last_used_at: string | null;
-  last_used_ip: string | null;
-}
-
-/** The answer of `POST /api/tokens`: the token's secret, this once. */
-export interface CreatedApiToken extends ApiToken {
-  token: string;
-}
-
 /**
  * What a token may do now: the permissions both the token and its user hold — a token permission the
  * user still covers, or a user permission the token covers (a user's narrowed rights narrow the token).

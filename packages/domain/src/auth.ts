@@ -12,8 +12,3 @@ export const ZLoginForm = z.object({
   password: z.string({ error: M.required }).min(1, { error: M.required }).max(200, { error: M.tooLong }),
 });
 export type TLoginForm = z.infer<typeof ZLoginForm>;
-
-/** `POST /api/login` answer: the bearer token for `Authorization: Bearer <token>`. */
-export interface LoginResponse {
-  token: string;
-}

@@ -79,18 +79,3 @@ export const ZCostUpdate = z
   });
 export type TCostUpdate = z.infer<typeof ZCostUpdate>;
 export type TCostUpdateInput = z.input<typeof ZCostUpdate>;
-
-/** One line of a CSV cost import, as answered. */
-export interface CostImportLine {
-  line: number;
-  text: string;
-  status: number;
-  clicks: number;
-  message: string | null;
-}
-
-export interface CostImportResponse {
-  lines: CostImportLine[];
-  updated: number;
-  refused: number;
-}

@@ -236,18 +236,6 @@ export function customMetricKeyOf(name: string): string {
   return `cm_${slug || 'metric'}`;
 }
 
-/** A custom metric as the API lists it. */
-export interface CustomMetric {
-  id: number;
-  key: string;
-  name: string;
-  formula: string;
-  /** True when the formula reads a money figure (cost, revenue, profit, ROI, EPC). */
-  money: boolean;
-  created_at: string;
-  updated_at: string;
-}
-
 /** A custom metric as reports compute it. */
 export interface CustomMetricDefinition {
   key: string;

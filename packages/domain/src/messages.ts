@@ -69,12 +69,6 @@ export function messageKey(text: string): string | undefined {
   return keyByText.get(text);
 }
 
-/** The error body of every non-2xx answer (ARCHITECTURE.md). */
-export interface ApiErrorBody {
-  message: string;
-  errors?: Record<string, string[]>;
-}
-
 /** Zod-like issues → `{ field: [messages] }`, the first message first. Root issues go under `_`. */
 export function fieldErrors(
   issues: readonly { path: readonly PropertyKey[]; message: string }[],

@@ -27,18 +27,6 @@ export const REPORT_VIEW_PARAM_KEYS = [
   'order',
 ] as const;
 
-/** A view as the API answers it. */
-export interface ReportView {
-  id: number;
-  name: string;
-  /** The reports screen's URL query string, without `?`. */
-  params: string;
-  /** The user who saved it; only they list, rename and delete it. */
-  user_id: number;
-  created_at: string;
-  updated_at: string;
-}
-
 /** `params`: a URL query string (a leading `?` is dropped) naming only the screen's parameters, once each. */
 export const ZReportViewParams = z
   .string()

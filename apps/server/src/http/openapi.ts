@@ -1,43 +1,18 @@
 // Issue 21: `GET /api/openapi.json` describes every /api route, from the routes as registered (an
-// onRoute hook sees each one, so a new route cannot be left out) and the domain's zod schemas: each
-// resource's form is its request body and, with the record's own fields, its answer; queries and bodies
-// of the other routes come from their domain schemas (ROUTE_SCHEMAS). `/api/docs` shows the document.
-import {
-  RESOURCES,
-  type ResourceDefinition,
-  ZAcceptInviteForm,
-  ZAccountSettings,
-  ZApiTokenForm,
-  ZCostUpdate,
-  ZCustomMetricForm,
-  ZEventQuery,
-  ZForgotPasswordForm,
-  ZHistoryQuery,
-  ZInvitationForm,
-  ZListQuery,
-  ZLoginForm,
-  ZOutboundPostbackQuery,
-  ZPasswordChangeForm,
-  ZPostbackLogQuery,
-  ZProfileForm,
-  ZRegisterForm,
-  ZReportQuery,
-  ZReportViewForm,
-  ZResetPasswordForm,
-} from '@switchyard/domain';
+// onRoute hook sees each one, so a new route cannot be left out) and the domain's zod schemas
+// (openapi-routes.ts): each route's query, body and answer, and the one error body of every 4xx.
+// `/api/docs` shows the document; in tests every answer is checked against it (answer-check.ts).
+import { ZApiErrorBody } from '@switchyard/domain';
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import { z } from 'zod';
-
-type JsonSchema = Record<string, unknown>;
-
-/** What the document says of a route beyond its method and path. */
-interface RouteSchemas {
-  query?: z.ZodType;
-  body?: z.ZodType;
-  /** The answer's schema, for routes that answer a record or a list of records. */
-  response?: JsonSchema;
-  status?: number;
-}
+import { checkAnswers, openApiPath } from './answer-check.js';
+import {
+  answerSchema,
+  type JsonSchema,
+  jsonSchema,
+  ROUTE_SCHEMAS,
+  type RouteSchemas,
+  resourceSchemas,
+} from './openapi-routes.js';
 
 /** A route as registered. */
 interface SeenRoute {
@@ -46,91 +21,20 @@ interface SeenRoute {
   isPublic: boolean;
 }
 
-/** Request schemas of the routes that are not resource routes, by `METHOD /api/path`. */
-const ROUTE_SCHEMAS: Record<string, Omit<RouteSchemas, 'response'>> = {
-  'POST /api/login': { body: ZLoginForm },
-  'POST /api/register': { body: ZRegisterForm },
-  'POST /api/forgot-password': { body: ZForgotPasswordForm },
-  'POST /api/reset-password': { body: ZResetPasswordForm },
-  'POST /api/accept-invite': { body: ZAcceptInviteForm },
-  'POST /api/invitations': { body: ZInvitationForm },
-  'PUT /api/account-settings': { body: ZAccountSettings },
-  'PUT /api/profile': { body: ZProfileForm },
-  'POST /api/profile/password': { body: ZPasswordChangeForm },
-  'POST /api/tokens': { body: ZApiTokenForm, status: 201 },
-  'GET /api/reports': { query: ZReportQuery },
-  'POST /api/report-metrics': { body: ZCustomMetricForm, status: 201 },
-  'PUT /api/report-metrics/{id}': { body: ZCustomMetricForm },
-  'POST /api/report-views': { body: ZReportViewForm, status: 201 },
-  'PUT /api/report-views/{id}': { body: ZReportViewForm },
-  'GET /api/history': { query: ZHistoryQuery },
-  'GET /api/events/clicks': { query: ZEventQuery },
-  'GET /api/events/leads': { query: ZEventQuery },
-  'GET /api/events/conversions': { query: ZEventQuery },
-  'GET /api/postback-log': { query: ZPostbackLogQuery },
-  'GET /api/outbound-postbacks': { query: ZOutboundPostbackQuery },
-  'POST /api/tracker/campaigns/{id}/costs': { body: ZCostUpdate },
-};
+const ERROR = { $ref: '#/components/schemas/Error' };
 
-/** JSON Schema of a zod schema: as a request is sent (`input`) or as the server keeps it (`output`). */
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _draft, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
-  return rest;
+function errorAnswer(description: string) {
+  return { description, content: { 'application/json': { schema: ERROR } } };
 }
 
-/** An answer carries more than its form (computed fields, notices): objects stay open in answers. */
-function open(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(open);
-  if (typeof schema !== 'object' || schema === null) return schema;
-  const result: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (key === 'additionalProperties' && value === false) continue;
-    result[key] = open(value);
-  }
-  return result;
-}
-
-/** A stored record of `definition`: its form's fields as kept, its id, status and times. */
-export function recordSchema(definition: ResourceDefinition): JsonSchema {
-  const form = definition.form ? (open(jsonSchema(definition.form, 'output')) as JsonSchema) : { type: 'object' };
-  const properties = (form.properties as Record<string, unknown> | undefined) ?? {};
-  const id = definition.idField === 'id' ? { type: 'integer' } : { type: 'string' };
+/** The success answer: JSON of its schema, a body of another media type, or (204) none. */
+function successAnswer(schemas: RouteSchemas): Record<string, unknown> {
+  if (schemas.status === 204) return { description: 'Done; nothing is answered' };
+  if (schemas.media) return { description: 'Done', content: { [schemas.media]: { schema: { type: 'string' } } } };
   return {
-    ...form,
-    type: 'object',
-    properties: {
-      ...properties,
-      [definition.idField]: id,
-      ...(definition.archivable ? { status: { type: 'string', enum: ['active', 'archived'] } } : {}),
-    },
-    required: [...new Set([...((form.required as string[] | undefined) ?? []), definition.idField])],
+    description: 'Done',
+    ...(schemas.response ? { content: { 'application/json': { schema: answerSchema(schemas.response) } } } : {}),
   };
-}
-
-function listSchema(item: JsonSchema): JsonSchema {
-  return {
-    type: 'object',
-    properties: { list: { type: 'array', items: item }, total: { type: 'integer', minimum: 0 } },
-    required: ['list', 'total'],
-  };
-}
-
-/** The schemas of a resource's routes, by `METHOD /api/path`. */
-function resourceSchemas(): Map<string, RouteSchemas> {
-  const schemas = new Map<string, RouteSchemas>();
-  for (const definition of RESOURCES) {
-    const base = `/api/${definition.apiPath}`;
-    const record = recordSchema(definition);
-    schemas.set(`GET ${base}`, { query: ZListQuery, response: listSchema(record) });
-    schemas.set(`GET ${base}/{id}`, { response: record });
-    if (definition.form) schemas.set(`POST ${base}`, { body: definition.form, response: record, status: 201 });
-    const update = definition.updateForm ?? definition.form;
-    if (update) schemas.set(`PUT ${base}/{id}`, { body: update, response: record });
-    schemas.set(`PUT ${base}/{id}/archive`, { response: record });
-    schemas.set(`PUT ${base}/{id}/restore`, { response: record });
-    schemas.set(`POST ${base}/{id}/clone`, { response: record, status: 201 });
-  }
-  return schemas;
 }
 
 /** Records every /api route as it is registered; call before the routes are. */
@@ -145,11 +49,6 @@ export function collectApiRoutes(app: FastifyInstance): () => SeenRoute[] {
     for (const method of methods) seen.push({ method, url: route.url, isPublic });
   });
   return () => seen;
-}
-
-/** `/api/offers/:id/archive` → `/api/offers/{id}/archive`. */
-function openApiPath(url: string): string {
-  return url.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
 }
 
 export function openApiDocument(routes: readonly SeenRoute[], version: string): JsonSchema {
@@ -185,14 +84,13 @@ export function openApiDocument(routes: readonly SeenRoute[], version: string): 
         : {}),
       ...(route.isPublic ? { security: [] } : {}),
       responses: {
-        [status]: {
-          description: 'Done',
-          content: { 'application/json': { schema: schemas.response ?? { type: 'object' } } },
-        },
-        '400': { description: 'Invalid input: { message, errors: { field: [messages] } }' },
+        [status]: successAnswer(schemas),
+        '400': errorAnswer('Invalid input: { message, errors: { field: [messages] } }'),
         ...(route.isPublic
           ? {}
-          : { '401': { description: 'No live session or token' }, '403': { description: 'Not permitted' } }),
+          : { '401': errorAnswer('No live session or token'), '403': errorAnswer('Not permitted') }),
+        ...(parameters.some((parameter) => parameter.in === 'path') ? { '404': errorAnswer('Not found') } : {}),
+        ...(route.method === 'GET' ? {} : { '409': errorAnswer('In conflict with what is stored') }),
       },
     };
     paths[path] ??= {};
@@ -203,6 +101,7 @@ export function openApiDocument(routes: readonly SeenRoute[], version: string): 
     info: { title: 'Switchyard API', version },
     servers: [{ url: '/' }],
     components: {
+      schemas: { Error: jsonSchema(ZApiErrorBody, 'output') },
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'A session token, or an API token (syt_…)' },
       },
@@ -244,15 +143,28 @@ export const DOCS_SCRIPT = `fetch('/api/openapi.json').then((r) => r.json()).the
   }
 });`;
 
-export function openApiRoutes(app: FastifyInstance, routes: () => SeenRoute[], version: string): void {
-  let document: JsonSchema | null = null;
+export interface OpenApiOptions {
+  /** Check every JSON answer against the document (tests; answer-check.ts). */
+  checkAnswers?: boolean;
+}
+
+export function openApiRoutes(
+  app: FastifyInstance,
+  routes: () => SeenRoute[],
+  version: string,
+  options: OpenApiOptions = {},
+): void {
+  let built: JsonSchema | null = null;
+  // Built on first use: by then every route is registered.
+  const document = () => {
+    built ??= openApiDocument(routes(), version);
+    return built;
+  };
   const config = { config: { public: true } } as const;
-  app.get('/openapi.json', config, async () => {
-    document ??= openApiDocument(routes(), version);
-    return document;
-  });
+  app.get('/openapi.json', config, async () => document());
   app.get('/docs', config, async (_request, reply) => reply.type('text/html; charset=utf-8').send(docsPage()));
   app.get('/docs.js', config, async (_request, reply) =>
     reply.type('text/javascript; charset=utf-8').send(DOCS_SCRIPT),
   );
+  if (options.checkAnswers) checkAnswers(app, document);
 }

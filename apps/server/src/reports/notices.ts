@@ -1,20 +1,13 @@
 // Issue 26, point 1: what the reports screen warns of. Clicks that arrive with X-Forwarded-For from a
 // proxy that is not trusted all carry the proxy's address: no country, and geo rules never match. While
 // such a click was seen in the last day (on this node), the screen names SWITCHYARD_TRUST_PROXY.
+import type { ReportNotice } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import { authorize } from '../api/guard.js';
 import { TRUST_PROXY_SETTING } from '../http/trusted-proxies.js';
 import type { TrafficEngine } from '../traffic/engine.js';
 
 const RECENT_MS = 24 * 60 * 60 * 1000;
-
-export interface ReportNotice {
-  code: 'untrusted_proxy';
-  /** The proxy's address, as the clicks came from it. */
-  peer: string;
-  last_seen_at: string;
-  setting: string;
-}
 
 export function reportNoticeRoutes(app: FastifyInstance, engine: TrafficEngine): void {
   app.get('/reports/notices', async (request) => {

@@ -49,17 +49,6 @@ export interface User {
   updated_at: string;
 }
 
-/** `GET /api/me`: the user with its effective permissions. */
-export interface CurrentUser {
-  id: number;
-  name: string;
-  email: string;
-  /** Effective: from its roles plus its own. */
-  permissions: string[];
-  roles: { id: number; name: string }[];
-  workspaces: { id: number; name: string }[];
-}
-
 export const users = defineResource({
   name: 'users',
   apiPath: 'users',

@@ -1,7 +1,7 @@
 // "Send test postback" (issue 18): a traffic source's postback URL, its macros filled with sample values,
 // sent once as the worker would send it, with the request and its answer shown to the operator. The same
 // checks apply as when the URL is saved and when a real postback is sent.
-import { VALIDATION_MESSAGES, ZMacroUrl } from '@switchyard/domain';
+import { type TestPostbackAnswer, VALIDATION_MESSAGES, ZMacroUrl } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ValidationError } from '../../errors.js';
@@ -36,14 +36,6 @@ export function samplePostbackValues(now: Date): MacroValues {
   };
   for (let index = 1; index <= 10; index += 1) values[`var${index}`] = `test-var${index}`;
   return values;
-}
-
-export interface TestPostbackAnswer {
-  request: { method: 'GET'; url: string };
-  response: { status: number; headers: Record<string, string>; body: string } | null;
-  /** No answer: a network error or the timeout. */
-  error: string | null;
-  duration_ms: number;
 }
 
 /** `POST /api/traffic-sources/test-postback` `{ url }`, for whoever may update traffic sources. */

@@ -1,10 +1,9 @@
 // Issue 18: conversions imported by an operator (lines of `clickid,status,payout,txid,currency`, through
 // the same code as postbacks), and the currency rates administrators edit.
 import {
-  type ConversionState,
   CURRENCIES,
+  type ImportedLine,
   MAX_IMPORT_LINES,
-  type PostbackOutcome,
   VALIDATION_MESSAGES,
   ZCurrencyCode,
 } from '@switchyard/domain';
@@ -22,16 +21,6 @@ import { authorize } from '../guard.js';
 import { parseInput } from '../parse.js';
 
 const IMPORT_COLUMNS = ['clickid', 'status', 'payout', 'txid', 'currency'] as const;
-
-export interface ImportedLine {
-  line: number;
-  text: string;
-  outcome: PostbackOutcome;
-  status: number;
-  message: string | null;
-  conversion_id: string | null;
-  state: ConversionState | null;
-}
 
 const ZImport = z.object({ text: z.string().max(2_000_000) });
 

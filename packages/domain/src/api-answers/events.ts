@@ -1,0 +1,194 @@
+// Issue 21: answers of the routes that list what happened — clicks, leads and conversions, the postback
+// log, outbound postbacks and the change history.
+import { z } from 'zod';
+import { CONVERSION_STATES, PAYOUT_SOURCES } from '../conversions.js';
+import { HISTORY_ACTIONS } from '../history.js';
+import { OUTBOUND_STATES, POSTBACK_OUTCOMES } from '../postback-log.js';
+import { listAnswer, ZStoredId, ZTimestamp } from './common.js';
+
+const text = z.string().nullable();
+const ZState = z.enum(CONVERSION_STATES);
+/** Amounts are left out, not zeroed, for a user without the money permission (issue 19). */
+const amount = z.number().optional();
+
+/** A config record a row names: its id, its name (null once deleted) and its kind (for a link). */
+export const ZLoggedRecord = z.object({ external_id: z.string(), name: z.string().nullable(), kind: z.string() });
+
+const VARS = Object.fromEntries(Array.from({ length: 10 }, (_, index) => [`var${index + 1}`, text]));
+
+/** A conversion of a click, as the click's row shows it. */
+const ZClickConversion = z.object({
+  conversion_id: z.string(),
+  state: ZState,
+  payout: amount,
+  created_at: ZTimestamp,
+});
+
+// Event rows are open: the visitor's columns (region, city, language, …) grow with the tracker, and
+// each new one is shown here as it is kept.
+export const ZClickEventAnswer = z.looseObject({
+  ...VARS,
+  click_id: z.string(),
+  created_at: ZTimestamp,
+  campaign: ZLoggedRecord,
+  flow: ZLoggedRecord.nullable(),
+  path_group_id: text,
+  path_id: text,
+  lander: ZLoggedRecord.nullable(),
+  offer: ZLoggedRecord.nullable(),
+  traffic_source: ZLoggedRecord.nullable(),
+  visitor_id: z.string(),
+  is_unique: z.boolean(),
+  ip: text,
+  country: text,
+  device: text,
+  platform: text,
+  browser: text,
+  user_agent: text,
+  referrer: text,
+  external_click_id: text,
+  subaff: text,
+  vars: z.record(z.string(), z.string()),
+  cost: amount,
+  cost_flag: text,
+  is_bot: z.boolean(),
+  reason: z.string(),
+  conversions: z.array(ZClickConversion),
+});
+
+export const ZLeadEventAnswer = z.looseObject({
+  ...VARS,
+  lead_id: z.string(),
+  created_at: ZTimestamp,
+  campaign: ZLoggedRecord,
+  flow: ZLoggedRecord.nullable(),
+  path_group_id: text,
+  path_id: text,
+  offer: ZLoggedRecord.nullable(),
+  traffic_source: ZLoggedRecord.nullable(),
+  email_hash: z.string(),
+  email_domain: z.string(),
+  age: z.number().nullable(),
+  ip: text,
+  country: text,
+  device: text,
+  platform: text,
+  browser: text,
+  user_agent: text,
+  subaff: text,
+  vars: z.record(z.string(), z.string()),
+  is_bot: z.boolean(),
+  decision: z.string(),
+  reason: z.string(),
+  backup_used: z.boolean(),
+});
+
+export const ZConversionEventAnswer = z.looseObject({
+  ...VARS,
+  conversion_id: z.string(),
+  created_at: ZTimestamp,
+  event_at: ZTimestamp.nullable(),
+  updated_at: ZTimestamp.nullable(),
+  click_id: text,
+  lead_id: text,
+  campaign: ZLoggedRecord,
+  flow: ZLoggedRecord.nullable(),
+  path_group_id: text,
+  path_id: text,
+  offer: ZLoggedRecord.nullable(),
+  lander: ZLoggedRecord.nullable(),
+  traffic_source: ZLoggedRecord.nullable(),
+  affiliate_network: ZLoggedRecord.nullable(),
+  event: ZLoggedRecord.nullable(),
+  status: text,
+  is_conversion: z.boolean(),
+  state: ZState,
+  payout: amount,
+  revenue: z.number().nullable().optional(),
+  cost: amount,
+  currency: z.string(),
+  original_currency: text,
+  txid: text,
+  country: text,
+  subaff: text,
+  device: text,
+  platform: text,
+  browser: text,
+  payout_rule_id: text,
+  raw: z.record(z.string(), z.string()),
+});
+
+export const ZClickEventList = listAnswer(ZClickEventAnswer);
+export const ZLeadEventList = listAnswer(ZLeadEventAnswer);
+export const ZConversionEventList = listAnswer(ZConversionEventAnswer);
+
+/** The conversion an incoming postback created. */
+const ZLoggedConversion = z.object({
+  conversion_id: z.string(),
+  payout: amount,
+  /** The payout the network sent, or null. */
+  revenue: z.number().nullable().optional(),
+  currency: z.string(),
+  status: text,
+  event: ZLoggedRecord.nullable(),
+  is_conversion: z.boolean(),
+  state: ZState,
+  original_currency: text,
+  payout_source: z.enum(PAYOUT_SOURCES).nullable(),
+  payout_rule_id: text,
+});
+
+export const ZPostbackLogEntryAnswer = z.object({
+  id: ZStoredId,
+  created_at: ZTimestamp,
+  outcome: z.enum(POSTBACK_OUTCOMES),
+  response_status: z.number().int(),
+  click_id: text,
+  txid: text,
+  ip: text,
+  raw: z.record(z.string(), z.string()),
+  conversion: ZLoggedConversion.nullable(),
+  state: ZState.nullable(),
+  previous_state: ZState.nullable(),
+  reason: text,
+  campaign: ZLoggedRecord.nullable(),
+});
+export const ZPostbackLogList = listAnswer(ZPostbackLogEntryAnswer);
+
+export const ZOutboundPostbackEntryAnswer = z.object({
+  id: ZStoredId,
+  created_at: ZTimestamp,
+  url: z.string(),
+  state: z.enum(OUTBOUND_STATES),
+  attempts: z.number().int().min(0),
+  last_status: z.number().int().nullable(),
+  last_error: text,
+  last_attempt_at: ZTimestamp.nullable(),
+  next_attempt_at: ZTimestamp.nullable(),
+  conversion_id: z.string(),
+  click_id: text,
+  lead_id: text,
+  txid: text,
+  campaign: ZLoggedRecord.nullable(),
+});
+export const ZOutboundPostbackList = listAnswer(ZOutboundPostbackEntryAnswer);
+
+/** One kept change, as listed. */
+export const ZHistoryEntryAnswer = z.object({
+  id: ZStoredId,
+  created_at: ZTimestamp,
+  action: z.enum(HISTORY_ACTIONS),
+  resource: z.string(),
+  record_id: text,
+  record_name: text,
+  user: z.object({ id: ZStoredId, name: text }).nullable(),
+  ip: text,
+  restored_from: ZStoredId.nullable(),
+});
+export const ZHistoryList = listAnswer(ZHistoryEntryAnswer);
+
+/** `GET /api/history/{entry}`: both versions (null for none: before a create, after a login). */
+export const ZHistoryEntryDetailAnswer = ZHistoryEntryAnswer.extend({
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
+});

@@ -1,0 +1,5 @@
+export * from './accounts.js';
+export * from './common.js';
+export * from './events.js';
+export * from './operations.js';
+export * from './reports.js';
