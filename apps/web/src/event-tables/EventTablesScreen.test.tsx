@@ -55,6 +55,15 @@ const click: ClickEvent = {
   vars: {},
   cost: 0.25,
   is_bot: false,
+  region: null,
+  city: null,
+  asn: null,
+  isp: null,
+  language: null,
+  referrer_domain: null,
+  os_version: null,
+  browser_version: null,
+  bot_reason: null,
   cost_flag: null,
   reason: 'backup_offer',
   conversions: [
@@ -151,6 +160,56 @@ describe('EventTablesScreen', () => {
     expect(stored).toContain('ip');
     expect(stored).not.toContain('reason');
     expect(localStorage.getItem('switchyard.eventColumns.conversions')).toBeNull();
+  });
+
+  it('says why a click is a bot, and shows what was read off the visitor on demand (issue 24)', async () => {
+    const bot: ClickEvent = {
+      ...click,
+      is_bot: true,
+      bot_reason: 'datacenter_asn',
+      region: 'US-VA',
+      city: 'Ashburn',
+      asn: 14618,
+      isp: 'Amazon.com',
+      language: 'en',
+      referrer_domain: 'news.example',
+      os_version: 10,
+      browser_version: 120,
+    };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify({ list: [bot, click], total: 2 }))),
+    );
+    renderScreen();
+    const table = await screen.findByRole('table', { name: 'Clicks' });
+    await within(table).findAllByText('click-abc');
+    const botColumn = within(table)
+      .getAllByRole('columnheader')
+      .findIndex((header) => header.textContent === 'Bot');
+    const verdicts = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => within(row).getAllByRole('cell')[botColumn]?.textContent);
+    expect(verdicts).toEqual(['Yes: Datacenter network', 'No']);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Columns' }));
+    for (const name of [
+      'Region',
+      'City',
+      'AS number',
+      'Internet provider',
+      'Language',
+      'Referrer domain',
+      'OS version',
+      'Browser version',
+    ]) {
+      fireEvent.click(await screen.findByRole('checkbox', { name }));
+    }
+    await waitFor(() => expect(within(table).getByRole('columnheader', { name: 'AS number' })).toBeVisible());
+    const first = within(table).getAllByRole('row')[1] as HTMLElement;
+    for (const text of ['US-VA', 'Ashburn', 'AS14618', 'Amazon.com', 'en', 'news.example', '120']) {
+      expect(within(first).getByText(text), text).toBeVisible();
+    }
   });
 
   it('leaves the cost and payouts out for a user who may not see money', async () => {

@@ -101,6 +101,8 @@ function EventTable<Kind extends EventKind>({ kind }: { kind: Kind }) {
       no: t('no'),
       state: (state) => t(`states.${state as ConversionState}`, { defaultValue: state }),
       costFlag: (flag) => t(`costFlags.${flag}`, { defaultValue: flag }),
+      botReason: (reason) => t(`reports:botReasons.${reason}`, { defaultValue: reason }),
+      botBecause: (reason) => t('botBecause', { reason }),
     };
   }, [i18n.language, params.timezone, t]);
 
@@ -179,7 +181,7 @@ function EventTable<Kind extends EventKind>({ kind }: { kind: Kind }) {
         </Pill>
         {filters.map(([group, value]) => {
           const name = reportFormat.groupName(group);
-          const shown = value === null ? t('none') : (params.labels[group] ?? value);
+          const shown = value === null ? t('none') : reportFormat.groupValue(group, value, params.labels[group]);
           return (
             <Pill
               key={group}

@@ -1,5 +1,13 @@
 import { Badge, Group, Text } from '@mantine/core';
-import type { ClickEvent, ConversionEvent, EventKind, EventRows, LeadEvent, LoggedRecord } from '@switchyard/domain';
+import type {
+  ClickEvent,
+  ConversionEvent,
+  EventKind,
+  EventRows,
+  EventVisitor,
+  LeadEvent,
+  LoggedRecord,
+} from '@switchyard/domain';
 import type { ReactNode } from 'react';
 import type { CsvCell } from '../reports/csv';
 
@@ -13,6 +21,10 @@ export interface EventFormat {
   money: (value: number) => string;
   state: (state: string) => string;
   costFlag: (flag: string) => string;
+  /** Issue 24: why an event was judged a bot, in words. */
+  botReason: (reason: string) => string;
+  /** "Yes: {reason}". */
+  botBecause: (reason: string) => string;
 }
 
 export interface EventColumn<Row> {
@@ -36,6 +48,29 @@ function named<Row>(key: keyof Row & string, shown = false): EventColumn<Row> {
 }
 function flag<Row>(key: keyof Row & string, shown = false): EventColumn<Row> {
   return { key, shown, value: (row, format) => (row[key] ? format.yes : format.no) };
+}
+/** Issue 24: the bot verdict, with its reason when the event is a bot. */
+function bot<Row extends { is_bot: boolean; bot_reason?: string | null }>(): EventColumn<Row> {
+  return {
+    key: 'is_bot',
+    shown: true,
+    value: (row, format) =>
+      row.is_bot ? (row.bot_reason ? format.botBecause(format.botReason(row.bot_reason)) : format.yes) : format.no,
+  };
+}
+/** Issue 24: what was read off the visitor; empty until the server sends it. */
+function visitor<Row extends Partial<EventVisitor>>(): EventColumn<Row>[] {
+  return [
+    { key: 'region', value: (row) => row.region ?? null },
+    { key: 'city', value: (row) => row.city ?? null },
+    { key: 'asn', value: (row) => (typeof row.asn === 'number' ? `AS${row.asn}` : null) },
+    { key: 'isp', value: (row) => row.isp ?? null },
+    { key: 'language', value: (row) => row.language ?? null },
+    { key: 'referrer_domain', value: (row) => row.referrer_domain ?? null },
+    { key: 'os_version', value: (row) => row.os_version ?? null },
+    { key: 'browser_version', value: (row) => row.browser_version ?? null },
+    { key: 'bot_reason', value: (row, format) => (row.bot_reason ? format.botReason(row.bot_reason) : null) },
+  ];
 }
 function time<Row extends { created_at: string }>(): EventColumn<Row> {
   return { key: 'created_at', shown: true, value: (row, format) => format.time(row.created_at) };
@@ -77,10 +112,11 @@ const CLICK_COLUMNS: EventColumn<ClickEvent>[] = [
   field('ip'),
   field('user_agent'),
   field('referrer'),
+  ...visitor<ClickEvent>(),
   field('visitor_id'),
   field('external_click_id'),
   flag('is_unique'),
-  flag('is_bot', true),
+  bot<ClickEvent>(),
   field('subaff'),
   ...vars<ClickEvent>(),
   money('cost'),
@@ -125,10 +161,11 @@ const LEAD_COLUMNS: EventColumn<LeadEvent>[] = [
   field('browser'),
   field('ip'),
   field('user_agent'),
+  ...visitor<LeadEvent>(),
   field('email_domain', true),
   field('email_hash'),
   field('age'),
-  flag('is_bot', true),
+  bot<LeadEvent>(),
   field('subaff'),
   ...vars<LeadEvent>(),
 ];

@@ -33,7 +33,7 @@ export function ReportFilterChips() {
       </Text>
       {entries.map(({ key, group, value, remove }) => {
         const label = key.startsWith('filter-') ? params.labels[group] : undefined;
-        const shown = value === null ? t('none') : (label ?? value);
+        const shown = format.groupValue(group, value, label);
         const name = format.groupName(group);
         return (
           <Pill

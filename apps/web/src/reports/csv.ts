@@ -34,6 +34,8 @@ export interface ReportCsvTexts {
   metric: (metric: ReportMetric) => string;
   /** The label of the rows without a value. */
   none: string;
+  /** A row's label for a group as the table shows it (issue 24: "Bot" for `true`); the server's label when left out. */
+  label?: (group: ReportGroup, value: unknown, label: unknown) => string;
   /** The figures to write, in order; every one when left out (issue 19: no money without its permission). */
   metrics?: readonly ReportMetric[];
   /** Issue 20: the custom metrics to write after them, headed by their names. */
@@ -50,7 +52,12 @@ export function reportCsv(groups: readonly ReportGroup[], rows: readonly ReportR
   for (const group of groups) {
     columns.push({
       header: texts.group(group),
-      value: (row) => (row[group] === null ? texts.none : text(row[`${group}_name`])),
+      value: (row) =>
+        row[group] === null
+          ? texts.none
+          : texts.label
+            ? texts.label(group, row[group], row[`${group}_name`])
+            : text(row[`${group}_name`]),
     });
     const differs = rows.some((row) => row[group] !== null && text(row[group]) !== text(row[`${group}_name`]));
     if (differs) columns.push({ header: texts.groupValue(group), value: (row) => text(row[group]) });

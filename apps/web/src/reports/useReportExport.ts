@@ -35,6 +35,7 @@ export function useReportExport() {
         groupValue: (group) => t('csv.valueOf', { name: format.groupName(group) }),
         metric: format.metricName,
         none: t('none'),
+        label: format.groupValue,
         metrics,
         custom: customMetrics,
       });

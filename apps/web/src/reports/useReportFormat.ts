@@ -1,6 +1,7 @@
 import type { ReportGroup, ReportMetric } from '@switchyard/domain';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { visitorValueLabels } from './visitorLabels';
 
 /** How each figure reads: counts whole, amounts with 2 decimals, ROI and CR as percentages. */
 export const METRIC_KINDS: Record<ReportMetric, 'count' | 'money' | 'percent' | 'perClick'> = {
@@ -43,6 +44,7 @@ export function useReportFormat() {
     const dayFormat = new Intl.DateTimeFormat(language, { day: 'numeric', month: 'short', timeZone: 'UTC' });
     const longDayFormat = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' });
 
+    const visitorLabel = visitorValueLabels(t, language);
     const groupName = (group: ReportGroup): string => {
       const number = /^var(\d+)$/.exec(group)?.[1];
       return number ? t('groups.var', { number }) : t(`groups.${group}`);
@@ -61,10 +63,15 @@ export function useReportFormat() {
       groupName,
       /** A day (`2026-03-01`) as "Mar 1", or "Mar 1, 2026" when `long`. */
       day,
-      /** A row's label for one group: days and hours in the language's way, "(none)" translated. */
+      /**
+       * A row's label for one group: days, weekdays and the bot verdict in the language's way, codes
+       * (regions, networks, languages) made readable, "(none)" translated.
+       */
       groupValue(group: ReportGroup, value: unknown, label: unknown): string {
         if (value === null || value === undefined) return t('none');
         if (group === 'day' && typeof value === 'string') return day(value, true);
+        const readable = typeof value === 'string' ? visitorLabel(group, value) : null;
+        if (readable !== null) return readable;
         return typeof label === 'string' ? label : String(value);
       },
       /** A relative change (0.25 → "+25%"). */
