@@ -114,15 +114,18 @@ export function crawlerOfIp(ip: string | undefined): string | undefined {
   const valueHigh = words[0]!;
   const valueLow = words[1]!;
   const { start, end } = v6;
-  const before = (pairs: Uint32Array, index: number) =>
-    pairs[index * 2]! - valueHigh || pairs[index * 2 + 1]! - valueLow; // sign of entry minus address
   let low = 0;
   let high = v6.crawler.length - 1;
-  if (high < 0 || before(start, 0) > 0) return undefined;
+  if (high < 0 || compareAt(start, 0, valueHigh, valueLow) > 0) return undefined;
   while (low < high) {
     const middle = (low + high + 1) >>> 1;
-    if (before(start, middle) <= 0) low = middle;
+    if (compareAt(start, middle, valueHigh, valueLow) <= 0) low = middle;
     else high = middle - 1;
   }
-  return before(end, low) >= 0 ? names[v6.crawler[low]!] : undefined;
+  return compareAt(end, low, valueHigh, valueLow) >= 0 ? names[v6.crawler[low]!] : undefined;
+}
+
+/** Entry `index` of a (high, low) pair array against a 64-bit value: negative, zero or positive. */
+function compareAt(pairs: Uint32Array, index: number, high: number, low: number): number {
+  return pairs[index * 2]! - high || pairs[index * 2 + 1]! - low;
 }

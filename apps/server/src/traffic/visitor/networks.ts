@@ -69,7 +69,8 @@ export async function loadNetworks(cacheDir: string, log: (message: string) => v
   await writeFile(partial, encoded);
   await rename(partial, file);
   await removeOlderCaches(cacheDir, path.basename(file));
-  table = built;
+  // What a later start reads: compact names, not slices of the CSV's lines that keep those alive.
+  table = decodeTable(encoded) ?? built;
   log(`ASN cache built in ${Math.round(performance.now() - started)} ms: ${file}`);
 }
 
