@@ -143,6 +143,19 @@ describe('networkOfIp', () => {
     await loadNetworks(cacheDir);
     expect(readdirSync(cacheDir)).toEqual([current]);
   });
+
+  it('answers even when the cache cannot be written', async () => {
+    const blocked = path.join(cacheDir, 'not-a-directory');
+    writeFileSync(blocked, '');
+    const messages: string[] = [];
+    await loadNetworks(path.join(blocked, 'cache'), (message) => messages.push(message));
+    expect(messages).toEqual([
+      expect.stringMatching(/^ASN cache built/),
+      expect.stringMatching(/could not be written/),
+    ]);
+    expect(networkOfIp('2003::1')).toEqual({ asn: 3320, isp: 'Deutsche Telekom AG' });
+    rmSync(blocked);
+  });
 });
 
 describe('crawlerOfIp', () => {

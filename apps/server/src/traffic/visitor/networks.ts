@@ -63,15 +63,20 @@ export async function loadNetworks(cacheDir: string, log: (message: string) => v
   const started = performance.now();
   const built = await buildTable(folder);
   const encoded = encodeTable(built);
-  await mkdir(cacheDir, { recursive: true });
-  // Written beside and renamed, so a reader (or a second server) never sees half a file.
-  const partial = `${file}.${process.pid}.tmp`;
-  await writeFile(partial, encoded);
-  await rename(partial, file);
-  await removeOlderCaches(cacheDir, path.basename(file));
   // What a later start reads: compact names, not slices of the CSV's lines that keep those alive.
   table = decodeTable(encoded) ?? built;
   log(`ASN cache built in ${Math.round(performance.now() - started)} ms: ${file}`);
+  try {
+    await mkdir(cacheDir, { recursive: true });
+    // Written beside and renamed, so a reader (or a second server) never sees half a file.
+    const partial = `${file}.${process.pid}.tmp`;
+    await writeFile(partial, encoded);
+    await rename(partial, file);
+    await removeOlderCaches(cacheDir, path.basename(file));
+  } catch (error) {
+    // Lookups work all the same; the next start builds the table again.
+    log(`ASN cache ${file} could not be written: ${(error as Error).message}`);
+  }
 }
 
 async function removeOlderCaches(cacheDir: string, keep: string): Promise<void> {
