@@ -91,6 +91,19 @@ describe('BotProtectionScreen (issue 24)', () => {
     expect(screen.queryByRole('button', { name: 'Restore the shipped list' })).toBeNull();
   });
 
+  it('finds a network by part of its name or number', async () => {
+    answer();
+    renderScreen(READER);
+    await listed();
+    const search = screen.getByRole('searchbox', { name: 'Find a network' });
+    fireEvent.change(search, { target: { value: 'digital' } });
+    expect(await listed()).toEqual(['AS14061DigitalOcean']);
+    fireEvent.change(search, { target: { value: 'AS165' } });
+    expect(await listed()).toEqual(['AS16509Amazon']);
+    fireEvent.change(search, { target: { value: 'Hetzner' } });
+    expect(await screen.findByText('No network matches “Hetzner”.')).toBeVisible();
+  });
+
   it('adds a network, removes one and saves the list as it stands', async () => {
     const calls = answer();
     renderScreen(ADMIN);

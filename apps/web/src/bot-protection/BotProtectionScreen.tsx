@@ -10,10 +10,12 @@ import {
   Paper,
   Stack,
   Text,
+  TextInput,
   Title,
 } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconAlertTriangle, IconChevronRight, IconRestore } from '@tabler/icons-react';
+import { IconAlertTriangle, IconChevronRight, IconRestore, IconSearch } from '@tabler/icons-react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useBotProtection } from '../api/useBotProtection';
@@ -35,6 +37,7 @@ export function BotProtectionScreen() {
   const canEdit = useCan('general', 'user', 'update');
   const settings = useBotProtection();
   const editor = useBotProtectionEditor(settings.data);
+  const [search, setSearch] = useState('');
 
   const confirmRestore = () =>
     modals.openConfirmModal({
@@ -92,40 +95,55 @@ export function BotProtectionScreen() {
           )}
           <Paper withBorder radius="md">
             <Group justify="space-between" gap="xs" p="md" pb={0}>
-              <Title order={3} size="h5">
-                {t('bot-protection.listTitle')} ({editor.rows.length})
-              </Title>
-              <Badge variant="light" color={settings.data?.is_default && !editor.changed ? 'gray' : 'blue'}>
-                {editor.changed
-                  ? t('bot-protection.state.unsaved')
-                  : settings.data?.is_default
-                    ? t('bot-protection.state.shipped')
-                    : t('bot-protection.state.edited')}
-              </Badge>
+              <Group gap="xs">
+                <Title order={3} size="h5">
+                  {t('bot-protection.listTitle')} ({editor.rows.length})
+                </Title>
+                <Badge variant="light" color={settings.data?.is_default && !editor.changed ? 'gray' : 'blue'}>
+                  {editor.changed
+                    ? t('bot-protection.state.unsaved')
+                    : settings.data?.is_default
+                      ? t('bot-protection.state.shipped')
+                      : t('bot-protection.state.edited')}
+                </Badge>
+              </Group>
+              <Group gap="xs" w={{ base: '100%', xs: 'auto' }}>
+                {canEdit && (
+                  // Rarely wanted, so beside the list rather than in the save bar that follows the window.
+                  <Button
+                    variant="subtle"
+                    color="red"
+                    size="compact-sm"
+                    leftSection={<IconRestore size={16} aria-hidden />}
+                    onClick={confirmRestore}
+                    disabled={editor.isSaving || (settings.data?.is_default && !editor.changed)}
+                  >
+                    {t('bot-protection.restore.button')}
+                  </Button>
+                )}
+                <TextInput
+                  aria-label={t('bot-protection.search')}
+                  placeholder={t('bot-protection.search')}
+                  leftSection={<IconSearch size={16} aria-hidden />}
+                  value={search}
+                  onChange={(event) => setSearch(event.currentTarget.value)}
+                  type="search"
+                  w={{ base: '100%', xs: 240 }}
+                />
+              </Group>
             </Group>
-            <NetworksTable editor={editor} canEdit={canEdit} />
+            <NetworksTable editor={editor} canEdit={canEdit} search={search} />
           </Paper>
           {canEdit && (
             // Stays in sight at the bottom of the window while the operator works far down the list.
             <Paper withBorder p="sm" radius="md" shadow="sm" pos="sticky" bottom={8} style={{ zIndex: 2 }}>
-              <Group justify="space-between" gap="sm">
-                <Button
-                  variant="subtle"
-                  color="red"
-                  leftSection={<IconRestore size={16} aria-hidden />}
-                  onClick={confirmRestore}
-                  disabled={editor.isSaving || (settings.data?.is_default && !editor.changed)}
-                >
-                  {t('bot-protection.restore.button')}
+              <Group justify="flex-end" gap="sm">
+                <Button variant="default" onClick={editor.discard} disabled={!editor.changed || editor.isSaving}>
+                  {t('bot-protection.discard')}
                 </Button>
-                <Group gap="sm">
-                  <Button variant="default" onClick={editor.discard} disabled={!editor.changed || editor.isSaving}>
-                    {t('bot-protection.discard')}
-                  </Button>
-                  <Button onClick={editor.submit} loading={editor.isSaving} disabled={!editor.changed}>
-                    {t('form.save')}
-                  </Button>
-                </Group>
+                <Button onClick={editor.submit} loading={editor.isSaving} disabled={!editor.changed}>
+                  {t('form.save')}
+                </Button>
               </Group>
             </Paper>
           )}

@@ -1,6 +1,7 @@
 import { ActionIcon, Code, Table, Text, VisuallyHidden } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import type { Network } from './parseNetworks';
 import type { BotProtectionEditor } from './useBotProtectionEditor';
 
 function FieldError({ message }: { message: string | undefined }) {
@@ -12,13 +13,30 @@ function FieldError({ message }: { message: string | undefined }) {
   );
 }
 
+/** Whether a network matches what was typed in the search: part of its name, or of its number. */
+function matches(row: Network, search: string): boolean {
+  const needle = search
+    .trim()
+    .toLowerCase()
+    .replace(/^as\s*/, '');
+  return needle === '' || String(row.asn).includes(needle) || row.name.toLowerCase().includes(needle);
+}
+
+export interface NetworksTableProps {
+  editor: BotProtectionEditor;
+  canEdit: boolean;
+  search: string;
+}
+
 /** ASN and name of each network, each removable by whoever may edit; a save's errors under their field. */
-export function NetworksTable({ editor, canEdit }: { editor: BotProtectionEditor; canEdit: boolean }) {
+export function NetworksTable({ editor, canEdit, search }: NetworksTableProps) {
   const { t } = useTranslation('resources');
-  if (editor.rows.length === 0) {
+  // Each row keeps its place in the whole list: the server's errors name rows by it.
+  const shown = editor.rows.map((row, index) => ({ row, index })).filter(({ row }) => matches(row, search));
+  if (shown.length === 0) {
     return (
       <Text c="dimmed" size="sm" p="md">
-        {t('bot-protection.empty')}
+        {editor.rows.length === 0 ? t('bot-protection.empty') : t('bot-protection.noMatch', { search })}
       </Text>
     );
   }
@@ -37,7 +55,7 @@ export function NetworksTable({ editor, canEdit }: { editor: BotProtectionEditor
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {editor.rows.map((row, index) => {
+          {shown.map(({ row, index }) => {
             const errors = editor.errors[index];
             return (
               <Table.Tr key={row.asn} data-asn={row.asn}>
