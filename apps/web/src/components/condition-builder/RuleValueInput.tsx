@@ -20,6 +20,7 @@ import type { BuilderRule } from './builderTree';
 import { useConditionBuilderContext } from './ConditionBuilderContext';
 import { COMPARATOR_KEYS, PLATFORM_NAMES } from './ruleFields';
 import { ValueListInput, type ValueOption } from './ValueListInput';
+import { LanguageValues, RegionValues, TrueFalseValue, TypedValues, WeekdayValue } from './VisitorRuleInputs';
 
 export interface RuleInputProps {
   rule: BuilderRule;
@@ -286,9 +287,13 @@ export function RuleValueInput(props: RuleInputProps) {
   switch (rule.condition) {
     case 'InCondition':
       if (field.options === 'countries') return <CountryValues {...props} />;
+      if (field.options === 'regions') return <RegionValues {...props} />;
+      if (field.options === 'languages') return <LanguageValues {...props} />;
+      if (field.control === 'weekday') return <WeekdayValue {...props} />;
       if (Array.isArray(field.options)) return <BuiltInValues {...props} />;
-      return <FreeValues {...props} />;
+      return <TypedValues {...props} />;
     case 'EqualCondition':
+      if (field.control === 'boolean') return <TrueFalseValue {...props} />;
       return field.options === 'campaigns' ? <CampaignValue {...props} /> : <EqualText {...props} />;
     case 'SegmentCondition':
       return <SegmentValue {...props} />;

@@ -20,10 +20,20 @@ interface ValueListInputProps {
   name: string;
   label?: ReactNode;
   disabled: boolean;
+  /** What to type, for free values (`10.0.0.0/8`); the generic hint otherwise. */
+  placeholder?: string;
+  /** A problem with the values, shown under the input. */
+  error?: ReactNode;
+  /** Options shown at once: a long list (regions) is searched rather than rendered whole. */
+  limit?: number;
+  /** Values written left to right whatever the page's direction (addresses, domains): `2001:db8::/32`. */
+  ltr?: boolean;
 }
 
 // §2.7, §9: more than 4 values make the list scroll instead of growing the row.
 const scrollable = { pillsList: { maxHeight: rem(88), overflowY: 'auto' as const } };
+
+const ltrPills = { pill: { direction: 'ltr' as const } };
 
 const appendNew = (values: readonly string[], added: readonly string[]) => [
   ...values,
@@ -31,7 +41,8 @@ const appendNew = (values: readonly string[], added: readonly string[]) => [
 ];
 
 /** The value list of a rule: a multi-select of `options`, or free values; a bulk paste asks first (§4). */
-export function ValueListInput({ values, onChange, options, name, label, disabled }: ValueListInputProps) {
+export function ValueListInput(props: ValueListInputProps) {
+  const { values, onChange, options, name, label, disabled, placeholder, error, limit, ltr } = props;
   const { t } = useTranslation();
   const bulk = useBulkPaste();
   const [search, setSearch] = useState('');
@@ -67,7 +78,9 @@ export function ValueListInput({ values, onChange, options, name, label, disable
     value: [...values],
     onChange: (next: string[]) => onChange(next),
     disabled,
-    styles: many ? scrollable : undefined,
+    error,
+    // In Arabic an IPv6 range would otherwise read `db8::/32:2001`.
+    styles: { ...(many ? scrollable : {}), ...(ltr ? ltrPills : {}) },
     mod: { scrollable: many },
     size: 'sm' as const,
     miw: rem(200),
@@ -88,11 +101,12 @@ export function ValueListInput({ values, onChange, options, name, label, disable
             nothingFoundMessage={t('resources:form.noResults')}
             placeholder={values.length === 0 ? t('controls:conditionBuilder.choose') : undefined}
             hidePickedOptions
+            limit={limit}
           />
         ) : (
           <TagsInput
             {...shared}
-            placeholder={values.length === 0 ? t('controls:conditionBuilder.typeValues') : undefined}
+            placeholder={values.length === 0 ? (placeholder ?? t('controls:conditionBuilder.typeValues')) : undefined}
           />
         )}
       </div>

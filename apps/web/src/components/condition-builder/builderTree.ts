@@ -51,7 +51,8 @@ export type ConditionValue = string | ConditionNode | null | undefined;
 export function readConditionValue(value: ConditionValue): { tree: ConditionNode; unreadable: boolean } {
   if (value === null || value === undefined || value === '') return { tree: ALL_CONDITION, unreadable: false };
   if (typeof value === 'string') {
-    const parsed = parseConditionText(value, Number.POSITIVE_INFINITY);
+    // Read by shape only: a stored value a field no longer takes is shown, to be fixed, not dropped.
+    const parsed = parseConditionText(value, Number.POSITIVE_INFINITY, false);
     return parsed.tree ? { tree: parsed.tree, unreadable: false } : { tree: ALL_CONDITION, unreadable: true };
   }
   const parsed = ZConditionNode.safeParse(value);
@@ -84,6 +85,10 @@ export function emptyRule(field: ConditionField): BuilderRule {
     case 'EqualCondition':
       return { ...base, condition: field.condition, values: '' };
     case 'InCondition':
+      // weekday: the day is read in a zone, UTC until one is chosen.
+      return field.control === 'weekday'
+        ? { ...base, condition: field.condition, operation: 'IN', values: [], timezone: 'UTC' }
+        : { ...base, condition: field.condition, operation: 'IN', values: [] };
     case 'SegmentCondition':
       return { ...base, condition: field.condition, operation: 'IN', values: [] };
     case 'VarsCondition':
