@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ZAccountSettingsAnswer } from './api-answers/accounts.js';
 import { DEFAULT_LANGUAGE, LANGUAGES } from './constants.js';
 import { VALIDATION_MESSAGES as M } from './messages.js';
 import { ZNewPassword } from './password-policy.js';
@@ -90,7 +91,4 @@ export const ZAccountSettings = z.object({
 });
 export type TAccountSettings = z.infer<typeof ZAccountSettings>;
 
-export interface AccountSettings extends TAccountSettings {
-  /** Whether links go out by email (SMTP_URL is set); otherwise they are shown to the administrator. */
-  email_delivery: boolean;
-}
+export type AccountSettings = z.infer<typeof ZAccountSettingsAnswer>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ZHistoryEntryAnswer, ZHistoryEntryDetailAnswer } from './api-answers/events.js';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './constants.js';
 import { isTimeZone } from './reports.js';
 
@@ -20,25 +21,10 @@ export const HISTORY_ACTIONS = [
 export type HistoryAction = (typeof HISTORY_ACTIONS)[number];
 
 /** One kept change, as listed. */
-export interface HistoryEntry {
-  id: number;
-  created_at: string;
-  action: HistoryAction;
-  resource: string;
-  /** The record's id field (external id, or number as text). */
-  record_id: string | null;
-  record_name: string | null;
-  user: { id: number; name: string | null } | null;
-  ip: string | null;
-  /** Set when the entry put back an earlier one's "before" (POST /api/history/{entry}/restore). */
-  restored_from: number | null;
-}
+export type HistoryEntry = z.infer<typeof ZHistoryEntryAnswer>;
 
 /** `GET /api/history/{entry}`: both versions (null for none: before a create, after a login). */
-export interface HistoryEntryDetail extends HistoryEntry {
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-}
+export type HistoryEntryDetail = z.infer<typeof ZHistoryEntryDetailAnswer>;
 
 const optionalText = z.preprocess((value) => (value === '' ? undefined : value), z.string().trim().max(255).optional());
 const optionalDay = z.preprocess(

@@ -1,6 +1,11 @@
 import { z } from 'zod';
+import type {
+  ZLoggedConversion,
+  ZLoggedRecord,
+  ZOutboundPostbackEntryAnswer,
+  ZPostbackLogEntryAnswer,
+} from './api-answers/events.js';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './constants.js';
-import type { ConversionState, PayoutSource } from './conversions.js';
 import { isTimeZone } from './reports.js';
 
 // Issue 5: the postback log. `GET /api/postback-log` lists every postback received, matched or not;
@@ -90,74 +95,11 @@ export const ZOutboundPostbackQuery = z.object({
 export type TOutboundPostbackQuery = z.infer<typeof ZOutboundPostbackQuery>;
 
 /** A config record a log row names: its id, its name (null once deleted) and its kind (for a link). */
-export interface LoggedRecord {
-  external_id: string;
-  name: string | null;
-  kind: string;
-}
+export type LoggedRecord = z.infer<typeof ZLoggedRecord>;
 
 /** The conversion an incoming postback created. */
-export interface LoggedConversion {
-  conversion_id: string;
-  /** Left out for a user without `/tracker/reports/money` (issue 19), like `revenue`. */
-  payout?: number;
-  /** The payout the network sent, or null. */
-  revenue?: number | null;
-  currency: string;
-  status: string | null;
-  /** The postback event resolved from `event` or the status; null when none matched. */
-  event: LoggedRecord | null;
-  is_conversion: boolean;
-  /** The conversion's state now (issue 18). */
-  state: ConversionState;
-  /** The amount's currency as the network sent it, when it differs from `currency`. */
-  original_currency: string | null;
-  /** What set the payout (issue 26): a payout rule, the event's default, the network, the offer; null: not known. */
-  payout_source: PayoutSource | null;
-  /** The payout rule that matched (its id in the campaign's rule set). */
-  payout_rule_id: string | null;
-}
+export type LoggedConversion = z.infer<typeof ZLoggedConversion>;
 
-export interface PostbackLogEntry {
-  id: number;
-  /** ISO-8601, UTC. */
-  created_at: string;
-  outcome: PostbackOutcome;
-  /** What the network was answered (POSTBACK_OUTCOME_STATUS). */
-  response_status: number;
-  click_id: string | null;
-  txid: string | null;
-  ip: string | null;
-  /** Every parameter as received (first value of each). */
-  raw: Record<string, string>;
-  conversion: LoggedConversion | null;
-  /** The state this postback left the conversion in, and the one it found when it moved it. */
-  state: ConversionState | null;
-  previous_state: ConversionState | null;
-  /** Why it was refused or left the conversion as it was, in words an operator reads. */
-  reason: string | null;
-  /** The campaign of the conversion, or of the click or lead the postback named. */
-  campaign: LoggedRecord | null;
-}
+export type PostbackLogEntry = z.infer<typeof ZPostbackLogEntryAnswer>;
 
-export interface OutboundPostbackEntry {
-  id: number;
-  /** ISO-8601, UTC: when the postback was queued (with its conversion). */
-  created_at: string;
-  /** The traffic source's postback URL with the macros filled. */
-  url: string;
-  state: OutboundState;
-  attempts: number;
-  /** The HTTP status of the last attempt (0: no answer), or null before the first. */
-  last_status: number | null;
-  last_error: string | null;
-  last_attempt_at: string | null;
-  /** When the next attempt is due; null once sent or given up. */
-  next_attempt_at: string | null;
-  conversion_id: string;
-  /** The click or lead the conversion converted. */
-  click_id: string | null;
-  lead_id: string | null;
-  txid: string | null;
-  campaign: LoggedRecord | null;
-}
+export type OutboundPostbackEntry = z.infer<typeof ZOutboundPostbackEntryAnswer>;

@@ -9,6 +9,8 @@ import {
   ZAccountSettingsAnswer,
   ZApiToken,
   ZApiTokenForm,
+  ZBotProtectionForm,
+  ZBotProtectionSettings,
   ZClickEventList,
   ZConversionEventList,
   ZConversionImportAnswer,
@@ -60,6 +62,7 @@ import {
   ZRestoredRecord,
   ZRoleAnswer,
   ZTestPostbackAnswer,
+  ZTimestamp,
   ZTimeZoneList,
   ZUserAnswer,
   ZWorkspaceAnswer,
@@ -102,6 +105,9 @@ export const ROUTE_SCHEMAS: Record<string, RouteSchemas> = {
   'POST /api/invitations/{id}/revoke': { response: ZInvitation },
   'GET /api/account-settings': { response: ZAccountSettingsAnswer },
   'PUT /api/account-settings': { body: ZAccountSettings, response: ZAccountSettingsAnswer },
+  'GET /api/bot-protection': { response: ZBotProtectionSettings },
+  'PUT /api/bot-protection': { body: ZBotProtectionForm, response: ZBotProtectionSettings },
+  'DELETE /api/bot-protection': { response: ZBotProtectionSettings },
   'GET /api/profile': { response: ZProfile },
   'PUT /api/profile': { body: ZProfileForm, response: ZProfile },
   'POST /api/profile/password': { body: ZPasswordChangeForm, response: ZProfile },
@@ -170,20 +176,27 @@ function open(schema: unknown): unknown {
   return result;
 }
 
-/** A stored record of `definition`: its form's fields as kept, its id, status and times. */
+/**
+ * A stored record of `definition`: its form's fields as kept, its id, status and times. Only the id and
+ * times are required: a record kept before a field of its form existed is answered without it.
+ */
 export function recordSchema(definition: ResourceDefinition): JsonSchema {
   const form = definition.form ? (open(jsonSchema(definition.form, 'output')) as JsonSchema) : { type: 'object' };
   const properties = (form.properties as Record<string, unknown> | undefined) ?? {};
   const id = definition.idField === 'id' ? { type: 'integer' } : { type: 'string' };
+  const { required: _formRequired, ...fields } = form;
   return {
-    ...form,
+    ...fields,
     type: 'object',
     properties: {
       ...properties,
       [definition.idField]: id,
       ...(definition.archivable ? { status: { type: 'string', enum: ['active', 'archived'] } } : {}),
+      created_at: answerSchema(ZTimestamp),
+      updated_at: answerSchema(ZTimestamp),
+      workspace_id: { type: ['integer', 'null'] },
     },
-    required: [...new Set([...((form.required as string[] | undefined) ?? []), definition.idField])],
+    required: [definition.idField, 'created_at', 'updated_at'],
   };
 }
 

@@ -123,18 +123,24 @@ export const ZLeadEventList = listAnswer(ZLeadEventAnswer);
 export const ZConversionEventList = listAnswer(ZConversionEventAnswer);
 
 /** The conversion an incoming postback created. */
-const ZLoggedConversion = z.object({
+export const ZLoggedConversion = z.object({
   conversion_id: z.string(),
+  /** Left out for a user without `/tracker/reports/money` (issue 19), like `revenue`. */
   payout: amount,
   /** The payout the network sent, or null. */
   revenue: z.number().nullable().optional(),
   currency: z.string(),
   status: text,
+  /** The postback event resolved from `event` or the status; null when none matched. */
   event: ZLoggedRecord.nullable(),
   is_conversion: z.boolean(),
+  /** The conversion's state now (issue 18). */
   state: ZState,
+  /** The amount's currency as the network sent it, when it differs from `currency`. */
   original_currency: text,
+  /** What set the payout (issue 26): a payout rule, the event's default, the network, the offer; null: not known. */
   payout_source: z.enum(PAYOUT_SOURCES).nullable(),
+  /** The payout rule that matched (its id in the campaign's rule set). */
   payout_rule_id: text,
 });
 
@@ -142,30 +148,40 @@ export const ZPostbackLogEntryAnswer = z.object({
   id: ZStoredId,
   created_at: ZTimestamp,
   outcome: z.enum(POSTBACK_OUTCOMES),
+  /** What the network was answered (POSTBACK_OUTCOME_STATUS). */
   response_status: z.number().int(),
   click_id: text,
   txid: text,
   ip: text,
+  /** Every parameter as received (first value of each). */
   raw: z.record(z.string(), z.string()),
   conversion: ZLoggedConversion.nullable(),
+  /** The state this postback left the conversion in, and the one it found when it moved it. */
   state: ZState.nullable(),
   previous_state: ZState.nullable(),
+  /** Why it was refused or left the conversion as it was, in words an operator reads. */
   reason: text,
+  /** The campaign of the conversion, or of the click or lead the postback named. */
   campaign: ZLoggedRecord.nullable(),
 });
 export const ZPostbackLogList = listAnswer(ZPostbackLogEntryAnswer);
 
 export const ZOutboundPostbackEntryAnswer = z.object({
   id: ZStoredId,
+  /** When the postback was queued (with its conversion). */
   created_at: ZTimestamp,
+  /** The traffic source's postback URL with the macros filled. */
   url: z.string(),
   state: z.enum(OUTBOUND_STATES),
   attempts: z.number().int().min(0),
+  /** The HTTP status of the last attempt (0: no answer), or null before the first. */
   last_status: z.number().int().nullable(),
   last_error: text,
   last_attempt_at: ZTimestamp.nullable(),
+  /** When the next attempt is due; null once sent or given up. */
   next_attempt_at: ZTimestamp.nullable(),
   conversion_id: z.string(),
+  /** The click or lead the conversion converted. */
   click_id: text,
   lead_id: text,
   txid: text,
@@ -179,10 +195,12 @@ export const ZHistoryEntryAnswer = z.object({
   created_at: ZTimestamp,
   action: z.enum(HISTORY_ACTIONS),
   resource: z.string(),
+  /** The record's id field (external id, or number as text). */
   record_id: text,
   record_name: text,
   user: z.object({ id: ZStoredId, name: text }).nullable(),
   ip: text,
+  /** Set when the entry put back an earlier one's "before" (POST /api/history/{entry}/restore). */
   restored_from: ZStoredId.nullable(),
 });
 export const ZHistoryList = listAnswer(ZHistoryEntryAnswer);

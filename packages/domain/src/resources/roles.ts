@@ -1,13 +1,8 @@
+import type { z } from 'zod';
+import type { ZRoleAnswer } from '../api-answers/accounts.js';
 import { defineResource } from './types.js';
 
-export interface Role {
-  id: number;
-  name: string;
-  permissions: string[];
-  status: 'active' | 'archived';
-  created_at: string;
-  updated_at: string;
-}
+export type Role = z.infer<typeof ZRoleAnswer>;
 
 /** The seeded roles; an administrator gives users these, plus permissions of their own. */
 export const SEED_ROLES: readonly { name: string; permissions: string[] }[] = [

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ZUserAnswer } from '../api-answers/accounts.js';
 import { VALIDATION_MESSAGES as M } from '../messages.js';
 import { ZNewPassword } from '../password-policy.js';
 import { isKnownPermission } from '../permissions.js';
@@ -35,19 +36,7 @@ export const ZUserUpdate = z.object({
 });
 export type TUserUpdate = z.infer<typeof ZUserUpdate>;
 
-export interface User {
-  id: number;
-  name: string;
-  email: string;
-  roles: number[];
-  permissions: string[];
-  workspaces: number[];
-  active: boolean;
-  email_verified: boolean;
-  status: 'active' | 'archived';
-  created_at: string;
-  updated_at: string;
-}
+export type User = z.infer<typeof ZUserAnswer>;
 
 export const users = defineResource({
   name: 'users',

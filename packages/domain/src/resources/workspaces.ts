@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ZWorkspaceAnswer } from '../api-answers/accounts.js';
 import { ZCurrencyCode } from '../fields.js';
 import { VALIDATION_MESSAGES as M } from '../messages.js';
 import { defineResource } from './types.js';
@@ -10,14 +11,7 @@ export const ZWorkspaceForm = z.object({
 });
 export type TWorkspaceForm = z.infer<typeof ZWorkspaceForm>;
 
-export interface Workspace extends TWorkspaceForm {
-  id: number;
-  /** The key in the path of the workspace's postback URL; rotated by an administrator. */
-  postback_key: string;
-  status: 'active' | 'archived';
-  created_at: string;
-  updated_at: string;
-}
+export type Workspace = z.infer<typeof ZWorkspaceAnswer>;
 
 export const workspaces = defineResource({
   name: 'workspaces',
