@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { REGIONS } from '@switchyard/domain';
 import { afterAll, describe, expect, it } from 'vitest';
 import { crawlerOfIp } from '../src/traffic/visitor/crawlers.js';
 import { DEFAULT_DATACENTER_ASNS } from '../src/traffic/visitor/datacenters.js';
@@ -13,26 +14,38 @@ import { placeOfIp, regionNameKey } from '../src/traffic/visitor/places.js';
 const cacheDir = mkdtempSync(path.join(tmpdir(), 'switchyard-asn-'));
 afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));
 
+const PLACES: Array<[string, string, string]> = [
+  ['8.8.8.8', 'US-CA', 'Mountain View'],
+  ['24.5.0.1', 'US-CA', 'Sunnyvale'], // Comcast
+  ['73.0.0.1', 'US-FL', 'Pompano Beach'], // Comcast
+  ['81.2.69.142', 'GB-ENG', 'London'], // Andrews & Arnold
+  ['212.58.244.1', 'GB-ENG', 'London'], // BBC
+  ['141.20.1.1', 'DE-BE', 'Berlin (Bezirk Mitte)'], // DFN
+  ['80.156.55.1', 'DE-BY', 'Nuremberg'], // Deutsche Telekom; "Bavaria" through CLDR's English names
+  ['195.50.140.1', 'DE-HE', 'Frankfurt am Main'], // Vodafone
+  // Regions without an ISO code (Taiwan's province, Hong Kong's districts) fall back to the key.
+  ['168.95.1.1', 'TW:taiwan', 'Taipei'], // Chunghwa Telecom
+  ['203.198.0.1', 'HK:central and western', 'Central'], // PCCW
+  ['2a00:23c4::1', 'GB-ENG', 'London'], // BT
+  ['2a02:8108::1', 'DE-BE', 'Berlin (Bezirk Tempelhof-Schoneberg)'], // Vodafone
+  ['2003::1', 'DE-NW', 'Bonn (Gronau)'], // Deutsche Telekom
+  ['2600:1700::1', 'US-MI', 'Detroit'], // AT&T
+  ['2001:4860:4860::8888', 'CA-QC', 'Montreal'],
+  ['::ffff:8.8.8.8', 'US-CA', 'Mountain View'],
+  ['::FFFF:8.8.8.8', 'US-CA', 'Mountain View'],
+  ['::ffff:808:808', 'US-CA', 'Mountain View'],
+  ['105.224.0.1', 'ZA-GP', 'Pretoria'], // ISO's code, not the ZA-GT country-region-data still has
+  ['78.56.0.1', 'LT-VL', 'Vilnius'], // the county (first level), not the city municipality LT-58
+];
+
 describe('placeOfIp', () => {
-  it.each([
-    ['8.8.8.8', 'US-CA', 'Mountain View'],
-    ['24.5.0.1', 'US-CA', 'Sunnyvale'], // Comcast
-    ['73.0.0.1', 'US-FL', 'Pompano Beach'], // Comcast
-    ['81.2.69.142', 'GB-ENG', 'London'], // Andrews & Arnold
-    ['212.58.244.1', 'GB-ENG', 'London'], // BBC
-    ['141.20.1.1', 'DE-BE', 'Berlin (Bezirk Mitte)'], // DFN
-    // English names without an ISO code in the region lists ("Bayern", "Hessen" there) fall back to the key.
-    ['80.156.55.1', 'DE:bavaria', 'Nuremberg'], // Deutsche Telekom
-    ['195.50.140.1', 'DE:hesse', 'Frankfurt am Main'], // Vodafone
-    ['2a00:23c4::1', 'GB-ENG', 'London'], // BT
-    ['2a02:8108::1', 'DE-BE', 'Berlin (Bezirk Tempelhof-Schoneberg)'], // Vodafone
-    ['2600:1700::1', 'US-MI', 'Detroit'], // AT&T
-    ['2001:4860:4860::8888', 'CA-QC', 'Montreal'],
-    ['::ffff:8.8.8.8', 'US-CA', 'Mountain View'],
-    ['::FFFF:8.8.8.8', 'US-CA', 'Mountain View'],
-    ['::ffff:808:808', 'US-CA', 'Mountain View'],
-  ])('%s is in %s, %s', (ip, region, city) => {
+  it.each(PLACES)('%s is in %s, %s', (ip, region, city) => {
     expect(placeOfIp(ip)).toEqual({ region, city });
+  });
+
+  it('reports codes the rule builder offers', () => {
+    const offered = new Set(REGIONS.map((region) => region.value));
+    for (const [, region] of PLACES) if (!region.includes(':')) expect(offered).toContain(region);
   });
 
   it.each([

