@@ -1,6 +1,7 @@
 // The realistic tracker flow the click benchmark runs against (issue 5, item 5a): a traffic source with
-// parameters, landers and offers, a flow of 10 path groups whose conditions test country, device,
-// platform, browser and vars, 3 paths each, and a tracker campaign; plus the varied clicks sent to it.
+// parameters, landers and offers, a flow of 14 path groups whose conditions test the bot verdict,
+// address, network, country, device, platform, browser, vars and language (issue 24), 3 paths each,
+// and a tracker campaign; plus the varied clicks sent to it.
 
 export type Body = Record<string, unknown>;
 
@@ -21,9 +22,14 @@ const and = (...Conditions: Node[]): Node => ({ type: 'AndCondition', data: { Co
 const or = (...Conditions: Node[]): Node => ({ type: 'OrCondition', data: { Conditions } });
 const not = (Condition: Node): Node => ({ type: 'NotCondition', data: { Condition } });
 const ALL: Node = { type: 'AllCondition' };
+const equalCondition = (Var: string, Value: string): Node => ({ type: 'EqualCondition', data: { Var, Value } });
 
 /** Path group conditions in priority order; the last catches everyone, so every click is routed. */
 const GROUP_CONDITIONS: [string, Node][] = [
+  // Issue 24: bots first, to a safe page; then an address list and a list of networks every click passes.
+  ['Bots to the safe page', equalCondition('isBot', 'true')],
+  ['Office and partners', inCondition('ip', ['203.0.113.0/24', '198.51.100.7', '2001:db8::/32'])],
+  ['Cloud networks', inCondition('asn', ['16509', '14061', 'AS24940'])],
   [
     'GB iPhone',
     and(inCondition('countryCode', ['GB', 'IE']), inCondition('device', ['mobile']), inCondition('platform', ['ios'])),
@@ -55,6 +61,7 @@ const GROUP_CONDITIONS: [string, Node][] = [
     'Facebook mobile',
     and(varsCondition('utm_source', 'contains', ['fb', 'facebook']), inCondition('device', ['mobile'])),
   ],
+  ['Spanish or Portuguese', inCondition('language', ['es', 'pt'])],
   ['Everyone else', ALL],
 ];
 
@@ -139,6 +146,9 @@ export async function createClickFlow(api: Api): Promise<CreatedFlow> {
     flow_external_id: flow.external_id,
     cost_model: 'CPC',
     cost: 0.02,
+    // The bench cycles a pool of a few thousand requests over 20 addresses: each would pass 60 clicks a
+    // minute within a second. The limit is counted for every click but never reached.
+    bot_clicks_per_minute: 100_000,
   });
   return {
     campaignExternalId: String(campaign.external_id),
@@ -201,6 +211,8 @@ const USER_AGENTS = [
   'curl/8.5.0',
 ];
 
+const LANGUAGES = ['en-US,en;q=0.9', 'es-ES,es;q=0.9', 'pt-BR,pt;q=0.8,en;q=0.5', 'de-DE,de;q=0.9', 'fr-FR', 'ru', '*'];
+
 const SUBAFFS = ['push-1', 'push-22', 'pop-3', 'native-7', 'push-9', ''];
 const UTM_SOURCES = ['fb', 'facebook_ads', 'google', 'tiktok', 'newsletter', ''];
 
@@ -248,7 +260,7 @@ export function clickRequests(campaignExternalId: string, count: number, seed = 
       'user-agent': pick(USER_AGENTS),
       'x-forwarded-for': pick(IPS),
       accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
-      'accept-language': 'en-US,en;q=0.9',
+      'accept-language': pick(LANGUAGES),
     };
     if (random() < 0.8) headers.referer = `https://publisher${Math.floor(random() * 30)}.example/article/${index}`;
     if (random() < 0.25) {

@@ -299,7 +299,7 @@ async function clickBench(children: Child[], cleanups: (() => Promise<unknown>)[
   children.push(server);
   const flow = await createClickFlow({ post: (route, body) => api(base, token, 'POST', route, body) });
   console.log(
-    `flow: ${flow.groups} path groups (country/device/platform/browser/vars conditions), ${flow.paths} paths, ` +
+    `flow: ${flow.groups} path groups (bot/ip/asn/country/device/platform/browser/vars/language conditions), ${flow.paths} paths, ` +
       `${flow.offers} offers, ${flow.landers} landers; campaign ${flow.campaignExternalId}`,
   );
 

@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import { accountRoutes } from './api/accounts/routes.js';
 import { authRoutes } from './api/auth/routes.js';
 import { AuthService } from './api/auth/service.js';
+import { botProtectionRoutes } from './api/bot-protection/routes.js';
 import { trackerCampaignUrls } from './api/config-records/campaign-urls.js';
 import { networkPostbackUrls } from './api/config-records/postback-urls.js';
 import { configRecordRoutes } from './api/config-records/routes.js';
@@ -161,6 +162,7 @@ async function createServer(
     {
       ...(shared ? { caps: shared.caps } : {}),
       journal: { dir: journalDir(options.config), fsyncIntervalMs: options.config.journalFsyncMs },
+      cacheDir: options.config.cacheDir,
       postbackLogDays: options.config.postbackLogDays,
       ...options.engine,
       outbound: { allowPrivateTargets: options.config.allowPrivateTargets, ...options.engine?.outbound },
@@ -240,6 +242,7 @@ async function createServer(
       const configServices = configRecordRoutes(api, store.db, onConfigChange, options.config.publicUrl, targets);
       historyRoutes(api, new HistoryService(store.db, configServices, targets));
       referenceDataRoutes(api);
+      botProtectionRoutes(api, store.db, onConfigChange);
       reportRoutes(api, reports, store.db);
       reportNoticeRoutes(api, engine);
       customMetricRoutes(api, store.db);

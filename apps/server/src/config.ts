@@ -17,6 +17,11 @@ export interface Config {
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   dataDir: string;
+  /**
+   * Lookups built from packaged data at the first start (the ASN table of issue 24), reused by later
+   * starts: SWITCHYARD_CACHE_DIR, else `cache` in the data directory.
+   */
+  cacheDir: string;
   webDist: string;
   production: boolean;
   /** `smtp://…` or `smtps://…`: account emails go through it; unset means invitation links are shown. */
@@ -146,6 +151,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // `npm start` runs in apps/server; relative paths mean the directory the operator ran it from.
   const invokedFrom = nonEmpty(env.INIT_CWD) ?? process.cwd();
   const webDist = nonEmpty(env.SWITCHYARD_WEB_DIST);
+  const dataDir = path.resolve(invokedFrom, nonEmpty(env.SWITCHYARD_DATA_DIR) ?? './data');
+  const cacheDir = nonEmpty(env.SWITCHYARD_CACHE_DIR);
   return {
     port: parsePort(nonEmpty(env.PORT)),
     host: nonEmpty(env.HOST) ?? '0.0.0.0',
@@ -153,7 +160,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl,
     adminEmail,
     adminPassword,
-    dataDir: path.resolve(invokedFrom, nonEmpty(env.SWITCHYARD_DATA_DIR) ?? './data'),
+    dataDir,
+    cacheDir: cacheDir ? path.resolve(invokedFrom, cacheDir) : path.join(dataDir, 'cache'),
     webDist: webDist ? path.resolve(invokedFrom, webDist) : path.resolve(sourceDir, '../../web/dist'),
     production: env.NODE_ENV === 'production',
     smtpUrl,

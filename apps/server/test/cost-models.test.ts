@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ReportsService } from '../src/reports/service.js';
 import { autoCost } from '../src/store/cost-models.js';
 import { eventLine, payloadBatches, rowObjects } from '../src/store/traffic/sqlite-events.js';
+import { VISITOR_COLUMNS } from '../src/store/visitor-columns.js';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { postbackPath } from './fixtures/postbacks.js';
 import { DESKTOP, GB_IP } from './fixtures/traffic.js';
@@ -30,23 +31,34 @@ describe('a click cost read off its URL (Auto)', () => {
 });
 
 describe('a journal line written before cost_flag existed', () => {
+  const row = {
+    click_id: 'old-click',
+    created_at: '2026-11-10T00:00:00.000Z',
+    campaign_external_id: 'c',
+    visitor_id: 'v',
+    reason: 'matched',
+    cost: 0.25,
+    cost_flag: 'invalid',
+  };
+  // The columns of migration 0017 follow cost_flag; a click without them writes each as null (`_`).
+  const visitorTail = '_'.repeat(VISITOR_COLUMNS.length);
+
   it('reads with the new column at its default', () => {
-    const row = {
-      click_id: 'old-click',
-      created_at: '2026-11-10T00:00:00.000Z',
-      campaign_external_id: 'c',
-      visitor_id: 'v',
-      reason: 'matched',
-      cost: 0.25,
-      cost_flag: 'invalid',
-    };
     const line = eventLine('tracker_clicks', row);
-    // The line as the earlier version wrote it: the same values without the last one (`cost_flag`).
-    expect(line.endsWith('7:invalid')).toBe(true);
-    const old = line.slice(0, -'7:invalid'.length);
+    // The line as the earlier version wrote it: the same values without the last ones (`cost_flag` on).
+    expect(line.endsWith(`7:invalid${visitorTail}`)).toBe(true);
+    const old = line.slice(0, -`7:invalid${visitorTail}`.length);
     const [batch] = payloadBatches(`c${old.length}:${old}`);
     const [stored] = rowObjects('tracker_clicks', batch!.rows);
     expect(stored).toMatchObject({ click_id: 'old-click', cost: 0.25, cost_flag: null, reason: 'matched' });
+  });
+
+  it("reads a line written before issue 24's visitor columns with them empty", () => {
+    const line = eventLine('tracker_clicks', row);
+    const old = line.slice(0, -visitorTail.length);
+    const [batch] = payloadBatches(`c${old.length}:${old}`);
+    const [stored] = rowObjects('tracker_clicks', batch!.rows);
+    expect(stored).toMatchObject({ cost_flag: 'invalid', region: null, asn: null, bot_reason: null });
   });
 });
 

@@ -103,6 +103,8 @@ export class DatabaseUnderTest {
     const database = options.database ?? (await this.createDatabase());
     const env: NodeJS.ProcessEnv = { ...options.env, ...database };
     env.SWITCHYARD_WEB_DIST ??= path.join(tmpdir(), 'switchyard-no-dashboard');
+    // The ASN lookup is built once for every test app on this machine, not once per data directory.
+    env.SWITCHYARD_CACHE_DIR ??= path.join(tmpdir(), 'switchyard-test-cache');
     const app = await buildApp({
       config: loadConfig(env),
       print: options.print ?? (() => undefined),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { BotReason } from './bot-protection.js';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './constants.js';
 import { CONVERSION_STATES, type ConversionState } from './conversions.js';
 import type { LoggedRecord } from './postback-log.js';
@@ -74,7 +75,21 @@ export interface ClickConversion {
   created_at: string;
 }
 
-export interface ClickEvent extends EventVars {
+/** Issue 24: what was read off the visitor, and why it was judged a bot (null for a human). */
+export interface EventVisitor {
+  /** ISO 3166-2 (`US-CA`), or `CC:Name` for a region without a code. */
+  region: string | null;
+  city: string | null;
+  asn: number | null;
+  isp: string | null;
+  language: string | null;
+  referrer_domain: string | null;
+  os_version: number | null;
+  browser_version: number | null;
+  bot_reason: BotReason | null;
+}
+
+export interface ClickEvent extends EventVars, EventVisitor {
   click_id: string;
   created_at: string;
   campaign: LoggedRecord;
@@ -107,7 +122,7 @@ export interface ClickEvent extends EventVars {
   conversions: ClickConversion[];
 }
 
-export interface LeadEvent extends EventVars {
+export interface LeadEvent extends EventVars, EventVisitor {
   lead_id: string;
   created_at: string;
   campaign: LoggedRecord;
@@ -131,6 +146,8 @@ export interface LeadEvent extends EventVars {
   decision: string;
   reason: string;
   backup_used: boolean;
+  /** The first lead of its email on the campaign in a day. */
+  is_unique: boolean;
 }
 
 export interface ConversionEvent extends EventVars {

@@ -3,6 +3,7 @@ export * from './accounts.js';
 export * from './api-answers/index.js';
 export * from './api-tokens.js';
 export * from './auth.js';
+export * from './bot-protection.js';
 export * from './campaign-urls.js';
 export * from './cloning.js';
 export * from './conditions/index.js';

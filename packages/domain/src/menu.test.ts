@@ -29,12 +29,13 @@ describe('side menu (§2.3)', () => {
       '/admin/workspaces',
       '/admin/currency-rates',
       '/admin/users',
+      '/admin/bot-protection',
       '/admin/history',
     ]);
   });
 
   it('shows everything with its headings to an administrator', () => {
-    expect(routes(['/'])).toHaveLength(19);
+    expect(routes(['/'])).toHaveLength(20);
     expect(headings(['/'])).toEqual(['api', 'tracker', 'general']);
   });
 

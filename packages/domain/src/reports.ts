@@ -35,8 +35,26 @@ export const REPORT_GROUPS = [
   'hour',
   'subaff',
   ...REPORT_VAR_NAMES,
+  // Issue 24: what is read off the visitor, and the bot verdict.
+  'region',
+  'city',
+  'asn',
+  'isp',
+  'language',
+  'referrer_domain',
+  'weekday',
+  'bot',
+  'bot_reason',
 ] as const;
 export type ReportGroup = (typeof REPORT_GROUPS)[number];
+
+/** Groups read from an event's time in the report's timezone, not from a column. */
+export const REPORT_TIME_GROUPS = ['day', 'hour', 'weekday'] as const satisfies readonly ReportGroup[];
+export type ReportTimeGroup = (typeof REPORT_TIME_GROUPS)[number];
+
+export function isReportTimeGroup(group: string): group is ReportTimeGroup {
+  return (REPORT_TIME_GROUPS as readonly string[]).includes(group);
+}
 
 /** The vars filter's keys: `vars={"subaff":"s1","var1":"zone-7"}` keeps events whose columns equal these. */
 export const REPORT_VAR_FILTERS = ['subaff', ...REPORT_VAR_NAMES] as const;
@@ -146,7 +164,7 @@ const ZGroupBy = z
 
 /** The groups a report can be narrowed to one value of (`filters`): every group but the time ones. */
 export const REPORT_FILTER_GROUPS = REPORT_GROUPS.filter(
-  (group): group is Exclude<ReportGroup, 'day' | 'hour'> => group !== 'day' && group !== 'hour',
+  (group): group is Exclude<ReportGroup, ReportTimeGroup> => !isReportTimeGroup(group),
 );
 export type ReportFilterGroup = (typeof REPORT_FILTER_GROUPS)[number];
 

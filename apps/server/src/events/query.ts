@@ -6,8 +6,8 @@
 // the request is a bound parameter.
 
 import type { EventKind, ReportFilterGroup, ReportVarFilter, TEventQuery } from '@switchyard/domain';
-import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
-import { FROM_ORIGIN, REPORT_COLUMNS } from '../reports/service.js';
+import { type Expression, type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
+import { FROM_ORIGIN, groupExpression, REPORT_COLUMNS } from '../reports/service.js';
 import { nextDay, startOfLocalDay } from '../reports/time.js';
 import type { Database } from '../store/schema.js';
 
@@ -97,7 +97,7 @@ export async function eventWhere(
   }
   const equals = (name: string, value: string | null) => {
     if (kind === 'conversions' && FROM_ORIGIN.has(name)) joinOrigin = true;
-    const expression = eventColumn(kind, name);
+    const expression = groupExpression(eventColumn(kind, name) as RawBuilder<unknown>, name);
     conditions.push(value === null ? sql<SqlBool>`${expression} is null` : sql<SqlBool>`${expression} = ${value}`);
   };
   for (const [name, value] of Object.entries(query.vars) as [ReportVarFilter, string | null][]) equals(name, value);

@@ -6,18 +6,20 @@
 // conversions (by click id) and one for the names of the records the page mentions.
 
 import type {
+  BotReason,
   ClickConversion,
   ClickEvent,
   ConversionEvent,
   ConversionState,
   EventKind,
   EventRows,
+  EventVisitor,
   LeadEvent,
   ListResponse,
   LoggedRecord,
   TEventQuery,
 } from '@switchyard/domain';
-import { CONVERSION_STATES } from '@switchyard/domain';
+import { BOT_REASONS, CONVERSION_STATES } from '@switchyard/domain';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { type RecordRef, recordNames } from '../postback-log/service.js';
 import type { Database } from '../store/schema.js';
@@ -95,6 +97,26 @@ function isTrackerSide(kind: EventKind, row: Row): boolean {
 
 export interface EventScope {
   workspaceId: number;
+}
+
+function count(value: unknown): number | null {
+  return value === null || value === undefined ? null : Number(value);
+}
+
+/** Issue 24: the visitor's columns of a click or lead row. */
+function visitorOf(row: Row): EventVisitor {
+  const reason = text(row.bot_reason);
+  return {
+    region: text(row.region),
+    city: text(row.city),
+    asn: count(row.asn),
+    isp: text(row.isp),
+    language: text(row.language),
+    referrer_domain: text(row.referrer_domain),
+    os_version: count(row.os_version),
+    browser_version: count(row.browser_version),
+    bot_reason: reason !== null && (BOT_REASONS as readonly string[]).includes(reason) ? (reason as BotReason) : null,
+  };
 }
 
 export class EventsService {
@@ -187,6 +209,7 @@ export class EventsService {
           cost: Number(row.cost ?? 0),
           cost_flag: text(row.cost_flag),
           is_bot: flag(row.is_bot),
+          ...visitorOf(row),
           reason: String(row.reason ?? ''),
           conversions: conversions.get(String(row.click_id)) ?? [],
         };
@@ -207,9 +230,11 @@ export class EventsService {
           ...varsOf(row),
           vars: parseObject(row.vars),
           is_bot: flag(row.is_bot),
+          ...visitorOf(row),
           decision: String(row.decision ?? ''),
           reason: String(row.reason ?? ''),
           backup_used: flag(row.backup_used),
+          is_unique: flag(row.is_unique),
         };
         return lead as EventRows[Kind];
       }

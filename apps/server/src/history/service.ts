@@ -28,6 +28,7 @@ import type { Database } from '../store/schema.js';
 /** History resources that are no registry resource, and what reading them needs. */
 const OTHER_RESOURCES: Record<string, { section: 'general'; resource: string }> = {
   'account-settings': { section: 'general', resource: 'user' },
+  'bot-protection': { section: 'general', resource: 'user' },
   auth: { section: 'general', resource: 'user' },
   tokens: { section: 'general', resource: 'user' },
 };

@@ -2,7 +2,7 @@
 // dimension asked, in the same shape as the event scan of service.ts: `g_<group>` per grouped name,
 // `g_network_offer` for the affiliate network (the offer's), `g_utc_hour` and `g_quarter` for day and
 // hour, then the figures.
-import type { ReportGroup } from '@switchyard/domain';
+import { isReportTimeGroup, type ReportGroup } from '@switchyard/domain';
 import { type Expression, type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import {
   type Cube,
@@ -23,9 +23,9 @@ export function isRollupDimension(name: string): name is RollupDimension {
   return (ROLLUP_DIMENSIONS as readonly string[]).includes(name);
 }
 
-/** The dimension a group reads from a cube; null for day and hour; undefined when no cube has it. */
+/** The dimension a group reads from a cube; null for the time groups; undefined when no cube has it. */
 function dimensionOf(group: ReportGroup): RollupDimension | null | undefined {
-  if (group === 'day' || group === 'hour') return null;
+  if (isReportTimeGroup(group)) return null;
   // Clicks and leads belong to the affiliate network of their offer.
   if (group === 'affiliate_network') return 'offer';
   return isRollupDimension(group) ? group : undefined;
@@ -96,9 +96,10 @@ export async function aggregateFromRollups(
     if (!isRollupDimension(name)) return null;
     dimensions.add(name);
   }
-  const byTime = groups.includes('day') || groups.includes('hour');
+  const byTime = groups.some(isReportTimeGroup);
   const utc = new Intl.DateTimeFormat('en', { timeZone: timezone }).resolvedOptions().timeZone === 'UTC';
-  const parts = stretches(dimensions, range, groups.includes('hour') || (groups.includes('day') && !utc));
+  const byLocalDay = groups.includes('day') || groups.includes('weekday');
+  const parts = stretches(dimensions, range, groups.includes('hour') || (byLocalDay && !utc));
   if (!parts) return null;
 
   // Each stretch's rows with their keys, UTC hour and quarter (a day cube's rows: the day's first).

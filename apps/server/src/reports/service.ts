@@ -33,6 +33,7 @@ import {
   type CustomMetricDefinition,
   evaluateFormula,
   type FormulaNode,
+  isReportTimeGroup,
   parseFormula,
   type ReportAttribution,
   type ReportFigures,
@@ -51,7 +52,7 @@ import { localBucket, nextDay, startOfLocalDay, utcGrain } from './time.js';
 type Source = 'clicks' | 'leads' | 'conversions';
 
 /** The column each group reads in each table (`null`: the table does not have it). */
-export const REPORT_COLUMNS: Record<Exclude<ReportGroup, 'day' | 'hour'>, Record<Source, string | null>> = {
+export const REPORT_COLUMNS: Record<ReportFilterGroup, Record<Source, string | null>> = {
   campaign: { clicks: 'campaign_external_id', leads: 'campaign_external_id', conversions: 'campaign_external_id' },
   flow: { clicks: 'flow_external_id', leads: 'flow_external_id', conversions: 'flow_external_id' },
   path_group: { clicks: 'path_group_id', leads: 'path_group_id', conversions: 'path_group_id' },
@@ -81,6 +82,14 @@ export const REPORT_COLUMNS: Record<Exclude<ReportGroup, 'day' | 'hour'>, Record
   var8: { clicks: 'var8', leads: 'var8', conversions: 'var8' },
   var9: { clicks: 'var9', leads: 'var9', conversions: 'var9' },
   var10: { clicks: 'var10', leads: 'var10', conversions: 'var10' },
+  region: { clicks: 'region', leads: 'region', conversions: 'region' },
+  city: { clicks: 'city', leads: 'city', conversions: 'city' },
+  asn: { clicks: 'asn', leads: 'asn', conversions: 'asn' },
+  isp: { clicks: 'isp', leads: 'isp', conversions: 'isp' },
+  language: { clicks: 'language', leads: 'language', conversions: 'language' },
+  referrer_domain: { clicks: 'referrer_domain', leads: 'referrer_domain', conversions: 'referrer_domain' },
+  bot: { clicks: 'is_bot', leads: 'is_bot', conversions: 'is_bot' },
+  bot_reason: { clicks: 'bot_reason', leads: 'bot_reason', conversions: 'bot_reason' },
 };
 
 /** Columns a conversion reads from its click (`c`) or lead (`l`). */
@@ -89,7 +98,35 @@ export const FROM_ORIGIN: ReadonlySet<string> = new Set([
   'platform',
   'browser',
   ...Array.from({ length: 10 }, (_, i) => `var${i + 1}`),
+  'region',
+  'city',
+  'asn',
+  'isp',
+  'language',
+  'referrer_domain',
+  'is_bot',
+  'bot_reason',
 ]);
+
+/**
+ * Columns a group reads through an expression: `bot` is `true` or `false` (is_bot is 0 or 1), and a
+ * bigint ASN is compared and shown as text on both databases.
+ */
+export function groupExpression(column: RawBuilder<unknown>, name: string): RawBuilder<unknown> {
+  if (name === 'is_bot') {
+    return sql`case when ${column} = 1 then ${sql.lit('true')} when ${column} = 0 then ${sql.lit('false')} end`;
+  }
+  if (name === 'asn') return sql`cast(${column} as text)`;
+  return column;
+}
+
+/** The weekday (`mon` … `sun`) of a local day `YYYY-MM-DD`. */
+const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
+/** Monday first, as ISO 8601 orders a week. */
+const WEEKDAYS_IN_ORDER: readonly string[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+function weekdayOf(day: string): string {
+  return WEEKDAYS[new Date(`${day}T00:00:00Z`).getUTCDay()]!;
+}
 
 /** The config kinds whose names label each group. */
 const NAME_KINDS: Partial<Record<ReportGroup, readonly string[]>> = {
@@ -100,8 +137,6 @@ const NAME_KINDS: Partial<Record<ReportGroup, readonly string[]>> = {
   traffic_source: ['traffic-sources'],
   affiliate_network: ['affiliate-networks'],
 };
-
-const TIME_GROUPS: readonly ReportGroup[] = ['day', 'hour'];
 
 const NONE_LABEL = '(none)';
 
@@ -337,6 +372,7 @@ export class ReportsService {
       const values = groups.map((group): string | null => {
         if (group === 'day') return local?.day ?? null;
         if (group === 'hour') return local?.hour ?? null;
+        if (group === 'weekday') return local ? weekdayOf(local.day) : null;
         const value = text(row[`g_${group}`]);
         if (group === 'affiliate_network' && value === null) {
           const offer = text(row.g_network_offer);
@@ -404,7 +440,8 @@ export class ReportsService {
       if (groupIndex >= 0) {
         const value = entry.values[groupIndex] ?? null;
         if (value === null) return null;
-        return TIME_GROUPS.includes(orderBy as ReportGroup) ? value : (entry.labels[groupIndex] ?? '').toLowerCase();
+        if (orderBy === 'weekday') return WEEKDAYS_IN_ORDER.indexOf(value);
+        return isReportTimeGroup(orderBy) ? value : (entry.labels[groupIndex] ?? '').toLowerCase();
       }
       return entry.row[orderBy] as number;
     };
@@ -482,7 +519,7 @@ export class ReportsService {
       groupings.push(expression);
     };
     for (const group of groups) {
-      if (group === 'day' || group === 'hour') continue;
+      if (isReportTimeGroup(group)) continue;
       const name = REPORT_COLUMNS[group][source];
       if (group === 'affiliate_network') {
         select(column('offer_external_id'), 'g_network_offer');
@@ -491,9 +528,9 @@ export class ReportsService {
       }
       if (name === null) continue;
       if (source === 'conversions' && FROM_ORIGIN.has(name)) joinOrigin = true;
-      select(column(name), `g_${group}`);
+      select(groupExpression(column(name), name), `g_${group}`);
     }
-    if (groups.some((group) => TIME_GROUPS.includes(group))) {
+    if (groups.some(isReportTimeGroup)) {
       // The UTC day (`YYYY-MM-DD`), or hour (`YYYY-MM-DDTHH`) and quarter (0…3), of the ISO-8601 text, in
       // both dialects: as coarse as the zone's offsets over the range allow (time.ts, utcGrain).
       const grain = utcGrain(range.from, range.to, range.timezone, groups.includes('hour'));
@@ -529,7 +566,7 @@ export class ReportsService {
         continue;
       }
       if (source === 'conversions' && FROM_ORIGIN.has(name)) joinOrigin = true;
-      const expression = column(name);
+      const expression = groupExpression(column(name), name);
       where.push(value === null ? sql<SqlBool>`${expression} is null` : sql<SqlBool>`${expression} = ${value}`);
     }
 

@@ -12,6 +12,7 @@ import { postbackLogIndexesMigration } from './postback-log-indexes.js';
 import { reportRollupsMigration } from './report-rollups.js';
 import { reportViewsMigration } from './report-views.js';
 import { trackerEventsMigration } from './tracker-events.js';
+import { visitorColumnsMigration } from './visitor-columns.js';
 import { workspaceScopeMigration } from './workspace-scope.js';
 
 // One list of migrations for both dialects; the few differences go through `dialect`.
@@ -196,6 +197,7 @@ export function migrations(dialect: DatabaseDialect): Record<string, Migration> 
     '0014_payout_sources': payoutSourcesMigration(),
     '0015_api_tokens': apiTokensMigration(dialect),
     '0016_history': historyMigration(dialect),
+    '0017_visitor_columns': visitorColumnsMigration(),
   };
 }
 

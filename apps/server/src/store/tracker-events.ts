@@ -10,6 +10,7 @@ import type {
   Migration,
 } from 'kysely';
 import type { DatabaseDialect } from '../config.js';
+import { VISITOR_COLUMNS } from './visitor-columns.js';
 
 /** var1…var10: a column each, as reports group by them. */
 interface VarColumns {
@@ -27,8 +28,26 @@ interface VarColumns {
 
 export const VAR_COLUMNS = ['var1', 'var2', 'var3', 'var4', 'var5', 'var6', 'var7', 'var8', 'var9', 'var10'] as const;
 
+/** Issue 24 (migration 0017): what is read off the visitor besides country and user agent. */
+interface VisitorColumns {
+  /** ISO 3166-2 (`US-CA`), or `CC:Name` for a region the city data names without a code. */
+  region: ColumnType<string | null, string | null | undefined, string | null>;
+  city: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A bigint: PostgreSQL answers it as text. */
+  asn: ColumnType<number | string | null, number | null | undefined, number | null>;
+  isp: ColumnType<string | null, string | null | undefined, string | null>;
+  /** ISO 639-1, from Accept-Language's first choice. */
+  language: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The referrer's host, lower-cased, without `www.`. */
+  referrer_domain: ColumnType<string | null, string | null | undefined, string | null>;
+  os_version: ColumnType<number | null, number | null | undefined, number | null>;
+  browser_version: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Why `is_bot` is 1 (the domain's BOT_REASONS); null for a human. */
+  bot_reason: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
 /** A click on a tracker campaign URL. */
-export interface TrackerClickTable extends VarColumns {
+export interface TrackerClickTable extends VarColumns, VisitorColumns {
   id: Generated<number>;
   click_id: string;
   /** ISO-8601, UTC. */
@@ -64,7 +83,7 @@ export interface TrackerClickTable extends VarColumns {
 }
 
 /** A lead (registration) posted to an API campaign. */
-export interface TrackerLeadTable extends VarColumns {
+export interface TrackerLeadTable extends VarColumns, VisitorColumns {
   id: Generated<number>;
   lead_id: string;
   created_at: string;
@@ -91,6 +110,8 @@ export interface TrackerLeadTable extends VarColumns {
   decision: string;
   reason: string;
   backup_used: number;
+  /** 1 for the first lead of its email on the campaign in a day (migration 0017). */
+  is_unique: ColumnType<number, number | undefined, number>;
 }
 
 export type NewTrackerClick = Insertable<TrackerClickTable>;
@@ -104,6 +125,9 @@ export interface EventColumn {
   /** The column's default (its DDL's), or null. */
   fallback: string | number | null;
 }
+
+/** Added by migration 0017, after every earlier column: older journal lines end before them. */
+const VISITOR_EVENT_COLUMNS: readonly EventColumn[] = VISITOR_COLUMNS.map(([name]) => ({ name, fallback: null }));
 
 const ROUTING_COLUMNS = [
   'created_at',
@@ -140,6 +164,7 @@ export const EVENT_COLUMNS: Readonly<Record<EventTable, readonly EventColumn[]>>
       { name: 'cost', fallback: 0 },
       // Added by migration 0012: a journal line written before it ends one value early (rowAt).
       { name: 'cost_flag', fallback: null },
+      ...VISITOR_EVENT_COLUMNS,
     ]),
   tracker_leads: [...['lead_id', ...ROUTING_COLUMNS, 'email_hash', 'email_domain', 'age', 'decision', 'reason']]
     .map((name): EventColumn => ({ name, fallback: null }))
@@ -147,6 +172,8 @@ export const EVENT_COLUMNS: Readonly<Record<EventTable, readonly EventColumn[]>>
       { name: 'vars', fallback: '{}' },
       { name: 'is_bot', fallback: 0 },
       { name: 'backup_used', fallback: 0 },
+      ...VISITOR_EVENT_COLUMNS,
+      { name: 'is_unique', fallback: 0 },
     ]),
 };
 

@@ -6,7 +6,7 @@ import { macroValues } from './event-macros.js';
 import { type EngineParts, storedEvent } from './parts.js';
 import type { CompiledCampaign } from './rules/compile.js';
 import { decide } from './rules/routing.js';
-import { countryOfIp } from './visitor/geo.js';
+import { readVisitor, visitorFields } from './visitor/context.js';
 import { isoTime } from './visitor/iso-time.js';
 import { identifyVisitor, newEventId } from './visitor/visitor.js';
 
@@ -17,6 +17,8 @@ export interface ClickRequest {
   ip: string;
   userAgent: string | undefined;
   referrer: string | undefined;
+  /** Issue 24: the language rule reads its first choice. */
+  acceptLanguage?: string | undefined;
   cookieHeader: string | undefined;
 }
 
@@ -39,27 +41,31 @@ export async function routeClick(parts: EngineParts, request: ClickRequest): Pro
   const now = parts.now();
   const userAgent = request.userAgent ?? '';
   const traits = parts.userAgents.describe(userAgent);
-  const country = countryOfIp(request.ip);
+  const input = {
+    ip: request.ip,
+    userAgent,
+    traits,
+    acceptLanguage: request.acceptLanguage,
+    referrer: request.referrer,
+  };
+  const reading = readVisitor(input, parts.bots);
+  // Every click counts towards its address's rate, a bot's too.
+  const limit = campaign.botClicksPerMinute;
+  if (limit > 0 && request.ip && parts.clickRates.count(campaign.externalId, request.ip, now.getTime()) > limit) {
+    reading.botReason ??= 'click_rate';
+  }
   const { vars, externalClickId } = clickVars(campaign, request.query);
   const { cost, flag: costFlag } = clickCost(campaign, request.query);
+  const visitor = identifyVisitor(request.cookieHeader, campaign.externalId);
+  const fields = visitorFields(reading, input, visitor.unique);
+  fields.campaignId = campaign.externalId;
   const decision = await decide(
     snapshot,
     campaign,
-    {
-      fields: {
-        countryCode: country,
-        device: traits.device,
-        platform: traits.platform,
-        browser: traits.browser,
-        campaignId: campaign.externalId,
-      },
-      vars,
-      now,
-    },
+    { fields, vars, now },
     { random: parts.random, caps: parts.caps },
     false,
   );
-  const visitor = identifyVisitor(request.cookieHeader, campaign.externalId);
   const clickId = newEventId(now.getTime());
   const row: NewTrackerClick = {
     click_id: clickId,
@@ -74,7 +80,7 @@ export async function routeClick(parts: EngineParts, request: ClickRequest): Pro
     visitor_id: visitor.id,
     is_unique: visitor.unique ? 1 : 0,
     ip: request.ip || null,
-    country: country ?? null,
+    country: reading.country ?? null,
     device: traits.device,
     platform: traits.platform ?? null,
     browser: traits.browser ?? null,
@@ -96,8 +102,17 @@ export async function routeClick(parts: EngineParts, request: ClickRequest): Pro
     vars: JSON.stringify(vars),
     cost,
     cost_flag: costFlag,
-    is_bot: traits.bot ? 1 : 0,
+    is_bot: reading.botReason ? 1 : 0,
     reason: decision.reason,
+    region: reading.region ?? null,
+    city: reading.city ?? null,
+    asn: reading.asn ?? null,
+    isp: reading.isp ?? null,
+    language: reading.language ?? null,
+    referrer_domain: reading.referrerDomain ?? null,
+    os_version: traits.osVersion ?? null,
+    browser_version: traits.browserVersion ?? null,
+    bot_reason: reading.botReason,
   };
   const event = parts.events.addClick(row);
   const macros = macroValues(row, clickId, undefined, vars);

@@ -4,11 +4,13 @@
 // a lead and a postback do is in click.ts, lead.ts and postback.ts.
 
 import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { withoutNul } from '@switchyard/domain';
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { DEFAULT_POSTBACK_LOG_DAYS } from '../config.js';
+import { defaultBotProtection, readBotProtection } from '../store/bot-protection.js';
 import type { Database } from '../store/schema.js';
 import { EngineStore } from '../store/traffic/engine-store.js';
 import { EventWriter, type EventWriterOptions } from '../store/traffic/event-writer.js';
@@ -22,6 +24,8 @@ import { type PostbackAnswer, type PostbackRequest, RefusalLog, takePostback } f
 import { type CapCounters, InProcessCapCounters } from './rules/caps.js';
 import { compileRouting, ROUTING_KINDS, type RoutingSnapshot } from './rules/compile.js';
 import type { Random } from './rules/weighted.js';
+import { loadNetworks } from './visitor/networks.js';
+import { ClickRates, LeadUniques } from './visitor/rates.js';
 import { UserAgentCache } from './visitor/user-agent.js';
 import { warmUpCaps } from './warm-up.js';
 
@@ -45,6 +49,18 @@ export interface EngineOptions {
   outbound?: OutboundOptions;
   /** Days the postback log keeps (SWITCHYARD_POSTBACK_LOG_DAYS); pruned at start and hourly. */
   postbackLogDays?: number;
+  /**
+   * Where the network (ASN) lookup built from its package's data is kept between starts; without it, a
+   * directory shared by every server on this machine under the system's temporary directory.
+   */
+  cacheDir?: string;
+}
+
+/** Config changes that are not config records but change routing: the datacenter list (issue 24). */
+const BOT_PROTECTION_KIND = 'bot-protection';
+
+function datacenterSet(settings: { datacenter_asns: readonly { asn: number }[] }): Set<number> {
+  return new Set(settings.datacenter_asns.map((entry) => entry.asn));
 }
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
@@ -58,6 +74,8 @@ export class TrafficEngine {
   private stale = false;
   private readonly postbackLogDays: number;
   private pruneTimer: NodeJS.Timeout | null = null;
+  private readonly cacheDir: string;
+  private readonly db: Kysely<Database>;
 
   constructor(db: Kysely<Database>, log: EngineLog, options: EngineOptions = {}, sqlite?: SQLite.Database) {
     const now = options.now ?? (() => new Date());
@@ -65,6 +83,8 @@ export class TrafficEngine {
       ? new Journal({ dir: options.journal.dir, fsyncIntervalMs: options.journal.fsyncIntervalMs, log })
       : undefined;
     this.journalDir = options.journal?.dir;
+    this.cacheDir = options.cacheDir ?? path.join(tmpdir(), 'switchyard-cache');
+    this.db = db;
     this.postbackLogDays = options.postbackLogDays ?? DEFAULT_POSTBACK_LOG_DAYS;
     this.parts = {
       snapshot: EMPTY_SNAPSHOT,
@@ -76,6 +96,9 @@ export class TrafficEngine {
       store: new EngineStore(db, sqlite),
       outbound: new OutboundPostbacks(db, log, { now, ...options.outbound }),
       registrations: new Map(),
+      bots: { datacenterAsns: datacenterSet(defaultBotProtection()) },
+      clickRates: new ClickRates(),
+      leadUniques: new LeadUniques(),
       refusals: new RefusalLog(),
       log,
     };
@@ -91,6 +114,7 @@ export class TrafficEngine {
    * stored events already spent of the caps; only then may anything be routed.
    */
   async start(): Promise<void> {
+    await loadNetworks(this.cacheDir, (message) => this.parts.log.info({ dir: this.cacheDir }, message));
     await this.replayJournal();
     await this.recompile();
     await warmUpCaps(this.parts);
@@ -129,7 +153,7 @@ export class TrafficEngine {
    * the promise settles once the change is live. Changes during a compile trigger one more.
    */
   configChanged = (kind: string): Promise<void> => {
-    if (!ROUTING_KINDS.has(kind)) return Promise.resolve();
+    if (!ROUTING_KINDS.has(kind) && kind !== BOT_PROTECTION_KIND) return Promise.resolve();
     return this.recompile();
   };
 
@@ -221,7 +245,12 @@ export class TrafficEngine {
       try {
         while (this.stale) {
           this.stale = false;
-          this.parts.snapshot = compileRouting(await this.parts.store.routingRows([...ROUTING_KINDS]));
+          const [rows, bots] = await Promise.all([
+            this.parts.store.routingRows([...ROUTING_KINDS]),
+            readBotProtection(this.db),
+          ]);
+          this.parts.snapshot = compileRouting(rows);
+          this.parts.bots = { datacenterAsns: datacenterSet(bots) };
           for (const [record, problem] of this.parts.snapshot.problems) {
             this.parts.log.warn({ record, problem }, 'config record not used for routing');
           }

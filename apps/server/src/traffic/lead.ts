@@ -6,8 +6,8 @@ import { macroValues, varColumns } from './event-macros.js';
 import type { TLeadInput } from './http/lead-input.js';
 import type { EngineParts } from './parts.js';
 import { decide } from './rules/routing.js';
+import { readVisitor, visitorFields } from './visitor/context.js';
 import { emailDomain, emailHash, emailRate } from './visitor/email.js';
-import { countryOfIp } from './visitor/geo.js';
 import { isoTime } from './visitor/iso-time.js';
 import { newEventId } from './visitor/visitor.js';
 
@@ -44,18 +44,28 @@ export async function routeLead(
   const input = parseBody();
   const now = parts.now();
   const traits = input.user_agent !== undefined ? parts.userAgents.describe(input.user_agent) : undefined;
-  const country = input.country ?? countryOfIp(input.ip);
+  const visitorInput = {
+    ip: input.ip,
+    userAgent: input.user_agent,
+    traits,
+    acceptLanguage: input.language,
+    referrer: input.referrer,
+    country: input.country,
+  };
+  const reading = readVisitor(visitorInput, parts.bots);
+  const limit = campaign.botClicksPerMinute;
+  if (limit > 0 && input.ip && parts.clickRates.count(campaign.externalId, input.ip, now.getTime()) > limit) {
+    reading.botReason ??= 'click_rate';
+  }
   const hash = emailHash(input.email);
+  const unique = parts.leadUniques.unique(campaign.externalId, hash, now.getTime());
   const vars: Record<string, string> = { ...input.vars };
   const decision = await decide(
     snapshot,
     campaign,
     {
       fields: {
-        countryCode: country,
-        device: traits?.device,
-        platform: traits?.platform,
-        browser: traits?.browser,
+        ...visitorFields(reading, visitorInput, unique),
         campaignId: campaign.externalId,
         regsCount: parts.registrations.get(hash) ?? 0,
         // Not counted yet: conversions are stored (postbacks) but not yet summed per email for routing.
@@ -83,7 +93,7 @@ export async function routeLead(
     email_domain: emailDomain(input.email),
     age: input.age ?? null,
     ip: input.ip ?? null,
-    country: country ?? null,
+    country: reading.country ?? null,
     device: traits?.device ?? null,
     platform: traits?.platform ?? null,
     browser: traits?.browser ?? null,
@@ -91,10 +101,20 @@ export async function routeLead(
     subaff: vars.subaff ?? (decision.path?.subaff || null),
     ...varColumns(vars),
     vars: JSON.stringify(vars),
-    is_bot: traits?.bot ? 1 : 0,
+    is_bot: reading.botReason ? 1 : 0,
     decision: decision.offer ? 'routed' : 'unrouted',
     reason: decision.reason,
     backup_used: decision.backupUsed ? 1 : 0,
+    region: reading.region ?? null,
+    city: reading.city ?? null,
+    asn: reading.asn ?? null,
+    isp: reading.isp ?? null,
+    language: reading.language ?? null,
+    referrer_domain: reading.referrerDomain ?? null,
+    os_version: traits?.osVersion ?? null,
+    browser_version: traits?.browserVersion ?? null,
+    bot_reason: reading.botReason,
+    is_unique: unique ? 1 : 0,
   };
   const event = parts.events.addLead(row);
   parts.registrations.set(hash, (parts.registrations.get(hash) ?? 0) + 1);

@@ -7,6 +7,8 @@ import type { RefusalLog } from './postback.js';
 import type { CapCounters } from './rules/caps.js';
 import type { RoutingSnapshot } from './rules/compile.js';
 import type { Random } from './rules/weighted.js';
+import type { BotPolicy } from './visitor/context.js';
+import type { ClickRates, LeadUniques } from './visitor/rates.js';
 import type { UserAgentCache } from './visitor/user-agent.js';
 import { eventIdTime } from './visitor/visitor.js';
 
@@ -30,6 +32,10 @@ export interface EngineParts {
   readonly refusals: RefusalLog;
   /** Email hash → registrations seen (regsCount). */
   registrations: Map<string, number>;
+  /** Issue 24: the datacenter networks whose visitors are bots; swapped when administrators edit it. */
+  bots: BotPolicy;
+  readonly clickRates: ClickRates;
+  readonly leadUniques: LeadUniques;
   readonly log: EngineLog;
 }
 

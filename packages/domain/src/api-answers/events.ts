@@ -1,6 +1,7 @@
 // Issue 21: answers of the routes that list what happened — clicks, leads and conversions, the postback
 // log, outbound postbacks and the change history.
 import { z } from 'zod';
+import { BOT_REASONS } from '../bot-protection.js';
 import { CONVERSION_STATES, PAYOUT_SOURCES } from '../conversions.js';
 import { HISTORY_ACTIONS } from '../history.js';
 import { OUTBOUND_STATES, POSTBACK_OUTCOMES } from '../postback-log.js';
@@ -24,10 +25,24 @@ const ZClickConversion = z.object({
   created_at: ZTimestamp,
 });
 
-// Event rows are open: the visitor's columns (region, city, language, …) grow with the tracker, and
-// each new one is shown here as it is kept.
+/** Issue 24: what was read off the visitor of a click or lead, and why it was judged a bot. */
+const VISITOR = {
+  region: text,
+  city: text,
+  asn: z.number().int().nullable(),
+  isp: text,
+  language: text,
+  referrer_domain: text,
+  os_version: z.number().int().nullable(),
+  browser_version: z.number().int().nullable(),
+  bot_reason: z.enum(BOT_REASONS).nullable(),
+};
+
+// Event rows are open: the visitor's columns grow with the tracker, and each new one is shown here as
+// it is kept.
 export const ZClickEventAnswer = z.looseObject({
   ...VARS,
+  ...VISITOR,
   click_id: z.string(),
   created_at: ZTimestamp,
   campaign: ZLoggedRecord,
@@ -58,6 +73,7 @@ export const ZClickEventAnswer = z.looseObject({
 
 export const ZLeadEventAnswer = z.looseObject({
   ...VARS,
+  ...VISITOR,
   lead_id: z.string(),
   created_at: ZTimestamp,
   campaign: ZLoggedRecord,
@@ -81,6 +97,7 @@ export const ZLeadEventAnswer = z.looseObject({
   decision: z.string(),
   reason: z.string(),
   backup_used: z.boolean(),
+  is_unique: z.boolean(),
 });
 
 export const ZConversionEventAnswer = z.looseObject({

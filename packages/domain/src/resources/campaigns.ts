@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { ZExternalIdRef, ZName } from '../fields.js';
-import { ZPayoutRuleSets, ZPostbackEventEntries } from './shared.js';
+import { ZBotClicksPerMinute, ZPayoutRuleSets, ZPostbackEventEntries } from './shared.js';
 import { defineResource } from './types.js';
 
 export const ZCampaignForm = z.object({
   name: ZName,
   traffic_source_external_id: ZExternalIdRef,
   flow_external_id: ZExternalIdRef,
+  bot_clicks_per_minute: ZBotClicksPerMinute,
   postback_events: ZPostbackEventEntries,
   payout_rule_sets: ZPayoutRuleSets,
 });

@@ -1,11 +1,24 @@
 // Nested parts that several resources share (ENTITIES.md, "Field names of the nested parts").
 import { z } from 'zod';
 import { DEFAULT_PAYOUT } from '../constants.js';
-import { duplicateRowIdErrors, ZConditionText, ZExternalIdRef, ZMoney, ZOptionalMacroUrl, ZRowId } from '../fields.js';
+import {
+  duplicateRowIdErrors,
+  ZConditionText,
+  ZCount,
+  ZExternalIdRef,
+  ZMoney,
+  ZOptionalMacroUrl,
+  ZRowId,
+} from '../fields.js';
 import { VALIDATION_MESSAGES as M } from '../messages.js';
 
 export const COST_MODELS = ['CPC', 'CPM', 'CPA', 'RevShare', 'Auto'] as const;
 export const ZCostModel = z.enum(COST_MODELS).default('CPC');
+
+/** Issue 24: more clicks (or leads) than this from one address on a campaign in a minute are a bot. */
+export const DEFAULT_BOT_CLICKS_PER_MINUTE = 60;
+/** 0 turns the limit off. */
+export const ZBotClicksPerMinute = ZCount.max(100_000, { error: M.tooLarge }).default(DEFAULT_BOT_CLICKS_PER_MINUTE);
 
 /** §3.6: one postback event of a campaign or traffic source. */
 export const ZPostbackEventEntry = z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZExternalIdRef, ZMoney, ZName } from '../fields.js';
-import { ZCostModel, ZPayoutRuleSets, ZPostbackEventEntries } from './shared.js';
+import { ZBotClicksPerMinute, ZCostModel, ZPayoutRuleSets, ZPostbackEventEntries } from './shared.js';
 import { defineResource } from './types.js';
 
 export const ZTrackerCampaignForm = z.object({
@@ -9,6 +9,7 @@ export const ZTrackerCampaignForm = z.object({
   flow_external_id: ZExternalIdRef,
   cost_model: ZCostModel,
   cost: ZMoney.default(0),
+  bot_clicks_per_minute: ZBotClicksPerMinute,
   postback_events: ZPostbackEventEntries,
   payout_rule_sets: ZPayoutRuleSets,
 });

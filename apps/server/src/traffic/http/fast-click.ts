@@ -58,6 +58,7 @@ export function fastClickPath(
         ip: clientAddress(forwardedFor(headers['x-forwarded-for']), request.socket.remoteAddress ?? ''),
         userAgent: headers['user-agent'],
         referrer: headers.referer,
+        acceptLanguage: headers['accept-language'],
         cookieHeader: headers.cookie,
       })
       .then(

@@ -33,6 +33,10 @@ export const ZLeadInput = z.object({
     .refine((value) => isIP(value) !== 0, { error: M.invalidValue })
     .optional(),
   user_agent: z.string().max(2048, { error: M.tooLong }).optional(),
+  /** Issue 24: the visitor's language, a code (`fr`) or their Accept-Language header as it came. */
+  language: z.string().max(512, { error: M.tooLong }).optional(),
+  /** Issue 24: the page the visitor came from (its domain is what rules and reports read). */
+  referrer: z.string().max(2048, { error: M.tooLong }).optional(),
   country: ZCountryCode.optional(),
   vars: z.record(z.string().regex(LEAD_VAR_KEY, { error: M.invalidValue }), ZVarValue).default({}),
 });

@@ -38,6 +38,7 @@ export function trafficRoutes(app: FastifyInstance, engine: TrafficEngine): void
       ip: request.ip,
       userAgent: request.headers['user-agent'],
       referrer: request.headers.referer,
+      acceptLanguage: request.headers['accept-language'],
       cookieHeader: request.headers.cookie,
     });
     if (answer.kind === 'not-found') throw new NotFoundError();

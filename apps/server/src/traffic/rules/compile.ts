@@ -105,6 +105,8 @@ export interface CompiledCampaign {
   costParameter: string | null;
   /** API campaigns: the X-Api-Key a partner sends with leads. */
   ingestToken: string | undefined;
+  /** Issue 24: more events than this from one address in a minute are a bot; 0: no limit. */
+  botClicksPerMinute: number;
   /** Enabled path groups, by priority. */
   groups: readonly CompiledPathGroup[];
   /** §3.6: the campaign's postback events and what to tell the traffic source. */
@@ -353,6 +355,7 @@ export function compileRouting(rows: readonly ConfigRow[]): RoutingSnapshot {
         cost: 'cost' in form ? Number(form.cost) : 0,
         costParameter: costParameters.get(form.traffic_source_external_id) ?? null,
         ingestToken: typeof body.ingest_token === 'string' ? body.ingest_token : undefined,
+        botClicksPerMinute: form.bot_clicks_per_minute,
         groups: groups ?? [],
         postbackEvents: form.postback_events.map((entry) => ({
           eventExternalId: entry.postback_event_external_id,

@@ -6,6 +6,9 @@ export interface UserAgentTraits {
   device: 'desktop' | 'tablet' | 'mobile';
   platform: string | undefined;
   browser: string | undefined;
+  /** Major versions (issue 24, osVersion and browserVersion); undefined when the agent names none. */
+  osVersion: number | undefined;
+  browserVersion: number | undefined;
   bot: boolean;
 }
 
@@ -120,7 +123,20 @@ export function describeUserAgent(userAgent: string): UserAgentTraits {
   const bot = userAgent === '' || isbot(userAgent);
   const parsedBrowser = result.browser.name ? (BROWSER_NAMES[result.browser.name] ?? result.browser.name) : undefined;
   const browser = (bot ? botName(userAgent) : undefined) ?? parsedBrowser ?? botName(userAgent);
-  return { device, platform, browser, bot };
+  return {
+    device,
+    platform,
+    browser,
+    osVersion: majorVersion(result.os.version),
+    browserVersion: majorVersion(result.browser.major ?? result.browser.version),
+    bot,
+  };
+}
+
+/** The leading whole number of a version (`17.4.1` → 17, `10_15_7` → 10); undefined for none. */
+export function majorVersion(version: string | undefined): number | undefined {
+  const match = version ? /^\d{1,6}/.exec(version) : null;
+  return match ? Number(match[0]) : undefined;
 }
 
 const CACHE_SIZE = 10_000;
