@@ -31,6 +31,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { apiList } from '../api/client';
+import { GeoAttribution } from '../components/attribution/GeoAttribution';
 import { showNotice } from '../components/feedback/showNotice';
 import { toCsv } from '../reports/csv';
 import { useReportFormat } from '../reports/useReportFormat';
@@ -315,6 +316,7 @@ function EventTable<Kind extends EventKind>({ kind }: { kind: Kind }) {
           }
         />
       )}
+      {total > 0 && <GeoAttribution />}
     </Stack>
   );
 }

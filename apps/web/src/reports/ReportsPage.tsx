@@ -14,6 +14,7 @@ import {
 import { IconChartBarOff, IconChevronRight, IconDownload, IconListDetails, IconSearchOff } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { GeoAttribution } from '../components/attribution/GeoAttribution';
 import { AttributionSelect } from './AttributionSelect';
 import { CustomMetricsButton } from './CustomMetricsManager';
 import { DateRangeControl } from './DateRangeControl';
@@ -152,6 +153,7 @@ function ReportResults() {
       <ReportSeriesCard />
       <ReportTable rows={report.list} totals={report.totals} />
       <ReportPagination shown={report.list.length} total={report.total} />
+      <GeoAttribution />
     </>
   );
 }
