@@ -169,22 +169,23 @@ export async function createClickFlow(api: Api): Promise<CreatedFlow> {
   };
 }
 
-// Visitors: addresses in several countries (the server trusts X-Forwarded-For, as behind a load
-// balancer) and user agents of several devices, platforms and browsers, including a few bots.
+// Visitors: addresses of access networks in several countries (the server trusts X-Forwarded-For, as
+// behind a load balancer), one of a hosting provider, and user agents of several devices, platforms
+// and browsers, including a few bots.
 const IPS = [
   '81.2.69.160', // GB
   '212.58.244.1', // GB
   '185.60.216.35', // IE
-  '8.8.8.8', // US
-  '64.233.160.1', // US
+  '73.162.0.1', // US
+  '24.5.0.1', // US
   '24.48.0.1', // CA
-  '5.9.0.1', // DE
-  '217.160.0.1', // DE
-  '62.210.0.1', // FR
+  '91.64.0.1', // DE
+  '217.160.0.1', // DE, a hosting provider's network (a datacenter bot)
+  '90.0.0.1', // FR
   '80.12.0.1', // FR
-  '77.88.8.8', // RU
-  '87.250.250.242', // RU
-  '133.242.0.1', // JP
+  '84.17.0.1', // RU
+  '95.24.0.1', // RU
+  '126.0.0.1', // JP
   '101.0.0.1', // CN
   '14.139.0.1', // IN
   '200.160.2.3', // BR

@@ -73,6 +73,12 @@ describe('readVisitor', () => {
     expect(visit({ referrer: '' }).referrerDomain).toBeUndefined();
   });
 
+  it("trusts no region in another country than the visitor's", () => {
+    // Facebook's anycast range: IE by the country data, a Brazilian state by the city data.
+    expect(visit({ ip: '185.60.216.35' })).toMatchObject({ country: 'IE', region: undefined, city: undefined });
+    expect(visit({ ip: '81.2.69.160' })).toMatchObject({ country: 'GB', region: 'GB-ENG', city: 'London' });
+  });
+
   it('gives the first reason that holds, in the order of the issue', () => {
     const googlebot = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
     expect(visit({}).botReason).toBeNull();

@@ -36,12 +36,16 @@ export interface VisitorReading {
 
 export function readVisitor(input: VisitorInput, policy: BotPolicy): VisitorReading {
   const ip = input.ip || undefined;
+  const country = input.country ?? countryOfIp(ip);
   const place = placeOfIp(ip);
+  // The country and the city come from two databases, which disagree on a few ranges (anycast ones
+  // above all): a region in another country than the visitor's is not trusted, nor its city.
+  const placed = place.region !== undefined && country !== undefined && place.region.startsWith(country);
   const network = networkOfIp(ip);
   return {
-    country: input.country ?? countryOfIp(ip),
-    region: place.region,
-    city: place.city,
+    country,
+    region: placed ? place.region : undefined,
+    city: placed ? place.city : undefined,
     asn: network.asn,
     isp: network.isp,
     language: firstLanguage(input.acceptLanguage),
