@@ -8,6 +8,7 @@ import type { CompiledCampaign } from './rules/compile.js';
 import { decide } from './rules/routing.js';
 import { readVisitor, visitorFields } from './visitor/context.js';
 import { isoTime } from './visitor/iso-time.js';
+import { pastRateLimit } from './visitor/rates.js';
 import { identifyVisitor, newEventId } from './visitor/visitor.js';
 
 /** What a click request brings. */
@@ -50,10 +51,7 @@ export async function routeClick(parts: EngineParts, request: ClickRequest): Pro
   };
   const reading = readVisitor(input, parts.bots);
   // Every click counts towards its address's rate, a bot's too.
-  const limit = campaign.botClicksPerMinute;
-  if (limit > 0 && request.ip && parts.clickRates.count(campaign.externalId, request.ip, now.getTime()) > limit) {
-    reading.botReason ??= 'click_rate';
-  }
+  if (pastRateLimit(parts.clickRates, campaign, request.ip, now.getTime())) reading.botReason ??= 'click_rate';
   const { vars, externalClickId } = clickVars(campaign, request.query);
   const { cost, flag: costFlag } = clickCost(campaign, request.query);
   const visitor = identifyVisitor(request.cookieHeader, campaign.externalId);

@@ -9,6 +9,7 @@ import { decide } from './rules/routing.js';
 import { readVisitor, visitorFields } from './visitor/context.js';
 import { emailDomain, emailHash, emailRate } from './visitor/email.js';
 import { isoTime } from './visitor/iso-time.js';
+import { pastRateLimit } from './visitor/rates.js';
 import { newEventId } from './visitor/visitor.js';
 
 export interface RoutedLead {
@@ -53,10 +54,7 @@ export async function routeLead(
     country: input.country,
   };
   const reading = readVisitor(visitorInput, parts.bots);
-  const limit = campaign.botClicksPerMinute;
-  if (limit > 0 && input.ip && parts.clickRates.count(campaign.externalId, input.ip, now.getTime()) > limit) {
-    reading.botReason ??= 'click_rate';
-  }
+  if (pastRateLimit(parts.clickRates, campaign, input.ip, now.getTime())) reading.botReason ??= 'click_rate';
   const hash = emailHash(input.email);
   const unique = parts.leadUniques.unique(campaign.externalId, hash, now.getTime());
   const vars: Record<string, string> = { ...input.vars };

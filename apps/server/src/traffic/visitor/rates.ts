@@ -42,6 +42,23 @@ export class ClickRates {
   }
 }
 
+/**
+ * Counts a click or lead from `ip` on the campaign and says whether it is past the campaign's limit
+ * for this minute (a limit of 0 is none; an event without an address is not counted).
+ */
+export function pastRateLimit(
+  rates: ClickRates,
+  campaign: { externalId: string; botClicksPerMinute: number },
+  ip: string | undefined,
+  now: number,
+): boolean {
+  return (
+    campaign.botClicksPerMinute > 0 &&
+    Boolean(ip) &&
+    rates.count(campaign.externalId, ip!, now) > campaign.botClicksPerMinute
+  );
+}
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 const PRUNE_EVERY = 1000;
 
