@@ -89,10 +89,12 @@ describe('readVisitor', () => {
     expect(visit({ ip: '104.131.0.1' }).botReason).toBe('datacenter_asn');
   });
 
-  it('judges no lead a bot for the user agent it was sent without', () => {
-    expect(readVisitor({ ip: '73.162.0.1', userAgent: undefined, traits: undefined }, NO_DATACENTERS).botReason).toBe(
-      null,
-    );
+  it('judges no lead a bot for the user agent it was sent without, but still by its address', () => {
+    const lead = (ip: string) =>
+      readVisitor({ ip, userAgent: undefined, traits: undefined }, { datacenterAsns: new Set([14061]) });
+    expect(lead('73.162.0.1').botReason).toBeNull();
+    expect(lead('66.249.66.1').botReason).toBe('crawler_address');
+    expect(lead('104.131.0.1').botReason).toBe('datacenter_asn');
   });
 
   it('makes the condition fields of §3.9 from what it read', () => {

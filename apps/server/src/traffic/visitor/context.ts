@@ -66,9 +66,11 @@ function refererDomain(referer: string | undefined): string | undefined {
 
 /** The first reason that makes the visitor a bot, by what it sent; the click rate is counted apart. */
 function botReason(input: VisitorInput, asn: number | undefined, policy: BotPolicy): BotReason | null {
-  if (input.traits === undefined && input.userAgent === undefined) return null; // a lead sent without one
-  if (!input.userAgent) return 'empty_user_agent';
-  if (input.traits?.bot) return 'bot_user_agent';
+  // A lead may come without a user agent (a partner's server sent none): then only its address tells.
+  if (input.traits !== undefined || input.userAgent !== undefined) {
+    if (!input.userAgent) return 'empty_user_agent';
+    if (input.traits?.bot) return 'bot_user_agent';
+  }
   if (crawlerOfIp(input.ip)) return 'crawler_address';
   if (asn !== undefined && policy.datacenterAsns.has(asn)) return 'datacenter_asn';
   return null;
