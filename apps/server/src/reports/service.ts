@@ -43,6 +43,8 @@ import {
   type ReportRow,
   type ReportVarFilter,
   type TReportQuery,
+  WEEKDAYS,
+  type Weekday,
 } from '@switchyard/domain';
 import { type Expression, type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Database } from '../store/schema.js';
@@ -120,12 +122,10 @@ export function groupExpression(column: RawBuilder<unknown>, name: string): RawB
   return column;
 }
 
-/** The weekday (`mon` … `sun`) of a local day `YYYY-MM-DD`. */
-const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
-/** Monday first, as ISO 8601 orders a week. */
-const WEEKDAYS_IN_ORDER: readonly string[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
-function weekdayOf(day: string): string {
-  return WEEKDAYS[new Date(`${day}T00:00:00Z`).getUTCDay()]!;
+/** The weekday (`mon` … `sun`, the rules' words) of a local day `YYYY-MM-DD`. */
+function weekdayOf(day: string): Weekday {
+  // getUTCDay counts from Sunday; WEEKDAYS from Monday.
+  return WEEKDAYS[(new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7]!;
 }
 
 /** The config kinds whose names label each group. */
@@ -440,7 +440,7 @@ export class ReportsService {
       if (groupIndex >= 0) {
         const value = entry.values[groupIndex] ?? null;
         if (value === null) return null;
-        if (orderBy === 'weekday') return WEEKDAYS_IN_ORDER.indexOf(value);
+        if (orderBy === 'weekday') return WEEKDAYS.indexOf(value as Weekday);
         return isReportTimeGroup(orderBy) ? value : (entry.labels[groupIndex] ?? '').toLowerCase();
       }
       return entry.row[orderBy] as number;
