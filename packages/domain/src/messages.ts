@@ -66,7 +66,43 @@ const keyByText = new Map<string, string>(
 
 /** The i18n key of a text the server sends, or undefined for a text of its own. */
 export function messageKey(text: string): string | undefined {
-  return keyByText.get(text);
+  return keyByText.get(text) ?? messageParts(text)?.key;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Texts with values in them (`{{field}}`): each as a pattern that gives the values back. */
+const TEMPLATES = [...keyByText]
+  .filter(([text]) => text.includes('{{'))
+  .map(([text, key]) => ({
+    key,
+    names: [...text.matchAll(/\{\{(\w+)\}\}/g)].map((match) => match[1]!),
+    pattern: new RegExp(
+      `^${text
+        .split(/\{\{\w+\}\}/)
+        .map(escapeRegExp)
+        .join('(.*)')}$`,
+      's',
+    ),
+  }));
+
+/**
+ * The key of a text the server sent and the values filled into it, so that the dashboard can say it in
+ * the user's language: `The ip rule … not valid: "10.0.0.0/33"` → `validation.invalidConditionValue`
+ * with `{ field: 'ip', value: '10.0.0.0/33' }`. Undefined for a text of the server's own.
+ */
+export function messageParts(text: string): { key: string; values: Record<string, string> } | undefined {
+  const key = keyByText.get(text);
+  if (key) return { key, values: {} };
+  for (const template of TEMPLATES) {
+    const match = template.pattern.exec(text);
+    if (!match) continue;
+    return {
+      key: template.key,
+      values: Object.fromEntries(template.names.map((name, index) => [name, match[index + 1]!])),
+    };
+  }
+  return undefined;
 }
 
 /** Zod-like issues → `{ field: [messages] }`, the first message first. Root issues go under `_`. */
