@@ -1,6 +1,7 @@
 // The routing engine and the dashboard share this one reading of a tree (§3.8).
 import { compileInCondition, textTest } from './compile-in.js';
 import type { Comparator, ConditionNode, LeafCondition } from './types.js';
+import { weekdayOf } from './visitor-values.js';
 
 export interface ConditionContext {
   /**
@@ -70,7 +71,8 @@ export type ConditionTest = (context: ConditionContext) => boolean;
 const always: ConditionTest = () => true;
 const never: ConditionTest = () => false;
 
-function compileLeaf(leaf: LeafCondition): ConditionTest {
+/** One leaf as a test: what compileCondition runs for it, and what traceCondition reports. */
+export function compileLeaf(leaf: LeafCondition): ConditionTest {
   switch (leaf.type) {
     case 'EqualCondition': {
       const { Var: field, Value: expected } = leaf.data;
@@ -166,6 +168,62 @@ export function compileCondition(node: ConditionNode): ConditionTest {
     }
     default:
       return compileLeaf(node);
+  }
+}
+
+/** A tree as traceCondition reads it: each leaf with the value it tested, each node with its verdict. */
+export type ConditionTrace =
+  | { type: 'AllCondition'; verdict: true }
+  | { type: 'NotCondition'; verdict: boolean; condition: ConditionTrace }
+  | { type: 'AndCondition' | 'OrCondition'; verdict: boolean; conditions: ConditionTrace[] }
+  | { type: LeafCondition['type']; verdict: boolean; data: LeafCondition['data']; value: TracedValue };
+
+/** What a leaf looked at: a field's or var's value, the minute of day, or the segments the subject is in. */
+export type TracedValue = string | number | string[] | null;
+
+const hhmm = (minute: number) =>
+  `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
+
+function leafValue(leaf: LeafCondition, context: ConditionContext): TracedValue {
+  switch (leaf.type) {
+    case 'SegmentCondition':
+      return leaf.data.Value.Values.filter((segment) => context.inSegment(segment));
+    case 'VarsCondition':
+      return context.vars[leaf.data.Value.Var] ?? null;
+    case 'BetweenCondition':
+      return hhmm(minuteOfDay(context.now, leaf.data.Values.Timezone));
+    case 'InCondition':
+      if (leaf.data.Var === 'weekday') return weekdayOf(context.now, leaf.data.Timezone);
+      return context.fields[leaf.data.Var] ?? null;
+    default:
+      return context.fields[leaf.data.Var] ?? null;
+  }
+}
+
+/**
+ * Why a subject does or does not match `node` (issue 25): the verdicts come from the same leaf tests
+ * routing compiles, and the groups read them as the compiled test does (an empty OR is true). Every child
+ * is traced, even after an AND's first false, so the whole tree is explained.
+ */
+export function traceCondition(node: ConditionNode, context: ConditionContext): ConditionTrace {
+  switch (node.type) {
+    case 'AllCondition':
+      return { type: 'AllCondition', verdict: true };
+    case 'NotCondition': {
+      const condition = traceCondition(node.data.Condition, context);
+      return { type: 'NotCondition', verdict: !condition.verdict, condition };
+    }
+    case 'AndCondition': {
+      const conditions = node.data.Conditions.map((child) => traceCondition(child, context));
+      return { type: 'AndCondition', verdict: conditions.every((child) => child.verdict), conditions };
+    }
+    case 'OrCondition': {
+      const conditions = node.data.Conditions.map((child) => traceCondition(child, context));
+      const verdict = conditions.length === 0 || conditions.some((child) => child.verdict);
+      return { type: 'OrCondition', verdict, conditions };
+    }
+    default:
+      return { type: node.type, verdict: compileLeaf(node)(context), data: node.data, value: leafValue(node, context) };
   }
 }
 
