@@ -11,7 +11,13 @@ import { InMemoryLoginLimiter, type LoginLimiter, type LoginLimiterOptions } fro
 import { RedisLoginLimiter } from '../src/auth/redis-login-limiter.js';
 import { loadConfig } from '../src/config.js';
 import { closeRedis, openRedis } from '../src/store/redis.js';
-import { type CapCounters, dayIn, InProcessCapCounters, offerCapKey } from '../src/traffic/rules/caps.js';
+import {
+  type CapCounters,
+  dayIn,
+  InProcessCapCounters,
+  offerCapKey,
+  ReadOnlyCapCounters,
+} from '../src/traffic/rules/caps.js';
 import { RedisCapCounters } from '../src/traffic/rules/redis-caps.js';
 import { createRecord } from './fixtures/config-records.js';
 import {
@@ -176,8 +182,39 @@ function capCountersContract(name: string, make: () => Promise<CapCounters>) {
       for (let index = 0; index < 5; index += 1) expect(await caps.tryTake(key, today(), 0)).toBe(true);
       expect(await caps.count(key, today())).toBe(5);
     });
+
+    it('tells what remains under a limit without counting it', async () => {
+      const key = uniqueKey('remaining');
+      const day = today();
+      expect(await caps.remaining(key, day, 2)).toBe(2);
+      expect(await caps.tryTake(key, day, 2)).toBe(true);
+      for (let index = 0; index < 3; index += 1) expect(await caps.remaining(key, day, 2)).toBe(1);
+      expect(await caps.count(key, day)).toBe(1);
+      expect(await caps.tryTake(key, day, 2)).toBe(true);
+      expect(await caps.remaining(key, day, 2)).toBe(0);
+      expect(await caps.remaining(key, day, 0)).toBe(Number.POSITIVE_INFINITY);
+      expect(await caps.remaining(key, nextDay(day), 2)).toBe(2);
+    });
   });
 }
+
+describe('ReadOnlyCapCounters', () => {
+  it('decides on what remains, sees its own takes, and counts nothing in the counters it reads', async () => {
+    const counters = new InProcessCapCounters();
+    const key = uniqueKey('read-only');
+    const day = today();
+    await counters.add(key, day, 1);
+    const simulation = new ReadOnlyCapCounters(counters);
+    expect(await simulation.tryTake(key, day, 3)).toBe(true);
+    expect(await simulation.remaining(key, day, 3)).toBe(1);
+    expect(await simulation.tryTake(key, day, 3)).toBe(true);
+    expect(await simulation.tryTake(key, day, 3)).toBe(false);
+    await simulation.release(key, day);
+    expect(await simulation.count(key, day)).toBe(2);
+    expect(await counters.count(key, day)).toBe(1);
+    expect(await counters.remaining(key, day, 3)).toBe(2);
+  });
+});
 
 capCountersContract('InProcessCapCounters', async () => new InProcessCapCounters());
 
@@ -337,6 +374,7 @@ describeRedis('when Redis stops answering mid-traffic', () => {
     expect(await caps.tryTake(key, day, 5)).toBe(false);
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(await caps.count(key, day)).toBe(Number.POSITIVE_INFINITY);
+    expect(await caps.remaining(key, day, 5)).toBe(0);
     await caps.release(key, day);
     await caps.add(key, day, 1);
 

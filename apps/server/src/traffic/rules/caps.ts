@@ -17,6 +17,11 @@ export interface CapCounters {
   warm(key: string, day: string, count: number): Promise<void>;
   /** What `key` has counted on `day`. */
   count(key: string, day: string): Promise<number>;
+  /**
+   * How many `tryTake` would still count under `limit` on `day`, counting none (a simulation reads
+   * it); Infinity for no limit.
+   */
+  remaining(key: string, day: string, limit: number): Promise<number>;
 }
 
 /** One process's counters: exact for a single node; each key keeps only its current day. */
@@ -50,6 +55,14 @@ export class InProcessCapCounters implements CapCounters {
   count(key: string, day: string): Promise<number> {
     const counter = this.counters.get(key);
     return Promise.resolve(counter && counter.day === day ? counter.count : 0);
+  }
+
+  remaining(key: string, day: string, limit: number): Promise<number> {
+    if (limit <= 0) return Promise.resolve(Number.POSITIVE_INFINITY);
+    const counter = this.counters.get(key);
+    // An older day than the one counting is done with, as tryTake refuses it.
+    if (counter && counter.day > day) return Promise.resolve(0);
+    return Promise.resolve(Math.max(0, limit - (counter?.day === day ? counter.count : 0)));
   }
 
   private current(key: string, day: string): { day: string; count: number } {
@@ -104,3 +117,45 @@ export const pathRegsCapKey = (flowExternalId: string, pathId: string) => `path-
 /** Postbacks Daily Cap: conversions today on a path (counted as postbacks arrive; routing reads it). */
 export const pathPostbacksCapKey = (flowExternalId: string, pathId: string) =>
   `path-postbacks:${flowExternalId}:${pathId}`;
+
+/**
+ * Counters that read `counters` and count nothing there (issue 25: a simulation decides as a click
+ * would, and no cap is consumed). What one decision takes is kept here, so it sees its own takes.
+ */
+export class ReadOnlyCapCounters implements CapCounters {
+  private readonly taken = new Map<string, number>();
+
+  constructor(private readonly counters: CapCounters) {}
+
+  async tryTake(key: string, day: string, limit: number): Promise<boolean> {
+    if ((await this.remaining(key, day, limit)) <= 0) return false;
+    this.taken.set(`${day} ${key}`, this.takenOf(key, day) + 1);
+    return true;
+  }
+
+  release(key: string, day: string): Promise<void> {
+    const taken = this.takenOf(key, day);
+    if (taken > 0) this.taken.set(`${day} ${key}`, taken - 1);
+    return Promise.resolve();
+  }
+
+  add(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  warm(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  async count(key: string, day: string): Promise<number> {
+    return (await this.counters.count(key, day)) + this.takenOf(key, day);
+  }
+
+  async remaining(key: string, day: string, limit: number): Promise<number> {
+    return Math.max(0, (await this.counters.remaining(key, day, limit)) - this.takenOf(key, day));
+  }
+
+  private takenOf(key: string, day: string): number {
+    return this.taken.get(`${day} ${key}`) ?? 0;
+  }
+}

@@ -118,6 +118,12 @@ export class RedisCapCounters implements CapCounters {
     }
   }
 
+  /** Fails closed as tryTake does: with Redis silent nothing remains. */
+  async remaining(key: string, day: string, limit: number): Promise<number> {
+    if (limit <= 0) return Number.POSITIVE_INFINITY;
+    return Math.max(0, limit - (await this.count(key, day)));
+  }
+
   private keyOf(key: string, day: string): string {
     return `${this.prefix}${day}:${key}`;
   }
