@@ -11,6 +11,7 @@ import { trackerCampaignUrls } from './api/config-records/campaign-urls.js';
 import { networkPostbackUrls } from './api/config-records/postback-urls.js';
 import { configRecordRoutes } from './api/config-records/routes.js';
 import type { ConfigChangeListener } from './api/config-records/service.js';
+import { simulateRoutes } from './api/config-records/simulate.js';
 import { conversionRoutes } from './api/conversions/routes.js';
 import { bearerToken } from './api/guard.js';
 import { referenceDataRoutes } from './api/reference-data/routes.js';
@@ -251,6 +252,7 @@ async function createServer(
       eventTableRoutes(api, store.db);
       conversionRoutes(api, store.db, engine);
       costRoutes(api, store, engine);
+      simulateRoutes(api, engine);
     },
     { prefix: '/api' },
   );

@@ -61,6 +61,9 @@ import {
   ZResetPasswordForm,
   ZRestoredRecord,
   ZRoleAnswer,
+  ZSimulatedLead,
+  ZSimulatedVisitor,
+  ZSimulationAnswer,
   ZTestPostbackAnswer,
   ZTimestamp,
   ZTimeZoneList,
@@ -140,6 +143,8 @@ export const ROUTE_SCHEMAS: Record<string, RouteSchemas> = {
 
   'POST /api/tracker/campaigns/{id}/costs': { body: ZCostUpdate, response: ZCostUpdateAnswer },
   'POST /api/tracker/campaigns/costs/import': { response: ZCostImportResponse },
+  'POST /api/tracker/campaigns/{id}/simulate': { body: ZSimulatedVisitor, response: ZSimulationAnswer },
+  'POST /api/campaigns/{id}/simulate': { body: ZSimulatedLead, response: ZSimulationAnswer },
   'POST /api/conversions/import': { response: ZConversionImportAnswer },
   'GET /api/currency-rates': { response: ZCurrencyRatesAnswer },
   'PUT /api/currency-rates': { response: ZCurrencyRatesAnswer },

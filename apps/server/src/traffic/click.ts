@@ -40,23 +40,14 @@ export async function routeClick(parts: EngineParts, request: ClickRequest): Pro
   const campaign = snapshot.tracker.campaigns.get(request.campaignExternalId);
   if (!campaign) return { kind: 'not-found' };
   const now = parts.now();
-  const userAgent = request.userAgent ?? '';
-  const traits = parts.userAgents.describe(userAgent);
-  const input = {
-    ip: request.ip,
-    userAgent,
-    traits,
-    acceptLanguage: request.acceptLanguage,
-    referrer: request.referrer,
-  };
-  const reading = readVisitor(input, parts.bots);
-  // Every click counts towards its address's rate, a bot's too.
-  if (pastRateLimit(parts.clickRates, campaign, request.ip, now.getTime())) reading.botReason ??= 'click_rate';
-  const { vars, externalClickId } = clickVars(campaign, request.query);
+  const { traits, userAgent, reading, vars, externalClickId, visitor, fields } = readClick(
+    parts,
+    campaign,
+    request,
+    now,
+    true,
+  );
   const { cost, flag: costFlag } = clickCost(campaign, request.query);
-  const visitor = identifyVisitor(request.cookieHeader, campaign.externalId);
-  const fields = visitorFields(reading, input, visitor.unique);
-  fields.campaignId = campaign.externalId;
   const decision = await decide(
     snapshot,
     campaign,
@@ -138,6 +129,34 @@ export async function offerForClick(
   if (!offer) return null;
   const vars = JSON.parse(row.vars) as Record<string, string>;
   return offer.url.fill(macroValues(row, clickId, undefined, vars), vars);
+}
+
+/** What a click brings, read once: by a click, and by a simulation of one (simulate.ts). */
+export function readClick(
+  parts: EngineParts,
+  campaign: CompiledCampaign,
+  request: ClickRequest,
+  now: Date,
+  /** A click counts towards its address's rate, a bot's too; a simulation does not. */
+  countRate: boolean,
+) {
+  const userAgent = request.userAgent ?? '';
+  const traits = parts.userAgents.describe(userAgent);
+  const input = {
+    ip: request.ip,
+    userAgent,
+    traits,
+    acceptLanguage: request.acceptLanguage,
+    referrer: request.referrer,
+  };
+  const reading = readVisitor(input, parts.bots);
+  if (countRate && pastRateLimit(parts.clickRates, campaign, request.ip, now.getTime()))
+    reading.botReason ??= 'click_rate';
+  const { vars, externalClickId } = clickVars(campaign, request.query);
+  const visitor = identifyVisitor(request.cookieHeader, campaign.externalId);
+  const fields = visitorFields(reading, input, visitor.unique);
+  fields.campaignId = campaign.externalId;
+  return { traits, userAgent, reading, vars, externalClickId, visitor, fields };
 }
 
 function firstValue(value: unknown): string | undefined {

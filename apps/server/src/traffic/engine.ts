@@ -6,7 +6,7 @@
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { withoutNul } from '@switchyard/domain';
+import { type SimulatedLead, type SimulatedVisitor, type SimulationAnswer, withoutNul } from '@switchyard/domain';
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { DEFAULT_POSTBACK_LOG_DAYS } from '../config.js';
@@ -22,8 +22,9 @@ import { type OutboundOptions, OutboundPostbacks } from './outbound.js';
 import type { EngineLog, EngineParts } from './parts.js';
 import { type PostbackAnswer, type PostbackRequest, RefusalLog, takePostback } from './postback.js';
 import { type CapCounters, InProcessCapCounters } from './rules/caps.js';
-import { compileRouting, ROUTING_KINDS, type RoutingSnapshot } from './rules/compile.js';
+import { compileRouting, ROUTING_KINDS, type RoutingSnapshot, type Side } from './rules/compile.js';
 import type { Random } from './rules/weighted.js';
+import { simulate } from './simulate.js';
 import { loadNetworks } from './visitor/networks.js';
 import { ClickRates, LeadUniques } from './visitor/rates.js';
 import { UserAgentCache } from './visitor/user-agent.js';
@@ -190,6 +191,16 @@ export class TrafficEngine {
 
   lead(campaignExternalId: string, apiKey: string | undefined, parseBody: () => TLeadInput): Promise<LeadAnswer> {
     return routeLead(this.parts, campaignExternalId, apiKey, parseBody);
+  }
+
+  /** Issue 25: where a visitor or lead would go on a campaign of `workspaceId`, nothing recorded. */
+  simulate(
+    side: Side,
+    campaignExternalId: string,
+    workspaceId: number,
+    input: SimulatedVisitor | SimulatedLead,
+  ): Promise<SimulationAnswer | null> {
+    return simulate(this.parts, side, campaignExternalId, workspaceId, input);
   }
 
   postback(request: PostbackRequest): Promise<PostbackAnswer> {

@@ -5,6 +5,7 @@ import type { NewTrackerLead } from '../store/tracker-events.js';
 import { macroValues, varColumns } from './event-macros.js';
 import type { TLeadInput } from './http/lead-input.js';
 import type { EngineParts } from './parts.js';
+import type { CompiledCampaign } from './rules/compile.js';
 import { decide } from './rules/routing.js';
 import { readVisitor, visitorFields } from './visitor/context.js';
 import { emailDomain, emailHash, emailRate } from './visitor/email.js';
@@ -44,36 +45,11 @@ export async function routeLead(
   if (!campaign.ingestToken || !apiKey || !sameSecret(apiKey, campaign.ingestToken)) return { kind: 'unauthorized' };
   const input = parseBody();
   const now = parts.now();
-  const traits = input.user_agent !== undefined ? parts.userAgents.describe(input.user_agent) : undefined;
-  const visitorInput = {
-    ip: input.ip,
-    userAgent: input.user_agent,
-    traits,
-    acceptLanguage: input.language,
-    referrer: input.referrer,
-    country: input.country,
-  };
-  const reading = readVisitor(visitorInput, parts.bots);
-  if (pastRateLimit(parts.clickRates, campaign, input.ip, now.getTime())) reading.botReason ??= 'click_rate';
-  const hash = emailHash(input.email);
-  const unique = parts.leadUniques.unique(campaign.externalId, hash, now.getTime());
-  const vars: Record<string, string> = { ...input.vars };
+  const { traits, reading, hash, unique, vars, fields } = readLead(parts, campaign, input, now, true);
   const decision = await decide(
     snapshot,
     campaign,
-    {
-      fields: {
-        ...visitorFields(reading, visitorInput, unique),
-        campaignId: campaign.externalId,
-        regsCount: parts.registrations.get(hash) ?? 0,
-        // Not counted yet: conversions are stored (postbacks) but not yet summed per email for routing.
-        payoutsCount: 0,
-        emailRate: emailRate(input.email),
-        age: input.age,
-      },
-      vars,
-      now,
-    },
+    { fields, vars, now },
     { random: parts.random, caps: parts.caps },
     true,
   );
@@ -134,4 +110,37 @@ export async function routeLead(
       reason: decision.reason,
     },
   };
+}
+
+/**
+ * What a lead brings, read once: by a lead, and by a simulation of one (simulate.ts), which (`live`
+ * false) neither counts the address's rate nor notes the email as seen.
+ */
+export function readLead(parts: EngineParts, campaign: CompiledCampaign, input: TLeadInput, now: Date, live: boolean) {
+  const traits = input.user_agent !== undefined ? parts.userAgents.describe(input.user_agent) : undefined;
+  const visitorInput = {
+    ip: input.ip,
+    userAgent: input.user_agent,
+    traits,
+    acceptLanguage: input.language,
+    referrer: input.referrer,
+    country: input.country,
+  };
+  const reading = readVisitor(visitorInput, parts.bots);
+  if (live && pastRateLimit(parts.clickRates, campaign, input.ip, now.getTime())) reading.botReason ??= 'click_rate';
+  const hash = emailHash(input.email);
+  const unique = live
+    ? parts.leadUniques.unique(campaign.externalId, hash, now.getTime())
+    : parts.leadUniques.wouldBeUnique(campaign.externalId, hash, now.getTime());
+  const vars: Record<string, string> = { ...input.vars };
+  const fields: Record<string, string | number | undefined> = {
+    ...visitorFields(reading, visitorInput, unique),
+    campaignId: campaign.externalId,
+    regsCount: parts.registrations.get(hash) ?? 0,
+    // Not counted yet: conversions are stored (postbacks) but not yet summed per email for routing.
+    payoutsCount: 0,
+    emailRate: emailRate(input.email),
+    age: input.age,
+  };
+  return { traits, reading, hash, unique, vars, fields };
 }

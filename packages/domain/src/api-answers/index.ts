@@ -3,3 +3,4 @@ export * from './common.js';
 export * from './events.js';
 export * from './operations.js';
 export * from './reports.js';
+export * from './simulate.js';

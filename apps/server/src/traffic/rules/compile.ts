@@ -79,9 +79,13 @@ export interface CompiledPathGroup {
   priority: number;
   /** The group's condition, compiled. */
   matches: ConditionTest;
+  /** The tree it was compiled from, which a simulation traces (issue 25). */
+  condition: ConditionNode;
   /** Enabled paths with a positive weight. */
   paths: readonly CompiledPath[];
 }
+
+export type DisabledPathGroup = Pick<CompiledPathGroup, 'id' | 'name' | 'priority' | 'condition'>;
 
 export interface TrafficSourceParameter {
   /** The query parameter the source sends (`zone`). */
@@ -109,6 +113,8 @@ export interface CompiledCampaign {
   botClicksPerMinute: number;
   /** Enabled path groups, by priority. */
   groups: readonly CompiledPathGroup[];
+  /** The flow's disabled path groups, which a simulation lists as skipped (issue 25). */
+  disabledGroups: readonly DisabledPathGroup[];
   /** §3.6: the campaign's postback events and what to tell the traffic source. */
   postbackEvents: readonly CampaignPostbackEvent[];
   /** §3.5: payout rule sets by postback event external id. */
@@ -318,21 +324,31 @@ export function compileRouting(rows: readonly ConfigRow[]): RoutingSnapshot {
     }
 
     const flows = new Map<string, CompiledPathGroup[]>();
+    const disabledGroups = new Map<string, DisabledPathGroup[]>();
     const flowForm = side === 'api' ? ZFlowForm : ZTrackerFlowForm;
     for (const { row, form } of parsed(kinds.flow, flowForm)) {
+      disabledGroups.set(
+        row.external_id,
+        form.path_groups
+          .filter((group) => !group.enabled)
+          .map(({ id, name, priority, condition }) => ({ id, name, priority, condition: conditionTree(condition) }))
+          .sort((a, b) => a.priority - b.priority),
+      );
       const groups = form.path_groups
         .filter((group) => group.enabled)
-        .map(
-          (group): CompiledPathGroup => ({
+        .map((group): CompiledPathGroup => {
+          const condition = conditionTree(group.condition);
+          return {
             id: group.id,
             name: group.name,
             priority: group.priority,
-            matches: compileCondition(conditionTree(group.condition)),
+            matches: compileCondition(condition),
+            condition,
             paths: group.paths
               .filter((path) => path.enabled && path.weight > 0)
               .map((path) => compilePath(path as PathForm, landers)),
-          }),
-        )
+          };
+        })
         .sort((a, b) => a.priority - b.priority);
       flows.set(row.external_id, groups);
     }
@@ -357,6 +373,7 @@ export function compileRouting(rows: readonly ConfigRow[]): RoutingSnapshot {
         ingestToken: typeof body.ingest_token === 'string' ? body.ingest_token : undefined,
         botClicksPerMinute: form.bot_clicks_per_minute,
         groups: groups ?? [],
+        disabledGroups: disabledGroups.get(form.flow_external_id) ?? [],
         postbackEvents: form.postback_events.map((entry) => ({
           eventExternalId: entry.postback_event_external_id,
           isConversion: entry.is_conversion,

@@ -38,6 +38,8 @@ export interface Decision {
   path: CompiledPath | null;
   lander: CompiledLander | null;
   offer: CompiledOffer | null;
+  /** The offer row picked, whose backup chain led to `offer` (issue 25 shows the chain). */
+  chainStart: string | null;
   backupUsed: boolean;
   reason: DecisionReason;
 }
@@ -117,6 +119,7 @@ export async function resolveOffer(
 interface PathOutcome {
   lander: CompiledLander | null;
   offer: CompiledOffer | null;
+  chainStart: string | null;
   backupUsed: boolean;
   capped: boolean;
   routed: boolean;
@@ -133,7 +136,7 @@ async function routePath(
   deps: RoutingDeps,
   countRegs: boolean,
 ): Promise<PathOutcome> {
-  const none = { lander: null, offer: null, backupUsed: false };
+  const none = { lander: null, offer: null, chainStart: null, backupUsed: false };
   let capped = false;
   // Postbacks Daily Cap: the path rests for the day once its conversions reach the cap.
   if (
@@ -158,7 +161,10 @@ async function routePath(
     if (!row) break;
     const outcome = await resolveOffer(offers, row.offerExternalId, subject.now, deps.caps);
     capped ||= outcome.capped;
-    if (outcome.offer) return { lander, offer: outcome.offer, backupUsed: outcome.backupUsed, capped, routed: true };
+    if (outcome.offer) {
+      const { offer, backupUsed } = outcome;
+      return { lander, offer, chainStart: row.offerExternalId, backupUsed, capped, routed: true };
+    }
     rows = rows.filter((candidate) => candidate !== row);
   }
   // A tracker path may send to a lander alone (the lander links on to no offer).
@@ -197,6 +203,7 @@ export async function decide(
           path,
           lander: outcome.lander,
           offer: outcome.offer,
+          chainStart: outcome.chainStart,
           backupUsed: outcome.backupUsed,
           reason: outcome.backupUsed ? 'backup_offer' : 'matched',
         };
@@ -209,6 +216,7 @@ export async function decide(
     path: null,
     lander: null,
     offer: null,
+    chainStart: null,
     backupUsed: false,
     reason: !matchedAny ? 'no_matching_path_group' : capped ? 'capped' : 'no_offer',
   };

@@ -1,0 +1,140 @@
+// Issue 25, "Where would this visitor go, and why": what a simulation is asked and what it answers.
+// The lead's own fields are the lead API's (the server's ZLeadInput is built from ZLeadFields).
+import { z } from 'zod';
+import { ZCountryCode } from '../fields.js';
+import { VALIDATION_MESSAGES as M } from '../messages.js';
+import { parseIpAddress } from '../network-addresses.js';
+
+/** Contract: `vars` keys a lead may carry (subaff, email_source, step, utm_*, var1…var10). */
+export const LEAD_VAR_KEY = /^(subaff|email_source|step|external_id|utm_[a-z0-9_]{1,32}|var(10|[1-9]))$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const ZVarValue = z.union([z.string().max(1024), z.number().finite()]).transform(String);
+
+/** Issue 5, Contract: the fields of a lead besides what the visitor sent (`POST /v1/campaigns/{id}/leads`). */
+export const ZLeadFields = z.object({
+  email: z.string({ error: M.required }).trim().max(320, { error: M.tooLong }).regex(EMAIL, { error: M.invalidEmail }),
+  age: z
+    .union(
+      [
+        z.number(),
+        z
+          .string()
+          .trim()
+          .regex(/^\d{1,3}$/)
+          .transform(Number),
+      ],
+      { error: M.invalidNumber },
+    )
+    .pipe(z.number().int({ error: M.wholeNumber }).min(0, { error: M.notNegative }).max(150, { error: M.tooLarge }))
+    .optional(),
+  country: ZCountryCode.optional(),
+  vars: z.record(z.string().regex(LEAD_VAR_KEY, { error: M.invalidValue }), ZVarValue).default({}),
+});
+
+const DOTTED_QUAD = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+/** An address as a visitor's connection has one: dotted IPv4 or IPv6 (not `0x7f.1`, which parsers allow). */
+const isAddress = (text: string) => (text.includes(':') ? parseIpAddress(text) !== null : DOTTED_QUAD.test(text));
+
+/** The visitor a simulation routes; every field may be left out (`time` is then now). */
+export const ZSimulatedVisitor = z.object({
+  ip: z.string().trim().max(64).refine(isAddress, { error: M.invalidValue }).optional(),
+  user_agent: z.string().max(2048, { error: M.tooLong }).optional(),
+  /** A code (`fr`) or an Accept-Language header as a browser sends it. */
+  language: z.string().max(512, { error: M.tooLong }).optional(),
+  referrer: z.string().max(2048, { error: M.tooLong }).optional(),
+  /** The click URL's query parameters (the traffic source's, and vars sent as they are). */
+  params: z.record(z.string().max(64), ZVarValue).default({}),
+  time: z.iso.datetime({ offset: true, error: M.invalidValue }).optional(),
+});
+export type SimulatedVisitor = z.output<typeof ZSimulatedVisitor>;
+
+/** `POST /api/campaigns/{external_id}/simulate`: the visitor and the lead's own fields. */
+export const ZSimulatedLead = ZSimulatedVisitor.omit({ params: true }).extend(ZLeadFields.shape);
+export type SimulatedLead = z.output<typeof ZSimulatedLead>;
+
+const ZTracedValue = z.union([z.string(), z.number(), z.array(z.string()), z.null()]);
+
+/** A condition tree with each node's verdict and each leaf's tested value (domain traceCondition). */
+export const ZConditionTraceAnswer = z.object({
+  type: z.string(),
+  verdict: z.boolean(),
+  data: z.record(z.string(), z.unknown()).optional(),
+  value: ZTracedValue.optional(),
+  get condition() {
+    return ZConditionTraceAnswer.optional();
+  },
+  get conditions() {
+    return z.array(ZConditionTraceAnswer).optional();
+  },
+});
+
+const ZNamed = z.object({ id: z.string(), name: z.string() });
+const ZNamedRecord = z.object({ external_id: z.string(), name: z.string() });
+const ZChance = z.number().min(0).max(1);
+
+export const ZSimulationAnswer = z.object({
+  context: z.object({
+    country: z.string().nullable(),
+    region: z.string().nullable(),
+    city: z.string().nullable(),
+    asn: z.number().int().nullable(),
+    isp: z.string().nullable(),
+    device: z.string().nullable(),
+    platform: z.string().nullable(),
+    browser: z.string().nullable(),
+    language: z.string().nullable(),
+    referrer: z.string().nullable(),
+    vars: z.record(z.string(), z.string()),
+    isBot: z.boolean(),
+    /** The click-rate reason is never given: a simulation counts no clicks. */
+    botReason: z.string().nullable(),
+    /** Every condition field as routing read it. */
+    fields: z.record(z.string(), z.union([z.string(), z.number()])),
+    time: z.iso.datetime(),
+  }),
+  groups: z.array(
+    ZNamed.extend({
+      priority: z.number(),
+      matched: z.boolean(),
+      skipped_reason: z.enum(['disabled', 'after_match']).optional(),
+      condition_trace: ZConditionTraceAnswer,
+    }),
+  ),
+  path_group: ZNamed.nullable(),
+  path: ZNamed.nullable(),
+  lander: ZNamedRecord.nullable(),
+  offer: ZNamedRecord.nullable(),
+  /** Why the decision is what it is (matched, backup_offer, no_matching_path_group, capped, no_offer). */
+  reason: z.string(),
+  /** From the offer row picked to the offer sent; a capped or unavailable one passes to the next. */
+  backup_chain: z.array(
+    ZNamedRecord.extend({ available: z.boolean(), remaining: z.number().int().min(0).nullable(), used: z.boolean() }),
+  ),
+  /** Each daily cap of the group's paths and offers (backup chains too), as it stands: none is taken. */
+  caps: z.array(
+    z.object({
+      kind: z.enum(['offer', 'path_regs', 'path_postbacks']),
+      id: z.string(),
+      name: z.string(),
+      day: z.string(),
+      limit: z.number().int().positive(),
+      remaining: z.number().int().min(0),
+    }),
+  ),
+  /** Where the visitor would be sent, its macros filled as a click's; the click id stays `{clickid}`. */
+  url: z.string().nullable(),
+  /** Chances in the group that routes: each path's, and within each path each lander's and offer's. */
+  probabilities: z.object({
+    paths: z.array(
+      ZNamed.extend({
+        chance: ZChance,
+        landers: z.array(ZNamedRecord.extend({ chance: ZChance })),
+        offers: z.array(ZNamedRecord.extend({ chance: ZChance })),
+      }),
+    ),
+    /** Each offer's chance of the whole decision (paths' chances times the offers' within them). */
+    offers: z.array(ZNamedRecord.extend({ chance: ZChance })),
+  }),
+});
+export type SimulationAnswer = z.infer<typeof ZSimulationAnswer>;
