@@ -225,50 +225,27 @@ forEachDatabase('simulating a visitor', (db) => {
     expect(after.probabilities.offers).toEqual([{ external_id: fallback.external_id, name: fallback.name, chance: 1 }]);
   });
 
-  it('simulates a lead on an API campaign without recording it', async () => {
-    const offer = await createRecord(app, token, 'offers', {
-      url: 'https://adult.example/?c={clickid}&u={utm_source}',
-    });
-    const rest = await createRecord(app, token, 'offers', { url: 'https://rest.example/' });
-    const flow = await createRecord(app, token, 'flows', {
-      path_groups: [
-        {
-          id: 'adults',
-          name: 'Adults',
-          condition: JSON.stringify({
-            type: 'CompareIntCondition',
-            data: { Var: 'age', Values: { Value: 18, Comparator: '>=' } },
-          }),
-          paths: [{ id: 'pa', offer_external_id: offer.external_id }],
-        },
-        { id: 'rest', name: 'Rest', paths: [{ id: 'pr', offer_external_id: rest.external_id }] },
-      ],
-    });
-    const apiCampaign = await createRecord(app, token, 'campaigns', { flow_external_id: flow.external_id });
-    const lead = (payload: object) =>
-      app.inject({
-        method: 'POST',
-        url: `/api/campaigns/${String(apiCampaign.external_id)}/simulate`,
-        headers: bearer(token),
-        payload,
-      });
-    const adult = await lead({ email: 'a@example.org', age: 30, vars: { utm_source: 'news' }, country: 'DE' });
-    expect(adult.statusCode, adult.body).toBe(200);
-    const answer = adult.json<SimulationAnswer>();
-    expect(answer).toMatchObject({
-      context: { country: 'DE', vars: { utm_source: 'news' } },
-      path_group: { id: 'adults' },
-      offer: { external_id: offer.external_id },
-      url: 'https://adult.example/?c={lead_id}&u=news',
-    });
-    expect(leaves(answer.groups[0]!.condition_trace as Trace)).toEqual([[30, true]]);
-    const young = (await lead({ email: 'b@example.org', age: 15 })).json<SimulationAnswer>();
-    expect(young.groups[0]).toMatchObject({ matched: false, condition_trace: { verdict: false } });
-    expect(leaves(young.groups[0]!.condition_trace as Trace)).toEqual([[15, false]]);
-    expect(young.path_group?.id).toBe('rest');
-    expectError(await lead({ age: 30 }), 400);
-    await app.engine.flush();
-    expect(await app.store.db.selectFrom('tracker_leads').select('lead_id').execute()).toEqual([]);
+  it('marks a matched group passed over when its every offer is capped', async () => {
+    const once = await createRecord(app, token, 'tracker-offers', { url: 'https://once.example/', daily_cap: 1 });
+    const twoGroups = await campaignOnFlow(app, token, source, [
+      { id: 'g1', name: 'Once', paths: [{ id: 'p1', offers: [{ id: 'o1', offer_external_id: once.external_id }] }] },
+      {
+        id: 'g2',
+        name: 'Then',
+        paths: [{ id: 'p2', offers: [{ id: 'o2', offer_external_id: fallback.external_id }] }],
+      },
+    ]);
+    const id = String(twoGroups.external_id);
+    expect((await simulated(MATCHING, id)).path_group?.id).toBe('g1');
+    expect((await app.inject({ method: 'GET', url: `/c/${id}`, headers: { 'user-agent': DESKTOP } })).statusCode).toBe(
+      302,
+    );
+    const answer = await simulated(MATCHING, id);
+    expect(answer.groups.map(({ id, matched, skipped_reason }) => [id, matched, skipped_reason])).toEqual([
+      ['g1', true, 'no_route'],
+      ['g2', true, undefined],
+    ]);
+    expect(answer.path_group?.id).toBe('g2');
   });
 
   it('refuses a bad visitor with the field named', async () => {
@@ -296,32 +273,26 @@ forEachDatabase('simulating a visitor', (db) => {
     });
     expect(workspace.statusCode, workspace.body).toBe(201);
     const other = { ...bearer(token), 'x-workspace': String(workspace.json<{ id: number }>().id) };
-    const send = (url: string, payload: object) => app.inject({ method: 'POST', url, headers: other, payload });
-    const otherSource = await send('/api/traffic-sources', { name: 'B source' });
-    const otherOffer = await send('/api/tracker/offers', { name: 'B offer', url: 'https://b.example/' });
-    expect(otherOffer.statusCode, otherOffer.body).toBe(201);
-    const otherFlow = await send('/api/tracker/flows', {
-      name: 'B flow',
-      path_groups: [
-        {
-          id: 'g',
-          name: 'All',
-          paths: [{ id: 'p', offers: [{ id: 'o', offer_external_id: otherOffer.json().external_id }] }],
-        },
-      ],
-    });
-    expect(otherFlow.statusCode, otherFlow.body).toBe(201);
-    const otherCampaign = await send('/api/tracker/campaigns', {
+    /** A record made in the other workspace: its external id. */
+    const made = async (url: string, payload: object) => {
+      const response = await app.inject({ method: 'POST', url: `/api/${url}`, headers: other, payload });
+      expect(response.statusCode, response.body).toBe(201);
+      return String(response.json().external_id);
+    };
+    const offer = await made('tracker/offers', { name: 'B offer', url: 'https://b.example/' });
+    const paths = [{ id: 'p', offers: [{ id: 'o', offer_external_id: offer }] }];
+    const id = await made('tracker/campaigns', {
       name: 'B campaign',
-      traffic_source_external_id: otherSource.json().external_id,
-      flow_external_id: otherFlow.json().external_id,
+      traffic_source_external_id: await made('traffic-sources', { name: 'B source' }),
+      flow_external_id: await made('tracker/flows', { name: 'B flow', path_groups: [{ id: 'g', name: 'All', paths }] }),
     });
-    expect(otherCampaign.statusCode, otherCampaign.body).toBe(201);
-    const id = String(otherCampaign.json().external_id);
-    expect(
-      (await app.inject({ method: 'POST', url: `/api/tracker/campaigns/${id}/simulate`, headers: other, payload: {} }))
-        .statusCode,
-    ).toBe(200);
+    const there = {
+      method: 'POST' as const,
+      url: `/api/tracker/campaigns/${id}/simulate`,
+      headers: other,
+      payload: {},
+    };
+    expect((await app.inject(there)).statusCode).toBe(200);
     expectError(await simulate({}, id), 404);
     expectError(await simulate({}, 'noSuchCampaign1'), 404);
   });

@@ -85,6 +85,8 @@ interface Reading {
   traits: UserAgentTraits | undefined;
 }
 
+type Skipped = NonNullable<SimulationAnswer['groups'][number]['skipped_reason']>;
+
 type UrlValues = (decision: Decision) => { values: ReturnType<typeof macroValues>; placeholder: string };
 
 async function answer(
@@ -108,14 +110,19 @@ async function answer(
   const context = conditionContext(side.segments, subject);
   const chosen = decision.group ? campaign.groups.indexOf(decision.group) : -1;
   const groups: SimulationAnswer['groups'] = [
-    ...campaign.groups.map((group, index) => ({
-      id: group.id,
-      name: group.name,
-      priority: group.priority,
-      matched: group.matches(context),
-      ...(chosen >= 0 && index > chosen ? { skipped_reason: 'after_match' as const } : {}),
-      condition_trace: traceCondition(group.condition, context),
-    })),
+    ...campaign.groups.map((group, index) => {
+      const matched = group.matches(context);
+      const passed: Skipped | null =
+        chosen >= 0 && index > chosen ? 'after_match' : matched && index !== chosen ? 'no_route' : null;
+      return {
+        id: group.id,
+        name: group.name,
+        priority: group.priority,
+        matched,
+        ...(passed ? { skipped_reason: passed } : {}),
+        condition_trace: traceCondition(group.condition, context),
+      };
+    }),
     ...campaign.disabledGroups.map((group) => ({
       id: group.id,
       name: group.name,

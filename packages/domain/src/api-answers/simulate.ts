@@ -97,7 +97,11 @@ export const ZSimulationAnswer = z.object({
     ZNamed.extend({
       priority: z.number(),
       matched: z.boolean(),
-      skipped_reason: z.enum(['disabled', 'after_match']).optional(),
+      /**
+       * disabled; after_match: a group before it routes; no_route: it matched, but every path was over
+       * a cap or had nowhere to send, so routing went on to the next group.
+       */
+      skipped_reason: z.enum(['disabled', 'after_match', 'no_route']).optional(),
       condition_trace: ZConditionTraceAnswer,
     }),
   ),
