@@ -67,16 +67,16 @@ export class LeadUniques {
   private readonly seen = new Map<string, number>();
   private added = 0;
 
-  /**
-   * Whether this is the first lead of `who` on the campaign within a day of its first: the day starts
-   * at the unique lead, as a click's starts when its cookie is set.
-   */
   /** What `unique` would answer, without noting the lead (a simulation asks). */
   wouldBeUnique(campaignExternalId: string, who: string, now: number): boolean {
     const first = this.seen.get(`${campaignExternalId} ${who}`);
     return first === undefined || now - first >= DAY_MS;
   }
 
+  /**
+   * Whether this is the first lead of `who` on the campaign within a day of its first: the day starts
+   * at the unique lead, as a click's starts when its cookie is set.
+   */
   unique(campaignExternalId: string, who: string, now: number): boolean {
     const key = `${campaignExternalId} ${who}`;
     const first = this.seen.get(key);
