@@ -30,6 +30,7 @@ import { actingWorkspace } from './auth/workspace.js';
 import type { Config } from './config.js';
 import { costRoutes } from './costs/routes.js';
 import { ForbiddenError, UnauthorizedError } from './errors.js';
+import { eventReplayRoutes } from './events/replay.js';
 import { eventTableRoutes } from './events/routes.js';
 import { historyRoutes } from './history/routes.js';
 import { HistoryService } from './history/service.js';
@@ -250,6 +251,7 @@ async function createServer(
       reportViewRoutes(api, store.db);
       postbackLogRoutes(api, store.db);
       eventTableRoutes(api, store.db);
+      eventReplayRoutes(api, store.db, engine);
       conversionRoutes(api, store.db, engine);
       costRoutes(api, store, engine);
       simulateRoutes(api, engine);

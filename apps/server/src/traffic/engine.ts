@@ -6,7 +6,13 @@
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type SimulatedLead, type SimulatedVisitor, type SimulationAnswer, withoutNul } from '@switchyard/domain';
+import {
+  type ClickReplay,
+  type SimulatedLead,
+  type SimulatedVisitor,
+  type SimulationAnswer,
+  withoutNul,
+} from '@switchyard/domain';
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { DEFAULT_POSTBACK_LOG_DAYS } from '../config.js';
@@ -21,6 +27,7 @@ import { type LeadAnswer, routeLead } from './lead.js';
 import { type OutboundOptions, OutboundPostbacks } from './outbound.js';
 import type { EngineLog, EngineParts } from './parts.js';
 import { type PostbackAnswer, type PostbackRequest, RefusalLog, takePostback } from './postback.js';
+import { replayClick } from './replay.js';
 import { type CapCounters, InProcessCapCounters } from './rules/caps.js';
 import { compileRouting, ROUTING_KINDS, type RoutingSnapshot, type Side } from './rules/compile.js';
 import type { Random } from './rules/weighted.js';
@@ -201,6 +208,15 @@ export class TrafficEngine {
     input: SimulatedVisitor | SimulatedLead,
   ): Promise<SimulationAnswer | null> {
     return simulate(this.parts, side, campaignExternalId, workspaceId, input);
+  }
+
+  /** Issue 25: a stored click of `workspaceId` routed again as a simulation; null when it is not there. */
+  replayClick(
+    clickId: string,
+    workspaceId: number,
+    inWorkspace: (campaignExternalId: string) => Promise<boolean>,
+  ): Promise<ClickReplay | null> {
+    return replayClick(this.parts, clickId, workspaceId, inWorkspace);
   }
 
   postback(request: PostbackRequest): Promise<PostbackAnswer> {

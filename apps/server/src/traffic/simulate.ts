@@ -17,6 +17,17 @@ import type { UserAgentTraits } from './visitor/user-agent.js';
 export const CLICK_ID_PLACEHOLDER = '{clickid}';
 export const LEAD_ID_PLACEHOLDER = '{lead_id}';
 
+/**
+ * What a stored click read that its query can no longer give (replay.ts): its vars, already mapped from
+ * the traffic source's parameters (read again, a parameter named as a var could move them), its
+ * external id and whether it was unique (the simulated visitor sends no cookie).
+ */
+export interface StoredReading {
+  vars: Record<string, string>;
+  externalClickId: string | undefined;
+  unique: boolean;
+}
+
 /** A simulation on `side`'s campaign in `workspaceId`; null when there is no such active campaign there. */
 export async function simulate(
   parts: EngineParts,
@@ -24,6 +35,7 @@ export async function simulate(
   campaignExternalId: string,
   workspaceId: number,
   input: SimulatedVisitor | SimulatedLead,
+  stored?: StoredReading,
 ): Promise<SimulationAnswer | null> {
   const campaign = parts.snapshot[side].campaigns.get(campaignExternalId);
   if (!campaign || campaign.workspaceId !== workspaceId) return null;
@@ -44,6 +56,11 @@ export async function simulate(
       now,
       false,
     );
+    if (stored) {
+      read.vars = stored.vars;
+      read.externalClickId = stored.externalClickId;
+      read.fields.isUnique = stored.unique ? 'true' : 'false';
+    }
     return answer(parts, campaign, { fields: read.fields, vars: read.vars, now }, read, false, (decision) => ({
       values: macroValues(
         {
