@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   type ClickReplay,
+  type LeadReplay,
   type SimulatedLead,
   type SimulatedVisitor,
   type SimulationAnswer,
@@ -27,7 +28,7 @@ import { type LeadAnswer, routeLead } from './lead.js';
 import { type OutboundOptions, OutboundPostbacks } from './outbound.js';
 import type { EngineLog, EngineParts } from './parts.js';
 import { type PostbackAnswer, type PostbackRequest, RefusalLog, takePostback } from './postback.js';
-import { replayClick } from './replay.js';
+import { replayClick, replayLead } from './replay.js';
 import { type CapCounters, InProcessCapCounters } from './rules/caps.js';
 import { compileRouting, ROUTING_KINDS, type RoutingSnapshot, type Side } from './rules/compile.js';
 import type { Random } from './rules/weighted.js';
@@ -217,6 +218,15 @@ export class TrafficEngine {
     inWorkspace: (campaignExternalId: string) => Promise<boolean>,
   ): Promise<ClickReplay | null> {
     return replayClick(this.parts, clickId, workspaceId, inWorkspace);
+  }
+
+  /** Issue 25: a stored lead of `workspaceId` routed again as a simulation; null when it is not there. */
+  replayLead(
+    leadId: string,
+    workspaceId: number,
+    inWorkspace: (campaignExternalId: string) => Promise<boolean>,
+  ): Promise<LeadReplay | null> {
+    return replayLead(this.parts, leadId, workspaceId, inWorkspace);
   }
 
   postback(request: PostbackRequest): Promise<PostbackAnswer> {

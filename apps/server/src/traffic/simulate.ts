@@ -18,14 +18,17 @@ export const CLICK_ID_PLACEHOLDER = '{clickid}';
 export const LEAD_ID_PLACEHOLDER = '{lead_id}';
 
 /**
- * What a stored click read that its query can no longer give (replay.ts): its vars, already mapped from
- * the traffic source's parameters (read again, a parameter named as a var could move them), its
- * external id and whether it was unique (the simulated visitor sends no cookie).
+ * What a stored click or lead read that its stored context can no longer give (replay.ts): its vars,
+ * already mapped from the traffic source's parameters (read again, a parameter named as a var could
+ * move them), and whether it was unique (a simulated visitor sends no cookie, a replayed lead no email).
  */
 export interface StoredReading {
   vars: Record<string, string>;
-  externalClickId: string | undefined;
   unique: boolean;
+  /** A click's: the traffic source's own click id. */
+  externalClickId?: string | undefined;
+  /** A lead's: its email's hash (only the hash is stored), which its registrations are counted by. */
+  emailHash?: string;
 }
 
 /** A simulation on `side`'s campaign in `workspaceId`; null when there is no such active campaign there. */
@@ -80,6 +83,11 @@ export async function simulate(
   }
   const lead = input as SimulatedLead;
   const read = readLead(parts, campaign, lead, now, false);
+  if (stored) {
+    read.fields.isUnique = stored.unique ? 'true' : 'false';
+    // Today's count, as of today's configuration: the replayed lead's own registration among them.
+    if (stored.emailHash !== undefined) read.fields.regsCount = parts.registrations.get(stored.emailHash) ?? 0;
+  }
   return answer(parts, campaign, { fields: read.fields, vars: read.vars, now }, read, true, (decision) => ({
     // An API offer's `{clickid}` is the lead, as a lead's answer fills it.
     values: macroValues(

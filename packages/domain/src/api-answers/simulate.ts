@@ -145,40 +145,62 @@ export type SimulationAnswer = z.infer<typeof ZSimulationAnswer>;
 
 const storedText = z.string().nullable();
 
+/** What was read off the visitor of a stored click or lead. */
+const ZStoredVisitor = z.object({
+  is_bot: z.boolean(),
+  bot_reason: storedText,
+  is_unique: z.boolean(),
+  ip: storedText,
+  user_agent: storedText,
+  language: storedText,
+  country: storedText,
+  region: storedText,
+  city: storedText,
+  asn: z.number().int().nullable(),
+  isp: storedText,
+  device: storedText,
+  platform: storedText,
+  browser: storedText,
+});
+
+/** Where a stored event was routed. */
+const ZStoredRouting = z.object({
+  created_at: z.string(),
+  campaign_external_id: z.string(),
+  flow_external_id: storedText,
+  path_group_id: storedText,
+  path_id: storedText,
+  offer_external_id: storedText,
+  reason: z.string(),
+  vars: z.record(z.string(), z.string()),
+});
+
 /**
  * `GET /api/events/clicks/{click_id}/replay`: the click as it was stored (its routing, and what was read
  * off the visitor) beside its context routed again against today's configuration and time; `replay` is
  * null when the click's campaign is no longer active.
  */
 export const ZClickReplay = z.object({
-  click: z.object({
+  click: ZStoredRouting.extend(ZStoredVisitor.shape).extend({
     click_id: z.string(),
-    created_at: z.string(),
-    campaign_external_id: z.string(),
-    flow_external_id: storedText,
-    path_group_id: storedText,
-    path_id: storedText,
     lander_external_id: storedText,
-    offer_external_id: storedText,
-    reason: z.string(),
-    is_bot: z.boolean(),
-    bot_reason: storedText,
-    is_unique: z.boolean(),
-    ip: storedText,
-    user_agent: storedText,
     referrer: storedText,
-    language: storedText,
-    country: storedText,
-    region: storedText,
-    city: storedText,
-    asn: z.number().int().nullable(),
-    isp: storedText,
-    device: storedText,
-    platform: storedText,
-    browser: storedText,
     external_click_id: storedText,
-    vars: z.record(z.string(), z.string()),
   }),
   replay: ZSimulationAnswer.nullable(),
 });
 export type ClickReplay = z.infer<typeof ZClickReplay>;
+
+/** `GET /api/events/leads/{lead_id}/replay`: as a click's, for a lead of an API campaign. */
+export const ZLeadReplay = z.object({
+  lead: ZStoredRouting.extend(ZStoredVisitor.shape).extend({
+    lead_id: z.string(),
+    /** routed | unrouted */
+    decision: z.string(),
+    backup_used: z.boolean(),
+    email_domain: z.string(),
+    age: z.number().int().nullable(),
+  }),
+  replay: ZSimulationAnswer.nullable(),
+});
+export type LeadReplay = z.infer<typeof ZLeadReplay>;

@@ -125,8 +125,12 @@ export class EngineStore {
   async origin(id: string): Promise<Origin | undefined> {
     const click = await this.storedClick(id);
     if (click) return { kind: 'click', row: click };
-    const lead = await this.db.selectFrom('tracker_leads').selectAll().where('lead_id', '=', id).executeTakeFirst();
+    const lead = await this.storedLead(id);
     return lead ? { kind: 'lead', row: lead } : undefined;
+  }
+
+  storedLead(leadId: string): Promise<StoredLead | undefined> {
+    return this.db.selectFrom('tracker_leads').selectAll().where('lead_id', '=', leadId).executeTakeFirst();
   }
 
   async logPostback(entry: NewPostbackLog): Promise<void> {
