@@ -13,7 +13,7 @@ import { configRecordRoutes } from './api/config-records/routes.js';
 import type { ConfigChangeListener } from './api/config-records/service.js';
 import { simulateRoutes } from './api/config-records/simulate.js';
 import { conversionRoutes } from './api/conversions/routes.js';
-import { bearerToken } from './api/guard.js';
+import { requestToken } from './api/guard.js';
 import { referenceDataRoutes } from './api/reference-data/routes.js';
 import { roleRoutes } from './api/roles/routes.js';
 import { RolesService } from './api/roles/service.js';
@@ -41,6 +41,8 @@ import { answerJsonLd } from './http/json-ld.js';
 import { collectApiRoutes, openApiRoutes } from './http/openapi.js';
 import { securityHeaders } from './http/security-headers.js';
 import type { TrustProxy } from './http/trusted-proxies.js';
+import { shareLiveEvents } from './live/redis-live.js';
+import { liveRoutes } from './live/routes.js';
 import { createMailer } from './mail/mailer.js';
 import { postbackLogRoutes } from './postback-log/routes.js';
 import { customMetricRoutes } from './reports/custom-metrics.js';
@@ -194,6 +196,8 @@ async function createServer(
       app.log,
     );
     app.addHook('onClose', async () => notices.close());
+    const live = await shareLiveEvents(redis, options.redisKeyPrefix ?? REDIS_KEY_PREFIX, engine.live, app.log);
+    app.addHook('onClose', async () => live.close());
     onConfigChange = async (kind) => {
       await engine.configChanged(kind);
       await notices.publish(kind);
@@ -215,7 +219,7 @@ async function createServer(
       // Every /api route needs a live session unless it is marked public.
       api.addHook('onRequest', async (request) => {
         if (request.routeOptions.config.public) return;
-        const token = bearerToken(request);
+        const token = requestToken(request);
         const actor = token ? await auth.authenticate(token, request.ip) : null;
         if (!actor) throw new UnauthorizedError();
         if (actor.token && request.routeOptions.config.sessionOnly) {
@@ -255,6 +259,7 @@ async function createServer(
       conversionRoutes(api, store.db, engine);
       costRoutes(api, store, engine);
       simulateRoutes(api, engine);
+      liveRoutes(api, engine.live);
     },
     { prefix: '/api' },
   );

@@ -44,4 +44,11 @@ describe('request logs', () => {
     expect(redactLinkToken(`/verify-email/${token}`)).toBe('/verify-email/[token]');
     expect(redactLinkToken('/admin/users')).toBe('/admin/users');
   });
+
+  it('leave out a token sent in the query (an EventSource on /api/live)', () => {
+    const token = 'B'.repeat(43);
+    expect(redactLinkToken(`/api/live?token=${token}&campaign=c`)).toBe('/api/live?token=[token]&campaign=c');
+    expect(redactLinkToken(`/api/live?campaign=c&token=${token}`)).toBe('/api/live?campaign=c&token=[token]');
+    expect(redactLinkToken('/api/live?campaign=c')).toBe('/api/live?campaign=c');
+  });
 });

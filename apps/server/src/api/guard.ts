@@ -13,6 +13,8 @@ declare module 'fastify' {
     public?: boolean;
     /** Reachable with a session only, not with an API token (the user's own account). */
     sessionOnly?: boolean;
+    /** The token may come as `?token=` too (an EventSource cannot send headers): `GET /api/live` only. */
+    queryToken?: boolean;
   }
 }
 
@@ -21,6 +23,14 @@ export function bearerToken(request: FastifyRequest): string | null {
   if (!header) return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match?.[1] ?? null;
+}
+
+/** `?token=` of a route that takes it (queryToken); the Authorization header wins. */
+export function requestToken(request: FastifyRequest): string | null {
+  const header = bearerToken(request);
+  if (header || !request.routeOptions.config.queryToken) return header;
+  const token = (request.query as Record<string, unknown> | undefined)?.token;
+  return typeof token === 'string' && token.length > 0 ? token : null;
 }
 
 export function requireActor(request: FastifyRequest): Actor {

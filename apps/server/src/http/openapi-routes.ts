@@ -73,6 +73,7 @@ import {
   ZWorkspaceAnswer,
 } from '@switchyard/domain';
 import { z } from 'zod';
+import { ZLiveQuery } from '../live/routes.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -137,6 +138,8 @@ export const ROUTE_SCHEMAS: Record<string, RouteSchemas> = {
   'GET /api/history': { query: ZHistoryQuery, response: ZHistoryList },
   'GET /api/history/{id}': { response: ZHistoryEntryDetailAnswer },
   'POST /api/history/{id}/restore': { response: ZRestoredRecord },
+  // A Server-Sent Events stream (issue 25): `event: click|lead|conversion|postback`, JSON data.
+  'GET /api/live': { query: ZLiveQuery, media: 'text/event-stream' },
   'GET /api/events/clicks': { query: ZEventQuery, response: ZClickEventList },
   'GET /api/events/leads': { query: ZEventQuery, response: ZLeadEventList },
   'GET /api/events/conversions': { query: ZEventQuery, response: ZConversionEventList },

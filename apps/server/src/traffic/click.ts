@@ -1,5 +1,6 @@
 // A click on a tracker campaign: the vars it brings, the routing decision, the event row, and where
 // the visitor goes. Also the lander's offer link, which sends a visitor on to the offer chosen at the click.
+import { clickEvent } from '../live/messages.js';
 import { autoCost, type CostFlag } from '../store/cost-models.js';
 import type { NewTrackerClick } from '../store/tracker-events.js';
 import { macroValues } from './event-macros.js';
@@ -104,6 +105,8 @@ export async function routeClick(parts: EngineParts, request: ClickRequest): Pro
     bot_reason: reading.botReason,
   };
   const event = parts.events.addClick(row);
+  // Nearly free while nobody listens: one property read.
+  if (parts.live.listening) parts.live.publish(clickEvent(row, campaign.workspaceId));
   const macros = macroValues(row, clickId, undefined, vars);
   // The lander when the path has one (its offer link asks for the offer later), else the offer.
   const location = decision.lander

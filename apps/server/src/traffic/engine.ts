@@ -17,6 +17,7 @@ import {
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { DEFAULT_POSTBACK_LOG_DAYS } from '../config.js';
+import { LiveHub } from '../live/hub.js';
 import { defaultBotProtection, readBotProtection } from '../store/bot-protection.js';
 import type { Database } from '../store/schema.js';
 import { EngineStore } from '../store/traffic/engine-store.js';
@@ -95,6 +96,7 @@ export class TrafficEngine {
     this.cacheDir = options.cacheDir ?? path.join(tmpdir(), 'switchyard-cache');
     this.db = db;
     this.postbackLogDays = options.postbackLogDays ?? DEFAULT_POSTBACK_LOG_DAYS;
+    const live = new LiveHub();
     this.parts = {
       snapshot: EMPTY_SNAPSHOT,
       random: options.random ?? Math.random,
@@ -103,7 +105,8 @@ export class TrafficEngine {
       userAgents: new UserAgentCache(),
       events: new EventWriter(db, { ...options.events, ...(sqlite ? { sqlite } : {}), log, journal }),
       store: new EngineStore(db, sqlite),
-      outbound: new OutboundPostbacks(db, log, { now, ...options.outbound }),
+      outbound: new OutboundPostbacks(db, log, { now, ...options.outbound }, live),
+      live,
       registrations: new Map(),
       bots: { datacenterAsns: datacenterSet(defaultBotProtection()) },
       clickRates: new ClickRates(),
@@ -111,6 +114,11 @@ export class TrafficEngine {
       refusals: new RefusalLog(),
       log,
     };
+  }
+
+  /** Issue 25: live events of this node (and, with Redis, of the others). */
+  get live(): LiveHub {
+    return this.parts.live;
   }
 
   /** The queue of postbacks owed to traffic sources, and its worker. */
@@ -256,6 +264,7 @@ export class TrafficEngine {
     await this.compiling;
     await this.parts.outbound.close();
     await this.parts.events.close();
+    this.parts.live.close();
   }
 
   private async replayJournal(): Promise<void> {

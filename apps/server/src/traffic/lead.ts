@@ -1,6 +1,7 @@
 // A lead sent to an API campaign: checked against the campaign's key, routed like a click (with the
 // lead's own fields: registrations, email, age), stored as an event, answered with the offer.
 import { timingSafeEqual } from 'node:crypto';
+import { leadEvent } from '../live/messages.js';
 import type { NewTrackerLead } from '../store/tracker-events.js';
 import { macroValues, varColumns } from './event-macros.js';
 import type { TLeadInput } from './http/lead-input.js';
@@ -91,6 +92,7 @@ export async function routeLead(
     is_unique: unique ? 1 : 0,
   };
   const event = parts.events.addLead(row);
+  if (parts.live.listening) parts.live.publish(leadEvent(row, campaign.workspaceId));
   parts.registrations.set(hash, (parts.registrations.get(hash) ?? 0) + 1);
   const offer = decision.offer;
   return {

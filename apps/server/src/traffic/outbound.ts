@@ -13,6 +13,8 @@
 import type { Kysely } from 'kysely';
 import { sendOutbound } from '../http/outbound-request.js';
 import type { ResolveHost } from '../http/outbound-targets.js';
+import type { LiveHub } from '../live/hub.js';
+import { postbackEvent } from '../live/messages.js';
 import type { Database } from '../store/schema.js';
 
 export interface OutboundLog {
@@ -67,6 +69,7 @@ export class OutboundPostbacks {
     private readonly db: Kysely<Database>,
     private readonly log: OutboundLog,
     options: OutboundOptions = {},
+    private readonly live?: LiveHub,
   ) {
     this.now = options.now ?? (() => new Date());
     this.resolveHost = options.resolveHost;
@@ -113,10 +116,20 @@ export class OutboundPostbacks {
     const now = this.now();
     const due = await this.db
       .selectFrom('outbound_postbacks')
-      .select(['id', 'url', 'attempts', 'next_attempt_at'])
-      .where('state', '=', 'pending')
-      .where('next_attempt_at', '<=', now.toISOString())
-      .orderBy('next_attempt_at')
+      .leftJoin('conversions', 'conversions.conversion_id', 'outbound_postbacks.conversion_id')
+      .select([
+        'outbound_postbacks.id',
+        'outbound_postbacks.conversion_id',
+        'outbound_postbacks.url',
+        'outbound_postbacks.attempts',
+        'outbound_postbacks.next_attempt_at',
+        // For live events (issue 25): whose postback this is.
+        'conversions.workspace_id',
+        'conversions.campaign_external_id',
+      ])
+      .where('outbound_postbacks.state', '=', 'pending')
+      .where('outbound_postbacks.next_attempt_at', '<=', now.toISOString())
+      .orderBy('outbound_postbacks.next_attempt_at')
       .limit(this.settings.batchSize)
       .execute();
     let attempted = 0;
@@ -152,6 +165,20 @@ export class OutboundPostbacks {
         .where('id', '=', row.id)
         .execute();
       if (gaveUp) this.log.warn({ id: row.id, status, error }, 'outbound postback given up');
+      if (this.live?.listening) {
+        this.live.publish(
+          postbackEvent({
+            id: row.id,
+            conversionId: row.conversion_id,
+            workspaceId: row.workspace_id ?? null,
+            campaign: row.campaign_external_id ?? null,
+            state: ok ? 'sent' : gaveUp ? 'failed' : 'pending',
+            httpStatus: status,
+            attempts,
+            time: sentAt.toISOString(),
+          }),
+        );
+      }
     }
     return attempted;
   }

@@ -1,5 +1,6 @@
 // What the engine's decisions share: the routing in force, the counters, the clock, and where events
 // and conversions are kept. The engine (engine.ts) owns it; clicks, leads and postbacks read it.
+import type { LiveHub } from '../live/hub.js';
 import type { EngineStore } from '../store/traffic/engine-store.js';
 import type { EventWriter } from '../store/traffic/event-writer.js';
 import type { OutboundPostbacks } from './outbound.js';
@@ -28,6 +29,8 @@ export interface EngineParts {
   readonly events: EventWriter;
   readonly store: EngineStore;
   readonly outbound: OutboundPostbacks;
+  /** Issue 25: live events, for whoever listens (`GET /api/live`). */
+  readonly live: LiveHub;
   /** Refused postbacks logged per source address (postback.ts). */
   readonly refusals: RefusalLog;
   /** Email hash → registrations seen (regsCount). */

@@ -5,6 +5,7 @@
 // in one transaction before the answer, so an answered postback is never lost; a crash before the commit
 // leaves the network without its `OK`, and networks resend.
 import { type ConversionState, POSTBACK_OUTCOME_STATUS, type PostbackOutcome } from '@switchyard/domain';
+import { conversionEvent } from '../live/messages.js';
 import type { NewConversion, NewPostbackLog } from '../store/conversions.js';
 import type { ConversionCost } from '../store/cost-models.js';
 import type { Origin, PostbackWorkspace } from '../store/traffic/engine-store.js';
@@ -225,6 +226,10 @@ export async function takePostback(parts: EngineParts, request: PostbackRequest)
     outboundUrl ? { url: outboundUrl, createdAt: now.toISOString() } : null,
     costing,
   );
+  if (parts.live.listening && (stored.outcome === 'converted' || stored.outcome === 'status_changed')) {
+    const changed = { ...conversion, conversion_id: stored.conversionId, state: stored.state };
+    parts.live.publish(conversionEvent(changed, stored.outcome));
+  }
   if (stored.outcome === 'converted') {
     // Counted as the warm-up after a restart counts it: every new conversion, whatever its state.
     if (resolved.isConversion && row.flow_external_id && row.path_id) {
