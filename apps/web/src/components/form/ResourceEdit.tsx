@@ -20,10 +20,12 @@ export interface ResourceEditProps {
   notice?: ReactNode;
   /** The form takes the page's whole width (the flow editor) instead of a readable column. */
   wide?: boolean;
+  /** Tabs after History (a campaign's Simulate); kept mounted, so what was typed there stays. */
+  tabs?: readonly { value: string; label: string; panel: ReactNode }[];
 }
 
 /** The edit screen of any resource: loads `<route>/edit/:id`'s record and shows it, titled by its name and id. */
-export function ResourceEdit({ definition, elements, notice, wide = false }: ResourceEditProps) {
+export function ResourceEdit({ definition, elements, notice, wide = false, tabs = [] }: ResourceEditProps) {
   const { t } = useTranslation();
   const translate = useServerMessage();
   const { id } = useParams();
@@ -63,6 +65,11 @@ export function ResourceEdit({ definition, elements, notice, wide = false }: Res
         <Tabs.List mb="md">
           <Tabs.Tab value="form">{t('history:tabs.form')}</Tabs.Tab>
           <Tabs.Tab value="history">{t('history:tabs.history')}</Tabs.Tab>
+          {tabs.map((extra) => (
+            <Tabs.Tab key={extra.value} value={extra.value}>
+              {extra.label}
+            </Tabs.Tab>
+          ))}
         </Tabs.List>
         <Tabs.Panel value="form">
           <Paper withBorder p={wide ? { base: 'sm', sm: 'lg' } : 'lg'} radius="md" maw={wide ? undefined : 760}>
@@ -91,6 +98,11 @@ export function ResourceEdit({ definition, elements, notice, wide = false }: Res
             </Stack>
           )}
         </Tabs.Panel>
+        {tabs.map((extra) => (
+          <Tabs.Panel key={extra.value} value={extra.value}>
+            {extra.panel}
+          </Tabs.Panel>
+        ))}
       </Tabs>
     </Stack>
   );

@@ -1,5 +1,6 @@
 import { Group, Stack } from '@mantine/core';
 import { getResource } from '@switchyard/domain';
+import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'react-router';
 import { useResourceRecord } from '../../api/useResourceRecord';
 import { useResourceCan } from '../../components/access/useResourceCan';
@@ -7,6 +8,8 @@ import { ResourceEdit } from '../../components/form/ResourceEdit';
 import { resourceScreens } from '../screens/resourceScreens';
 import { CampaignCostButton } from './CampaignCostDialog';
 import { CampaignCreatedNotice } from './CampaignCreatedNotice';
+import { CampaignSimulator } from './simulator/CampaignSimulator';
+import type { CampaignKind } from './simulator/useSimulation';
 import { useCampaignColumns } from './useCampaignColumns';
 import { useCampaignFormElements } from './useCampaignFormElements';
 import { useTrackerCampaignUrl } from './useTrackerCampaignUrl';
@@ -14,12 +17,35 @@ import { useTrackerCampaignUrl } from './useTrackerCampaignUrl';
 const campaigns = getResource('campaigns');
 const trackerCampaigns = getResource('tracker-campaigns');
 
-/** /admin/campaigns */
-export const campaignScreens = resourceScreens({
+const campaignBase = resourceScreens({
   definition: campaigns,
   useColumns: () => useCampaignColumns(campaigns),
   useFormElements: (mode) => useCampaignFormElements(campaigns, mode),
 });
+
+/** Issue 25: the "Simulate" tab beside the form and History, once the campaign has its id. */
+function useSimulatorTab(kind: CampaignKind, externalId: unknown) {
+  const { t } = useTranslation();
+  if (typeof externalId !== 'string') return [];
+  return [
+    {
+      value: 'simulate',
+      label: t('resources:simulator.tab'),
+      panel: <CampaignSimulator kind={kind} campaignId={externalId} />,
+    },
+  ];
+}
+
+function ApiCampaignEdit() {
+  const { id } = useParams();
+  const record = useResourceRecord(campaigns, id);
+  const elements = useCampaignFormElements(campaigns, 'edit');
+  const tabs = useSimulatorTab('api', record.data?.external_id);
+  return <ResourceEdit definition={campaigns} elements={elements} tabs={tabs} />;
+}
+
+/** /admin/campaigns */
+export const campaignScreens = { ...campaignBase, Edit: ApiCampaignEdit };
 
 const trackerCampaignBase = resourceScreens({
   definition: trackerCampaigns,
@@ -39,12 +65,14 @@ function TrackerCampaignEdit() {
   const campaignUrl = useTrackerCampaignUrl()(record.data);
   const elements = useCampaignFormElements(trackerCampaigns, 'edit');
   const externalId = record.data?.external_id;
+  const tabs = useSimulatorTab('tracker', externalId);
   return (
     <Stack gap="md">
       <ResourceEdit
         definition={trackerCampaigns}
         elements={elements}
         notice={justCreated && campaignUrl !== '' ? <CampaignCreatedNotice url={campaignUrl} /> : undefined}
+        tabs={tabs}
       />
       {typeof externalId === 'string' && canUpdate && (
         <Group maw={760}>
