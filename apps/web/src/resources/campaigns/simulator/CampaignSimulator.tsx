@@ -71,7 +71,7 @@ export function CampaignSimulator({ kind, campaignId }: { kind: CampaignKind; ca
             label={t(key('userAgent'))}
             value={userAgent}
             onChange={(event) => setUserAgent(event.currentTarget.value)}
-            rows={2}
+            rows={3}
             dir="ltr"
           />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>

@@ -15,7 +15,8 @@ function testedValue(value: Trace['value']): string {
 export function Verdict({ verdict }: { verdict: boolean }) {
   const { t } = useTranslation();
   return (
-    <Badge size="sm" variant="light" color={verdict ? 'teal' : 'red'}>
+    // Outlined, so it reads on the chosen group's tint too; it keeps its width beside a long reading.
+    <Badge size="sm" variant="outline" color={verdict ? 'teal' : 'red'} style={{ flexShrink: 0 }}>
       {t(verdict ? key('true') : key('false'))}
     </Badge>
   );

@@ -100,7 +100,10 @@ function Decision({ answer }: { answer: SimulationAnswer }) {
           {rows.map(([name, value]) => (
             <Table.Tr key={name}>
               <Table.Th w="30%">{t(key(name))}</Table.Th>
-              <Table.Td style={{ overflowWrap: 'anywhere' }}>{value}</Table.Td>
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                {/* A name and its chance stay one phrase inside Arabic text. */}
+                <bdi>{value}</bdi>
+              </Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
