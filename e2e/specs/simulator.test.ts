@@ -57,6 +57,15 @@ describe('the campaign simulator', () => {
     expect(await catchAll.getByText('Chosen').isVisible()).toBe(true);
     expect(await catchAll.getByText('Matched', { exact: true }).isVisible()).toBe(true);
     expect(await page.getByText('https://offer.example/?c={clickid}').isVisible()).toBe(true);
+
+    // The flow editor's own tab routes through the campaign that uses the flow.
+    await page.goto(`/tracker/flows/edit/${encodeURIComponent(flow.external_id)}`);
+    await page.getByRole('tab', { name: 'Simulate' }).click();
+    expect(await page.getByRole('combobox', { name: 'Campaign' }).inputValue()).toBe(`Sim campaign ${run}`);
+    await page.getByRole('textbox', { name: 'Address (IP)' }).fill('81.2.69.160');
+    await page.getByRole('button', { name: 'Simulate' }).click();
+    await page.getByRole('region', { name: 'US only' }).getByText('Not matched').waitFor();
+    expect(await page.getByRole('region', { name: 'Everyone else' }).getByText('Chosen').isVisible()).toBe(true);
     await page.close();
   });
 });

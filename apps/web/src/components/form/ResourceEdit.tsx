@@ -20,7 +20,7 @@ export interface ResourceEditProps {
   notice?: ReactNode;
   /** The form takes the page's whole width (the flow editor) instead of a readable column. */
   wide?: boolean;
-  /** Tabs after History (a campaign's Simulate); kept mounted, so what was typed there stays. */
+  /** Tabs after History (a campaign's Simulate): drawn once first opened, then kept, so what was typed stays. */
   tabs?: readonly { value: string; label: string; panel: ReactNode }[];
 }
 
@@ -32,6 +32,8 @@ export function ResourceEdit({ definition, elements, notice, wide = false, tabs 
   const record = useResourceRecord(definition, id);
   const queryClient = useQueryClient();
   const [tab, setTab] = useState<string | null>('form');
+  const [opened, setOpened] = useState<readonly string[]>([]);
+  if (tab !== null && tabs.some((extra) => extra.value === tab) && !opened.includes(tab)) setOpened([...opened, tab]);
   // Issue 21: a restore hands back the record; the form starts again from it.
   const [restores, setRestores] = useState(0);
   const fieldLabel = useCallback(
@@ -100,7 +102,7 @@ export function ResourceEdit({ definition, elements, notice, wide = false, tabs 
         </Tabs.Panel>
         {tabs.map((extra) => (
           <Tabs.Panel key={extra.value} value={extra.value}>
-            {extra.panel}
+            {opened.includes(extra.value) && extra.panel}
           </Tabs.Panel>
         ))}
       </Tabs>

@@ -1,9 +1,14 @@
 import { getResource } from '@switchyard/domain';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { useResourceRecord } from '../../api/useResourceRecord';
+import { ResourceEdit } from '../../components/form/ResourceEdit';
 import type { FormElement } from '../../components/form/types';
 import type { PathGroupsRepeaterInput } from '../../components/repeaters/path-groups';
 import { countColumn, nameColumn, statusColumn, timestampColumns } from '../screens/columns';
 import { nameElement } from '../screens/formElements';
 import { resourceScreens } from '../screens/resourceScreens';
+import { FlowSimulator } from './FlowSimulator';
 
 const COLUMNS = [
   nameColumn,
@@ -29,19 +34,50 @@ function flowElements(flowType: PathGroupsRepeaterInput['flowType']): readonly F
 const API_ELEMENTS = flowElements('api');
 const TRACKER_ELEMENTS = flowElements('tracker');
 
+const flows = getResource('flows');
+const trackerFlows = getResource('tracker-flows');
+
+/** The flow editor with a "Simulate" tab (issue 25) beside the form and History. */
+function flowEdit(kind: 'api' | 'tracker') {
+  const definition = kind === 'tracker' ? trackerFlows : flows;
+  const elements = kind === 'tracker' ? TRACKER_ELEMENTS : API_ELEMENTS;
+  return function FlowEdit() {
+    const { t } = useTranslation();
+    const { id } = useParams();
+    const externalId = useResourceRecord(definition, id).data?.external_id;
+    const tabs =
+      typeof externalId === 'string'
+        ? [
+            {
+              value: 'simulate',
+              label: t('resources:simulator.tab'),
+              panel: <FlowSimulator kind={kind} flowId={externalId} />,
+            },
+          ]
+        : [];
+    return <ResourceEdit definition={definition} elements={elements} wide tabs={tabs} />;
+  };
+}
+
 /** /admin/flows */
-export const flowScreens = resourceScreens({
-  definition: getResource('flows'),
-  useColumns: () => COLUMNS,
-  useFormElements: () => API_ELEMENTS,
-  // Groups hold paths that hold offer and lander rows: the editor needs the screen's width (issue 26).
-  wideForm: true,
-});
+export const flowScreens = {
+  ...resourceScreens({
+    definition: flows,
+    useColumns: () => COLUMNS,
+    useFormElements: () => API_ELEMENTS,
+    // Groups hold paths that hold offer and lander rows: the editor needs the screen's width (issue 26).
+    wideForm: true,
+  }),
+  Edit: flowEdit('api'),
+};
 
 /** /tracker/flows */
-export const trackerFlowScreens = resourceScreens({
-  definition: getResource('tracker-flows'),
-  useColumns: () => COLUMNS,
-  useFormElements: () => TRACKER_ELEMENTS,
-  wideForm: true,
-});
+export const trackerFlowScreens = {
+  ...resourceScreens({
+    definition: trackerFlows,
+    useColumns: () => COLUMNS,
+    useFormElements: () => TRACKER_ELEMENTS,
+    wideForm: true,
+  }),
+  Edit: flowEdit('tracker'),
+};

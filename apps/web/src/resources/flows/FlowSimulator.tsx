@@ -1,0 +1,38 @@
+import { Select, Stack, Text } from '@mantine/core';
+import { getResource } from '@switchyard/domain';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLookupRecords } from '../../api/useLookup';
+import { CampaignSimulator } from '../campaigns/simulator/CampaignSimulator';
+import type { CampaignKind } from '../campaigns/simulator/useSimulation';
+
+const key = (name: string) => `resources:simulator.${name}`;
+
+/**
+ * Issue 25 in the flow editor: a visitor is routed through one campaign that uses the flow, as both are
+ * saved, since the server simulates campaigns, not flows.
+ */
+export function FlowSimulator({ kind, flowId }: { kind: CampaignKind; flowId: string }) {
+  const { t } = useTranslation();
+  const campaigns = useLookupRecords(getResource(kind === 'tracker' ? 'tracker-campaigns' : 'campaigns'));
+  const options = campaigns
+    .filter((campaign) => campaign.flow_external_id === flowId && typeof campaign.external_id === 'string')
+    .map((campaign) => ({ value: String(campaign.external_id), label: String(campaign.name ?? campaign.external_id) }));
+  const [picked, setPicked] = useState<string | null>(null);
+  const campaignId = picked ?? options[0]?.value ?? null;
+  if (options.length === 0) return <Text c="dimmed">{t(key('noCampaign'))}</Text>;
+  return (
+    <Stack gap="md" maw={960}>
+      <Select
+        label={t(key('campaign'))}
+        description={t(key('campaignHint'))}
+        data={options}
+        value={campaignId}
+        onChange={setPicked}
+        allowDeselect={false}
+        maw={480}
+      />
+      {campaignId && <CampaignSimulator key={campaignId} kind={kind} campaignId={campaignId} />}
+    </Stack>
+  );
+}
