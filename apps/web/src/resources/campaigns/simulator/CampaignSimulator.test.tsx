@@ -155,11 +155,13 @@ describe('the campaign simulator', () => {
       caps: [],
       probabilities: { paths: [], offers: [] },
       reason: 'no_matching_path_group',
+      context: { ...ANSWER.context, isBot: true, botReason: 'empty_user_agent' },
     });
     renderSimulator('api');
     fireEvent.change(screen.getByLabelText('Lead vars'), { target: { value: 'subaff=7' } });
     fireEvent.click(screen.getByRole('button', { name: 'Simulate' }));
     expect(await screen.findByText('No path group matched this visitor.')).toBeVisible();
+    expect(screen.getByText('Bot: No browser name')).toBeVisible();
     expect(screen.queryByText('Final URL')).toBeNull();
     const [url, init] = fetchMock.mock.calls[0]!;
     expect(url).toBe('/api/campaigns/camp-1/simulate');

@@ -54,7 +54,14 @@ function VisitorRead({ context }: { context: SimulationAnswer['context'] }) {
         ))}
       </SimpleGrid>
       <Text size="sm" mt="sm">
-        {context.isBot ? t(key('bot'), { reason: context.botReason ?? '—' }) : t(key('human'))}
+        {context.isBot
+          ? t(key('bot'), {
+              // The reports' words for the reason; an unknown one shows as the server named it.
+              reason: context.botReason
+                ? t(`reports:botReasons.${context.botReason}`, { defaultValue: context.botReason })
+                : '—',
+            })
+          : t(key('human'))}
       </Text>
     </Paper>
   );
