@@ -139,11 +139,21 @@ async function open(page: Page, path: string, language: string) {
   await settle(page);
 }
 
-/** Transitions (menus, dialogs, notices) finished or cancelled, so no colour is read mid-fade. */
+/**
+ * Transitions (menus, dialogs, notices) finished or cancelled, so no colour is read mid-fade. A dialog's
+ * fade starts a moment after it is in the page (its first frames and a timer set it going): waiting for
+ * the animations running at one instant could find none yet and audit it at a fifth of its opacity.
+ */
 async function settle(page: Page) {
-  await page.evaluate(() =>
-    Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))),
-  );
+  await page.evaluate(async () => {
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 60));
+    const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(undefined)));
+    for (let round = 0; round < 3; round += 1) {
+      await frame();
+      await pause();
+      await Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined)));
+    }
+  });
 }
 
 interface Violation {
