@@ -3,15 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { DESKTOP, GB_IP } from './fixtures/traffic.js';
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  bearer,
-  createUserWithPermissions,
-  expectError,
-  forEachDatabase,
-  login,
-} from './harness.js';
+import { bearer, buildProxiedAdminApp, createUserWithPermissions, expectError, forEachDatabase } from './harness.js';
 
 // Issue 25: `GET /api/events/clicks/{click_id}/replay` routes a stored click's context again against
 // today's configuration, beside what happened when it was routed; records nothing; under the event
@@ -48,11 +40,7 @@ forEachDatabase('replaying a stored click', (db) => {
   let campaign: StoredRecord;
 
   beforeAll(async () => {
-    app = await db.buildApp({
-      env: { SWITCHYARD_ADMIN_EMAIL: ADMIN_EMAIL, SWITCHYARD_ADMIN_PASSWORD: ADMIN_PASSWORD },
-      trustProxy: ['127.0.0.0/8'],
-    });
-    token = await login(app, ADMIN_EMAIL, ADMIN_PASSWORD);
+    ({ app, adminToken: token } = await buildProxiedAdminApp(db));
     // The source's `zone` is stored as var1: a replay must read it back as var1, not as `zone`.
     const source = await createRecord(app, token, 'traffic-sources', {
       parameters: [{ name: 'Zone', ts_parameter: 'zone', ts_token: '{zone}', internal_token: 'var1', enabled: true }],

@@ -188,6 +188,22 @@ export function useSeededApp(db: DatabaseUnderTest, env: () => NodeJS.ProcessEnv
   return context;
 }
 
+/**
+ * An app seeded with the admin, behind a proxy on 127.0.0.0/8 (visitors' addresses come from
+ * X-Forwarded-For), with the admin logged in: the tracker's suites send real HTTP clicks to it.
+ */
+export async function buildProxiedAdminApp(
+  db: DatabaseUnderTest,
+  engine?: BuildTestAppOptions['engine'],
+): Promise<TestApp> {
+  const app = await db.buildApp({
+    env: { SWITCHYARD_ADMIN_EMAIL: ADMIN_EMAIL, SWITCHYARD_ADMIN_PASSWORD: ADMIN_PASSWORD },
+    trustProxy: ['127.0.0.0/8'],
+    ...(engine ? { engine } : {}),
+  });
+  return { app, adminToken: await login(app, ADMIN_EMAIL, ADMIN_PASSWORD) };
+}
+
 export function bearer(token: string): { authorization: string } {
   return { authorization: `Bearer ${token}` };
 }

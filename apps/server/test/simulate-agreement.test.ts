@@ -2,7 +2,7 @@ import type { SimulationAnswer } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Body, type ClickRequest, clickRequests, createClickFlow } from '../../../bench/click-flow.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, forEachDatabase, login } from './harness.js';
+import { bearer, buildProxiedAdminApp, forEachDatabase } from './harness.js';
 
 // Issue 25, Done when: for 1,000 generated visitors, the simulated path group equals the live click's,
 // and the live offer is among those the simulation gave a non-zero chance; on both databases, over the
@@ -20,11 +20,7 @@ forEachDatabase('simulation agrees with live routing', (db) => {
   let campaignId: string;
 
   beforeAll(async () => {
-    app = await db.buildApp({
-      env: { SWITCHYARD_ADMIN_EMAIL: ADMIN_EMAIL, SWITCHYARD_ADMIN_PASSWORD: ADMIN_PASSWORD },
-      trustProxy: ['127.0.0.0/8'],
-    });
-    token = await login(app, ADMIN_EMAIL, ADMIN_PASSWORD);
+    ({ app, adminToken: token } = await buildProxiedAdminApp(db));
     const flow = await createClickFlow({
       post: async (path: string, body: Body) => {
         const response = await app.inject({ method: 'POST', url: path, headers: bearer(token), payload: body });

@@ -2,23 +2,11 @@ import type { ConditionNode, SimulationAnswer } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { campaignOnFlow, createRecord, type StoredRecord } from './fixtures/config-records.js';
-import { DESKTOP, GB_IP } from './fixtures/traffic.js';
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  bearer,
-  createUserWithPermissions,
-  expectError,
-  forEachDatabase,
-  login,
-} from './harness.js';
+import { DESKTOP, GB_IP, GOOGLEBOT, HOME_IP } from './fixtures/traffic.js';
+import { bearer, buildProxiedAdminApp, createUserWithPermissions, expectError, forEachDatabase } from './harness.js';
 
 // Issue 25, "Where would this visitor go, and why": a simulation answers each group's traced condition
 // and the decision of the live routing, records nothing and takes no cap. On SQLite and PostgreSQL.
-
-/** A home connection: Comcast (AS7922) in Monterey, California (as the shipped data places it). */
-const HOME_IP = '73.162.0.1';
-const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
 const inRule = (Var: string, Values: string[]): ConditionNode =>
   ({ type: 'InCondition', data: { Var, Operation: 'IN', Values } }) as ConditionNode;
@@ -43,11 +31,7 @@ forEachDatabase('simulating a visitor', (db) => {
   let campaign: StoredRecord;
 
   beforeAll(async () => {
-    app = await db.buildApp({
-      env: { SWITCHYARD_ADMIN_EMAIL: ADMIN_EMAIL, SWITCHYARD_ADMIN_PASSWORD: ADMIN_PASSWORD },
-      trustProxy: ['127.0.0.0/8'],
-    });
-    token = await login(app, ADMIN_EMAIL, ADMIN_PASSWORD);
+    ({ app, adminToken: token } = await buildProxiedAdminApp(db));
     source = await createRecord(app, token, 'traffic-sources');
     fallback = await createRecord(app, token, 'tracker-offers', { url: 'https://fallback.example/?c={clickid}' });
     capped = await createRecord(app, token, 'tracker-offers', {

@@ -2,31 +2,15 @@ import type { ConditionNode } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaignOnFlow, createRecord, type StoredRecord } from './fixtures/config-records.js';
-import { DESKTOP, GB_IP, IPHONE } from './fixtures/traffic.js';
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  bearer,
-  createUserWithPermissions,
-  expectError,
-  forEachDatabase,
-  login,
-} from './harness.js';
+import { DATACENTER_IP, DESKTOP, GB_IP, GOOGLEBOT, GOOGLEBOT_IP, HOME_IP, IPHONE } from './fixtures/traffic.js';
+import { bearer, buildProxiedAdminApp, createUserWithPermissions, expectError, forEachDatabase } from './harness.js';
 
 // Issue 24, Done when: clicks are routed by each new field over real HTTP — the address from
 // X-Forwarded-For, Accept-Language, Referer and user agents — each bot reason is recorded, and a
 // safe-page group catches bots. On SQLite and PostgreSQL.
 
-// As the shipped data (DB-IP city lite, @ip-location-db/asn) places them.
-/** A home connection: Comcast (AS7922) in Monterey, California. */
-const HOME_IP = '73.162.0.1';
-/** A DigitalOcean server (AS14061, in the shipped datacenter list). */
-const DATACENTER_IP = '104.131.0.1';
 const ANDROID_10 =
   'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/99.0.4844.88 Mobile Safari/537.36';
-const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
-/** A Googlebot address (Google's published crawler ranges) sending a browser's user agent. */
-const GOOGLEBOT_IP = '66.249.66.1';
 /** Friday 27 November 2026, 23:30 UTC: Saturday already in Tokyo. */
 const NOW = new Date('2026-11-27T23:30:00Z');
 
@@ -53,12 +37,7 @@ forEachDatabase('routing on what is read off the visitor', (db) => {
   let miss: StoredRecord;
 
   beforeAll(async () => {
-    app = await db.buildApp({
-      env: { SWITCHYARD_ADMIN_EMAIL: ADMIN_EMAIL, SWITCHYARD_ADMIN_PASSWORD: ADMIN_PASSWORD },
-      trustProxy: ['127.0.0.0/8'],
-      engine: { now: () => NOW },
-    });
-    token = await login(app, ADMIN_EMAIL, ADMIN_PASSWORD);
+    ({ app, adminToken: token } = await buildProxiedAdminApp(db, { now: () => NOW }));
     source = await createRecord(app, token, 'traffic-sources');
     hit = await createRecord(app, token, 'tracker-offers', { url: 'https://hit.example/?c={clickid}' });
     miss = await createRecord(app, token, 'tracker-offers', { url: 'https://miss.example/?c={clickid}' });

@@ -7,6 +7,21 @@ import type { LiveEvent } from './hub.js';
 /** The keys of a live message that carry money (issue 19: left out, not zeroed, without the permission). */
 const MONEY_KEYS = ['cost', 'payout', 'revenue', 'currency'] as const;
 
+/** What a click's and a lead's messages both say: when, where it went, and who the visitor was. */
+function routed(row: NewTrackerClick | NewTrackerLead) {
+  return {
+    time: row.created_at,
+    campaign: row.campaign_external_id,
+    offer: row.offer_external_id ?? null,
+    path_group: row.path_group_id ?? null,
+    country: row.country ?? null,
+    device: row.device ?? null,
+    unique: row.is_unique === 1,
+    bot: row.is_bot === 1,
+    bot_reason: row.bot_reason ?? null,
+  };
+}
+
 export function clickEvent(row: NewTrackerClick, workspaceId: number | null): LiveEvent {
   return {
     kind: 'click',
@@ -14,16 +29,8 @@ export function clickEvent(row: NewTrackerClick, workspaceId: number | null): Li
     campaign: row.campaign_external_id,
     data: {
       id: row.click_id,
-      time: row.created_at,
-      campaign: row.campaign_external_id,
-      offer: row.offer_external_id ?? null,
+      ...routed(row),
       lander: row.lander_external_id ?? null,
-      path_group: row.path_group_id ?? null,
-      country: row.country ?? null,
-      device: row.device ?? null,
-      unique: row.is_unique === 1,
-      bot: row.is_bot === 1,
-      bot_reason: row.bot_reason ?? null,
       reason: row.reason ?? null,
       cost: row.cost ?? 0,
     },
@@ -37,15 +44,7 @@ export function leadEvent(row: NewTrackerLead, workspaceId: number | null): Live
     campaign: row.campaign_external_id,
     data: {
       id: row.lead_id,
-      time: row.created_at,
-      campaign: row.campaign_external_id,
-      offer: row.offer_external_id ?? null,
-      path_group: row.path_group_id ?? null,
-      country: row.country ?? null,
-      device: row.device ?? null,
-      unique: row.is_unique === 1,
-      bot: row.is_bot === 1,
-      bot_reason: row.bot_reason ?? null,
+      ...routed(row),
       decision: row.decision ?? null,
       reason: row.reason ?? null,
     },
