@@ -3,7 +3,8 @@ import { apiLogin, apiRequest } from '../support/api.js';
 import { admin, logIn, useBrowser } from '../support/browser.js';
 
 // Issue 25, "Where would this visitor go, and why": the campaign's Simulate tab explains, on the screen,
-// why a visitor from elsewhere does not match a country group and lands in the catch-all.
+// why a visitor from elsewhere does not match a country group and lands in the catch-all; the flow
+// editor marks its own builder with the answer.
 
 const browser = useBrowser();
 let adminToken = '';
@@ -66,6 +67,22 @@ describe('the campaign simulator', () => {
     await page.getByRole('button', { name: 'Simulate' }).click();
     await page.getByRole('region', { name: 'US only' }).getByText('Not matched').waitFor();
     expect(await page.getByRole('region', { name: 'Everyone else' }).getByText('Chosen').isVisible()).toBe(true);
+
+    // "Show on the flow": the builder itself marks the rule that said no, and the group taken stands out.
+    await page.getByRole('button', { name: 'Show on the flow' }).click();
+    await page.getByText('Marked for the last simulated visitor, who goes to “Everyone else”.').waitFor();
+    const rule = page.locator('[data-rule="countryCode"]');
+    const mark = rule.locator('[data-verdict]');
+    expect(await mark.getAttribute('data-verdict')).toBe('false');
+    expect(await mark.textContent()).toBe('falsevisitor had: GB');
+    const usHeader = page.locator('[data-simulated]').filter({ hasText: 'US only' });
+    expect(await usHeader.getAttribute('data-simulated')).toBe('tested');
+    expect(await usHeader.getByText('Not matched').isVisible()).toBe(true);
+    const chosenHeader = page.locator('[data-simulated="chosen"]');
+    expect(await chosenHeader.getByText('Everyone else').isVisible()).toBe(true);
+    expect(await chosenHeader.getByText('Matched', { exact: true }).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Clear marks' }).click();
+    expect(await page.locator('[data-verdict]').count()).toBe(0);
     await page.close();
   });
 });

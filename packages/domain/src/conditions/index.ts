@@ -6,6 +6,7 @@ export * from './fields.js';
 export * from './measure.js';
 export * from './regions.js';
 export * from './schema.js';
+export * from './trace-marks.js';
 export * from './types.js';
 export * from './value-checks.js';
 export * from './visitor-values.js';

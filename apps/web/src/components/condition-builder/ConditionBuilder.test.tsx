@@ -1,4 +1,4 @@
-import { ALL_CONDITION_TEXT, type ConditionNode } from '@switchyard/domain';
+import { ALL_CONDITION_TEXT, type ConditionContext, type ConditionNode, traceCondition } from '@switchyard/domain';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
@@ -220,5 +220,44 @@ describe('ConditionBuilder (§2.7)', () => {
     fireEvent.click(button(group(1)[0] as HTMLElement, 'Add rule'));
     fireEvent.click(screen.getByRole('combobox', { name: 'Rule' }));
     expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual(['Device', 'Age']);
+  });
+});
+
+describe('the builder marked by a simulation (issue 25)', () => {
+  const visitor: ConditionContext = {
+    fields: { countryCode: 'US', device: 'mobile' },
+    vars: {},
+    now: new Date('2026-11-24T12:00:00Z'),
+    inSegment: () => false,
+  };
+  const stored = and(inCountry('US', 'CA'), not(and(mobile)));
+  const trace = traceCondition(stored, visitor);
+  const rules = () => screen.getAllByRole('combobox', { name: 'Rule' }).map((input) => input.closest('[data-rule]'));
+  const markOf = (element: Element | null) =>
+    (element?.querySelector('[data-verdict]') as HTMLElement | null)?.textContent ?? null;
+
+  it('marks each rule where it stands with its verdict and what the visitor had, and each group', () => {
+    renderBuilder(JSON.stringify(stored), { trace });
+    expect(rules().map(markOf)).toEqual(['truevisitor had: US', 'truevisitor had: mobile']);
+    // The top group is false: the NOT group around "device is mobile" is.
+    expect(group(1).map((scope) => within(scope).getAllByText(/^(true|false)$/)[0]?.textContent)).toEqual(['false']);
+    expect(within(group(2)[0] as HTMLElement).getAllByText(/^(true|false)$/)[0]).toHaveTextContent('false');
+    expect(screen.queryByText(/changed since the simulation/)).toBeNull();
+  });
+
+  it('drops the marks and says why once a rule is edited since', () => {
+    renderBuilder(JSON.stringify(stored), { trace });
+    fireEvent.click(screen.getAllByRole('button', { name: 'Delete rule' })[1] as HTMLElement);
+    expect(rules().map(markOf)).toEqual([null]);
+    expect(
+      screen.getByText(
+        'This condition changed since the simulation. Save the flow and simulate again to mark its rules.',
+      ),
+    ).toBeVisible();
+  });
+
+  it('shows no mark without a simulation', () => {
+    renderBuilder(JSON.stringify(stored));
+    expect(rules().map(markOf)).toEqual([null, null]);
   });
 });

@@ -1,8 +1,15 @@
 import { Alert, Stack } from '@mantine/core';
-import { availableConditionFields, CONDITION_MAX_DEPTH, type ConditionNode } from '@switchyard/domain';
+import {
+  availableConditionFields,
+  CONDITION_MAX_DEPTH,
+  type ConditionNode,
+  type ConditionTrace,
+  marksOfEditorTree,
+  traceMarks,
+} from '@switchyard/domain';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ConditionValue } from './builderTree';
+import type { BuilderNode, ConditionValue } from './builderTree';
 import { ConditionBuilderContext, type ConditionBuilderSettings, type FlowType } from './ConditionBuilderContext';
 import { ConditionGroup } from './ConditionGroup';
 import { useConditionForm } from './useConditionForm';
@@ -27,6 +34,8 @@ export interface ConditionBuilderProps {
   /** Segments not offered by segmentId rules: the current segment and its own `segments_chain` (§3.9). */
   excludeSegments?: readonly string[];
   disabled?: boolean;
+  /** Issue 25: a simulation's trace of this condition; each rule and group is marked true or false by it. */
+  trace?: ConditionTrace;
 }
 
 const NONE: readonly string[] = [];
@@ -41,10 +50,16 @@ export function ConditionBuilder({
   maxDepth = CONDITION_MAX_DEPTH,
   excludeSegments = NONE,
   disabled = false,
+  trace,
 }: ConditionBuilderProps) {
   const { t } = useTranslation();
   const form = useConditionForm(value, onChange);
   const fields = useMemo(() => availableConditionFields(availableRules, flowType), [availableRules, flowType]);
+  // Marks only while the rules shown are the rules traced; an edit since leaves none rather than wrong ones.
+  const marks = useMemo(
+    () => (trace ? marksOfEditorTree(form.group, traceMarks(trace), (node) => (node as BuilderNode).id) : undefined),
+    [trace, form.group],
+  );
   const settings: ConditionBuilderSettings = {
     flowType,
     fields,
@@ -54,6 +69,7 @@ export function ConditionBuilder({
     disabled,
     root: form.group,
     change: form.change,
+    marks: marks ?? undefined,
   };
 
   return (
@@ -62,6 +78,11 @@ export function ConditionBuilder({
         {form.unreadable && (
           <Alert color="orange" variant="light" p="xs">
             {t('controls:conditionBuilder.unreadable')}
+          </Alert>
+        )}
+        {marks === null && (
+          <Alert color="gray" variant="light" p="xs">
+            {t('controls:conditionBuilder.changedSinceSimulation')}
           </Alert>
         )}
         <ConditionGroup group={form.group} path={[]} depth={1} />

@@ -1,4 +1,4 @@
-import type { ConditionField } from '@switchyard/domain';
+import type { ConditionField, NodeMark } from '@switchyard/domain';
 import { createContext, useContext } from 'react';
 import type { BuilderGroup } from './builderTree';
 
@@ -18,6 +18,8 @@ export interface ConditionBuilderSettings {
   /** The whole working copy and its setter; groups and rules change it by path. */
   root: BuilderGroup;
   change: (root: BuilderGroup) => void;
+  /** Issue 25: each node's mark from a simulation, by node id; absent when there is none to show. */
+  marks?: ReadonlyMap<string, NodeMark>;
 }
 
 export const ConditionBuilderContext = createContext<ConditionBuilderSettings | null>(null);

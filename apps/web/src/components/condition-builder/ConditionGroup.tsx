@@ -13,6 +13,7 @@ import {
 } from './builderTree';
 import { useConditionBuilderContext } from './ConditionBuilderContext';
 import { ConditionRule } from './ConditionRule';
+import { SimulationMark } from './SimulationMark';
 
 interface ConditionGroupProps {
   group: BuilderGroup;
@@ -65,6 +66,7 @@ export function ConditionGroup({ group, path, depth }: ConditionGroupProps) {
       <Stack gap="xs">
         <Group justify="space-between" gap="xs">
           <Group gap="xs">
+            <SimulationMark id={group.id} />
             {toggle(t('controls:conditionBuilder.not'), group.not, () =>
               change(updateGroup(root, path, { not: !group.not })),
             )}

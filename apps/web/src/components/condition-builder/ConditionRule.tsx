@@ -6,6 +6,7 @@ import { type BuilderRule, emptyRule, type NodePath, removeNode, replaceChild } 
 import { useConditionBuilderContext } from './ConditionBuilderContext';
 import { RuleValueInput, useRuleLabel } from './RuleValueInput';
 import { fieldOfRule, OPERATION_KEYS } from './ruleFields';
+import { SimulationMark, useMarkColor } from './SimulationMark';
 
 /** One rule of a group (§2.7, §3.9): its field, operation (and var key), values, and a delete button. */
 export function ConditionRule({ rule, path }: { rule: BuilderRule; path: NodePath }) {
@@ -14,6 +15,7 @@ export function ConditionRule({ rule, path }: { rule: BuilderRule; path: NodePat
   const label = useRuleLabel();
   const field = fieldOfRule(rule);
   const update = (next: BuilderRule) => change(replaceChild(root, path, next));
+  const markColor = useMarkColor(rule.id);
 
   // A stored rule on a field no longer offered (availableRules) still shows under its own name.
   const offered = fields.some((candidate) => candidate.var === field.var) ? fields : [...fields, field];
@@ -26,7 +28,14 @@ export function ConditionRule({ rule, path }: { rule: BuilderRule; path: NodePat
   const keys = [...VARS_KEYS, ...(rule.key && !VARS_KEYS.includes(rule.key as never) ? [rule.key] : [])];
 
   return (
-    <Paper withBorder p="xs" radius="sm" data-rule={rule.var}>
+    <Paper
+      withBorder
+      p="xs"
+      radius="sm"
+      data-rule={rule.var}
+      style={markColor ? { borderInlineStart: `4px solid ${markColor}` } : undefined}
+    >
+      <SimulationMark id={rule.id} />
       <Group gap="xs" align="flex-end" wrap="wrap">
         <Select
           {...label('field')}

@@ -1,7 +1,7 @@
 import { Alert, Center, Loader, Paper, Stack, Tabs, Title } from '@mantine/core';
 import type { ResourceDefinition } from '@switchyard/domain';
 import { useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useCallback, useState } from 'react';
+import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { resourceKeys } from '../../api/queryKeys';
@@ -10,6 +10,7 @@ import { RecordHistory } from '../../history/RecordHistory';
 import { ResourceBreadcrumbs } from '../breadcrumbs/ResourceBreadcrumbs';
 import { useServerMessage } from '../feedback/useServerMessage';
 import { recordName } from '../recordName';
+import { EditTabsContext } from './EditTabs';
 import { ResourceForm } from './ResourceForm';
 import type { FormElement } from './types';
 
@@ -33,6 +34,7 @@ export function ResourceEdit({ definition, elements, notice, wide = false, tabs 
   const queryClient = useQueryClient();
   const [tab, setTab] = useState<string | null>('form');
   const [opened, setOpened] = useState<readonly string[]>([]);
+  const tabControl = useMemo(() => ({ show: setTab }), []);
   if (tab !== null && tabs.some((extra) => extra.value === tab) && !opened.includes(tab)) setOpened([...opened, tab]);
   // Issue 21: a restore hands back the record; the form starts again from it.
   const [restores, setRestores] = useState(0);
@@ -63,49 +65,51 @@ export function ResourceEdit({ definition, elements, notice, wide = false, tabs 
           : t('resources:breadcrumbs.edit', { id })}
       </Title>
       {notice}
-      <Tabs value={tab} onChange={setTab} keepMounted>
-        <Tabs.List mb="md">
-          <Tabs.Tab value="form">{t('history:tabs.form')}</Tabs.Tab>
-          <Tabs.Tab value="history">{t('history:tabs.history')}</Tabs.Tab>
-          {tabs.map((extra) => (
-            <Tabs.Tab key={extra.value} value={extra.value}>
-              {extra.label}
-            </Tabs.Tab>
-          ))}
-        </Tabs.List>
-        <Tabs.Panel value="form">
-          <Paper withBorder p={wide ? { base: 'sm', sm: 'lg' } : 'lg'} radius="md" maw={wide ? undefined : 760}>
-            {record.isPending ? (
-              <Center py="xl">
-                <Loader aria-label={t('resources:list.loading')} />
-              </Center>
-            ) : record.isError ? (
-              <Alert color="red" variant="light" role="alert">
-                {translate(record.error.message)}
-              </Alert>
-            ) : (
-              <ResourceForm
-                key={`${id}:${restores}`}
-                definition={definition}
-                elements={elements}
-                record={record.data}
-              />
-            )}
-          </Paper>
-        </Tabs.Panel>
-        <Tabs.Panel value="history">
-          {tab === 'history' && id !== undefined && (
-            <Stack maw={760}>
-              <RecordHistory definition={definition} id={id} fieldLabel={fieldLabel} onRestored={restored} />
-            </Stack>
-          )}
-        </Tabs.Panel>
-        {tabs.map((extra) => (
-          <Tabs.Panel key={extra.value} value={extra.value}>
-            {opened.includes(extra.value) && extra.panel}
+      <EditTabsContext.Provider value={tabControl}>
+        <Tabs value={tab} onChange={setTab} keepMounted>
+          <Tabs.List mb="md">
+            <Tabs.Tab value="form">{t('history:tabs.form')}</Tabs.Tab>
+            <Tabs.Tab value="history">{t('history:tabs.history')}</Tabs.Tab>
+            {tabs.map((extra) => (
+              <Tabs.Tab key={extra.value} value={extra.value}>
+                {extra.label}
+              </Tabs.Tab>
+            ))}
+          </Tabs.List>
+          <Tabs.Panel value="form">
+            <Paper withBorder p={wide ? { base: 'sm', sm: 'lg' } : 'lg'} radius="md" maw={wide ? undefined : 760}>
+              {record.isPending ? (
+                <Center py="xl">
+                  <Loader aria-label={t('resources:list.loading')} />
+                </Center>
+              ) : record.isError ? (
+                <Alert color="red" variant="light" role="alert">
+                  {translate(record.error.message)}
+                </Alert>
+              ) : (
+                <ResourceForm
+                  key={`${id}:${restores}`}
+                  definition={definition}
+                  elements={elements}
+                  record={record.data}
+                />
+              )}
+            </Paper>
           </Tabs.Panel>
-        ))}
-      </Tabs>
+          <Tabs.Panel value="history">
+            {tab === 'history' && id !== undefined && (
+              <Stack maw={760}>
+                <RecordHistory definition={definition} id={id} fieldLabel={fieldLabel} onRestored={restored} />
+              </Stack>
+            )}
+          </Tabs.Panel>
+          {tabs.map((extra) => (
+            <Tabs.Panel key={extra.value} value={extra.value}>
+              {opened.includes(extra.value) && extra.panel}
+            </Tabs.Panel>
+          ))}
+        </Tabs>
+      </EditTabsContext.Provider>
     </Stack>
   );
 }

@@ -1,10 +1,12 @@
-import { getResource } from '@switchyard/domain';
+import { getResource, type SimulationAnswer } from '@switchyard/domain';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { useResourceRecord } from '../../api/useResourceRecord';
 import { ResourceEdit } from '../../components/form/ResourceEdit';
 import type { FormElement } from '../../components/form/types';
 import type { PathGroupsRepeaterInput } from '../../components/repeaters/path-groups';
+import { type SimulationMarks, SimulationMarksContext } from '../../components/simulation/SimulationMarks';
 import { countColumn, nameColumn, statusColumn, timestampColumns } from '../screens/columns';
 import { nameElement } from '../screens/formElements';
 import { resourceScreens } from '../screens/resourceScreens';
@@ -37,7 +39,10 @@ const TRACKER_ELEMENTS = flowElements('tracker');
 const flows = getResource('flows');
 const trackerFlows = getResource('tracker-flows');
 
-/** The flow editor with a "Simulate" tab (issue 25) beside the form and History. */
+/**
+ * The flow editor with a "Simulate" tab (issue 25) beside the form and History; the last answer marks
+ * the form's path groups and rules until cleared.
+ */
 function flowEdit(kind: 'api' | 'tracker') {
   const definition = kind === 'tracker' ? trackerFlows : flows;
   const elements = kind === 'tracker' ? TRACKER_ELEMENTS : API_ELEMENTS;
@@ -45,17 +50,26 @@ function flowEdit(kind: 'api' | 'tracker') {
     const { t } = useTranslation();
     const { id } = useParams();
     const externalId = useResourceRecord(definition, id).data?.external_id;
+    const [answer, setAnswer] = useState<SimulationAnswer | null>(null);
+    const marks = useMemo<SimulationMarks | null>(
+      () => (answer ? { answer, clear: () => setAnswer(null) } : null),
+      [answer],
+    );
     const tabs =
       typeof externalId === 'string'
         ? [
             {
               value: 'simulate',
               label: t('resources:simulator.tab'),
-              panel: <FlowSimulator kind={kind} flowId={externalId} />,
+              panel: <FlowSimulator kind={kind} flowId={externalId} onAnswer={setAnswer} />,
             },
           ]
         : [];
-    return <ResourceEdit definition={definition} elements={elements} wide tabs={tabs} />;
+    return (
+      <SimulationMarksContext.Provider value={marks}>
+        <ResourceEdit definition={definition} elements={elements} wide tabs={tabs} />
+      </SimulationMarksContext.Provider>
+    );
   };
 }
 

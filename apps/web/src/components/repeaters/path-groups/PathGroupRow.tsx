@@ -1,7 +1,9 @@
 import { Badge, Group, Input, Stack, Switch, Text } from '@mantine/core';
-import { trafficShares } from '@switchyard/domain';
+import { type ConditionTrace, trafficShares } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
 import { ConditionBuilder, ConditionLabel } from '../../condition-builder';
+import { useSimulationMarks } from '../../simulation/SimulationMarks';
+import { GroupStatus } from '../../simulation/Verdict';
 import { Repeater } from '../Repeater';
 import { TrimmedTextInput } from '../TrimmedTextInput';
 import { ExpandToggle } from './ExpandToggle';
@@ -34,6 +36,13 @@ function useGroupExpanded(group: PathGroup, fieldErrors: Record<string, string> 
   return { expanded, toggle: () => setOpen(group.id, !expanded), bodyId: `${idPrefix}-group-${group.id}` };
 }
 
+/** Issue 25: how the last simulated visitor fared in this group, when the editor holds a simulation. */
+function useSimulatedGroup(group: PathGroup) {
+  const marks = useSimulationMarks();
+  const simulated = marks?.answer.groups.find((candidate) => candidate.id === group.id);
+  return { simulated, chosen: simulated !== undefined && marks?.answer.path_group?.id === group.id };
+}
+
 /** Long names break anywhere rather than push the row's buttons off screen. */
 const WRAP_ANYWHERE = { overflowWrap: 'anywhere' } as const;
 
@@ -47,9 +56,21 @@ export function PathGroupHeader({ group, position, fieldErrors }: PathGroupRowPr
   const { expanded, toggle, bodyId } = useGroupExpanded(group, fieldErrors);
   const title = group.name || t('controls:pathGroups.untitledGroup', { position });
   const noticeAllDisabled = allOffersDisabled(group, offerEnabled);
+  const { simulated, chosen } = useSimulatedGroup(group);
 
   return (
-    <Group gap="xs" wrap="nowrap" align="flex-start">
+    <Group
+      gap="xs"
+      wrap="nowrap"
+      align="flex-start"
+      data-simulated={simulated ? (chosen ? 'chosen' : 'tested') : undefined}
+      // The group the simulated visitor went to stands out, as in the simulator's own list.
+      style={
+        chosen
+          ? { background: 'var(--mantine-color-teal-light)', borderRadius: 'var(--mantine-radius-sm)', padding: 4 }
+          : undefined
+      }
+    >
       <ExpandToggle
         expanded={expanded}
         onToggle={toggle}
@@ -72,6 +93,7 @@ export function PathGroupHeader({ group, position, fieldErrors }: PathGroupRowPr
           <Text size="xs" c="dimmed">
             {t('controls:pathGroups.pathCount', { count: group.paths.length })}
           </Text>
+          {simulated && <GroupStatus group={simulated} />}
         </Group>
         <ConditionLabel
           value={group.condition}
@@ -101,6 +123,7 @@ export function PathGroupBody({
   const { expanded, bodyId } = useGroupExpanded(group, fieldErrors);
   const title = group.name || t('controls:pathGroups.untitledGroup', { position });
   const shares = trafficShares(group.paths);
+  const { simulated } = useSimulatedGroup(group);
   if (!expanded) return null;
 
   const createPath = (): Path => {
@@ -139,6 +162,8 @@ export function PathGroupBody({
             onChange={(condition) => update({ ...group, condition })}
             flowType={flowType}
             disabled={disabled}
+            // The answer's trace is the one domain traceCondition made; its schema only loosens its type.
+            trace={simulated?.condition_trace as ConditionTrace | undefined}
           />
         </div>
       </Input.Wrapper>

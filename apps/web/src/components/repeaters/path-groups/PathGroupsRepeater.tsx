@@ -1,7 +1,8 @@
-import { useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOfferLookup } from '../../../api/useOfferLookup';
 import type { FormControlProps } from '../../form/types';
+import { useSimulationMarks, wasTested } from '../../simulation/SimulationMarks';
 import { Repeater } from '../Repeater';
 import { RepeaterField } from '../RepeaterField';
 import { PathGroupBody, PathGroupHeader } from './PathGroupRow';
@@ -15,6 +16,7 @@ import {
   type PathGroup,
   readPathGroups,
 } from './pathGroupRows';
+import { SimulationNotice } from './SimulationNotice';
 
 /** What `element.input` of a `path-groups-repeater` element carries. */
 export interface PathGroupsRepeaterInput {
@@ -75,6 +77,17 @@ export function PathGroupsRepeater({
     };
   }, [flowType, offers, disabled, toggled, idPrefix]);
 
+  // A new simulation opens the groups routing tested, so their marked rules are in view.
+  const answer = useSimulationMarks()?.answer;
+  useEffect(() => {
+    if (!answer) return;
+    setToggled((current) => {
+      const next = new Map(current);
+      for (const group of answer.groups) if (wasTested(group)) next.set(group.id, true);
+      return next;
+    });
+  }, [answer]);
+
   const remember = (group: PathGroup) => {
     settings.markNew(group.id);
     for (const path of group.paths) settings.markNew(path.id);
@@ -97,6 +110,7 @@ export function PathGroupsRepeater({
         }
         required={required}
       >
+        <SimulationNotice />
         <Repeater<PathGroup>
           rows={groups}
           onChange={onChange}

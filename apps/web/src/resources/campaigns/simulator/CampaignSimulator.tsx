@@ -1,5 +1,6 @@
 import { Alert, Button, Group, Paper, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
-import { type FormEvent, useState } from 'react';
+import type { SimulationAnswer } from '@switchyard/domain';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useServerMessage } from '../../../components/feedback/useServerMessage';
 import { SimulationResult } from './SimulationResult';
@@ -12,10 +13,22 @@ const key = (name: string) => `resources:simulator.${name}`;
  * Issue 25, "Where would this visitor go, and why": a visitor (for an API campaign, a lead) described by
  * hand, routed through the campaign as it is live, and the answer explained.
  */
-export function CampaignSimulator({ kind, campaignId }: { kind: CampaignKind; campaignId: string }) {
+export function CampaignSimulator({
+  kind,
+  campaignId,
+  onAnswer,
+  resultActions,
+}: {
+  kind: CampaignKind;
+  campaignId: string;
+  /** Each answer as it comes (the flow editor marks its builder with it). */
+  onAnswer?: (answer: SimulationAnswer) => void;
+  /** Shown above an answer (the flow editor's "Show on the flow"). */
+  resultActions?: ReactNode;
+}) {
   const { t } = useTranslation();
   const translate = useServerMessage();
-  const simulation = useSimulation(kind, campaignId);
+  const simulation = useSimulation(kind, campaignId, onAnswer);
   const [ip, setIp] = useState('');
   const [userAgent, setUserAgent] = useState('');
   const [language, setLanguage] = useState('');
@@ -127,6 +140,7 @@ export function CampaignSimulator({ kind, campaignId }: { kind: CampaignKind; ca
           {translate(simulation.error.message)}
         </Alert>
       )}
+      {simulation.data && resultActions}
       {simulation.data && <SimulationResult answer={simulation.data} />}
     </Stack>
   );

@@ -1,26 +1,11 @@
-import { Badge, Box, Group, Stack, Text } from '@mantine/core';
+import { Box, Group, Stack, Text } from '@mantine/core';
 import { type ConditionNode, describeCondition, type SimulationAnswer } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
+import { testedValue, Verdict } from '../../../components/simulation/Verdict';
 
 type Trace = SimulationAnswer['groups'][number]['condition_trace'];
 
 const key = (name: string) => `resources:simulator.${name}`;
-
-function testedValue(value: Trace['value']): string {
-  if (value === null || value === undefined || value === '') return '—';
-  return Array.isArray(value) ? value.join(', ') : String(value);
-}
-
-/** True or false, in words and colour, so it reads without the colour too. */
-export function Verdict({ verdict }: { verdict: boolean }) {
-  const { t } = useTranslation();
-  return (
-    // Outlined, so it reads on the chosen group's tint too; it keeps its width beside a long reading.
-    <Badge size="sm" variant="outline" color={verdict ? 'teal' : 'red'} style={{ flexShrink: 0 }}>
-      {t(verdict ? key('true') : key('false'))}
-    </Badge>
-  );
-}
 
 /**
  * A group's condition tree as routing tested it: each leaf read in the condition language's own words

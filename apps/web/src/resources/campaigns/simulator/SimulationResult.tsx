@@ -14,6 +14,7 @@ import {
 } from '@mantine/core';
 import type { SimulationAnswer } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
+import { GroupStatus } from '../../../components/simulation/Verdict';
 import { ConditionTrace } from './ConditionTrace';
 
 const key = (name: string) => `resources:simulator.${name}`;
@@ -65,12 +66,6 @@ function VisitorRead({ context }: { context: SimulationAnswer['context'] }) {
       </Text>
     </Paper>
   );
-}
-
-function GroupStatus({ group }: { group: SimulationAnswer['groups'][number] }) {
-  const { t } = useTranslation();
-  if (group.skipped_reason) return <Badge color="gray">{t(key(`skipped.${group.skipped_reason}`))}</Badge>;
-  return <Badge color={group.matched ? 'teal' : 'red'}>{t(group.matched ? key('matched') : key('notMatched'))}</Badge>;
 }
 
 function Decision({ answer }: { answer: SimulationAnswer }) {

@@ -8,10 +8,11 @@ export type CampaignKind = 'tracker' | 'api';
  * Issue 25: `POST /api/tracker/campaigns/:id/simulate` (a visitor) or `/api/campaigns/:id/simulate`
  * (a lead). Nothing is recorded and no cap is taken, so it is a mutation only because it posts.
  */
-export function useSimulation(kind: CampaignKind, campaignId: string) {
+export function useSimulation(kind: CampaignKind, campaignId: string, onAnswer?: (answer: SimulationAnswer) => void) {
   const base = kind === 'tracker' ? 'tracker/campaigns' : 'campaigns';
   return useMutation({
     mutationFn: (body: Record<string, unknown>) =>
       api<SimulationAnswer>(`${base}/${encodeURIComponent(campaignId)}/simulate`, { method: 'POST', body }),
+    onSuccess: onAnswer,
   });
 }
