@@ -82,7 +82,8 @@ describe('the campaign simulator', () => {
     expect(await chosenHeader.getByText('Everyone else').isVisible()).toBe(true);
     expect(await chosenHeader.getByText('Matched', { exact: true }).isVisible()).toBe(true);
     await page.getByRole('button', { name: 'Clear marks' }).click();
-    expect(await page.locator('[data-verdict]').count()).toBe(0);
+    expect(await rule.locator('[data-verdict]').count()).toBe(0);
+    expect(await page.locator('[data-simulated]').count()).toBe(0);
     await page.close();
   });
 });
