@@ -1060,6 +1060,44 @@ forEachDatabase('workspace isolation', (db) => {
       });
     }
 
+    for (const side of ['A', 'B'] as const) {
+      const other = OTHER[side];
+      // Issue 25: simulate, replay and the live stream answer about the acting workspace's traffic only.
+      it(`simulates and replays only ${side}'s campaigns and events for ${side}'s member`, async () => {
+        await matrix.cases(async (check) => {
+          const visitor = { ip: DE_IP };
+          for (const [route, campaign] of [
+            ['tracker/campaigns', 'campaign'],
+            ['campaigns', 'apiCampaign'],
+          ] as const) {
+            const lead = route === 'campaigns' ? { email: 'sim@gmail.com' } : {};
+            await check(`POST /api/${route}/{id}/simulate`, `${side}'s member, ${side}'s campaign: 200`, async () => {
+              const url = `/api/${route}/${traffic[side][campaign].external_id}/simulate`;
+              expectStatus(await as(side, 'POST', url, { payload: { ...visitor, ...lead } }), 200, url);
+            });
+            await check(`POST /api/${route}/{id}/simulate`, `${side}'s member, ${other}'s campaign: 404`, async () => {
+              const url = `/api/${route}/${traffic[other][campaign].external_id}/simulate`;
+              expectStatus(await as(side, 'POST', url, { payload: { ...visitor, ...lead } }), 404, url);
+            });
+          }
+          for (const [kind, id] of [
+            ['clicks', (at: Side) => traffic[at].clicks[0] as string],
+            ['leads', (at: Side) => traffic[at].lead],
+          ] as const) {
+            await check(`GET /api/events/${kind}/{id}/replay`, `${side}'s member, ${side}'s event: 200`, async () => {
+              expectStatus(await as(side, 'GET', `/api/events/${kind}/${id(side)}/replay`), 200, `${kind} replay`);
+            });
+            await check(`GET /api/events/${kind}/{id}/replay`, `${side}'s member, ${other}'s event: 404`, async () => {
+              expectStatus(await as(side, 'GET', `/api/events/${kind}/${id(other)}/replay`), 404, `${kind} replay`);
+            });
+          }
+          await check('GET /api/live', `${side}'s member naming ${other} in X-Workspace: 403`, async () => {
+            expectStatus(await as(side, 'GET', '/api/live', { acting: workspace[other].id }), 403, 'live');
+          });
+        });
+      });
+    }
+
     it('lets root read each workspace through the header; members naming the other get 403', async () => {
       await matrix.cases(async (check) => {
         for (const side of ['A', 'B'] as const) {
