@@ -97,6 +97,7 @@ forEachDatabase('simulating a visitor', (db) => {
       language: 'fr',
       device: 'desktop',
       vars: { var1: 'v' },
+      var1: 'v',
       isBot: false,
       botReason: null,
     });

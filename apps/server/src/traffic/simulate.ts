@@ -186,8 +186,12 @@ async function answer(
   const filled = template?.fill(values, subject.vars) ?? null;
   const fields: Record<string, string | number> = {};
   for (const [name, value] of Object.entries(subject.fields)) if (value !== undefined) fields[name] = value;
+  const vars = { ...subject.vars } as Record<string, string>;
   return {
     context: {
+      // Each var also by its own name (`context.var1`), as the contract lists "vars…" beside the fields;
+      // a var never hides a field of the context, which are set after it.
+      ...vars,
       country: reading.country ?? null,
       region: reading.region ?? null,
       city: reading.city ?? null,
@@ -198,7 +202,7 @@ async function answer(
       browser: traits?.browser ?? null,
       language: reading.language ?? null,
       referrer: reading.referrerDomain ?? null,
-      vars: { ...subject.vars } as Record<string, string>,
+      vars,
       isBot: reading.botReason !== null,
       botReason: reading.botReason,
       fields,

@@ -92,7 +92,9 @@ export const ZSimulationAnswer = z.object({
     /** Every condition field as routing read it. */
     fields: z.record(z.string(), z.union([z.string(), z.number()])),
     time: z.iso.datetime(),
-  }),
+  })
+    // Each var again under its own name (`var1`), beside `vars`.
+    .loose(),
   groups: z.array(
     ZNamed.extend({
       priority: z.number(),
