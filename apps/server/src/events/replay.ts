@@ -1,20 +1,23 @@
 // Issue 25: `GET /api/events/clicks/{click_id}/replay` and `/api/events/leads/{lead_id}/replay`, a stored
 // event's context routed again against today's configuration (simulate), beside what happened when it
 // was routed. Read as the event tables are (the reports permission), and only for an event of the acting
-// workspace's campaigns.
+// workspace's campaigns. With the records it names and its conversions, for the click inspector.
 import type { ClickReplay, LeadReplay } from '@switchyard/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { authorize } from '../api/guard.js';
 import { workspaceOf } from '../auth/workspace.js';
 import { NotFoundError } from '../errors.js';
+import { seesMoney } from '../reports/money.js';
 import type { Database } from '../store/schema.js';
 import type { TrafficEngine } from '../traffic/engine.js';
+import { inspectClick, inspectLead } from './inspected.js';
 
 export function eventReplayRoutes(app: FastifyInstance, db: Kysely<Database>, engine: TrafficEngine): void {
   /** The acting workspace, and whether a campaign of `kind` is one of its records. */
   const scope = (request: FastifyRequest, kind: 'tracker-campaigns' | 'campaigns') => {
-    const workspaceId = workspaceOf(authorize(request, 'tracker', 'reports', 'get'));
+    const actor = authorize(request, 'tracker', 'reports', 'get');
+    const workspaceId = workspaceOf(actor);
     // Asked of the stored records, not the live routing: an event of an archived campaign is still shown.
     const inWorkspace = async (campaignExternalId: string) =>
       (await db
@@ -24,24 +27,24 @@ export function eventReplayRoutes(app: FastifyInstance, db: Kysely<Database>, en
         .where('external_id', '=', campaignExternalId)
         .where('workspace_id', '=', workspaceId)
         .executeTakeFirst()) !== undefined;
-    return { workspaceId, inWorkspace };
+    return { actor, workspaceId, inWorkspace };
   };
 
   app.get<{ Params: { click_id: string } }>(
     '/events/clicks/:click_id/replay',
     async (request): Promise<ClickReplay> => {
-      const { workspaceId, inWorkspace } = scope(request, 'tracker-campaigns');
+      const { actor, workspaceId, inWorkspace } = scope(request, 'tracker-campaigns');
       const answer = await engine.replayClick(request.params.click_id, workspaceId, inWorkspace);
       // Another workspace's click is not found, as an unknown one.
       if (!answer) throw new NotFoundError();
-      return answer;
+      return inspectClick(db, answer, seesMoney(actor));
     },
   );
 
   app.get<{ Params: { lead_id: string } }>('/events/leads/:lead_id/replay', async (request): Promise<LeadReplay> => {
-    const { workspaceId, inWorkspace } = scope(request, 'campaigns');
+    const { actor, workspaceId, inWorkspace } = scope(request, 'campaigns');
     const answer = await engine.replayLead(request.params.lead_id, workspaceId, inWorkspace);
     if (!answer) throw new NotFoundError();
-    return answer;
+    return inspectLead(db, answer, seesMoney(actor));
   });
 }

@@ -7,7 +7,6 @@
 
 import type {
   BotReason,
-  ClickConversion,
   ClickEvent,
   ConversionEvent,
   ConversionState,
@@ -23,6 +22,7 @@ import { BOT_REASONS, CONVERSION_STATES } from '@switchyard/domain';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { type RecordRef, recordNames } from '../postback-log/service.js';
 import type { Database } from '../store/schema.js';
+import { conversionsOf } from './click-conversions.js';
 import { EVENT_TABLES, eventWhere, FROM_ORIGIN } from './query.js';
 
 type Row = Record<string, unknown>;
@@ -167,7 +167,13 @@ export class EventsService {
     }
     const [named, conversions] = await Promise.all([
       namesOf(this.db, refs),
-      kind === 'clicks' ? this.clickConversions(rows.map((row) => String(row.click_id))) : new Map(),
+      kind === 'clicks'
+        ? conversionsOf(
+            this.db,
+            'click_id',
+            rows.map((row) => String(row.click_id)),
+          )
+        : new Map(),
     ]);
     const reference = (row: Row, name: (typeof REFERENCES)[number][0]) => {
       const column = REFERENCES.find(([key]) => key === name)?.[1] ?? '';
@@ -267,31 +273,6 @@ export class EventsService {
       return conversion as EventRows[Kind];
     });
     return { list, total };
-  }
-
-  /** The conversions of a page's clicks, oldest first, in one query keyed by click id. */
-  private async clickConversions(clickIds: string[]): Promise<Map<string, ClickConversion[]>> {
-    const byClick = new Map<string, ClickConversion[]>();
-    if (clickIds.length === 0) return byClick;
-    const rows = await this.db
-      .selectFrom('conversions')
-      .select(['click_id', 'conversion_id', 'state', 'payout', 'created_at'])
-      .where('click_id', 'in', clickIds)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
-    for (const row of rows) {
-      const clickId = String(row.click_id);
-      const list = byClick.get(clickId) ?? [];
-      list.push({
-        conversion_id: row.conversion_id,
-        state: asState(row.state),
-        payout: Number(row.payout),
-        created_at: row.created_at,
-      });
-      byClick.set(clickId, list);
-    }
-    return byClick;
   }
 
   /** The external ids of the workspace's campaigns, API and tracker (as reports read them). */

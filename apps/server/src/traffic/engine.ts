@@ -7,8 +7,8 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
-  type ClickReplay,
-  type LeadReplay,
+  type ReplayedClick,
+  type ReplayedLead,
   type SimulatedLead,
   type SimulatedVisitor,
   type SimulationAnswer,
@@ -224,7 +224,7 @@ export class TrafficEngine {
     clickId: string,
     workspaceId: number,
     inWorkspace: (campaignExternalId: string) => Promise<boolean>,
-  ): Promise<ClickReplay | null> {
+  ): Promise<ReplayedClick | null> {
     return replayClick(this.parts, clickId, workspaceId, inWorkspace);
   }
 
@@ -233,7 +233,7 @@ export class TrafficEngine {
     leadId: string,
     workspaceId: number,
     inWorkspace: (campaignExternalId: string) => Promise<boolean>,
-  ): Promise<LeadReplay | null> {
+  ): Promise<ReplayedLead | null> {
     return replayLead(this.parts, leadId, workspaceId, inWorkspace);
   }
 

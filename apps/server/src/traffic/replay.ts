@@ -1,6 +1,6 @@
 // Issue 25: a stored click's or lead's context routed again by simulate (today's configuration and
 // time), beside what happened when it was routed. Nothing is recorded.
-import type { ClickReplay, LeadReplay } from '@switchyard/domain';
+import type { ReplayedClick, ReplayedLead } from '@switchyard/domain';
 import type { StoredClick, StoredLead } from '../store/traffic/engine-store.js';
 import { type EngineParts, storedEvent } from './parts.js';
 import { simulate } from './simulate.js';
@@ -26,7 +26,7 @@ export async function replayClick(
   clickId: string,
   workspaceId: number,
   inWorkspace: (campaignExternalId: string) => Promise<boolean>,
-): Promise<ClickReplay | null> {
+): Promise<ReplayedClick | null> {
   const row = await storedEvent(parts, () => parts.store.storedClick(clickId), clickId);
   if (!row || !(await inWorkspace(row.campaign_external_id))) return null;
   const vars = storedVars(row.vars);
@@ -55,7 +55,7 @@ export async function replayLead(
   leadId: string,
   workspaceId: number,
   inWorkspace: (campaignExternalId: string) => Promise<boolean>,
-): Promise<LeadReplay | null> {
+): Promise<ReplayedLead | null> {
   const row = await storedEvent(parts, () => parts.store.storedLead(leadId), leadId);
   if (!row || !(await inWorkspace(row.campaign_external_id))) return null;
   const vars = storedVars(row.vars);
@@ -81,7 +81,7 @@ export async function replayLead(
   return { lead: leadOf(row, vars), replay };
 }
 
-function leadOf(row: StoredLead, vars: Record<string, string>): LeadReplay['lead'] {
+function leadOf(row: StoredLead, vars: Record<string, string>): ReplayedLead['lead'] {
   return {
     lead_id: row.lead_id,
     created_at: String(row.created_at),
@@ -121,7 +121,7 @@ function visitorOf(row: StoredClick | StoredLead) {
   };
 }
 
-function clickOf(row: StoredClick, vars: Record<string, string>): ClickReplay['click'] {
+function clickOf(row: StoredClick, vars: Record<string, string>): ReplayedClick['click'] {
   return {
     click_id: row.click_id,
     created_at: String(row.created_at),

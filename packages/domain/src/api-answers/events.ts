@@ -17,8 +17,8 @@ export const ZLoggedRecord = z.object({ external_id: z.string(), name: z.string(
 
 const VARS = Object.fromEntries(Array.from({ length: 10 }, (_, index) => [`var${index + 1}`, text]));
 
-/** A conversion of a click, as the click's row shows it. */
-const ZClickConversion = z.object({
+/** A conversion of a click (or an API lead), as the click's row shows it. */
+export const ZClickConversion = z.object({
   conversion_id: z.string(),
   state: ZState,
   payout: amount,

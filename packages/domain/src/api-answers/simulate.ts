@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ZCountryCode } from '../fields.js';
 import { VALIDATION_MESSAGES as M } from '../messages.js';
 import { parseIpAddress } from '../network-addresses.js';
+import { ZClickConversion, ZLoggedRecord } from './events.js';
 
 /** Contract: `vars` keys a lead may carry (subaff, email_source, step, utm_*, var1…var10). */
 export const LEAD_VAR_KEY = /^(subaff|email_source|step|external_id|utm_[a-z0-9_]{1,32}|var(10|[1-9]))$/;
@@ -177,32 +178,54 @@ const ZStoredRouting = z.object({
   vars: z.record(z.string(), z.string()),
 });
 
+/** A stored click as the engine reads it back. */
+export const ZReplayedClick = ZStoredRouting.extend(ZStoredVisitor.shape).extend({
+  click_id: z.string(),
+  lander_external_id: storedText,
+  referrer: storedText,
+  external_click_id: storedText,
+});
+
+/** A stored lead as the engine reads it back. */
+export const ZReplayedLead = ZStoredRouting.extend(ZStoredVisitor.shape).extend({
+  lead_id: z.string(),
+  /** routed | unrouted */
+  decision: z.string(),
+  backup_used: z.boolean(),
+  email_domain: z.string(),
+  age: z.number().int().nullable(),
+});
+
+/**
+ * Issue 25, the click inspector: what the event tables show beside a stored event — the records it names
+ * (a name is null once deleted) and its conversions, oldest first, their payout left out without the
+ * money permission.
+ */
+const INSPECTED = {
+  campaign: ZLoggedRecord,
+  flow: ZLoggedRecord.nullable(),
+  offer: ZLoggedRecord.nullable(),
+  conversions: z.array(ZClickConversion),
+};
+
 /**
  * `GET /api/events/clicks/{click_id}/replay`: the click as it was stored (its routing, and what was read
  * off the visitor) beside its context routed again against today's configuration and time; `replay` is
  * null when the click's campaign is no longer active.
  */
 export const ZClickReplay = z.object({
-  click: ZStoredRouting.extend(ZStoredVisitor.shape).extend({
-    click_id: z.string(),
-    lander_external_id: storedText,
-    referrer: storedText,
-    external_click_id: storedText,
-  }),
+  click: ZReplayedClick.extend(INSPECTED).extend({ lander: ZLoggedRecord.nullable() }),
   replay: ZSimulationAnswer.nullable(),
 });
 export type ClickReplay = z.infer<typeof ZClickReplay>;
+/** The engine's part of a click's replay: the stored click and its context routed today. */
+export type ReplayedClick = { click: z.infer<typeof ZReplayedClick>; replay: SimulationAnswer | null };
 
 /** `GET /api/events/leads/{lead_id}/replay`: as a click's, for a lead of an API campaign. */
 export const ZLeadReplay = z.object({
-  lead: ZStoredRouting.extend(ZStoredVisitor.shape).extend({
-    lead_id: z.string(),
-    /** routed | unrouted */
-    decision: z.string(),
-    backup_used: z.boolean(),
-    email_domain: z.string(),
-    age: z.number().int().nullable(),
-  }),
+  lead: ZReplayedLead.extend(INSPECTED),
   replay: ZSimulationAnswer.nullable(),
 });
 export type LeadReplay = z.infer<typeof ZLeadReplay>;
+/** The engine's part of a lead's replay. */
+export type ReplayedLead = { lead: z.infer<typeof ZReplayedLead>; replay: SimulationAnswer | null };
