@@ -38,6 +38,8 @@ import { useReportFormat } from '../reports/useReportFormat';
 import { useSeesMoney } from '../reports/useSeesMoney';
 import { columnsOf, type EventColumn, type EventFormat, storeColumns, storedColumns } from './eventColumns';
 import { type EventParams, eventQuery, eventsPath, isKind, parseEventParams } from './eventParams';
+import { InspectLink } from './inspector/InspectLink';
+import { isInspectedKind } from './inspector/useEventReplay';
 
 /** Export pages through the list, at most this many events. */
 export const EXPORT_CAP = 10_000;
@@ -293,7 +295,13 @@ function EventTable<Kind extends EventKind>({ kind }: { kind: Kind }) {
                 <Table.Tr key={String((row as unknown as Record<string, unknown>)[ID_FIELD[kind]])}>
                   {tableColumns.map((column) => (
                     <Table.Td key={column.key} style={{ whiteSpace: 'nowrap' }}>
-                      {column.render ? column.render(row, format) : column.value(row, format)}
+                      {column.key === ID_FIELD[kind] && isInspectedKind(kind) ? (
+                        <InspectLink kind={kind} eventId={String(column.value(row, format))} />
+                      ) : column.render ? (
+                        column.render(row, format)
+                      ) : (
+                        column.value(row, format)
+                      )}
                     </Table.Td>
                   ))}
                 </Table.Tr>

@@ -97,6 +97,14 @@ export function appRoutes(screenRoutes: RouteObject[] = resourceRoutes()): Route
                               Component: m.EventTablesScreen,
                             })),
                         },
+                        {
+                          // Issue 25: one click or API lead, and where it would go today.
+                          path: '/tracker/reports/events/:kind/:eventId',
+                          lazy: () =>
+                            import('../../event-tables/inspector/EventInspectorScreen').then((m) => ({
+                              Component: m.EventInspectorScreen,
+                            })),
+                        },
                       ],
                     },
                     {
