@@ -238,6 +238,20 @@ describe('EventTablesScreen', () => {
     expect(screen.queryByRole('checkbox', { name: 'Cost' })).toBeNull();
   });
 
+  it('opens a click in the inspector from its id, keeping the filters for the way back (issue 25)', async () => {
+    answer();
+    renderScreen();
+    const table = await screen.findByRole('table', { name: 'Clicks' });
+    const link = await within(table).findByRole('link', { name: 'click-abc' });
+    expect(link.getAttribute('href')).toBe(`/tracker/reports/events/clicks/click-abc?${PATH.split('?')[1]}`);
+    expect(link.getAttribute('title')).toBe('Inspect the click click-abc');
+    // A conversion opens no inspector: its click does.
+    fireEvent.click(screen.getByRole('tab', { name: 'Conversions' }));
+    const conversions = await screen.findByRole('table', { name: 'Conversions' });
+    await within(conversions).findByText('tx-9');
+    expect(within(conversions).queryByRole('link', { name: 'conv-123456789' })).toBeNull();
+  });
+
   it('switches to the conversions under the same filters', async () => {
     const fetchMock = answer();
     renderScreen();
