@@ -83,6 +83,9 @@ describe('EventInspectorScreen', () => {
     expect(stored('Campaign')).toBe('Spring push');
     expect(stored('Flow')).toBe('Main flow');
     expect(stored('Offer')).toBe('Shoes US');
+    // Named as today's flow names them; a path no longer routed to shows as its id.
+    expect(stored('Path group')).toBe('US visitors');
+    expect(stored('Path')).toBe('p-us');
     expect(stored('Lander')).toBe('—');
     expect(stored('Routing reason')).toBe('The offer was capped or unavailable; a backup offer was sent.');
     expect(stored('AS number')).toBe('AS31334');

@@ -52,7 +52,8 @@ function EventInspector({ kind, eventId }: { kind: InspectedKind; eventId: strin
         <Text size="sm">{t(`kinds.${kind}`)}</Text>
       </Breadcrumbs>
       <div>
-        <Title order={2} style={{ overflowWrap: 'anywhere' }}>
+        {/* An id is long and unbroken: the size of a section's title, wrapped anywhere on a phone. */}
+        <Title order={2} size="h3" style={{ overflowWrap: 'anywhere' }}>
           {title}
         </Title>
         <Text c="dimmed" size="sm">
@@ -70,7 +71,7 @@ function EventInspector({ kind, eventId }: { kind: InspectedKind; eventId: strin
           <section aria-label={t('inspector.replay')}>
             <ReplayVerdict event={query.data.event} replay={query.data.replay} />
           </section>
-          <StoredContext event={query.data.event} time={format.time} />
+          <StoredContext event={query.data.event} replay={query.data.replay} time={format.time} />
           <EventConversions conversions={query.data.event.conversions} time={format.time} money={format.money} />
           {query.data.replay && (
             <Stack gap="sm" component="section" aria-labelledby="event-replay">

@@ -1,5 +1,5 @@
 import { Paper, SimpleGrid, Text, Title } from '@mantine/core';
-import type { LoggedRecord } from '@switchyard/domain';
+import type { LoggedRecord, SimulationAnswer } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
 import type { InspectedEvent } from './destination';
 import { reasonText } from './ReplayVerdict';
@@ -16,11 +16,26 @@ interface Entry {
 const named = (record: LoggedRecord | null, id: string | null) =>
   record?.name ? record.name : (record?.external_id ?? id);
 
+/** A stored path group's or path's name as today's flow names it (the event keeps ids only), else its id. */
+function partName(id: string | null, today: SimulationAnswer | null, part: 'groups' | 'paths'): string | null {
+  if (id === null) return null;
+  const list = part === 'groups' ? today?.groups : today?.probabilities.paths;
+  return list?.find((entry) => entry.id === id)?.name ?? id;
+}
+
 /**
  * Issue 25, the click inspector: the event as it was stored — when, where it was routed and why, and
  * what was read off the visitor — labelled as the event tables' columns are.
  */
-export function StoredContext({ event, time }: { event: InspectedEvent; time: (iso: string) => string }) {
+export function StoredContext({
+  event,
+  replay,
+  time,
+}: {
+  event: InspectedEvent;
+  replay: SimulationAnswer | null;
+  time: (iso: string) => string;
+}) {
   const { t } = useTranslation('events');
   const yesNo = (value: boolean) => t(value ? 'yes' : 'no');
   const click = 'click_id' in event ? event : null;
@@ -34,8 +49,8 @@ export function StoredContext({ event, time }: { event: InspectedEvent; time: (i
     { column: 'created_at', value: time(event.created_at) },
     { column: 'campaign', value: named(event.campaign, event.campaign_external_id) },
     { column: 'flow', value: named(event.flow, event.flow_external_id) },
-    { column: 'path_group_id', value: event.path_group_id, ltr: true },
-    { column: 'path_id', value: event.path_id, ltr: true },
+    { column: 'path_group_id', value: partName(event.path_group_id, replay, 'groups') },
+    { column: 'path_id', value: partName(event.path_id, replay, 'paths') },
     ...(click ? [{ column: 'lander', value: named(click.lander, click.lander_external_id) }] : []),
     { column: 'offer', value: named(event.offer, event.offer_external_id) },
     ...(lead
@@ -44,7 +59,7 @@ export function StoredContext({ event, time }: { event: InspectedEvent; time: (i
           { column: 'backup_used', value: yesNo(lead.backup_used) },
         ]
       : []),
-    { column: 'reason', value: reasonText(t, event.reason), wide: true },
+    { column: 'reason', value: reasonText(t, event.reason) },
     { column: 'country', value: event.country, ltr: true },
     { column: 'region', value: event.region, ltr: true },
     { column: 'city', value: event.city },
@@ -73,7 +88,7 @@ export function StoredContext({ event, time }: { event: InspectedEvent; time: (i
       <Title order={3} size="h4" mb="sm" id="stored-context">
         {t('inspector.stored')}
       </Title>
-      <SimpleGrid component="dl" cols={{ base: 1, xs: 2, md: 3 }} spacing="sm" verticalSpacing="xs" m={0}>
+      <SimpleGrid component="dl" cols={{ base: 2, md: 3 }} spacing="sm" verticalSpacing="xs" m={0}>
         {entries.map((entry) => (
           <div key={entry.column} style={entry.wide ? { gridColumn: '1 / -1' } : undefined}>
             <Text component="dt" size="xs" c="dimmed">
