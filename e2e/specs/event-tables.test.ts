@@ -5,7 +5,7 @@ import { admin, baseURL, logIn, useBrowser } from '../support/browser.js';
 
 // Issue 20, the event tables: clicks and a conversion on a campaign, then from the reports screen the
 // row's "Show clicks" opens the event log under that row's filters — each click with its routing reason,
-// the converted one with its conversion. Screenshots in English and Arabic with SWITCHYARD_E2E_SHOTS.
+// the converted one with its conversion, which opens in the click inspector with its replay. Screenshots in English and Arabic with SWITCHYARD_E2E_SHOTS.
 
 const browser = useBrowser();
 let adminToken = '';
@@ -89,6 +89,25 @@ describe('event tables', () => {
     const others = table.getByRole('row').filter({ hasText: clickIds[0]! });
     expect(await others.getByText(/Approved/).count()).toBe(0);
     if (shots) await page.screenshot({ path: `${shots}/event-tables-en.png`, fullPage: true });
+
+    // Issue 25, the click inspector: the converted click opened from its id, and its replay.
+    await table.getByRole('link', { name: clickIds[1]! }).click();
+    await page.waitForURL(new RegExp(`/tracker/reports/events/clicks/${clickIds[1]}\\?`));
+    const replay = page.getByRole('region', { name: 'Replay' });
+    await replay.getByText(`Would go to ${offer.name} today`).waitFor();
+    expect(await replay.getByText('The same as when it was routed.').count()).toBe(1);
+    const stored = page.getByRole('region', { name: 'As it was stored' });
+    expect(await stored.getByText(campaignName).count()).toBe(1);
+    const inspected = page.getByRole('table', { name: 'Conversions' });
+    expect(await inspected.getByText('Approved').count()).toBe(1);
+    expect(await inspected.getByText('6.00').count()).toBe(1);
+    const steps = page.getByRole('region', { name: "Today's routing, step by step" });
+    expect(await steps.getByRole('region', { name: 'Everyone' }).getByText('Chosen').count()).toBe(1);
+    if (shots) await page.screenshot({ path: `${shots}/click-inspector-en.png`, fullPage: true });
+    // Back to the event log under the same filters.
+    await page.getByRole('link', { name: 'Event log' }).click();
+    await page.waitForURL(/\/tracker\/reports\/events\/clicks\?.*filters=/);
+    await expect.poll(() => table.getByRole('row').count(), { timeout: 10_000 }).toBe(4);
 
     await page.getByRole('tab', { name: 'Conversions' }).click();
     const conversions = page.getByRole('table', { name: 'Conversions' });
