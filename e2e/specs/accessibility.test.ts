@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { RESOURCES, type ResourceDefinition } from '@switchyard/domain';
+import { type ClickEvent, type ListResponse, RESOURCES, type ResourceDefinition } from '@switchyard/domain';
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiLogin, apiRequest } from '../support/api.js';
-import { admin, logIn, useBrowser } from '../support/browser.js';
+import { admin, baseURL, logIn, useBrowser } from '../support/browser.js';
 
 // Issue 26, point 19: every screen passes axe-core's WCAG 2 A and AA rules — every list, create and edit
-// screen of the resource registry, the reports and the dashboard, plus a confirmation dialog and a notice —
+// screen of the resource registry, the reports and the dashboard, plus a click in the inspector, a confirmation dialog and a notice —
 // in English and Arabic, in the default settings-panel style; the dashboard and a list and an edit screen
 // also in every other style of §2.4. No rule is left out.
 
@@ -20,6 +20,7 @@ const WITH_SCREENS = RESOURCES.filter(
   (resource): resource is (typeof RESOURCES)[number] & { route: string } => resource.route !== null,
 );
 const seeded = new Map<string, string>();
+let clickId = '';
 
 type Body = Record<string, unknown>;
 
@@ -71,6 +72,18 @@ beforeAll(async () => {
     const record = await seed(token, resource);
     seeded.set(resource.name, String(record[resource.idField]));
   }
+  // A click on the seeded campaign (its flow routes nowhere: it is refused, and stored), for the inspector.
+  await fetch(`${baseURL()}/c/${seeded.get('tracker-campaigns')}`, { redirect: 'manual' });
+  const filters = encodeURIComponent(JSON.stringify({ campaign: seeded.get('tracker-campaigns') }));
+  // Written in a batch a moment after its answer; expect.poll is for tests, not hooks.
+  await vi.waitFor(
+    async () => {
+      const page = await apiRequest<ListResponse<ClickEvent>>('GET', `events/clicks?filters=${filters}`, token);
+      clickId = page.list[0]?.click_id ?? '';
+      if (!clickId) throw new Error('The seeded click is not stored yet');
+    },
+    { timeout: 15_000, interval: 250 },
+  );
 });
 
 /** Every list, create and edit screen of the registry, the dashboard and the reports. */
@@ -85,6 +98,7 @@ function allScreens(): string[] {
     '/tracker/reports',
     '/tracker/reports/postbacks',
     '/tracker/reports/events/clicks',
+    `/tracker/reports/events/clicks/${clickId}`,
   ];
 }
 

@@ -44,8 +44,14 @@ export function ReplayVerdict({ event, replay }: { event: InspectedEvent; replay
     );
   }
   const same = sameDestination(then, today);
+  // Refused reads as a warning even when it was refused then too; the words say which.
+  const refused = !today.offer && !today.lander;
   return (
-    <Alert color={same ? 'teal' : 'yellow'} variant="light" title={<bdi>{sentence(t, today, 'today')}</bdi>}>
+    <Alert
+      color={refused ? 'red' : same ? 'teal' : 'yellow'}
+      variant="light"
+      title={<bdi>{sentence(t, today, 'today')}</bdi>}
+    >
       <Stack gap={4}>
         {today.pathGroup && (
           <Text size="sm">
