@@ -1,7 +1,7 @@
 import { Paper, SimpleGrid, Text, Title } from '@mantine/core';
 import type { LoggedRecord, SimulationAnswer } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
-import type { InspectedEvent } from './destination';
+import { type InspectedEvent, partName } from './destination';
 import { reasonText } from './ReplayVerdict';
 
 interface Entry {
@@ -15,13 +15,6 @@ interface Entry {
 
 const named = (record: LoggedRecord | null, id: string | null) =>
   record?.name ? record.name : (record?.external_id ?? id);
-
-/** A stored path group's or path's name as today's flow names it (the event keeps ids only), else its id. */
-function partName(id: string | null, today: SimulationAnswer | null, part: 'groups' | 'paths'): string | null {
-  if (id === null) return null;
-  const list = part === 'groups' ? today?.groups : today?.probabilities.paths;
-  return list?.find((entry) => entry.id === id)?.name ?? id;
-}
 
 /**
  * Issue 25, the click inspector: the event as it was stored — when, where it was routed and why, and

@@ -16,15 +16,18 @@ export interface Destination {
 const shown = (record: LoggedRecord | null, id: string | null) =>
   id === null ? null : { id, name: record?.external_id === id && record.name ? record.name : id };
 
-/**
- * Where the event was sent then. The path group is named as today's flow names it (the event keeps its
- * id only); one since removed shows as its id.
- */
+/** A stored path group's or path's name as today's flow names it (the event keeps ids only), else its id. */
+export function partName(id: string | null, today: SimulationAnswer | null, part: 'groups' | 'paths'): string | null {
+  if (id === null) return null;
+  const list = part === 'groups' ? today?.groups : today?.probabilities.paths;
+  return list?.find((entry) => entry.id === id)?.name ?? id;
+}
+
+/** Where the event was sent then; a record since deleted shows as its id. */
 export function destinationThen(event: InspectedEvent, today: SimulationAnswer | null): Destination {
   const groupId = event.path_group_id;
-  const group = groupId === null ? null : today?.groups.find((entry) => entry.id === groupId);
   return {
-    pathGroup: groupId === null ? null : { id: groupId, name: group?.name ?? groupId },
+    pathGroup: groupId === null ? null : { id: groupId, name: partName(groupId, today, 'groups') ?? groupId },
     lander: 'lander_external_id' in event ? shown(event.lander, event.lander_external_id) : null,
     offer: shown(event.offer, event.offer_external_id),
     reason: event.reason,
