@@ -75,25 +75,26 @@ const ZNamedRecord = z.object({ external_id: z.string(), name: z.string() });
 const ZChance = z.number().min(0).max(1);
 
 export const ZSimulationAnswer = z.object({
-  context: z.object({
-    country: z.string().nullable(),
-    region: z.string().nullable(),
-    city: z.string().nullable(),
-    asn: z.number().int().nullable(),
-    isp: z.string().nullable(),
-    device: z.string().nullable(),
-    platform: z.string().nullable(),
-    browser: z.string().nullable(),
-    language: z.string().nullable(),
-    referrer: z.string().nullable(),
-    vars: z.record(z.string(), z.string()),
-    isBot: z.boolean(),
-    /** The click-rate reason is never given: a simulation counts no clicks. */
-    botReason: z.string().nullable(),
-    /** Every condition field as routing read it. */
-    fields: z.record(z.string(), z.union([z.string(), z.number()])),
-    time: z.iso.datetime(),
-  })
+  context: z
+    .object({
+      country: z.string().nullable(),
+      region: z.string().nullable(),
+      city: z.string().nullable(),
+      asn: z.number().int().nullable(),
+      isp: z.string().nullable(),
+      device: z.string().nullable(),
+      platform: z.string().nullable(),
+      browser: z.string().nullable(),
+      language: z.string().nullable(),
+      referrer: z.string().nullable(),
+      vars: z.record(z.string(), z.string()),
+      isBot: z.boolean(),
+      /** The click-rate reason is never given: a simulation counts no clicks. */
+      botReason: z.string().nullable(),
+      /** Every condition field as routing read it. */
+      fields: z.record(z.string(), z.union([z.string(), z.number()])),
+      time: z.iso.datetime(),
+    })
     // Each var again under its own name (`var1`), beside `vars`.
     .loose(),
   groups: z.array(
