@@ -9,7 +9,7 @@ const headings = (permissions: string[]) =>
     .map((section) => section.section);
 
 describe('side menu (§2.3)', () => {
-  it('has the 17 entries of the spec, in its order, Currency rates after Workspaces (issue 18), History last (issue 21)', () => {
+  it('has the 17 entries of the spec, in its order, Live view after Reports (issue 25), Currency rates after Workspaces (issue 18), History last (issue 21)', () => {
     expect(MENU.flatMap((section) => section.entries.map((entry) => entry.route))).toEqual([
       '/admin',
       '/admin/flows',
@@ -22,6 +22,7 @@ describe('side menu (§2.3)', () => {
       '/tracker/offers',
       '/tracker/landers',
       '/tracker/reports',
+      '/tracker/live',
       '/admin/traffic-sources',
       '/admin/affiliate-networks',
       '/admin/events',
@@ -35,7 +36,7 @@ describe('side menu (§2.3)', () => {
   });
 
   it('shows everything with its headings to an administrator', () => {
-    expect(routes(['/'])).toHaveLength(20);
+    expect(routes(['/'])).toHaveLength(21);
     expect(headings(['/'])).toEqual(['api', 'tracker', 'general']);
   });
 
@@ -66,6 +67,11 @@ describe('side menu (§2.3)', () => {
       '/admin/history',
     ]);
     expect(routes(['/general/affiliate-network/get'])).not.toContain('/admin/currency-rates');
+  });
+
+  it('shows the live view to whoever may get reports, and to nobody else (issue 25)', () => {
+    expect(routes(['/tracker/reports/get'])).toEqual(['/admin', '/tracker/reports', '/tracker/live']);
+    expect(routes(['/tracker/campaign/get'])).not.toContain('/tracker/live');
   });
 
   it('shows only the Dashboard to a user without permissions (no record is theirs to read, nor its history)', () => {

@@ -38,6 +38,16 @@ const SCREEN_ENTRIES: readonly { section: Section; after: ResourceName | null; e
     },
   },
   {
+    // Issue 25: the live view streams what the reports count, so it is read under the same permission.
+    section: 'tracker',
+    after: null,
+    entry: {
+      labelKey: 'menu.live',
+      route: '/tracker/live',
+      permission: { section: 'tracker', resource: 'reports', action: 'get' },
+    },
+  },
+  {
     // Issue 18: whoever may see the workspaces (and their currency) may see the rates they convert by.
     section: 'general',
     after: 'workspaces',

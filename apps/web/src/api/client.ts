@@ -150,13 +150,25 @@ export function buildUrl(path: string, query?: Record<string, QueryValue>): stri
   return `/api/${path.replace(/^\/+/, '')}${search ? `?${search}` : ''}`;
 }
 
-export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { Accept: options.accept ?? JSON_MEDIA_TYPE };
+/** Who is asking, and in which workspace: the headers of every /api request (the live stream's too). */
+export function actingHeaders(workspace: number | null = workspaceStore.get()): Record<string, string> {
+  const headers: Record<string, string> = {};
   const token = tokenStore.get();
   if (token) headers.Authorization = `${AUTH_TOKEN_PREFIX} ${token}`;
-  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-  const workspace = options.workspace === 'default' ? null : workspaceStore.get();
   if (workspace !== null) headers[WORKSPACE_HEADER] = String(workspace);
+  return headers;
+}
+
+/** §8: tells the auth provider of a 401 met outside `api()` (the live stream), so it logs the user out. */
+export function reportUnauthorized(): void {
+  onUnauthorized();
+}
+
+export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const token = tokenStore.get();
+  const workspace = options.workspace === 'default' ? null : workspaceStore.get();
+  const headers: Record<string, string> = { Accept: options.accept ?? JSON_MEDIA_TYPE, ...actingHeaders(workspace) };
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
 
   const response = await fetch(buildUrl(path, options.query), {
     method: options.method ?? 'GET',

@@ -36,6 +36,8 @@ function lookupQuery(definition: ResourceDefinition): Record<string, QueryValue>
 export interface LookupRecordsOptions {
   /** Segment kinds: load the `segments-with-chain` list, whose records carry `segments_chain` (§3.1, §7.2). */
   withChain?: boolean;
+  /** False: not asked for (a user who may not read the resource), and read as none. */
+  enabled?: boolean;
 }
 
 /**
@@ -63,6 +65,7 @@ export function useLookupQuery(definition: ResourceDefinition, options: LookupRe
     },
     staleTime: lookupStaleTime(definition),
     retry: false,
+    enabled: options.enabled ?? true,
   });
 }
 

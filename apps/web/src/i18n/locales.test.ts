@@ -17,6 +17,9 @@ const SAME_AS_ENGLISH = new Set([
   'Horizontal',
   // Spanish for no.
   'No',
+  // Loan words of the trade in French and Spanish (issue 25's live view names each event's kind).
+  'Conversion',
+  'Postback',
 ]);
 
 function flatten(value: unknown, prefix = ''): Map<string, string> {

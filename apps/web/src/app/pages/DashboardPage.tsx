@@ -8,14 +8,17 @@ import { useCan } from '../auth/useCan';
 import { useCurrentUser } from '../auth/useCurrentUser';
 import { menuIcon } from '../layout/menuIcons';
 
+// Issue 25: the live stream's newest events, for the same readers as the figures.
+const LiveTile = lazy(() => import('../../live/LiveTile').then((m) => ({ default: m.LiveTile })));
+
 // Loaded on demand: the chart library is only needed by those who may see reports.
 const DashboardFigures = lazy(() =>
   import('../../reports/DashboardFigures').then((m) => ({ default: m.DashboardFigures })),
 );
 
 /**
- * The welcome page: the first-campaign checklist until it is done (issue 26), today's figures for those who
- * may get reports, then the areas this user may open (§2.3).
+ * The welcome page: the first-campaign checklist until it is done (issue 26), today’s figures and the live
+ * events (issue 25) for those who may get reports, then the areas this user may open (§2.3).
  */
 export function DashboardPage() {
   const { t } = useTranslation();
@@ -35,6 +38,11 @@ export function DashboardPage() {
       {canSeeReports && (
         <Suspense fallback={<Skeleton h={360} radius="md" />}>
           <DashboardFigures />
+        </Suspense>
+      )}
+      {canSeeReports && (
+        <Suspense fallback={<Skeleton h={200} radius="md" />}>
+          <LiveTile />
         </Suspense>
       )}
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>

@@ -90,6 +90,11 @@ export function appRoutes(screenRoutes: RouteObject[] = resourceRoutes()): Route
                             })),
                         },
                         {
+                          // Issue 25: the workspace's events as they happen.
+                          path: '/tracker/live',
+                          lazy: () => import('../../live/LiveScreen').then((m) => ({ Component: m.LiveScreen })),
+                        },
+                        {
                           // Issue 20: the single events behind a report row.
                           path: '/tracker/reports/events/:kind',
                           lazy: () =>
