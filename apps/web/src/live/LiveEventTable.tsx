@@ -1,4 +1,4 @@
-import { Badge, type MantineColor, Table } from '@mantine/core';
+import { Badge, type MantineColor, Table, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LiveEvent, LiveKind } from './liveEvent';
@@ -16,10 +16,20 @@ interface LiveColumn {
   key: string;
   /** Shown on the dashboard's tile too. */
   compact?: boolean;
-  render: (event: LiveEvent, format: LiveFormat, names: LiveNames) => ReactNode;
+  render: (event: LiveEvent, format: LiveFormat, names: LiveNames, compact: boolean) => ReactNode;
 }
 
 const dash = (value: string | null) => value ?? '—';
+
+/** A name cut to one line, whole on hover: the tile's narrow column and the screen's long names. */
+const name = (value: string | null, compact: boolean) =>
+  value === null ? (
+    '—'
+  ) : (
+    <Text span size="sm" display="block" truncate="end" maw={compact ? 110 : 220} title={value}>
+      {value}
+    </Text>
+  );
 
 const COLUMNS: LiveColumn[] = [
   {
@@ -43,13 +53,22 @@ const COLUMNS: LiveColumn[] = [
   {
     key: 'campaign',
     compact: true,
-    render: (event, _format, names) => dash(event.campaign && names.campaign(event.campaign)),
+    render: (event, _format, names, compact) => name(event.campaign && names.campaign(event.campaign), compact),
   },
-  { key: 'offer', render: (event, _format, names) => dash(event.offer && names.offer(event.offer)) },
-  { key: 'pathGroup', render: (event) => dash(event.pathGroup) },
+  { key: 'offer', render: (event, _format, names) => name(event.offer && names.offer(event.offer), false) },
+  {
+    key: 'pathGroup',
+    render: (event, _format, names) => name(event.pathGroup && names.pathGroup(event.pathGroup), false),
+  },
   { key: 'country', compact: true, render: (event) => dash(event.country) },
   { key: 'device', render: (event) => dash(event.device) },
-  { key: 'bot', compact: true, render: (event, format) => format.bot(event) },
+  {
+    key: 'bot',
+    compact: true,
+    // The tile says yes or no; the reason shows on hover, and in full on the live screen.
+    render: (event, format, _names, compact) =>
+      compact && event.bot ? <span title={format.bot(event)}>{format.yes}</span> : format.bot(event),
+  },
   { key: 'payout', render: (event, format) => format.payout(event) },
   { key: 'status', render: (event, format) => format.state(event) },
 ];
@@ -64,7 +83,8 @@ export function LiveEventTable({ events, compact = false }: { events: LiveEvent[
   const names = useLiveNames();
   const columns = compact ? COLUMNS.filter((column) => column.compact) : COLUMNS;
   return (
-    <Table.ScrollContainer minWidth={compact ? 360 : 900}>
+    // The tile fits a phone's width by cutting names short; the screen scrolls sideways instead.
+    <Table.ScrollContainer minWidth={compact ? 0 : 900}>
       <Table verticalSpacing={compact ? 4 : 'xs'} fz="sm" aria-label={t('live.table')} highlightOnHover={!compact}>
         <Table.Thead>
           <Table.Tr>
@@ -77,7 +97,9 @@ export function LiveEventTable({ events, compact = false }: { events: LiveEvent[
           {events.map((event) => (
             <Table.Tr key={event.seq} data-kind={event.kind}>
               {columns.map((column) => (
-                <Table.Td key={column.key}>{column.render(event, format, names)}</Table.Td>
+                <Table.Td key={column.key} style={compact ? { whiteSpace: 'nowrap' } : undefined}>
+                  {column.render(event, format, names, compact)}
+                </Table.Td>
               ))}
             </Table.Tr>
           ))}

@@ -13,7 +13,13 @@ const ANALYST = {
   id: 1,
   name: 'Ana',
   email: 'ana@example.test',
-  permissions: ['/tracker/reports/get', '/tracker/reports/money', '/tracker/campaign/get', '/tracker/offer/get'],
+  permissions: [
+    '/tracker/reports/get',
+    '/tracker/reports/money',
+    '/tracker/campaign/get',
+    '/tracker/offer/get',
+    '/tracker/flow/get',
+  ],
   workspaces: [{ id: 7, name: 'Main' }],
 };
 
@@ -23,6 +29,7 @@ const LOOKUPS = {
     { external_id: 'cmp-2', name: 'Autumn push' },
   ],
   'tracker/offers': [{ external_id: 'off-1', name: 'Shoes' }],
+  'tracker/flows': [{ external_id: 'flow-1', name: 'Main flow', path_groups: [{ id: 'everyone', name: 'Everyone' }] }],
 };
 
 const click = (id: string, extra: Record<string, unknown> = {}) => ({
@@ -105,7 +112,7 @@ describe('LiveScreen', () => {
     const [conversion, bot] = rows();
     expect(conversion).toEqual(expect.arrayContaining(['Conversion', 'Spring push', 'Shoes', '$4.50', 'Approved']));
     expect(bot).toEqual(
-      expect.arrayContaining(['Click', 'Spring push', 'Shoes', 'everyone', 'GB', 'mobile', 'Yes: Datacenter network']),
+      expect.arrayContaining(['Click', 'Spring push', 'Shoes', 'Everyone', 'GB', 'mobile', 'Yes: Datacenter network']),
     );
   });
 

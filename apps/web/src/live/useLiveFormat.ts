@@ -6,6 +6,7 @@ export interface LiveFormat {
   time: (iso: string) => string;
   fullTime: (iso: string) => string;
   kind: (event: LiveEvent) => string;
+  yes: string;
   /** "No", "Yes", or "Yes: Datacenter network" in the reports' words (issue 24); empty for kinds with no verdict. */
   bot: (event: LiveEvent) => string;
   payout: (event: LiveEvent) => string | null;
@@ -35,6 +36,7 @@ export function useLiveFormat(): LiveFormat {
       time: dated(time),
       fullTime: dated(full),
       kind: (event) => t(`live.kinds.${event.kind}`),
+      yes: t('yes'),
       bot: (event) => {
         if (event.bot === null) return '';
         if (!event.bot) return t('no');
