@@ -26,7 +26,7 @@ const name = (value: string | null, compact: boolean) =>
   value === null ? (
     '—'
   ) : (
-    <Text span size="sm" display="block" truncate="end" maw={compact ? 110 : 220} title={value}>
+    <Text span size="sm" display="block" truncate="end" maw={compact ? 96 : 220} title={value}>
       {value}
     </Text>
   );
@@ -60,7 +60,7 @@ const COLUMNS: LiveColumn[] = [
     key: 'pathGroup',
     render: (event, _format, names) => name(event.pathGroup && names.pathGroup(event.pathGroup), false),
   },
-  { key: 'country', compact: true, render: (event) => dash(event.country) },
+  { key: 'country', render: (event) => dash(event.country) },
   { key: 'device', render: (event) => dash(event.device) },
   {
     key: 'bot',
@@ -85,7 +85,13 @@ export function LiveEventTable({ events, compact = false }: { events: LiveEvent[
   return (
     // The tile fits a phone's width by cutting names short; the screen scrolls sideways instead.
     <Table.ScrollContainer minWidth={compact ? 0 : 900}>
-      <Table verticalSpacing={compact ? 4 : 'xs'} fz="sm" aria-label={t('live.table')} highlightOnHover={!compact}>
+      <Table
+        verticalSpacing={compact ? 4 : 'xs'}
+        horizontalSpacing={compact ? 6 : 'xs'}
+        fz="sm"
+        aria-label={t('live.table')}
+        highlightOnHover={!compact}
+      >
         <Table.Thead>
           <Table.Tr>
             {columns.map((column) => (

@@ -14,7 +14,7 @@ export function LiveTile() {
   const stream = useLiveStream();
   const latest = stream.events.slice(0, TILE_EVENTS);
   return (
-    <Card withBorder padding="lg" radius="md" component="section" aria-labelledby="live-tile-title">
+    <Card withBorder padding="md" radius="md" component="section" aria-labelledby="live-tile-title">
       <Group justify="space-between" mb="sm" gap="xs">
         <Text fw={700} size="lg" id="live-tile-title" component="h2">
           {t('live.tile.title')}
