@@ -1,0 +1,101 @@
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiLogin, apiRequest } from '../support/api.js';
+import { admin, baseURL, logIn, useBrowser } from '../support/browser.js';
+
+// Issue 25, the live view: a real click on a campaign shows on the live screen as it happens; while
+// paused it is only counted, and shows on resume; the dashboard's tile shows it too.
+
+const browser = useBrowser();
+const run = Date.now().toString(36);
+let campaign = { external_id: '', name: '' };
+
+type Created = { external_id: string; name: string };
+
+beforeAll(async () => {
+  const token = await apiLogin(admin().email, admin().password);
+  const offer = await apiRequest<Created>('POST', 'tracker/offers', token, {
+    name: `Live offer ${run}`,
+    url: 'https://offer.example/?c={clickid}',
+  });
+  const flow = await apiRequest<Created>('POST', 'tracker/flows', token, {
+    name: `Live flow ${run}`,
+    path_groups: [
+      {
+        id: `${run}-g`,
+        name: `Live group ${run}`,
+        paths: [{ id: `${run}-p`, offers: [{ id: `${run}-o`, offer_external_id: offer.external_id }] }],
+      },
+    ],
+  });
+  const source = await apiRequest<Created>('POST', 'traffic-sources', token, { name: `Live source ${run}` });
+  campaign = await apiRequest<Created>('POST', 'tracker/campaigns', token, {
+    name: `Live campaign ${run}`,
+    traffic_source_external_id: source.external_id,
+    flow_external_id: flow.external_id,
+  });
+});
+
+async function sendClick(subaff: string): Promise<void> {
+  const response = await fetch(`${baseURL()}/c/${campaign.external_id}?subaff=${subaff}`, {
+    redirect: 'manual',
+    headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/120.0 Safari/537.36' },
+  });
+  expect(response.status).toBe(302);
+}
+
+/** The live table's rows (its header left out); none while the table is not shown. */
+function liveRows(page: Page) {
+  return page
+    .getByRole('table', { name: 'Live events' })
+    .getByRole('row')
+    .filter({ hasNot: page.getByRole('columnheader') });
+}
+
+describe('live view', () => {
+  it('shows a click as it happens, holds it while paused, and shows it on resume', async () => {
+    const page = await browser.newPage();
+    await logIn(page, admin().email, admin().password);
+    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Live View' }).click();
+    await page.getByRole('heading', { name: 'Live view', level: 1 }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+
+    await sendClick('first');
+    await expect.poll(() => liveRows(page).count(), { timeout: 10_000 }).toBe(1);
+    const row = liveRows(page).first();
+    expect(await row.getByText(campaign.name).count()).toBe(1);
+    expect(await row.getByText(`Live offer ${run}`).count()).toBe(1);
+    expect(await row.getByText(`Live group ${run}`).count()).toBe(1);
+    expect(await row.getByText('Click', { exact: true }).count()).toBe(1);
+
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await sendClick('second');
+    await page.getByText('Paused. New events while paused: 1. They show when you resume.').waitFor({ timeout: 10_000 });
+    expect(await liveRows(page).count()).toBe(1);
+
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await expect.poll(() => liveRows(page).count(), { timeout: 10_000 }).toBe(2);
+    expect(await page.getByText(/New events while paused/).count()).toBe(0);
+    await page.close();
+  });
+
+  it('streams one campaign when it is chosen, and shows the newest events on the dashboard', async () => {
+    const page = await browser.newPage();
+    await logIn(page, admin().email, admin().password);
+    await page.goto(`/tracker/live?campaign=${campaign.external_id}`);
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    expect(await page.getByRole('combobox', { name: 'Campaign' }).inputValue()).toBe(campaign.name);
+    await sendClick('chosen');
+    await expect.poll(() => liveRows(page).count(), { timeout: 10_000 }).toBe(1);
+
+    await page.goto('/admin');
+    const tile = page.getByRole('region', { name: 'Live events' });
+    await tile.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    await sendClick('tile');
+    await expect.poll(() => liveRows(page).count(), { timeout: 10_000 }).toBe(1);
+    expect(await tile.getByText(campaign.name).count()).toBe(1);
+    await tile.getByRole('link', { name: 'Open live view' }).click();
+    await page.waitForURL('**/tracker/live');
+    await page.close();
+  });
+});
