@@ -30,15 +30,13 @@ export function liveBackoff(attempt: number): number {
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done);
   });
 }
 
@@ -78,6 +76,9 @@ export async function runLiveConnection(options: LiveConnectionOptions): Promise
           const event = liveEventOf(message.event, message.data, seq);
           if (event) onEvent(event);
         });
+      } else {
+        // A proxy's 502 while the server restarts, say: its page is not read, and tried again below.
+        await response.body?.cancel();
       }
     } catch {
       // A network failure or a cut stream: tried again below, unless it was our own abort.
