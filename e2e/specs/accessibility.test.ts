@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiLogin, apiRequest } from '../support/api.js';
 import { admin, baseURL, logIn, useBrowser } from '../support/browser.js';
+import { waitForQuiet } from '../support/network.js';
 
 // Issue 26, point 19: every screen passes axe-core's WCAG 2 A and AA rules — every list, create and edit
 // screen of the resource registry, the reports and the dashboard, plus a click in the inspector, a confirmation dialog and a notice —
@@ -99,6 +100,7 @@ function allScreens(): string[] {
     '/tracker/reports/postbacks',
     '/tracker/reports/events/clicks',
     `/tracker/reports/events/clicks/${clickId}`,
+    '/tracker/live',
   ];
 }
 
@@ -134,7 +136,8 @@ async function useSettings(page: Page, settings: Settings, language: string) {
 
 /** Opens a screen and waits until it has settled: its heading shown, its data loaded, nothing moving. */
 async function open(page: Page, path: string, language: string) {
-  await page.goto(path, { waitUntil: 'networkidle' });
+  await page.goto(path);
+  await waitForQuiet(page);
   await page
     .locator('main :is(h1, h2)')
     .first()

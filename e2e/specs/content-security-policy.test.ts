@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, apiRequest } from '../support/api.js';
 import { admin, logIn, useBrowser } from '../support/browser.js';
+import { waitForQuiet } from '../support/network.js';
 
 // Issue 22: the dashboard is served with a Content-Security-Policy (apps/server/src/http/security-headers.ts).
 // Every screen loads under it with no violation reported, in the console or as a securitypolicyviolation
@@ -106,7 +107,7 @@ beforeAll(async () => {
 /** Opens a screen and waits until it has drawn what it loads. */
 async function open(page: Page, path: string): Promise<void> {
   await page.goto(path);
-  await page.waitForLoadState('networkidle');
+  await waitForQuiet(page);
   expect(new URL(page.url()).pathname, `${path} stayed where it was sent`).toBe(path);
   await expect.poll(() => page.locator('body').innerText(), { message: path }).not.toBe('');
 }

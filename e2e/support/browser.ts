@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, inject } from 'vitest';
+import { watchRequests } from './network.js';
 
 // Debian's Chromium, never a downloaded one; these flags keep it off the (closed) network.
 const CHROMIUM_ARGS = [
@@ -64,6 +65,7 @@ export function useBrowser(viewport = { width: 1280, height: 900 }, server: () =
       if (!context) throw new Error('the browser did not start');
       const page = await context.newPage();
       pages.push(page);
+      watchRequests(page);
       // Every test starts logged out, in English: storage is cleared on a same-origin page that is not
       // the dashboard, before the dashboard first loads.
       await page.goto('/favicon.svg');
