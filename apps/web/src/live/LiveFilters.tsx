@@ -7,18 +7,25 @@ import type { LiveParams } from './useLiveParams';
 /** The campaign the server streams (a new stream on each change) and the kinds shown of it. */
 export function LiveFilters({
   params,
+  seen,
   onChange,
 }: {
   params: LiveParams;
+  /** Campaigns of the events received, offered too: one who may get reports but not read campaigns has no lookups. */
+  seen: (string | null)[];
   onChange: (next: Partial<LiveParams>) => void;
 }) {
   const { t } = useTranslation('events');
   const { campaignGroups, campaign } = useLiveNames();
   const data = campaignGroups.map((group) => ({ group: t(`live.filters.${group.kind}`), items: group.options }));
-  // A campaign from the URL that the lookups do not list still shows, by its id.
-  const listed = campaignGroups.some((group) => group.options.some((option) => option.value === params.campaign));
-  if (params.campaign && !listed)
-    data.push({ group: '', items: [{ value: params.campaign, label: campaign(params.campaign) }] });
+  const listed = new Set(campaignGroups.flatMap((group) => group.options.map((option) => option.value)));
+  // The campaign in the URL is among them, so the select names it even before (or without) the lookups.
+  const others = [...new Set([params.campaign, ...seen])].filter(
+    (id): id is string => typeof id === 'string' && !listed.has(id),
+  );
+  if (others.length > 0) {
+    data.push({ group: t('live.filters.seen'), items: others.map((id) => ({ value: id, label: campaign(id) })) });
+  }
 
   return (
     <Group align="flex-end" gap="md" wrap="wrap">

@@ -48,8 +48,8 @@ const click = (id: string, extra: Record<string, unknown> = {}) => ({
 
 let server: FakeLiveServer;
 
-function renderScreen(path = '/tracker/live') {
-  const auth = { user: ANALYST as unknown as CurrentUser } as AuthContextValue;
+function renderScreen(path = '/tracker/live', user: object = ANALYST) {
+  const auth = { user: user as unknown as CurrentUser } as AuthContextValue;
   return render(
     <ControlProviders>
       <AuthContext.Provider value={auth}>
@@ -168,6 +168,20 @@ describe('LiveScreen', () => {
     await waitFor(() => expect(server.streams).toHaveLength(2));
     expect(all.aborted).toBe(true);
     expect(server.streams[1]!.url.searchParams.get('campaign')).toBe('cmp-2');
+  });
+
+  it('offers the campaigns seen in the stream to whoever may get reports but not read campaigns', async () => {
+    renderScreen('/tracker/live', { ...ANALYST, permissions: ['/tracker/reports/get'] });
+    const stream = await openStream();
+    act(() => stream.send('click', click('click-1', { campaign: 'cmp-9' })));
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    fireEvent.click(screen.getByRole('combobox', { name: 'Campaign' }));
+    expect(screen.queryByRole('option', { name: 'Spring push' })).toBeNull();
+    fireEvent.click(await screen.findByRole('option', { name: 'cmp-9' }));
+    await waitFor(() => expect(server.streams).toHaveLength(2));
+    expect(server.streams[1]!.url.searchParams.get('campaign')).toBe('cmp-9');
+    const lookups = vi.mocked(fetch).mock.calls.filter(([url]) => !String(url).startsWith('/api/live'));
+    expect(lookups).toEqual([]);
   });
 
   it('hides the kinds left unchosen without asking the server again', async () => {

@@ -51,7 +51,7 @@ export function LiveScreen() {
           </Button>
         </Group>
       </Group>
-      <LiveFilters params={params} onChange={setParams} />
+      <LiveFilters params={params} seen={stream.events.map((event) => event.campaign)} onChange={setParams} />
       <LiveNotices stream={stream} />
       <Paper withBorder radius="md" p={{ base: 'xs', sm: 'md' }}>
         {shown.length > 0 ? (
