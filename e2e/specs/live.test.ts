@@ -63,9 +63,9 @@ describe('live view', () => {
     await sendClick('first');
     await expect.poll(() => liveRows(page).count(), { timeout: 10_000 }).toBe(1);
     const row = liveRows(page).first();
-    expect(await row.getByText(campaign.name).count()).toBe(1);
-    expect(await row.getByText(`Live offer ${run}`).count()).toBe(1);
-    expect(await row.getByText(`Live group ${run}`).count()).toBe(1);
+    await expect.poll(() => row.getByText(campaign.name).count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => row.getByText(`Live offer ${run}`).count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => row.getByText(`Live group ${run}`).count(), { timeout: 10_000 }).toBe(1);
     expect(await row.getByText('Click', { exact: true }).count()).toBe(1);
 
     await page.getByRole('button', { name: 'Pause' }).click();
@@ -93,7 +93,8 @@ describe('live view', () => {
     await tile.getByRole('status').filter({ hasText: 'Live' }).waitFor();
     await sendClick('tile');
     await expect.poll(() => liveRows(page).count(), { timeout: 10_000 }).toBe(1);
-    expect(await tile.getByText(campaign.name).count()).toBe(1);
+    // Named once the campaigns' lookup has loaded (an id shows as itself until then).
+    await expect.poll(() => tile.getByText(campaign.name).count(), { timeout: 10_000 }).toBe(1);
     await tile.getByRole('link', { name: 'Open live view' }).click();
     await page.waitForURL('**/tracker/live');
     await page.close();
