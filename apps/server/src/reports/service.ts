@@ -46,12 +46,20 @@ import {
   WEEKDAYS,
   type Weekday,
 } from '@switchyard/domain';
-import { type Expression, type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../store/schema.js';
+import {
+  type AggregatePlan,
+  type AggregateRow,
+  type PlanColumn,
+  type PlanCondition,
+  type PlanValue,
+  type Source,
+  shownAs,
+} from './plan.js';
+import { aggregateEvents, asShown } from './render-sql.js';
 import { aggregateFromRollups, type DimensionFilters, isRollupDimension } from './rollup-query.js';
 import { localBucket, nextDay, startOfLocalDay, utcGrain } from './time.js';
-
-type Source = 'clicks' | 'leads' | 'conversions';
 
 /** The column each group reads in each table (`null`: the table does not have it). */
 export const REPORT_COLUMNS: Record<ReportFilterGroup, Record<Source, string | null>> = {
@@ -110,16 +118,9 @@ export const FROM_ORIGIN: ReadonlySet<string> = new Set([
   'bot_reason',
 ]);
 
-/**
- * Columns a group reads through an expression: `bot` is `true` or `false` (is_bot is 0 or 1), and a
- * bigint ASN is compared and shown as text on both databases.
- */
+/** A column read through how a report shows it (plan.ts, shownAs): `bot` as `true`/`false`, asn as text. */
 export function groupExpression(column: RawBuilder<unknown>, name: string): RawBuilder<unknown> {
-  if (name === 'is_bot') {
-    return sql`case when ${column} = 1 then ${sql.lit('true')} when ${column} = 0 then ${sql.lit('false')} end`;
-  }
-  if (name === 'asn') return sql`cast(${column} as text)`;
-  return column;
+  return asShown(column, shownAs(name));
 }
 
 /** The weekday (`mon` … `sun`, the rules' words) of a local day `YYYY-MM-DD`. */
@@ -153,8 +154,6 @@ interface Counts {
   cost: number;
 }
 
-type AggregateRow = Record<string, unknown>;
-
 function emptyCounts(): Counts {
   return {
     clicks: 0,
@@ -176,25 +175,6 @@ function round(value: number): number {
 
 function ratio(numerator: number, denominator: number): number {
   return denominator === 0 ? 0 : numerator / denominator;
-}
-
-/** Conversions' figures (§Figures above): counts by state, revenue of the rows not rejected, and approved. */
-function conversionFigures(): RawBuilder<unknown>[] {
-  const counted = sql`${sql.ref('e.is_conversion')} = 1`;
-  const state = sql.ref('e.state');
-  const payout = sql.ref('e.payout');
-  const count = (condition: RawBuilder<unknown>, alias: string) =>
-    sql`coalesce(sum(case when ${condition} then 1 else 0 end), 0) as ${sql.ref(alias)}`;
-  const amount = (condition: RawBuilder<unknown>, alias: string) =>
-    sql`coalesce(sum(case when ${condition} then ${payout} else 0 end), 0) as ${sql.ref(alias)}`;
-  return [
-    count(sql`${counted} and ${state} in (${sql.lit('pending')}, ${sql.lit('approved')})`, 'conversions'),
-    count(sql`${counted} and ${state} = ${sql.lit('approved')}`, 'approved'),
-    count(sql`${counted} and ${state} = ${sql.lit('pending')}`, 'pending'),
-    count(sql`${counted} and ${state} = ${sql.lit('rejected')}`, 'rejected'),
-    amount(sql`${state} <> ${sql.lit('rejected')}`, 'revenue'),
-    amount(sql`${state} = ${sql.lit('approved')}`, 'revenue_confirmed'),
-  ];
 }
 
 /** The derived figures of §Figures above. */
@@ -273,34 +253,6 @@ function parsedMetrics(metrics: readonly CustomMetricDefinition[] = []): { key: 
 }
 
 /**
- * The affiliate_network filter, matching how the group is valued above: clicks and leads by their offer's
- * network; conversions by the postback event's network, else their offer's. Offer ids are bound values.
- */
-function networkFilter(
-  source: Source,
-  network: string | null,
-  offerNetworks: Map<string, string>,
-): Expression<SqlBool> {
-  const offer = sql.ref('e.offer_external_id');
-  const offers = [...offerNetworks].filter(([, owner]) => network === null || owner === network).map(([id]) => id);
-  const list = sql.join(offers.map((id) => sql`${id}`));
-  // null: no network — no offer, or an offer that belongs to none.
-  const byOffer =
-    network === null
-      ? offers.length === 0
-        ? sql<SqlBool>`1 = 1`
-        : sql<SqlBool>`(${offer} is null or ${offer} not in (${list}))`
-      : offers.length === 0
-        ? sql<SqlBool>`1 = 0`
-        : sql<SqlBool>`${offer} in (${list})`;
-  if (source !== 'conversions') return byOffer;
-  const own = sql.ref('e.affiliate_network_external_id');
-  return network === null
-    ? sql<SqlBool>`(${own} is null and ${byOffer})`
-    : sql<SqlBool>`(${own} = ${network} or (${own} is null and ${byOffer}))`;
-}
-
-/**
  * The group filters as cube dimension filters (an affiliate network as the list of its offers), or null
  * when one has no cube dimension (subaff, var1…var10, or events of no network: the event scan does those).
  */
@@ -327,6 +279,82 @@ async function rollupFilters(
     result[group] = value;
   }
   return result;
+}
+
+interface ReportRange {
+  from: string | null;
+  to: string | null;
+  timezone: string;
+  attribution: ReportAttribution;
+}
+
+/** A column of `source` by its name; conversions read device, vars and the rest from their click or lead. */
+function planColumn(source: Source, name: string): PlanColumn {
+  return { name, origin: source === 'conversions' && FROM_ORIGIN.has(name) };
+}
+
+/** A group's column as the report compares and shows it. */
+function planValue(source: Source, name: string): PlanValue {
+  return { column: planColumn(source, name), as: shownAs(name) };
+}
+
+/** What one table adds to the report (plan.ts): grouped values, kept rows, time buckets. */
+async function planOf(
+  source: Source,
+  groups: readonly ReportGroup[],
+  range: ReportRange,
+  { vars, filters, config, campaigns }: Narrowing,
+): Promise<AggregatePlan> {
+  const grouped: { alias: string; value: PlanValue }[] = [];
+  for (const group of groups) {
+    if (isReportTimeGroup(group)) continue;
+    if (group === 'affiliate_network') {
+      grouped.push({ alias: 'g_network_offer', value: planValue(source, 'offer_external_id') });
+      if (source === 'conversions') {
+        grouped.push({ alias: 'g_affiliate_network', value: planValue(source, 'affiliate_network_external_id') });
+      }
+      continue;
+    }
+    const name = REPORT_COLUMNS[group][source];
+    if (name !== null) grouped.push({ alias: `g_${group}`, value: planValue(source, name) });
+  }
+  const where: PlanCondition[] = [];
+  if (campaigns) where.push({ kind: 'in', column: planColumn(source, 'campaign_external_id'), values: campaigns });
+  if (range.from) where.push({ kind: 'time', op: '>=', at: range.from });
+  if (range.to) where.push({ kind: 'time', op: '<', at: range.to });
+  for (const [name, value] of Object.entries(vars) as [ReportVarFilter, string | null][]) {
+    where.push({ kind: 'equals', value: { column: planColumn(source, name), as: 'value' }, to: value });
+  }
+  for (const [group, value] of Object.entries(filters) as [ReportFilterGroup, string | null][]) {
+    if (group === 'affiliate_network') {
+      const { offerNetworks } = await config;
+      const offers = [...offerNetworks].filter(([, owner]) => value === null || owner === value).map(([id]) => id);
+      where.push({ kind: 'network', network: value, offers });
+      continue;
+    }
+    const name = REPORT_COLUMNS[group][source];
+    // A table without the column has no value for it: every row is "(none)".
+    if (name === null) {
+      if (value !== null) where.push({ kind: 'never' });
+      continue;
+    }
+    where.push({ kind: 'equals', value: planValue(source, name), to: value });
+  }
+  const byTime = groups.some(isReportTimeGroup);
+  return {
+    source,
+    time: source === 'conversions' && range.attribution === 'click' ? 'event_at' : 'created_at',
+    groups: grouped,
+    // As coarse as the zone's offsets over the range allow (time.ts, utcGrain).
+    buckets: byTime
+      ? {
+          grain: utcGrain(range.from, range.to, range.timezone, groups.includes('hour')),
+          timezone: range.timezone,
+          byHour: groups.includes('hour'),
+        }
+      : null,
+    where,
+  };
 }
 
 export class ReportsService {
@@ -489,107 +517,21 @@ export class ReportsService {
     return config.names.get(group)?.get(value) ?? value;
   }
 
-  /** One table's rows grouped by the asked columns, with its figures. */
+  /** One table's rows grouped by the asked columns, with its figures: from a cube when one holds them. */
   private async aggregate(
     source: Source,
     groups: readonly ReportGroup[],
-    range: { from: string | null; to: string | null; timezone: string; attribution: ReportAttribution },
-    { vars, filters, config, campaigns }: Narrowing,
+    range: ReportRange,
+    narrowing: Narrowing,
   ): Promise<AggregateRow[]> {
-    const time = source === 'conversions' && range.attribution === 'click' ? 'e.event_at' : 'e.created_at';
-    if (this.options.rollups !== false && source !== 'conversions' && Object.keys(vars).length === 0) {
-      const dimensionFilters = await rollupFilters(filters, config, campaigns);
+    if (this.options.rollups !== false && source !== 'conversions' && Object.keys(narrowing.vars).length === 0) {
+      const dimensionFilters = await rollupFilters(narrowing.filters, narrowing.config, narrowing.campaigns);
       const rows =
         dimensionFilters &&
         (await aggregateFromRollups(this.db, source, groups, range, range.timezone, dimensionFilters));
       if (rows) return rows;
     }
-    // Conversions read device, platform, browser and var1…var10 from the click or lead they convert.
-    const column = (name: string): RawBuilder<unknown> => {
-      if (source === 'conversions' && FROM_ORIGIN.has(name)) {
-        return sql`coalesce(${sql.ref(`c.${name}`)}, ${sql.ref(`l.${name}`)})`;
-      }
-      return sql`${sql.ref(`e.${name}`)}`;
-    };
-    const selections: RawBuilder<unknown>[] = [];
-    const groupings: RawBuilder<unknown>[] = [];
-    let joinOrigin = false;
-    const select = (expression: RawBuilder<unknown>, alias: string) => {
-      selections.push(sql`${expression} as ${sql.ref(alias)}`);
-      groupings.push(expression);
-    };
-    for (const group of groups) {
-      if (isReportTimeGroup(group)) continue;
-      const name = REPORT_COLUMNS[group][source];
-      if (group === 'affiliate_network') {
-        select(column('offer_external_id'), 'g_network_offer');
-        if (source === 'conversions') select(column('affiliate_network_external_id'), 'g_affiliate_network');
-        continue;
-      }
-      if (name === null) continue;
-      if (source === 'conversions' && FROM_ORIGIN.has(name)) joinOrigin = true;
-      select(groupExpression(column(name), name), `g_${group}`);
-    }
-    if (groups.some(isReportTimeGroup)) {
-      // The UTC day (`YYYY-MM-DD`), or hour (`YYYY-MM-DDTHH`) and quarter (0…3), of the ISO-8601 text, in
-      // both dialects: as coarse as the zone's offsets over the range allow (time.ts, utcGrain).
-      const grain = utcGrain(range.from, range.to, range.timezone, groups.includes('hour'));
-      if (grain === 'day') select(sql`substr(${sql.ref(time)}, 1, 10)`, 'g_utc_day');
-      else select(sql`substr(${sql.ref(time)}, 1, 13)`, 'g_utc_hour');
-      if (grain === 'quarter') select(sql`cast(substr(${sql.ref(time)}, 15, 2) as integer) / 15`, 'g_quarter');
-    }
-
-    const where: Expression<SqlBool>[] = [];
-    if (campaigns) {
-      where.push(
-        campaigns.length === 0
-          ? sql<SqlBool>`1 = 0`
-          : sql<SqlBool>`${sql.ref('e.campaign_external_id')} in (${sql.join(campaigns.map((id) => sql`${id}`))})`,
-      );
-    }
-    if (range.from) where.push(sql<SqlBool>`${sql.ref(time)} >= ${range.from}`);
-    if (range.to) where.push(sql<SqlBool>`${sql.ref(time)} < ${range.to}`);
-    for (const [name, value] of Object.entries(vars) as [ReportVarFilter, string | null][]) {
-      if (source === 'conversions' && FROM_ORIGIN.has(name)) joinOrigin = true;
-      const expression = column(name);
-      where.push(value === null ? sql<SqlBool>`${expression} is null` : sql<SqlBool>`${expression} = ${value}`);
-    }
-    for (const [group, value] of Object.entries(filters) as [ReportFilterGroup, string | null][]) {
-      if (group === 'affiliate_network') {
-        where.push(networkFilter(source, value, (await config).offerNetworks));
-        continue;
-      }
-      const name = REPORT_COLUMNS[group][source];
-      // A table without the column has no value for it: every row is "(none)".
-      if (name === null) {
-        if (value !== null) where.push(sql<SqlBool>`1 = 0`);
-        continue;
-      }
-      if (source === 'conversions' && FROM_ORIGIN.has(name)) joinOrigin = true;
-      const expression = groupExpression(column(name), name);
-      where.push(value === null ? sql<SqlBool>`${expression} is null` : sql<SqlBool>`${expression} = ${value}`);
-    }
-
-    const figuresOf: Record<Source, RawBuilder<unknown>[]> = {
-      clicks: [
-        sql`count(*) as ${sql.ref('clicks')}`,
-        sql`coalesce(sum(${sql.ref('e.is_unique')}), 0) as ${sql.ref('unique_clicks')}`,
-        sql`coalesce(sum(${sql.ref('e.cost')}), 0) as ${sql.ref('cost')}`,
-      ],
-      leads: [sql`count(*) as ${sql.ref('leads')}`],
-      conversions: conversionFigures(),
-    };
-    const table = { clicks: 'tracker_clicks', leads: 'tracker_leads', conversions: 'conversions' }[source];
-    const joins = joinOrigin
-      ? sql` left join ${sql.table('tracker_clicks')} as ${sql.table('c')} on ${sql.ref('c.click_id')} = ${sql.ref('e.click_id')}
-          left join ${sql.table('tracker_leads')} as ${sql.table('l')} on ${sql.ref('l.lead_id')} = ${sql.ref('e.lead_id')}`
-      : sql``;
-    const statement = sql<AggregateRow>`select ${sql.join([...selections, ...figuresOf[source]])}
-      from ${sql.table(table)} as ${sql.table('e')}${joins}
-      ${where.length > 0 ? sql`where ${sql.join(where, sql` and `)}` : sql``}
-      ${groupings.length > 0 ? sql`group by ${sql.join(groupings)}` : sql`having count(*) > 0`}`;
-    const result = await statement.execute(this.db);
-    return result.rows;
+    return aggregateEvents(this.db, await planOf(source, groups, range, narrowing));
   }
 
   /**

@@ -1,0 +1,81 @@
+// Issue 23, "one report code path": what one event table adds to a report, described once — the values
+// it is grouped by, the rows it keeps, the time buckets — and rendered by each backend that can read
+// that table: SQL over the event tables (render-sql.ts, SQLite and PostgreSQL), and the columnar stores
+// (columnar/). The figures each table gives are fixed by its source (service.ts, §Figures).
+import type { UtcGrain } from './time.js';
+
+export type Source = 'clicks' | 'leads' | 'conversions';
+
+/**
+ * A column of the event, by its name in the event tables. `origin`: a conversion reads it from the click
+ * or lead it converts (the first of the two that has one).
+ */
+export interface PlanColumn {
+  name: string;
+  origin: boolean;
+}
+
+/**
+ * A column as a report compares and shows it: as stored; `flag` for 0/1 columns shown as `true`/`false`
+ * (is_bot); `text` for a number shown and compared as text (asn).
+ */
+export interface PlanValue {
+  column: PlanColumn;
+  as: 'value' | 'flag' | 'text';
+}
+
+/** How a column is compared and shown: is_bot as `true`/`false`, asn as text, the rest as stored. */
+export function shownAs(name: string): PlanValue['as'] {
+  return name === 'is_bot' ? 'flag' : name === 'asn' ? 'text' : 'value';
+}
+
+export type PlanCondition =
+  /** The value equals `to`; `null`: the event has none. */
+  | { kind: 'equals'; value: PlanValue; to: string | null }
+  /** The column is one of `values` (none: no row). */
+  | { kind: 'in'; column: PlanColumn; values: readonly string[] }
+  /** The event's time (`plan.time`) from (`>=`) or before (`<`) an ISO instant. */
+  | { kind: 'time'; op: '>=' | '<'; at: string }
+  /** No row: a filter on a value the table never has. */
+  | { kind: 'never' }
+  /**
+   * The affiliate network filter: clicks and leads by their offer (`offers`: the network's, or with
+   * `network` null every offer that has one); conversions by their postback event's network, else
+   * their offer's.
+   */
+  | { kind: 'network'; network: string | null; offers: readonly string[] };
+
+/** How events are bucketed in time: UTC days, hours, or hours and quarter-hours (time.ts, utcGrain). */
+export interface PlanBuckets {
+  grain: UtcGrain;
+  /** The report's zone, for a backend that buckets local days and hours itself. */
+  timezone: string;
+  /** Whether the report groups by hour (else by day or weekday only). */
+  byHour: boolean;
+}
+
+export interface AggregatePlan {
+  source: Source;
+  /** The time column read for the range and buckets. */
+  time: 'created_at' | 'event_at';
+  /** Each grouped value under its alias (`g_<group>`; `g_network_offer` for the affiliate network). */
+  groups: readonly { alias: string; value: PlanValue }[];
+  buckets: PlanBuckets | null;
+  where: readonly PlanCondition[];
+}
+
+/** Whether a plan reads a column of the converted click or lead (a join, for conversions). */
+export function readsOrigin(plan: AggregatePlan): boolean {
+  const origin = (column: PlanColumn | undefined) => column?.origin === true;
+  return (
+    plan.groups.some((group) => origin(group.value.column)) ||
+    plan.where.some(
+      (condition) =>
+        (condition.kind === 'equals' && origin(condition.value.column)) ||
+        (condition.kind === 'in' && origin(condition.column)),
+    )
+  );
+}
+
+/** One row of a table's aggregate: `g_*` values, and the source's figures. */
+export type AggregateRow = Record<string, unknown>;
