@@ -357,11 +357,21 @@ async function planOf(
   };
 }
 
+/**
+ * Issue 23: a columnar store a report's clicks and leads are read from when no cube holds them, once it
+ * holds every event (`ready`); `catchUp` copies what the event tables gained since, before each read.
+ */
+export interface ColumnarReader {
+  readonly ready: boolean;
+  catchUp(): Promise<unknown>;
+  aggregate(plan: AggregatePlan): Promise<AggregateRow[]>;
+}
+
 export class ReportsService {
   constructor(
     private readonly db: Kysely<Database>,
-    /** `rollups: false` reads every figure from the events (tests compare the two ways). */
-    private readonly options: { rollups?: boolean } = {},
+    /** `rollups: false` reads every figure from the events (tests compare the ways). */
+    private readonly options: { rollups?: boolean; columnar?: ColumnarReader } = {},
   ) {}
 
   async run(query: TReportQuery, scope?: ReportScope): Promise<ReportResponse> {
@@ -391,12 +401,15 @@ export class ReportsService {
     const merged = new Map<string, { values: (string | null)[]; counts: Counts }>();
     const buckets = new Map<string, { day: string; hour: string }>();
     const add = (row: AggregateRow, into: (counts: Counts) => void) => {
+      // A columnar store buckets local days and hours itself (columnar/duckdb-sql.ts).
       const local =
-        row.g_utc_day !== undefined
-          ? { day: String(row.g_utc_day), hour: '00' }
-          : row.g_utc_hour !== undefined
-            ? localBucket(String(row.g_utc_hour), Number(row.g_quarter ?? 0), query.timezone, buckets)
-            : null;
+        row.g_local_day !== undefined
+          ? { day: String(row.g_local_day), hour: row.g_local_hour === undefined ? '00' : String(row.g_local_hour) }
+          : row.g_utc_day !== undefined
+            ? { day: String(row.g_utc_day), hour: '00' }
+            : row.g_utc_hour !== undefined
+              ? localBucket(String(row.g_utc_hour), Number(row.g_quarter ?? 0), query.timezone, buckets)
+              : null;
       const values = groups.map((group): string | null => {
         if (group === 'day') return local?.day ?? null;
         if (group === 'hour') return local?.hour ?? null;
@@ -531,7 +544,13 @@ export class ReportsService {
         (await aggregateFromRollups(this.db, source, groups, range, range.timezone, dimensionFilters));
       if (rows) return rows;
     }
-    return aggregateEvents(this.db, await planOf(source, groups, range, narrowing));
+    const plan = await planOf(source, groups, range, narrowing);
+    const columnar = this.options.columnar;
+    if (columnar?.ready && source !== 'conversions') {
+      await columnar.catchUp();
+      return columnar.aggregate(plan);
+    }
+    return aggregateEvents(this.db, plan);
   }
 
   /**

@@ -141,3 +141,39 @@ export function utcGrain(from: string | null, to: string | null, timeZone: strin
   }
   return allZero && !byHour ? 'day' : 'hour';
 }
+
+/** A stretch of time with one UTC offset: up to `until` (excluded; null: to the end of the range). */
+export interface OffsetSpan {
+  until: string | null;
+  offsetMinutes: number;
+}
+
+/**
+ * The zone's offsets over [from, to), in order, each up to the instant it changes (found to the minute by
+ * bisection between two hourly readings): a columnar store buckets local days and hours itself with them.
+ */
+export function offsetSpans(from: string, to: string, timeZone: string): OffsetSpan[] {
+  const start = Date.parse(from);
+  const end = Date.parse(to);
+  const spans: OffsetSpan[] = [];
+  let current = offsetAt(start, timeZone);
+  for (let instant = start; instant < end; ) {
+    const next = Math.min(instant + HOUR_MS, end);
+    const offset = offsetAt(next < end ? next : end - 1, timeZone);
+    if (offset !== current) {
+      // The change lies in (instant, next]: bisect to the minute.
+      let low = instant;
+      let high = next;
+      while (high - low > 60_000) {
+        const middle = low + Math.floor((high - low) / 120_000) * 60_000;
+        if (offsetAt(middle, timeZone) === current) low = middle;
+        else high = middle;
+      }
+      spans.push({ until: new Date(high).toISOString(), offsetMinutes: current / 60_000 });
+      current = offsetAt(high, timeZone);
+    }
+    instant = next;
+  }
+  spans.push({ until: null, offsetMinutes: current / 60_000 });
+  return spans;
+}

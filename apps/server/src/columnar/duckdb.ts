@@ -1,0 +1,108 @@
+// Issue 23, the embedded default: the columnar store as a DuckDB file in the data directory. DuckDB ships
+// its engine inside the npm package (no server), keeps columns compressed, and scans millions of rows on
+// every core; reports the rollup cubes do not hold read it instead of the event tables.
+import { type DuckDBAppender, type DuckDBConnection, DuckDBInstance, DuckDBTimestampValue } from '@duckdb/node-api';
+import type { AggregatePlan, AggregateRow } from '../reports/plan.js';
+import { duckdbAggregate } from './duckdb-sql.js';
+import { COLUMNAR_TEXT_COLUMNS, type ColumnarRow, type ColumnarStore, type ColumnarTable } from './schema.js';
+
+const TABLES: readonly ColumnarTable[] = ['clicks', 'leads'];
+
+/** Rows in the order the tables declare them, appended in the same order. */
+const DDL = (table: ColumnarTable) => `create table if not exists ${table} (
+  row_key varchar not null,
+  source_id bigint not null,
+  workspace_id integer not null,
+  created_at timestamp not null,
+  events tinyint not null,
+  unique_events tinyint not null,
+  cost double not null,
+  asn bigint,
+  is_bot tinyint not null,
+  ${COLUMNAR_TEXT_COLUMNS.map((name) => `"${name}" varchar`).join(',\n  ')}
+)`;
+
+function appendRow(appender: DuckDBAppender, row: ColumnarRow): void {
+  appender.appendVarchar(row.row_key);
+  appender.appendBigInt(BigInt(row.source_id));
+  appender.appendInteger(row.workspace_id);
+  appender.appendTimestamp(new DuckDBTimestampValue(BigInt(Date.parse(row.created_at)) * 1000n));
+  appender.appendTinyInt(row.events);
+  appender.appendTinyInt(row.unique_events);
+  appender.appendDouble(row.cost);
+  if (row.asn === null) appender.appendNull();
+  else appender.appendBigInt(BigInt(row.asn));
+  appender.appendTinyInt(row.is_bot);
+  for (const name of COLUMNAR_TEXT_COLUMNS) {
+    const value = row[name];
+    if (value === null) appender.appendNull();
+    else appender.appendVarchar(value);
+  }
+  appender.endRow();
+}
+
+/** A value as service.ts reads it: DuckDB's 128-bit sums come back as bigints. */
+function plain(value: unknown): unknown {
+  return typeof value === 'bigint' ? Number(value) : value;
+}
+
+export class DuckDBStore implements ColumnarStore {
+  readonly kind = 'duckdb';
+
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    private readonly connection: DuckDBConnection,
+  ) {}
+
+  /** Opens (or creates) the store at `file`; `:memory:` for one that lives as long as the process. */
+  static async open(file: string, options: { threads?: number } = {}): Promise<DuckDBStore> {
+    const settings: Record<string, string> = {};
+    if (options.threads) settings.threads = String(options.threads);
+    const instance = await DuckDBInstance.create(file, settings);
+    const connection = await instance.connect();
+    for (const table of TABLES) await connection.run(DDL(table));
+    return new DuckDBStore(instance, connection);
+  }
+
+  async append(table: ColumnarTable, rows: readonly ColumnarRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const appender = await this.connection.createAppender(table);
+    try {
+      for (const row of rows) appendRow(appender, row);
+      appender.flushSync();
+    } finally {
+      appender.closeSync();
+    }
+  }
+
+  /** The highest event id stored in `table` (adjustments excluded), 0 when empty: where following resumes. */
+  async lastSourceId(table: ColumnarTable): Promise<number> {
+    const reader = await this.connection.runAndReadAll(
+      `select coalesce(max(source_id), 0) from ${table} where events = 1`,
+    );
+    return Number(reader.getRows()[0]?.[0] ?? 0);
+  }
+
+  /** The highest change id of the cost adjustments stored, 0 when none. */
+  async lastCostChange(): Promise<number> {
+    const reader = await this.connection.runAndReadAll(
+      `select coalesce(max(cast(substr(row_key, 6) as bigint)), 0) from clicks where events = 0 and row_key like 'cost:%'`,
+    );
+    return Number(reader.getRows()[0]?.[0] ?? 0);
+  }
+
+  async aggregate(plan: AggregatePlan): Promise<AggregateRow[]> {
+    const query = duckdbAggregate(plan);
+    const reader = await this.connection.runAndReadAll(query.sql, query.values);
+    return reader.getRowObjectsJS().map((row) => {
+      const result: AggregateRow = {};
+      for (const [name, value] of Object.entries(row)) result[name] = plain(value);
+      return result;
+    });
+  }
+
+  async close(): Promise<void> {
+    this.connection.closeSync();
+    this.instance.closeSync();
+  }
+}
