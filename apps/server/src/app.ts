@@ -204,7 +204,7 @@ async function createServer(
     };
   }
   // Closed before the store (onClose hooks run last-added first).
-  const reports = reportRunner(store);
+  const reports = reportRunner(store, (message) => app.log.info(message));
   app.addHook('onClose', async () => reports.close());
   const services = {
     users: new UsersService(store.db, sessions),

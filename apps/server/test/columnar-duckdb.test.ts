@@ -1,8 +1,9 @@
-import { type TReportQuery, ZReportQuery } from '@switchyard/domain';
+import { type TReportQuery, ZCostUpdate, ZReportQuery } from '@switchyard/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDBStore } from '../src/columnar/duckdb.js';
 import { ColumnarFollower } from '../src/columnar/follower.js';
 import { loadConfig } from '../src/config.js';
+import { updateCampaignCost } from '../src/costs/service.js';
 import { type ColumnarReader, ReportsService } from '../src/reports/service.js';
 import { migrateToLatest, openStore, type Store } from '../src/store/database.js';
 import type { NewTrackerClick, NewTrackerLead } from '../src/store/tracker-events.js';
@@ -127,7 +128,7 @@ describe('the embedded columnar store [sqlite]', () => {
     await migrateToLatest(store);
     await write(generateEvents(4000, 7));
     duck = await DuckDBStore.open(':memory:');
-    follower = await ColumnarFollower.start(store.sqlite!, duck, { info: () => undefined });
+    follower = await ColumnarFollower.start(store.sqlite!.name, duck, { info: () => undefined });
     columnar = { ready: true, catchUp: () => follower.catchUp(), aggregate: (plan) => duck.aggregate(plan) };
   });
 
@@ -156,10 +157,33 @@ describe('the embedded columnar store [sqlite]', () => {
     expect(fromColumns).toEqual(await new ReportsService(store.db, { rollups: false }).run(report));
   });
 
+  it("adds a campaign's new cost, and a cost set over clicks copied in the same pass, once", async () => {
+    const reports = new ReportsService(store.db, { rollups: false, columnar });
+    const events = new ReportsService(store.db, { rollups: false });
+    const report = query({ group_by: 'var1,campaign', timezone: 'UTC' });
+    await updateCampaignCost(
+      store,
+      'camp-a',
+      ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 123.45 }),
+    );
+    expect(await reports.run(report)).toEqual(await events.run(report));
+    // Clicks not yet copied when their cost moves: the pass that copies them carries the cost once.
+    await write(generateEvents(300, 13, 20_000));
+    await updateCampaignCost(
+      store,
+      'camp-b',
+      ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 77, filter: { var1: 'zone-2' } }),
+    );
+    const after = await events.run(report);
+    expect(await reports.run(report)).toEqual(after);
+    const campB = after.list.filter((row) => row.campaign === 'camp-b' && row.var1 === 'zone-2');
+    expect(campB.reduce((sum, row) => sum + row.cost, 0)).toBeCloseTo(77, 6);
+  });
+
   it('rebuilds a store deleted by hand from the event tables', async () => {
     const fresh = await DuckDBStore.open(':memory:');
-    const rebuilt = await ColumnarFollower.start(store.sqlite!, fresh, { info: () => undefined });
-    expect(rebuilt.behind()).toBe(4500);
+    const rebuilt = await ColumnarFollower.start(store.sqlite!.name, fresh, { info: () => undefined });
+    expect(rebuilt.behind()).toBe(4800);
     await rebuilt.rebuild();
     expect(rebuilt.behind()).toBe(0);
     const reader: ColumnarReader = {

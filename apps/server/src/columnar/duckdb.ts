@@ -75,6 +75,18 @@ export class DuckDBStore implements ColumnarStore {
     }
   }
 
+  /** Runs `work` in one transaction: everything it appends is kept, or none of it. */
+  async transaction(work: () => Promise<void>): Promise<void> {
+    await this.connection.run('begin transaction');
+    try {
+      await work();
+    } catch (error) {
+      await this.connection.run('rollback');
+      throw error;
+    }
+    await this.connection.run('commit');
+  }
+
   /** The highest event id stored in `table` (adjustments excluded), 0 when empty: where following resumes. */
   async lastSourceId(table: ColumnarTable): Promise<number> {
     const reader = await this.connection.runAndReadAll(

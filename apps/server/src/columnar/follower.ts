@@ -1,15 +1,22 @@
 // Issue 23: the embedded columnar store follows the SQLite event tables. The event writer keeps writing
 // clicks and leads to SQLite (the journal, caps and postbacks read them there); this copies each new row
 // to DuckDB in id order, from the report reader's thread, so the event loop never waits for it. The
-// store's own highest id is where it resumes: a store deleted by hand is rebuilt from the first event.
-import type SQLite from 'better-sqlite3';
+// store's own highest ids are where it resumes: a store deleted by hand is rebuilt from the first event.
+//
+// A click's cost may move after it was copied (store/click-cost-changes.ts). Each pass reads SQLite in
+// one snapshot and writes DuckDB in one transaction: clicks copied in the pass carry every change the
+// snapshot holds, so a change is added as an adjustment row only to clicks copied by an earlier pass
+// (for the others, the row records it at zero, so the store knows it was seen).
+import SQLite from 'better-sqlite3';
 import type { DuckDBStore } from './duckdb.js';
 import { COLUMNAR_TEXT_COLUMNS, type ColumnarRow, type ColumnarTable } from './schema.js';
 
-/** Rows copied per read: large enough to append quickly, small enough not to hold up a report long. */
+/** Rows read per statement: large enough to append quickly, small enough not to hold up a report long. */
 const BATCH = 50_000;
-/** A store further behind than this is rebuilding: reports read the event tables meanwhile. */
-const BEHIND = BATCH;
+/** Rows one pass copies before it commits and lets a new snapshot begin (a rebuild is many passes). */
+const PASS_ROWS = 1_000_000;
+/** A backlog past this is logged as a rebuild, with its progress. */
+const LOGGED_BACKLOG = 100_000;
 
 const SOURCES: Record<ColumnarTable, { table: string; id: string }> = {
   clicks: { table: 'tracker_clicks', id: 'click_id' },
@@ -22,56 +29,67 @@ export interface FollowerLog {
   info(message: string): void;
 }
 
+/** The columns a columnar row takes from an event table row (leads have no lander and no cost). */
+function selected(table: ColumnarTable, alias: string): string {
+  const text = COLUMNAR_TEXT_COLUMNS.map((name) =>
+    table === 'leads' && name === 'lander_external_id' ? `null as "${name}"` : `${alias}."${name}"`,
+  );
+  const cost = table === 'clicks' ? `${alias}.cost` : '0 as cost';
+  return `${alias}.id, ${alias}.${SOURCES[table].id} as event_id, ${alias}.created_at, ${alias}.is_unique, ${cost},
+    ${alias}.asn, ${alias}.is_bot, ${text.join(', ')}`;
+}
+
 export class ColumnarFollower {
   private readonly last: Record<ColumnarTable, number> = { clicks: 0, leads: 0 };
-  private readonly statements: Record<ColumnarTable, SQLite.Statement<[number, number], SourceRow>>;
+  private lastChange = 0;
+  private readonly sqlite: SQLite.Database;
+  private readonly events: Record<ColumnarTable, SQLite.Statement<[number, number], SourceRow>>;
   private readonly countAfter: Record<ColumnarTable, SQLite.Statement<[number], { count: number }>>;
+  private readonly lastChangeId: SQLite.Statement<[], { id: number | null }>;
+  private readonly changes: SQLite.Statement<[number, number], SourceRow & { change_id: number; delta: number }>;
+  private readonly workspaceOfCampaign: SQLite.Statement<[string], { workspace_id: number | null }>;
   private readonly workspaces = new Map<string, number>();
   private running: Promise<unknown> = Promise.resolve();
   private caughtUp = false;
+  private stopped = false;
 
+  /** `file`: the SQLite database, read on a connection of its own (its snapshots are the follower's). */
   private constructor(
-    private readonly sqlite: SQLite.Database,
+    file: string,
     readonly store: DuckDBStore,
     private readonly log: FollowerLog,
   ) {
-    const select = (table: ColumnarTable) => {
-      const { table: source, id } = SOURCES[table];
-      const text = COLUMNAR_TEXT_COLUMNS.map((name) =>
-        table === 'leads' && name === 'lander_external_id' ? `null as "${name}"` : `"${name}"`,
+    this.sqlite = new SQLite(file, { readonly: true, fileMustExist: true });
+    const select = (table: ColumnarTable) =>
+      this.sqlite.prepare<[number, number], SourceRow>(
+        `select ${selected(table, 'e')} from ${SOURCES[table].table} as e where e.id > ? order by e.id limit ?`,
       );
-      const cost = table === 'clicks' ? 'cost' : '0 as cost';
-      return sqlite.prepare<[number, number], SourceRow>(
-        `select id, ${id} as event_id, created_at, is_unique, ${cost}, asn, is_bot, ${text.join(', ')}
-         from ${source} where id > ? order by id limit ?`,
-      );
-    };
-    this.statements = { clicks: select('clicks'), leads: select('leads') };
+    this.events = { clicks: select('clicks'), leads: select('leads') };
     this.countAfter = {
-      clicks: sqlite.prepare('select count(*) as count from tracker_clicks where id > ?'),
-      leads: sqlite.prepare('select count(*) as count from tracker_leads where id > ?'),
+      clicks: this.sqlite.prepare('select count(*) as count from tracker_clicks where id > ?'),
+      leads: this.sqlite.prepare('select count(*) as count from tracker_leads where id > ?'),
     };
+    this.lastChangeId = this.sqlite.prepare('select max(id) as id from tracker_click_cost_changes');
+    this.changes = this.sqlite.prepare(
+      `select x.id as change_id, x.delta, ${selected('clicks', 'e')}
+       from tracker_click_cost_changes as x join tracker_clicks as e on e.click_id = x.click_id
+       where x.id > ? and x.id <= ? order by x.id`,
+    );
+    this.workspaceOfCampaign = this.sqlite.prepare(
+      `select workspace_id from config_records where kind in ('campaigns', 'tracker-campaigns') and external_id = ?`,
+    );
   }
 
-  static async start(sqlite: SQLite.Database, store: DuckDBStore, log: FollowerLog): Promise<ColumnarFollower> {
-    const follower = new ColumnarFollower(sqlite, store, log);
+  static async start(file: string, store: DuckDBStore, log: FollowerLog): Promise<ColumnarFollower> {
+    const follower = new ColumnarFollower(file, store, log);
     for (const table of ['clicks', 'leads'] as const) follower.last[table] = await store.lastSourceId(table);
+    follower.lastChange = await store.lastCostChange();
     return follower;
   }
 
-  /** Whether reports may read the store: it holds every event but the last few moments'. */
+  /** Whether reports may read the store: it has caught up once since it started. */
   get ready(): boolean {
     return this.caughtUp;
-  }
-
-  /**
-   * Copies every event stored since the last call, then resolves. Calls wait for each other: one report's
-   * catch-up and the background rebuild never copy the same rows twice.
-   */
-  catchUp(onBatch?: (copied: number, remaining: number) => void): Promise<number> {
-    const next = this.running.then(() => this.copyAll(onBatch));
-    this.running = next.catch(() => undefined);
-    return next;
   }
 
   /** Events not yet copied, in both tables. */
@@ -79,49 +97,101 @@ export class ColumnarFollower {
     return this.countAfter.clicks.get(this.last.clicks)!.count + this.countAfter.leads.get(this.last.leads)!.count;
   }
 
-  /** The first catch-up at start: the whole backlog, in batches, with progress in the log when long. */
-  async rebuild(): Promise<void> {
-    const backlog = this.behind();
-    if (backlog > BEHIND) this.log.info(`columnar store: copying ${backlog} events from the event tables`);
-    const started = Date.now();
-    let copiedSoFar = 0;
-    let lastLogged = 0;
-    await this.catchUp((copied, remaining) => {
-      copiedSoFar += copied;
-      if (backlog > BEHIND && copiedSoFar - lastLogged >= 1_000_000) {
-        lastLogged = copiedSoFar;
-        this.log.info(`columnar store: ${copiedSoFar} events copied, ${remaining} to go`);
-      }
-    });
-    if (backlog > BEHIND) {
-      this.log.info(`columnar store: ${copiedSoFar} events copied in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    }
+  /**
+   * Copies every event and cost change stored since the last call, then resolves. Calls wait for each
+   * other: a report's catch-up and the rebuild at start never copy the same rows twice.
+   */
+  catchUp(onPass?: (copied: number) => void): Promise<number> {
+    const next = this.running.then(() => this.copyAll(onPass));
+    this.running = next.catch(() => undefined);
+    return next;
   }
 
-  private async copyAll(onBatch?: (copied: number, remaining: number) => void): Promise<number> {
+  /** The first catch-up at start: the whole backlog, with progress in the log when it is long. */
+  async rebuild(): Promise<void> {
+    const backlog = this.behind();
+    const logged = backlog > LOGGED_BACKLOG;
+    if (logged) this.log.info(`columnar store: copying ${backlog} events from the event tables`);
+    const started = Date.now();
     let copied = 0;
-    for (const table of ['clicks', 'leads'] as const) {
-      for (;;) {
-        const rows = this.statements[table].all(this.last[table], BATCH);
-        if (rows.length === 0) break;
-        await this.store.append(
-          table,
-          rows.map((row) => this.columnarRow(row)),
-        );
-        this.last[table] = Number(rows[rows.length - 1]!.id);
-        copied += rows.length;
-        onBatch?.(rows.length, rows.length < BATCH ? 0 : this.behind());
-        if (rows.length < BATCH) break;
-        // Let a report waiting on this thread's event loop be read between batches.
-        await new Promise((resolve) => setImmediate(resolve));
-      }
+    await this.catchUp((rows) => {
+      copied += rows;
+      if (logged) this.log.info(`columnar store: ${copied} of ${backlog} events copied`);
+    });
+    if (logged) this.log.info(`columnar store: caught up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+
+  /** Stops copying after the pass being copied; resolves once nothing is being copied. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.running;
+    this.sqlite.close();
+  }
+
+  private async copyAll(onPass?: (copied: number) => void): Promise<number> {
+    let copied = 0;
+    for (;;) {
+      if (this.stopped) return copied;
+      const { rows, more } = await this.pass();
+      copied += rows;
+      if (rows > 0) onPass?.(rows);
+      if (!more) break;
+      // Let a report waiting on this thread's event loop be read between passes.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     this.caughtUp = true;
     return copied;
   }
 
+  /** One snapshot of SQLite into one DuckDB transaction (see the top of this file). */
+  private async pass(): Promise<{ rows: number; more: boolean }> {
+    this.sqlite.exec('begin');
+    const copiedBefore = { ...this.last };
+    const last = { ...this.last };
+    let rows = 0;
+    let more = false;
+    try {
+      const lastChange = this.lastChangeId.get()?.id ?? 0;
+      await this.store.transaction(async () => {
+        for (const table of ['clicks', 'leads'] as const) {
+          for (;;) {
+            const batch = this.events[table].all(last[table], BATCH);
+            if (batch.length === 0) break;
+            await this.store.append(
+              table,
+              batch.map((row) => this.columnarRow(row)),
+            );
+            last[table] = Number(batch[batch.length - 1]!.id);
+            rows += batch.length;
+            if (batch.length < BATCH) break;
+            if (rows >= PASS_ROWS) {
+              more = true;
+              break;
+            }
+          }
+        }
+        if (lastChange > this.lastChange) {
+          const adjustments = this.changes.all(this.lastChange, lastChange).map((change) => ({
+            ...this.columnarRow(change),
+            row_key: `cost:${change.change_id}`,
+            events: 0,
+            unique_events: 0,
+            // A click copied in this pass already carries the change.
+            cost: Number(change.id) <= copiedBefore.clicks ? Number(change.delta) : 0,
+          }));
+          await this.store.append('clicks', adjustments);
+        }
+      });
+      this.last.clicks = last.clicks;
+      this.last.leads = last.leads;
+      this.lastChange = Math.max(this.lastChange, lastChange);
+    } finally {
+      this.sqlite.exec('commit');
+    }
+    return { rows, more };
+  }
+
   private columnarRow(row: SourceRow): ColumnarRow {
-    const campaign = String(row.campaign_external_id);
     const text = Object.fromEntries(
       COLUMNAR_TEXT_COLUMNS.map((name) => [name, row[name] === null ? null : String(row[name])]),
     ) as Record<(typeof COLUMNAR_TEXT_COLUMNS)[number], string | null>;
@@ -129,7 +199,7 @@ export class ColumnarFollower {
       ...text,
       row_key: String(row.event_id),
       source_id: Number(row.id),
-      workspace_id: this.workspaceOf(campaign),
+      workspace_id: this.workspaceOf(String(row.campaign_external_id)),
       created_at: String(row.created_at),
       events: 1,
       unique_events: Number(row.is_unique) === 1 ? 1 : 0,
@@ -143,12 +213,7 @@ export class ColumnarFollower {
   private workspaceOf(campaign: string): number {
     let found = this.workspaces.get(campaign);
     if (found === undefined) {
-      const row = this.sqlite
-        .prepare<[string], { workspace_id: number | null }>(
-          `select workspace_id from config_records where kind in ('campaigns', 'tracker-campaigns') and external_id = ?`,
-        )
-        .get(campaign);
-      found = row?.workspace_id ?? 0;
+      found = this.workspaceOfCampaign.get(campaign)?.workspace_id ?? 0;
       this.workspaces.set(campaign, found);
     }
     return found;

@@ -7,6 +7,7 @@ import { COST_FILTER_KEYS, type TCostUpdate } from '@switchyard/domain';
 import type { Kysely } from 'kysely';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { nextDay, startOfLocalDay } from '../reports/time.js';
+import { recordCostChanges } from '../store/click-cost-changes.js';
 import type { Store } from '../store/database.js';
 import { applyRollupDeltas, DIMENSION_COLUMNS, type RollupDelta, rollupDeltas } from '../store/report-rollups.js';
 import type { Database } from '../store/schema.js';
@@ -65,12 +66,15 @@ export async function updateCampaignCost(
   const to = startOfLocalDay(nextDay(input.end), input.timezone).toISOString();
   return store.db.transaction().execute(async (trx) => {
     // The clicks in id order, a page at a time (keyset: each page after the last id read).
-    type Click = { id: number; created_at: string; cost: number; is_unique: number } & Record<string, unknown>;
+    type Click = { id: number; click_id: string; created_at: string; cost: number; is_unique: number } & Record<
+      string,
+      unknown
+    >;
     const clicks: Click[] = [];
     for (let after = 0; ; ) {
       let query = trx
         .selectFrom('tracker_clicks')
-        .select(['id', 'created_at', 'cost', 'is_unique', ...Object.values(DIMENSION_COLUMNS)])
+        .select(['id', 'click_id', 'created_at', 'cost', 'is_unique', ...Object.values(DIMENSION_COLUMNS)])
         .where('campaign_external_id', '=', campaignExternalId)
         .where('created_at', '>=', from)
         .where('created_at', '<', to)
@@ -117,6 +121,12 @@ export async function updateCampaignCost(
         if (written % PAGE < ID_CHUNK) await turn();
       }
     }
+
+    // Each click's change, for the columnar store (issue 23).
+    await recordCostChanges(
+      trx,
+      changed.map((click) => ({ click_id: click.click_id, delta: click.cost })),
+    );
 
     // What the clicks' cost moved, per cube row: the cost alone (the clicks are still counted once).
     const deltas: RollupDelta[] = [];

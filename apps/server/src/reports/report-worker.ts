@@ -7,12 +7,16 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { TReportQuery } from '@switchyard/domain';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
+import { DuckDBStore } from '../columnar/duckdb.js';
+import { ColumnarFollower } from '../columnar/follower.js';
 import type { Database } from '../store/schema.js';
-import { type ReportScope, ReportsService } from './service.js';
+import { type ColumnarReader, type ReportScope, ReportsService } from './service.js';
 
 export interface ReportWorkerSettings {
   file: string;
   busyTimeoutMs: number;
+  /** Issue 23: the embedded columnar store's file, which this thread keeps following the event tables. */
+  columnarFile: string | null;
 }
 
 export type ToReportWorker =
@@ -21,7 +25,8 @@ export type ToReportWorker =
 
 export type FromReportWorker =
   | { type: 'answer'; id: number; response: Awaited<ReturnType<ReportsService['run']>> }
-  | { type: 'failed'; id: number; message: string };
+  | { type: 'failed'; id: number; message: string }
+  | { type: 'log'; message: string };
 
 const port = parentPort;
 if (!port) throw new Error('report-worker.ts runs as a worker thread');
@@ -31,18 +36,51 @@ const connection = new SQLite(settings.file, { timeout: settings.busyTimeoutMs, 
 // This connection only reads.
 connection.pragma('query_only = ON');
 const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
-const reports = new ReportsService(db);
-
 const send = (message: FromReportWorker) => port.postMessage(message);
+
+/**
+ * The columnar store, opened and caught up in the background: until it holds every event (a rebuild),
+ * reports read the event tables. A store that cannot open is logged, and reports read the event tables.
+ */
+async function openColumnar(file: string): Promise<{ reader: ColumnarReader; close: () => Promise<void> }> {
+  const store = await DuckDBStore.open(file);
+  const follower = await ColumnarFollower.start(settings.file, store, {
+    info: (message) => send({ type: 'log', message }),
+  });
+  void follower.rebuild().catch((error: unknown) => send({ type: 'log', message: `columnar store: ${String(error)}` }));
+  return {
+    reader: {
+      get ready() {
+        return follower.ready;
+      },
+      catchUp: () => follower.catchUp(),
+      aggregate: (plan) => store.aggregate(plan),
+    },
+    close: () => follower.stop().then(() => store.close()),
+  };
+}
+
+const columnar = settings.columnarFile
+  ? openColumnar(settings.columnarFile).catch((error: unknown) => {
+      send({ type: 'log', message: `columnar store not opened, reports read the event tables: ${String(error)}` });
+      return null;
+    })
+  : Promise.resolve(null);
+const reports = columnar.then((opened) => new ReportsService(db, opened ? { columnar: opened.reader } : {}));
 
 port.on('message', (message: ToReportWorker) => {
   if (message.type === 'close') {
-    void db.destroy().finally(() => port.close());
+    void columnar
+      .then((opened) => opened?.close())
+      .finally(() => db.destroy())
+      .finally(() => port.close());
     return;
   }
-  reports.run(message.query, message.scope).then(
-    (response) => send({ type: 'answer', id: message.id, response }),
-    (error: unknown) =>
-      send({ type: 'failed', id: message.id, message: error instanceof Error ? error.message : String(error) }),
-  );
+  reports
+    .then((service) => service.run(message.query, message.scope))
+    .then(
+      (response) => send({ type: 'answer', id: message.id, response }),
+      (error: unknown) =>
+        send({ type: 'failed', id: message.id, message: error instanceof Error ? error.message : String(error) }),
+    );
 });

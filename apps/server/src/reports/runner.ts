@@ -15,13 +15,26 @@ export interface ReportRunner {
 
 const WORKER_MODULE = new URL('./report-worker.ts', import.meta.url);
 
-export function reportRunner(store: Store): ReportRunner {
-  if (store.sqlite) return new ReportWorker(store.sqlite.name);
+/**
+ * Issue 23: on SQLite, the embedded columnar store lives beside the database file (`switchyard.db` →
+ * `switchyard.columnar.duckdb`), and the reader's thread starts at once, so that it catches up at start.
+ */
+export function reportRunner(store: Store, log: (message: string) => void = () => undefined): ReportRunner {
+  if (store.sqlite) {
+    const file = store.sqlite.name;
+    const runner = new ReportWorker(file, columnarFileOf(file), log);
+    runner.start();
+    return runner;
+  }
   const service = new ReportsService(store.db);
   return { run: (query, scope) => service.run(query, scope), close: async () => undefined };
 }
 
-/** Reports on a worker thread, started on the first report; one that stops fails what it was asked. */
+export function columnarFileOf(sqliteFile: string): string {
+  return `${sqliteFile.replace(/\.db$/, '')}.columnar.duckdb`;
+}
+
+/** Reports on a worker thread; one that stops fails what it was asked, and the next report starts another. */
 class ReportWorker implements ReportRunner {
   private worker: Worker | null = null;
   private exited: Promise<void> = Promise.resolve();
@@ -29,7 +42,15 @@ class ReportWorker implements ReportRunner {
   private nextId = 0;
   private closed = false;
 
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    private readonly columnarFile: string | null,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  start(): void {
+    this.ensureWorker();
+  }
 
   run(query: TReportQuery, scope?: ReportScope): Promise<ReportResponse> {
     if (this.closed) return Promise.reject(new Error('the report reader is closed'));
@@ -53,11 +74,19 @@ class ReportWorker implements ReportRunner {
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
-    const settings: ReportWorkerSettings = { file: this.file, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS };
+    const settings: ReportWorkerSettings = {
+      file: this.file,
+      busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS,
+      columnarFile: this.columnarFile,
+    };
     const worker = startWorkerThread(WORKER_MODULE, settings);
     worker.unref();
     this.worker = worker;
     worker.on('message', (message: FromReportWorker) => {
+      if (message.type === 'log') {
+        this.log(message.message);
+        return;
+      }
       const waiter = this.waiting.get(message.id);
       if (!waiter) return;
       this.waiting.delete(message.id);

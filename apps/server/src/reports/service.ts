@@ -46,7 +46,7 @@ import {
   WEEKDAYS,
   type Weekday,
 } from '@switchyard/domain';
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
 import type { Database } from '../store/schema.js';
 import {
   type AggregatePlan,

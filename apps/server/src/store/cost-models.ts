@@ -10,6 +10,7 @@
 import type { Kysely, Migration, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { DatabaseDialect } from '../config.js';
+import { recordCostChanges } from './click-cost-changes.js';
 import { applyRollupDeltas, rollupDeltas } from './report-rollups.js';
 import type { Database } from './schema.js';
 import type { TrackerClickTable } from './tracker-events.js';
@@ -85,6 +86,7 @@ export async function moveClickCost(
     .set({ cost: sql`cost + ${delta}` })
     .where('click_id', '=', click.click_id)
     .execute();
+  await recordCostChanges(trx, [{ click_id: click.click_id, delta }]);
   const deltas = rollupDeltas<object, object>([{ ...click, cost: delta, is_unique: 0 }], []).map((row) => ({
     ...row,
     clicks: 0,

@@ -1,5 +1,6 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { ApiTokenTable } from './api-tokens.js';
+import type { ClickCostChangeTable } from './click-cost-changes.js';
 import type { CurrencyRateTable } from './conversion-states.js';
 import type { ConversionTable, OutboundPostbackTable, PostbackLogTable } from './conversions.js';
 import type { CustomMetricTable } from './custom-metrics.js';
@@ -139,6 +140,7 @@ export interface Database {
   settings: SettingTable;
   config_records: ConfigRecordTable;
   tracker_clicks: TrackerClickTable;
+  tracker_click_cost_changes: ClickCostChangeTable;
   tracker_leads: TrackerLeadTable;
   conversions: ConversionTable;
   postback_log: PostbackLogTable;

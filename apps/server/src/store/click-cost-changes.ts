@@ -1,0 +1,52 @@
+// Issue 23: each change to a stored click's cost (a campaign's cost set, a cost model paid by conversion),
+// kept in order in the transaction that makes it, so the append-only columnar store adds it as an
+// adjustment row (columnar/schema.ts) instead of rewriting the click.
+import type { Generated, Kysely, Migration, Transaction } from 'kysely';
+import type { DatabaseDialect } from '../config.js';
+import type { Database } from './schema.js';
+
+export interface ClickCostChangeTable {
+  id: Generated<number>;
+  click_id: string;
+  /** What the click's cost moved by. */
+  delta: number;
+}
+
+/** Rows per insert: two values each, well under SQLite's and PostgreSQL's limits on bound values. */
+const CHUNK = 5000;
+
+/** Records cost changes of clicks (`click_id` → change), in the caller's transaction. */
+export async function recordCostChanges(
+  trx: Transaction<Database> | Kysely<Database>,
+  changes: readonly { click_id: string; delta: number }[],
+): Promise<void> {
+  const moved = changes.filter((change) => change.delta !== 0);
+  for (let start = 0; start < moved.length; start += CHUNK) {
+    await trx
+      .insertInto('tracker_click_cost_changes')
+      .values(moved.slice(start, start + CHUNK))
+      .execute();
+  }
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as typed today.
+type AnyDb = Kysely<any>;
+
+/** 0018: tracker_click_cost_changes. */
+export function clickCostChangesMigration(dialect: DatabaseDialect): Migration {
+  const money = dialect === 'postgres' ? 'double precision' : 'real';
+  return {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable('tracker_click_cost_changes')
+        .addColumn('id', 'integer', (column) =>
+          dialect === 'postgres'
+            ? column.generatedByDefaultAsIdentity().primaryKey()
+            : column.primaryKey().autoIncrement(),
+        )
+        .addColumn('click_id', 'text', (column) => column.notNull())
+        .addColumn('delta', money, (column) => column.notNull())
+        .execute();
+    },
+  };
+}
