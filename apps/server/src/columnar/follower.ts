@@ -118,7 +118,7 @@ export class ColumnarFollower {
       copied += rows;
       if (logged) this.log.info(`columnar store: ${copied} of ${backlog} events copied`);
     });
-    if (logged) this.log.info(`columnar store: caught up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    this.log.info(`columnar store: caught up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
 
   /** Stops copying after the pass being copied; resolves once nothing is being copied. */
