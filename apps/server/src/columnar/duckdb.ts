@@ -66,9 +66,19 @@ export class DuckDBStore implements ColumnarStore {
 
   async append(table: ColumnarTable, rows: readonly ColumnarRow[]): Promise<void> {
     if (rows.length === 0) return;
+    await this.appendWith(table, (appender) => {
+      for (const row of rows) appendRow(appender, row);
+    });
+  }
+
+  /**
+   * Appends what `write` gives the appender, each row's values in the table's order (appendRow's): the
+   * follower writes rows straight from SQLite's arrays, without an object per row.
+   */
+  async appendWith(table: ColumnarTable, write: (appender: DuckDBAppender) => void): Promise<void> {
     const appender = await this.connection.createAppender(table);
     try {
-      for (const row of rows) appendRow(appender, row);
+      write(appender);
       appender.flushSync();
     } finally {
       appender.closeSync();

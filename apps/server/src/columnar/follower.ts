@@ -7,9 +7,11 @@
 // one snapshot and writes DuckDB in one transaction: clicks copied in the pass carry every change the
 // snapshot holds, so a change is added as an adjustment row only to clicks copied by an earlier pass
 // (for the others, the row records it at zero, so the store knows it was seen).
+
+import { type DuckDBAppender, DuckDBTimestampValue } from '@duckdb/node-api';
 import SQLite from 'better-sqlite3';
 import type { DuckDBStore } from './duckdb.js';
-import { COLUMNAR_TEXT_COLUMNS, type ColumnarRow, type ColumnarTable } from './schema.js';
+import { COLUMNAR_TEXT_COLUMNS, type ColumnarTable } from './schema.js';
 
 /** Rows read per statement: large enough to append quickly, small enough not to hold up a report long. */
 const BATCH = 50_000;
@@ -23,30 +25,37 @@ const SOURCES: Record<ColumnarTable, { table: string; id: string }> = {
   leads: { table: 'tracker_leads', id: 'lead_id' },
 };
 
-type SourceRow = Record<string, string | number | null>;
-
 export interface FollowerLog {
   info(message: string): void;
 }
 
-/** The columns a columnar row takes from an event table row (leads have no lander and no cost). */
+/**
+ * The columns a columnar row takes from an event table row (leads have no lander and no cost), read as
+ * arrays in this order (AT: where each is): no object is made per row, as millions are copied at start.
+ */
 function selected(table: ColumnarTable, alias: string): string {
   const text = COLUMNAR_TEXT_COLUMNS.map((name) =>
-    table === 'leads' && name === 'lander_external_id' ? `null as "${name}"` : `${alias}."${name}"`,
+    table === 'leads' && name === 'lander_external_id' ? 'null' : `${alias}."${name}"`,
   );
-  const cost = table === 'clicks' ? `${alias}.cost` : '0 as cost';
-  return `${alias}.id, ${alias}.${SOURCES[table].id} as event_id, ${alias}.created_at, ${alias}.is_unique, ${cost},
+  const cost = table === 'clicks' ? `${alias}.cost` : '0';
+  return `${alias}.${SOURCES[table].id}, ${alias}.id, ${alias}.created_at, ${alias}.is_unique, ${cost},
     ${alias}.asn, ${alias}.is_bot, ${text.join(', ')}`;
 }
+
+const AT = { eventId: 0, id: 1, createdAt: 2, isUnique: 3, cost: 4, asn: 5, isBot: 6, text: 7 } as const;
+const CAMPAIGN_AT = AT.text + COLUMNAR_TEXT_COLUMNS.indexOf('campaign_external_id');
+
+type RawRow = unknown[];
 
 export class ColumnarFollower {
   private readonly last: Record<ColumnarTable, number> = { clicks: 0, leads: 0 };
   private lastChange = 0;
   private readonly sqlite: SQLite.Database;
-  private readonly events: Record<ColumnarTable, SQLite.Statement<[number, number], SourceRow>>;
+  private readonly events: Record<ColumnarTable, SQLite.Statement<[number, number], RawRow>>;
   private readonly countAfter: Record<ColumnarTable, SQLite.Statement<[number], { count: number }>>;
   private readonly lastChangeId: SQLite.Statement<[], { id: number | null }>;
-  private readonly changes: SQLite.Statement<[number, number], SourceRow & { change_id: number; delta: number }>;
+  /** Each change's id and delta, then its click's columns (selected). */
+  private readonly changes: SQLite.Statement<[number, number], RawRow>;
   private readonly workspaceOfCampaign: SQLite.Statement<[string], { workspace_id: number | null }>;
   private readonly workspaces = new Map<string, number>();
   private running: Promise<unknown> = Promise.resolve();
@@ -61,20 +70,24 @@ export class ColumnarFollower {
   ) {
     this.sqlite = new SQLite(file, { readonly: true, fileMustExist: true });
     const select = (table: ColumnarTable) =>
-      this.sqlite.prepare<[number, number], SourceRow>(
-        `select ${selected(table, 'e')} from ${SOURCES[table].table} as e where e.id > ? order by e.id limit ?`,
-      );
+      this.sqlite
+        .prepare<[number, number], RawRow>(
+          `select ${selected(table, 'e')} from ${SOURCES[table].table} as e where e.id > ? order by e.id limit ?`,
+        )
+        .raw(true);
     this.events = { clicks: select('clicks'), leads: select('leads') };
     this.countAfter = {
       clicks: this.sqlite.prepare('select count(*) as count from tracker_clicks where id > ?'),
       leads: this.sqlite.prepare('select count(*) as count from tracker_leads where id > ?'),
     };
     this.lastChangeId = this.sqlite.prepare('select max(id) as id from tracker_click_cost_changes');
-    this.changes = this.sqlite.prepare(
-      `select x.id as change_id, x.delta, ${selected('clicks', 'e')}
-       from tracker_click_cost_changes as x join tracker_clicks as e on e.click_id = x.click_id
-       where x.id > ? and x.id <= ? order by x.id`,
-    );
+    this.changes = this.sqlite
+      .prepare<[number, number], RawRow>(
+        `select x.id, x.delta, ${selected('clicks', 'e')}
+         from tracker_click_cost_changes as x join tracker_clicks as e on e.click_id = x.click_id
+         where x.id > ? and x.id <= ? order by x.id`,
+      )
+      .raw(true);
     this.workspaceOfCampaign = this.sqlite.prepare(
       `select workspace_id from config_records where kind in ('campaigns', 'tracker-campaigns') and external_id = ?`,
     );
@@ -157,11 +170,10 @@ export class ColumnarFollower {
           for (;;) {
             const batch = this.events[table].all(last[table], BATCH);
             if (batch.length === 0) break;
-            await this.store.append(
-              table,
-              batch.map((row) => this.columnarRow(row)),
-            );
-            last[table] = Number(batch[batch.length - 1]!.id);
+            await this.store.appendWith(table, (appender) => {
+              for (const row of batch) this.appendRow(appender, row, 0);
+            });
+            last[table] = Number(batch[batch.length - 1]![AT.id]);
             rows += batch.length;
             if (batch.length < BATCH) break;
             if (rows >= PASS_ROWS) {
@@ -171,15 +183,14 @@ export class ColumnarFollower {
           }
         }
         if (lastChange > this.lastChange) {
-          const adjustments = this.changes.all(this.lastChange, lastChange).map((change) => ({
-            ...this.columnarRow(change),
-            row_key: `cost:${change.change_id}`,
-            events: 0,
-            unique_events: 0,
-            // A click copied in this pass already carries the change.
-            cost: Number(change.id) <= copiedBefore.clicks ? Number(change.delta) : 0,
-          }));
-          await this.store.append('clicks', adjustments);
+          const changes = this.changes.all(this.lastChange, lastChange);
+          await this.store.appendWith('clicks', (appender) => {
+            for (const change of changes) {
+              // A click copied in this pass already carries the change.
+              const copied = Number(change[2 + AT.id]) <= copiedBefore.clicks;
+              this.appendRow(appender, change, 2, { key: `cost:${change[0]}`, cost: copied ? Number(change[1]) : 0 });
+            }
+          });
         }
       });
       this.last.clicks = last.clicks;
@@ -191,22 +202,34 @@ export class ColumnarFollower {
     return { rows, more };
   }
 
-  private columnarRow(row: SourceRow): ColumnarRow {
-    const text = Object.fromEntries(
-      COLUMNAR_TEXT_COLUMNS.map((name) => [name, row[name] === null ? null : String(row[name])]),
-    ) as Record<(typeof COLUMNAR_TEXT_COLUMNS)[number], string | null>;
-    return {
-      ...text,
-      row_key: String(row.event_id),
-      source_id: Number(row.id),
-      workspace_id: this.workspaceOf(String(row.campaign_external_id)),
-      created_at: String(row.created_at),
-      events: 1,
-      unique_events: Number(row.is_unique) === 1 ? 1 : 0,
-      cost: Number(row.cost ?? 0),
-      asn: row.asn === null ? null : Number(row.asn),
-      is_bot: Number(row.is_bot) === 1 ? 1 : 0,
-    };
+  /**
+   * One row in the store's column order (duckdb.ts, appendRow), from an event's columns starting at
+   * `from`; `adjustment`: a cost change of the click instead of the click itself.
+   */
+  private appendRow(
+    appender: DuckDBAppender,
+    row: RawRow,
+    from: number,
+    adjustment?: { key: string; cost: number },
+  ): void {
+    const at = (index: number) => row[from + index];
+    appender.appendVarchar(adjustment ? adjustment.key : String(at(AT.eventId)));
+    appender.appendBigInt(BigInt(at(AT.id) as number));
+    appender.appendInteger(this.workspaceOf(String(row[from + CAMPAIGN_AT])));
+    appender.appendTimestamp(new DuckDBTimestampValue(BigInt(Date.parse(String(at(AT.createdAt)))) * 1000n));
+    appender.appendTinyInt(adjustment ? 0 : 1);
+    appender.appendTinyInt(!adjustment && Number(at(AT.isUnique)) === 1 ? 1 : 0);
+    appender.appendDouble(adjustment ? adjustment.cost : Number(at(AT.cost) ?? 0));
+    const asn = at(AT.asn);
+    if (asn === null) appender.appendNull();
+    else appender.appendBigInt(BigInt(asn as number));
+    appender.appendTinyInt(Number(at(AT.isBot)) === 1 ? 1 : 0);
+    for (let index = 0; index < COLUMNAR_TEXT_COLUMNS.length; index += 1) {
+      const value = at(AT.text + index);
+      if (value === null) appender.appendNull();
+      else appender.appendVarchar(String(value));
+    }
+    appender.endRow();
   }
 
   /** The workspace of a campaign, read once (a campaign never moves workspace); 0 when none. */
