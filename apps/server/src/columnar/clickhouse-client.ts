@@ -1,0 +1,123 @@
+// Issue 23: ClickHouse over its HTTP interface (port 8123) with Node's fetch, as Debian's 18.16 and
+// current releases both serve it. `CLICKHOUSE_URL` is `http://user:password@host:8123/database`.
+
+/** Where the store's database is, and who it is read and written as. */
+export interface ClickHouseTarget {
+  /** The server's base address, without credentials or path (`http://host:8123`). */
+  endpoint: string;
+  user: string | null;
+  password: string;
+  database: string;
+}
+
+/**
+ * A database name is written into `CREATE DATABASE`, so it is held to plain identifier characters rather
+ * than quoted.
+ */
+const DATABASE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export function parseClickHouseUrl(url: string): ClickHouseTarget {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new Error(`CLICKHOUSE_URL must be http:// or https://, not ${parsed.protocol}`);
+  }
+  const database = decodeURIComponent(parsed.pathname.replace(/^\/+|\/+$/g, '')) || 'default';
+  if (!DATABASE_NAME.test(database)) {
+    throw new Error(`CLICKHOUSE_URL names the database "${database}": use letters, digits and _ only`);
+  }
+  return {
+    endpoint: `${parsed.protocol}//${parsed.host}`,
+    user: parsed.username ? decodeURIComponent(parsed.username) : null,
+    password: decodeURIComponent(parsed.password),
+    database,
+  };
+}
+
+export class ClickHouseError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+    this.name = 'ClickHouseError';
+  }
+}
+
+/** Longer queries are refused by the server's parser unless `max_query_size` is raised for them. */
+const DEFAULT_MAX_QUERY_SIZE = 262_144;
+
+/** The bytes of a server error worth showing: its message, not a megabyte of echoed query. */
+const ERROR_SHOWN = 2_000;
+
+export class ClickHouseClient {
+  private readonly authorization: string | null;
+
+  constructor(readonly target: ClickHouseTarget) {
+    // Basic auth: 18.16 and current releases both take it (and X-ClickHouse-User/Key), and it keeps the
+    // password out of the address.
+    this.authorization =
+      target.user === null ? null : `Basic ${Buffer.from(`${target.user}:${target.password}`).toString('base64')}`;
+  }
+
+  /**
+   * Runs one statement. `inDatabase` false for statements that must run before the database exists.
+   * `body` (an INSERT's rows) follows the statement, which then goes in the address.
+   */
+  async execute(statement: string, { inDatabase = true, body }: { inDatabase?: boolean; body?: string } = {}) {
+    const params = new URLSearchParams();
+    if (inDatabase) params.set('database', this.target.database);
+    // The whole answer is computed before it is sent, so an error comes back as an error status and
+    // never after a 200 with half an answer.
+    params.set('wait_end_of_query', '1');
+    let payload: string;
+    if (body === undefined) {
+      const size = Buffer.byteLength(statement);
+      if (size >= DEFAULT_MAX_QUERY_SIZE) params.set('max_query_size', String(size + 1));
+      payload = statement;
+    } else {
+      params.set('query', statement);
+      payload = body;
+    }
+    const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8' };
+    if (this.authorization) headers.authorization = this.authorization;
+    let response: Response;
+    try {
+      response = await fetch(`${this.target.endpoint}/?${params}`, { method: 'POST', headers, body: payload });
+    } catch (error) {
+      const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : error;
+      throw new ClickHouseError(`ClickHouse at ${this.target.endpoint} is not reachable (${cause})`, 0);
+    }
+    const text = await response.text();
+    if (!response.ok) {
+      throw new ClickHouseError(
+        `ClickHouse answered ${response.status}: ${text.slice(0, ERROR_SHOWN).trim()}`,
+        response.status,
+      );
+    }
+    return text;
+  }
+
+  /** The rows of a SELECT (sent with `FORMAT JSON`): 64-bit integers arrive as numeric strings. */
+  async select(statement: string): Promise<Record<string, unknown>[]> {
+    const answer = JSON.parse(await this.execute(`${statement}\nFORMAT JSON`)) as { data: Record<string, unknown>[] };
+    return answer.data;
+  }
+
+  /** Rows sent as the body of `INSERT … FORMAT JSONEachRow`: the data never enters the SQL text. */
+  async insert(table: string, columns: readonly string[], rows: readonly Record<string, unknown>[]): Promise<void> {
+    if (rows.length === 0) return;
+    let body = '';
+    for (const row of rows) body += `${JSON.stringify(row)}\n`;
+    await this.execute(`INSERT INTO ${table} (${columns.join(', ')}) FORMAT JSONEachRow`, { body });
+  }
+
+  /** Whether the server answers `/ping`. */
+  async ping(): Promise<boolean> {
+    try {
+      const response = await fetch(`${this.target.endpoint}/ping`);
+      return response.ok && (await response.text()).trim() === 'Ok.';
+    } catch {
+      return false;
+    }
+  }
+}

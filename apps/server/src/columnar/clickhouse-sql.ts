@@ -1,0 +1,212 @@
+// Issue 23: the ClickHouse tables of the columnar store, and an aggregate plan (reports/plan.ts) as
+// ClickHouse SQL with the meaning render-sql.ts gives it on SQLite and PostgreSQL.
+//
+// The SQL runs on Debian's ClickHouse 18.16 and on current releases. What it avoids, and why:
+// - Query parameters (`{name:String}`, 19.x and later): 18.16 has none over HTTP. Rows go in as the body
+//   of `INSERT … FORMAT JSONEachRow`; the few filter values of a report are written by `literal` below,
+//   the one place a value becomes SQL text. Column names and aliases come from the plan, checked against
+//   the store's columns and an alias pattern, never quoted through.
+// - DateTime64 (20.1): created_at is stored as `DateTime('UTC')` (seconds; the partition, the sorting key
+//   and the UTC day/hour/quarter buckets) plus `created_ms`, its milliseconds, read only when a time
+//   filter falls inside a second. The column's own zone fixes the buckets whatever the server's zone is.
+// - Nullable columns in the sorting key (refused by 18.16; current releases need `allow_nullable_key`):
+//   the campaign is sorted by `ifNull(campaign_external_id, '')`, and a campaign filter repeats itself on
+//   that expression so the primary index is used.
+// - LowCardinality (experimental behind a setting in 18.x) and column codecs (19.x): plain
+//   Nullable(String) columns, compressed with the server's default.
+// - An alias equal to a column name (`sum(cost) AS cost`): older analyzers put the alias back into its
+//   own aggregate. Figures are selected as `f_*` and renamed when read.
+// - Insert deduplication of non-replicated tables (`non_replicated_deduplication_window`, 21.x):
+//   a row sent twice is counted once by ReplacingMergeTree and `FINAL` (see clickhouse.ts).
+// - formatDateTime patterns and toStartOfFifteenMinutes differ between versions: the hour is read as
+//   toStartOfHour and written `YYYY-MM-DDTHH` in TypeScript, the quarter as intDiv(toMinute(…), 15).
+import type { AggregatePlan, AggregateRow, PlanColumn, PlanCondition, PlanValue } from '../reports/plan.js';
+import { COLUMNAR_TEXT_COLUMNS, type ColumnarRow, type ColumnarTable } from './schema.js';
+
+/**
+ * A value as a ClickHouse literal — the only way a value enters the SQL text. Strings: in single quotes,
+ * with backslash and quote escaped (ClickHouse reads `\` escapes inside string literals, so both must be;
+ * every other character, NUL and newlines included, stands for itself). Numbers: finite, else refused.
+ */
+export function literal(value: string | number): string {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`Not a finite number for ClickHouse: ${value}`);
+    return String(value);
+  }
+  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+const NUMBER_COLUMNS = ['source_id', 'workspace_id', 'events', 'unique_events', 'cost', 'asn', 'is_bot'] as const;
+
+/** The stored columns and their types, in the order rows are sent. */
+export const COLUMNS: readonly { name: string; type: string }[] = [
+  { name: 'row_key', type: 'String' },
+  { name: 'source_id', type: 'Int64' },
+  { name: 'workspace_id', type: 'Int64' },
+  { name: 'created_at', type: "DateTime('UTC')" },
+  { name: 'created_ms', type: 'UInt16' },
+  { name: 'events', type: 'UInt8' },
+  { name: 'unique_events', type: 'UInt8' },
+  { name: 'cost', type: 'Float64' },
+  { name: 'asn', type: 'Nullable(Int64)' },
+  { name: 'is_bot', type: 'UInt8' },
+  ...COLUMNAR_TEXT_COLUMNS.map((name) => ({ name, type: 'Nullable(String)' })),
+];
+
+export const COLUMN_NAMES = COLUMNS.map((column) => column.name);
+
+/** What a plan may group or filter by: the row's text columns and numbers, not its key or time. */
+const READABLE = new Set<string>([...COLUMNAR_TEXT_COLUMNS, ...NUMBER_COLUMNS]);
+const NUMERIC = new Set<string>(NUMBER_COLUMNS);
+
+export function createTable(table: ColumnarTable): string {
+  // Partitioned by month and sorted by workspace, campaign and time (issue 23); the row key last, so
+  // ReplacingMergeTree keeps one row of a key sent twice when it merges.
+  return `CREATE TABLE IF NOT EXISTS ${table} (
+  ${COLUMNS.map((column) => `${column.name} ${column.type}`).join(',\n  ')}
+) ENGINE = ReplacingMergeTree
+PARTITION BY toYYYYMM(created_at)
+ORDER BY (workspace_id, ifNull(campaign_external_id, ''), created_at, row_key)`;
+}
+
+/** A row as JSONEachRow sends it: created_at as Unix seconds (read in UTC whatever the zone) and milliseconds. */
+export function storedRow(row: ColumnarRow): Record<string, unknown> {
+  const instant = Date.parse(row.created_at);
+  if (!Number.isFinite(instant)) throw new Error(`Row ${row.row_key} has no valid created_at: ${row.created_at}`);
+  const stored: Record<string, unknown> = {};
+  for (const name of COLUMN_NAMES) stored[name] = (row as Record<string, unknown>)[name] ?? null;
+  stored.created_at = Math.floor(instant / 1000);
+  stored.created_ms = instant - Math.floor(instant / 1000) * 1000;
+  return stored;
+}
+
+const ALIAS = /^g_[a-z0-9_]+$/;
+
+function readable({ name, origin }: PlanColumn): string {
+  // Clicks and leads read their own columns; only conversions read a click's or lead's.
+  if (origin) throw new Error(`The columnar store has no converted click or lead to read ${name} from`);
+  if (!READABLE.has(name)) throw new Error(`The columnar store has no column ${name}`);
+  return name;
+}
+
+/** A value as reports show it (render-sql.ts, asShown): `flag` as 'true'/'false', `text` as decimal text. */
+function shown({ column, as }: PlanValue): string {
+  const name = readable(column);
+  if (as === 'flag') return `multiIf(${name} = 1, 'true', ${name} = 0, 'false', NULL)`;
+  if (as === 'text' || NUMERIC.has(name)) return `toString(${name})`;
+  return name;
+}
+
+/** The time of a filter, exactly to the millisecond: whole seconds from the sorted column. */
+function timeCondition(op: '>=' | '<', at: string): string {
+  const instant = Date.parse(at);
+  if (!Number.isFinite(instant)) throw new Error(`Not an ISO instant: ${at}`);
+  const seconds = `toDateTime(${literal(Math.floor(instant / 1000))})`;
+  const ms = instant - Math.floor(instant / 1000) * 1000;
+  if (ms === 0) return `created_at ${op} ${seconds}`;
+  // Inside a second: before it, or in it and before the milliseconds (or from them).
+  return op === '>='
+    ? `(created_at > ${seconds} OR (created_at = ${seconds} AND created_ms >= ${literal(ms)}))`
+    : `(created_at < ${seconds} OR (created_at = ${seconds} AND created_ms < ${literal(ms)}))`;
+}
+
+function list(values: readonly string[]): string {
+  return values.map(literal).join(', ');
+}
+
+function condition(plan: AggregatePlan, where: PlanCondition): string {
+  switch (where.kind) {
+    case 'equals': {
+      if (where.value.as === 'flag') {
+        const name = readable(where.value.column);
+        // The same rows as the shown 'true'/'false' compared, read off the stored 1/0.
+        if (where.to === null) return `${name} NOT IN (0, 1)`;
+        return where.to === 'true' ? `${name} = 1` : where.to === 'false' ? `${name} = 0` : '0';
+      }
+      const value = shown(where.value);
+      return where.to === null ? `isNull(${value})` : `${value} = ${literal(where.to)}`;
+    }
+    case 'in': {
+      if (where.values.length === 0) return '0';
+      const name = readable(where.column);
+      const exact = `${name} IN (${list(where.values)})`;
+      // The sorting key's form too, so the primary index narrows the read; `exact` keeps out nulls.
+      return name === 'campaign_external_id' ? `ifNull(${name}, '') IN (${list(where.values)}) AND ${exact}` : exact;
+    }
+    case 'time':
+      if (plan.time !== 'created_at') throw new Error(`The columnar store has no ${plan.time}`);
+      return timeCondition(where.op, where.at);
+    case 'never':
+      return '0';
+    case 'network': {
+      // render-sql.ts, networkCondition, for clicks and leads: by their offer.
+      if (where.network === null) {
+        return where.offers.length === 0
+          ? '1'
+          : `(isNull(offer_external_id) OR offer_external_id NOT IN (${list(where.offers)}))`;
+      }
+      return where.offers.length === 0 ? '0' : `offer_external_id IN (${list(where.offers)})`;
+    }
+  }
+}
+
+const FIGURES: Record<ColumnarTable, Record<string, string>> = {
+  clicks: { clicks: 'sum(events)', unique_clicks: 'sum(unique_events)', cost: 'sum(cost)' },
+  leads: { leads: 'sum(events)' },
+};
+
+/** A plan's aggregate as one SELECT (without FORMAT), and how to read its rows in render-sql.ts's shape. */
+export function aggregateQuery(
+  plan: AggregatePlan,
+  from: string,
+): { sql: string; read: (row: Record<string, unknown>) => AggregateRow } {
+  if (plan.source === 'conversions') throw new Error('Conversions are not in the columnar store');
+  const source: ColumnarTable = plan.source;
+  const selections: string[] = [];
+  const groupings: string[] = [];
+  for (const group of plan.groups) {
+    if (!ALIAS.test(group.alias)) throw new Error(`Not a group alias: ${group.alias}`);
+    selections.push(`${shown(group.value)} AS ${group.alias}`);
+    groupings.push(group.alias);
+  }
+  if (plan.buckets) {
+    if (plan.time !== 'created_at') throw new Error(`The columnar store has no ${plan.time}`);
+    if (plan.buckets.grain === 'day') {
+      selections.push('toDate(created_at) AS g_utc_day');
+      groupings.push('g_utc_day');
+    } else {
+      selections.push('toStartOfHour(created_at) AS g_utc_hour');
+      groupings.push('g_utc_hour');
+      if (plan.buckets.grain === 'quarter') {
+        selections.push('intDiv(toMinute(created_at), 15) AS g_quarter');
+        groupings.push('g_quarter');
+      }
+    }
+  }
+  const figures = Object.entries(FIGURES[source]);
+  for (const [name, expression] of figures) selections.push(`${expression} AS f_${name}`);
+  const where = plan.where.map((entry) => condition(plan, entry));
+  const sql = [
+    `SELECT ${selections.join(', ')}`,
+    `FROM ${from}`,
+    where.length > 0 ? `WHERE ${where.map((entry) => `(${entry})`).join(' AND ')}` : '',
+    // As render-sql.ts: without groups, one row only when some row was kept.
+    groupings.length > 0 ? `GROUP BY ${groupings.join(', ')}` : 'HAVING count() > 0',
+  ]
+    .filter(Boolean)
+    .join('\n');
+  const read = (row: Record<string, unknown>): AggregateRow => {
+    const result: AggregateRow = {};
+    for (const group of plan.groups) result[group.alias] = row[group.alias] ?? null;
+    if ('g_utc_day' in row) result.g_utc_day = row.g_utc_day;
+    if ('g_utc_hour' in row) {
+      // 'YYYY-MM-DD hh:00:00' → 'YYYY-MM-DDThh', render-sql.ts's substr(created_at, 1, 13).
+      const hour = String(row.g_utc_hour);
+      result.g_utc_hour = `${hour.slice(0, 10)}T${hour.slice(11, 13)}`;
+    }
+    if ('g_quarter' in row) result.g_quarter = Number(row.g_quarter);
+    for (const [name] of figures) result[name] = Number(row[`f_${name}`]);
+    return result;
+  };
+  return { sql, read };
+}
