@@ -331,6 +331,27 @@ onClickHouse('ClickHouse columnar store: a row sent twice', () => {
   });
 });
 
+onClickHouse('ClickHouse connections', () => {
+  let store: ClickHouseStore;
+  beforeAll(async () => {
+    store = await openStore('idle');
+  });
+  afterAll(async () => {
+    if (store) await dropStore(store);
+  });
+
+  it('appends after the event loop was busy past the server’s keep-alive', { timeout: 30_000 }, async () => {
+    const { clicks } = generateRows({ clicks: 20_000, leads: 0, seed: 11 });
+    await store.append('clicks', clicks.slice(0, 10));
+    // The server (3 s on 18.16) closes the kept-alive connection while nothing here can notice.
+    const until = Date.now() + 3_500;
+    while (Date.now() < until) {}
+    await store.append('clicks', clicks);
+    const [all] = await store.aggregate(plan('clicks', []));
+    expect(all?.clicks).toBe(clicks.filter((row) => row.events === 1).length);
+  });
+});
+
 onClickHouse('ClickHouse literals', () => {
   // The server's own database: the literals read no table.
   const client = new ClickHouseClient({ ...parseClickHouseUrl(BASE_URL), database: 'system' });

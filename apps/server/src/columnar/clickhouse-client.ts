@@ -49,6 +49,30 @@ const DEFAULT_MAX_QUERY_SIZE = 262_144;
 /** The bytes of a server error worth showing: its message, not a megabyte of echoed query. */
 const ERROR_SHOWN = 2_000;
 
+const STALE_CONNECTION = new Set(['EPIPE', 'ECONNRESET', 'UND_ERR_SOCKET']);
+
+function causeCode(error: unknown): string | undefined {
+  const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
+  return cause?.code;
+}
+
+/**
+ * The server closes idle kept-alive connections (after 3 s on 18.16), and one closed while the event loop
+ * was busy is only found dead when written to — several, when the pool kept several. Each is tried in
+ * turn: every statement here may run twice (inserts count a row key once, DDL is IF NOT EXISTS).
+ */
+async function sendFresh(send: () => Promise<Response>): Promise<Response> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await send();
+    } catch (error) {
+      if (attempt >= STALE_ATTEMPTS || !STALE_CONNECTION.has(causeCode(error) ?? '')) throw error;
+    }
+  }
+}
+
+const STALE_ATTEMPTS = 4;
+
 export class ClickHouseClient {
   private readonly authorization: string | null;
 
@@ -80,9 +104,10 @@ export class ClickHouseClient {
     }
     const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8' };
     if (this.authorization) headers.authorization = this.authorization;
+    const send = () => fetch(`${this.target.endpoint}/?${params}`, { method: 'POST', headers, body: payload });
     let response: Response;
     try {
-      response = await fetch(`${this.target.endpoint}/?${params}`, { method: 'POST', headers, body: payload });
+      response = await sendFresh(send);
     } catch (error) {
       const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : error;
       throw new ClickHouseError(`ClickHouse at ${this.target.endpoint} is not reachable (${cause})`, 0);
