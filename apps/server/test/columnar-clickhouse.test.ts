@@ -331,6 +331,43 @@ onClickHouse('ClickHouse columnar store: a row sent twice', () => {
   });
 });
 
+onClickHouse('ClickHouse columnar store: two nodes', () => {
+  let first: ClickHouseStore;
+  let second: ClickHouseStore;
+  beforeAll(async () => {
+    const url = runUrl('nodes');
+    first = await new ClickHouseStore(url).open();
+    // The second node opens the same database after the first: creating it again changes nothing.
+    second = await new ClickHouseStore(url).open();
+  });
+  afterAll(async () => {
+    if (first) await dropStore(first);
+  });
+
+  it('counts what both append at once, a batch both sent once', async () => {
+    const { clicks, leads } = generateRows({ clicks: 2_000, leads: 300, seed: 5 });
+    const half = Math.floor(clicks.length / 2);
+    // Both send the middle batch, as when a node replays a journal whose batch the other already took.
+    const shared = clicks.slice(half - 200, half + 200);
+    await Promise.all([
+      first.append('clicks', clicks.slice(0, half)),
+      second.append('clicks', clicks.slice(half)),
+      first.append('clicks', shared),
+      second.append('clicks', shared),
+      first.append('leads', leads.slice(0, 150)),
+      second.append('leads', leads.slice(150)),
+    ]);
+    for (const asked of [
+      plan('clicks', [group('campaign', 'campaign_external_id'), group('country', 'country')], [], 'hour'),
+      plan('leads', [group('offer', 'offer_external_id')], [], 'day'),
+    ]) {
+      const expected = aggregateReference(asked, asked.source === 'clicks' ? clicks : leads);
+      expectSameRows(await first.aggregate(asked), expected);
+      expectSameRows(await second.aggregate(asked), expected);
+    }
+  });
+});
+
 onClickHouse('ClickHouse connections', () => {
   let store: ClickHouseStore;
   beforeAll(async () => {
