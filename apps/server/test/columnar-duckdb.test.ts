@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { type TReportQuery, ZCostUpdate, ZReportQuery } from '@switchyard/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDBStore } from '../src/columnar/duckdb.js';
@@ -8,7 +10,7 @@ import { type ColumnarReader, ReportsService } from '../src/reports/service.js';
 import { migrateToLatest, openStore, type Store } from '../src/store/database.js';
 import type { NewTrackerClick, NewTrackerLead } from '../src/store/tracker-events.js';
 import { EventWriter } from '../src/store/traffic/event-writer.js';
-import { DatabaseUnderTest } from './harness.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, DatabaseUnderTest, login } from './harness.js';
 
 // Issue 23: reports of clicks and leads read from the embedded columnar store (DuckDB, following the
 // SQLite event tables) agree figure for figure with the same reports read from the event tables, over
@@ -218,5 +220,24 @@ describe('columnar store rows', () => {
     expect(rows).toEqual([]);
     expect(await duck.lastSourceId('clicks')).toBe(0);
     await duck.close();
+  });
+});
+
+describe('the server on SQLite [sqlite]', () => {
+  const db = new DatabaseUnderTest('sqlite');
+  afterAll(() => db.cleanup());
+
+  it('opens its columnar store in the data directory at start, and reports off the cubes still answer', async () => {
+    const database = await db.createDatabase();
+    const app = await db.buildApp({
+      database,
+      env: { SWITCHYARD_ADMIN_EMAIL: ADMIN_EMAIL, SWITCHYARD_ADMIN_PASSWORD: ADMIN_PASSWORD },
+    });
+    const file = path.join(String(database.SWITCHYARD_DATA_DIR), 'switchyard.columnar.duckdb');
+    await expect.poll(() => existsSync(file), { timeout: 20_000 }).toBe(true);
+    const token = await login(app, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const response = await app.inject({ method: 'GET', url: '/api/reports?group_by=subaff', headers: bearer(token) });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json<{ total: number }>().total).toBe(0);
   });
 });

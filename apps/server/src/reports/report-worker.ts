@@ -7,8 +7,6 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { TReportQuery } from '@switchyard/domain';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
-import { DuckDBStore } from '../columnar/duckdb.js';
-import { ColumnarFollower } from '../columnar/follower.js';
 import type { Database } from '../store/schema.js';
 import { type ColumnarReader, type ReportScope, ReportsService } from './service.js';
 
@@ -43,6 +41,9 @@ const send = (message: FromReportWorker) => port.postMessage(message);
  * reports read the event tables. A store that cannot open is logged, and reports read the event tables.
  */
 async function openColumnar(file: string): Promise<{ reader: ColumnarReader; close: () => Promise<void> }> {
+  // Loaded here, not imported above: an engine that cannot load on this machine leaves reports working.
+  const { DuckDBStore } = await import('../columnar/duckdb.js');
+  const { ColumnarFollower } = await import('../columnar/follower.js');
   const store = await DuckDBStore.open(file);
   const follower = await ColumnarFollower.start(settings.file, store, {
     info: (message) => send({ type: 'log', message }),

@@ -95,7 +95,7 @@ class ReportWorker implements ReportRunner {
       else waiter.reject(new Error(`report failed: ${message.message}`));
     });
     // An 'error' event is followed by 'exit', which answers what was waiting.
-    worker.on('error', () => undefined);
+    worker.on('error', (error) => this.log(`the report reader stopped: ${error.message}`));
     this.exited = new Promise((resolve) => {
       worker.once('exit', (code) => {
         this.worker = null;
