@@ -155,8 +155,8 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
       `confirmed ${generated.revenueConfirmed.toFixed(2)}`,
   );
 
-  // 3. The reports, from the running server.
-  server = await startSwitchyard(dataDir);
+  // 3. The reports, from the running server (its info lines say when the columnar store has caught up).
+  server = await startSwitchyard(dataDir, [], { LOG_LEVEL: 'info' });
   children.push(server.child);
   const running = server;
   // Issue 23: the columnar store is empty (the events were written straight into SQLite): the server

@@ -213,9 +213,15 @@ export function switchyardEnv(dataDir: string, port: number): NodeJS.ProcessEnv 
 export async function startSwitchyard(
   dataDir: string,
   nodeFlags: string[] = [],
+  env: NodeJS.ProcessEnv = {},
 ): Promise<{ child: Child; base: string; token: string }> {
   const port = await freePort();
-  const child = startChild('Switchyard server', 'apps/server/src/main.ts', switchyardEnv(dataDir, port), nodeFlags);
+  const child = startChild(
+    'Switchyard server',
+    'apps/server/src/main.ts',
+    { ...switchyardEnv(dataDir, port), ...env },
+    nodeFlags,
+  );
   const base = `http://${HOST}:${port}`;
   let token = '';
   await waitUntilReady(child, async () => {

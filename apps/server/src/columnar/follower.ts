@@ -15,8 +15,11 @@ import { COLUMNAR_TEXT_COLUMNS, type ColumnarTable } from './schema.js';
 
 /** Rows read per statement: large enough to append quickly, small enough not to hold up a report long. */
 const BATCH = 50_000;
-/** Rows one pass copies before it commits and lets a new snapshot begin (a rebuild is many passes). */
-const PASS_ROWS = 1_000_000;
+/**
+ * Rows one pass copies before it commits and lets a new snapshot begin (a rebuild is many passes): a
+ * SQLite snapshot held long keeps the database's write-ahead log from being checkpointed.
+ */
+const PASS_ROWS = 250_000;
 /** A backlog past this is logged as a rebuild, with its progress. */
 const LOGGED_BACKLOG = 100_000;
 
