@@ -68,6 +68,8 @@ export function duckdbAggregate(plan: AggregatePlan): DuckQuery {
   for (const [index, group] of plan.groups.entries()) {
     inner.push(`${shown(group.value)} as k${index}`);
     grouped.push(`k${index}`);
+    // Aliases come from the report's groups (a whitelist); checked again, as they are written into the SQL.
+    if (!/^g_[a-z0-9_]+$/.test(group.alias)) throw new Error(`not a group alias: ${group.alias}`);
     outer.push(`k${index} as "${group.alias}"`);
   }
 
