@@ -27,6 +27,7 @@ import { InMemoryLoginLimiter, type LoginLimiter } from './auth/login-limiter.js
 import { RedisLoginLimiter } from './auth/redis-login-limiter.js';
 import { Sessions } from './auth/sessions.js';
 import { actingWorkspace } from './auth/workspace.js';
+import { startClickHouse } from './columnar/clickhouse-node.js';
 import type { Config } from './config.js';
 import { costRoutes } from './costs/routes.js';
 import { ForbiddenError, UnauthorizedError } from './errors.js';
@@ -160,6 +161,15 @@ async function createServer(
   const auth = new AuthService(store.db, sessions, loginLimiter, apiTokens);
   const mailer = createMailer(options.config);
   if (mailer) app.addHook('onClose', async () => mailer.close());
+  // Issue 23: with PostgreSQL and CLICKHOUSE_URL, events go on to ClickHouse and reports read them there.
+  const clickhouse =
+    options.config.clickhouseUrl && !store.sqlite
+      ? startClickHouse(store.db, options.config.clickhouseUrl, {
+          info: (message) => app.log.info(message),
+          warn: (message) => app.log.warn(message),
+        })
+      : null;
+  if (clickhouse) app.addHook('onClose', async () => clickhouse.close());
   const engine = new TrafficEngine(
     store.db,
     app.log,
@@ -169,6 +179,7 @@ async function createServer(
       cacheDir: options.config.cacheDir,
       postbackLogDays: options.config.postbackLogDays,
       ...options.engine,
+      ...(clickhouse ? { events: { ...options.engine?.events, feed: clickhouse.feed } } : {}),
       outbound: { allowPrivateTargets: options.config.allowPrivateTargets, ...options.engine?.outbound },
     },
     store.sqlite,
@@ -204,7 +215,7 @@ async function createServer(
     };
   }
   // Closed before the store (onClose hooks run last-added first).
-  const reports = reportRunner(store, (message) => app.log.info(message));
+  const reports = reportRunner(store, (message) => app.log.info(message), clickhouse?.reader);
   app.addHook('onClose', async () => reports.close());
   const services = {
     users: new UsersService(store.db, sessions),

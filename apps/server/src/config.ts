@@ -14,6 +14,12 @@ export interface Config {
    * each process counts alone.
    */
   redisUrl: string | undefined;
+  /**
+   * Issue 23, `http://user:password@host:8123/database`: every node sends its clicks and leads to
+   * ClickHouse and reports read them there. Needs DATABASE_URL; unset, reports read the embedded
+   * columnar store (SQLite) or the event tables (PostgreSQL).
+   */
+  clickhouseUrl: string | undefined;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   dataDir: string;
@@ -131,6 +137,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (redisUrl !== undefined && !/^rediss?:\/\//i.test(redisUrl)) {
     throw new Error('REDIS_URL must start with redis:// or rediss://; leave it unset to count in each process');
   }
+  const clickhouseUrl = nonEmpty(env.CLICKHOUSE_URL);
+  if (clickhouseUrl !== undefined) {
+    if (!/^https?:\/\/[^/]+/i.test(clickhouseUrl)) {
+      throw new Error('CLICKHOUSE_URL must look like http://user:password@host:8123/database');
+    }
+    if (databaseUrl === undefined) {
+      throw new Error(
+        'CLICKHOUSE_URL needs DATABASE_URL (PostgreSQL): with SQLite, reports use the embedded columnar store',
+      );
+    }
+  }
   const adminEmail = nonEmpty(env.SWITCHYARD_ADMIN_EMAIL);
   const adminPassword = env.SWITCHYARD_ADMIN_PASSWORD || undefined;
   if (adminEmail !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(adminEmail)) {
@@ -158,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: nonEmpty(env.HOST) ?? '0.0.0.0',
     databaseUrl,
     redisUrl,
+    clickhouseUrl,
     adminEmail,
     adminPassword,
     dataDir,

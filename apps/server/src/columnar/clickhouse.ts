@@ -2,7 +2,7 @@
 // clicks and leads in batches; reports read them back through the same plans as every other backend.
 import type { AggregatePlan, AggregateRow } from '../reports/plan.js';
 import { ClickHouseClient, parseClickHouseUrl } from './clickhouse-client.js';
-import { aggregateQuery, COLUMN_NAMES, createTable, storedRow } from './clickhouse-sql.js';
+import { aggregateQuery, COLUMN_NAMES, createTable, literal, storedRow } from './clickhouse-sql.js';
 import type { ColumnarRow, ColumnarStore, ColumnarTable } from './schema.js';
 
 const TABLES: readonly ColumnarTable[] = ['clicks', 'leads'];
@@ -19,6 +19,9 @@ export class ClickHouseStore implements ColumnarStore {
   async open(): Promise<this> {
     await this.client.execute(`CREATE DATABASE IF NOT EXISTS ${this.client.target.database}`, { inDatabase: false });
     for (const table of TABLES) await this.client.execute(createTable(table));
+    await this.client.execute(
+      'CREATE TABLE IF NOT EXISTS progress (name String, value Int64, version UInt64) ENGINE = ReplacingMergeTree(version) ORDER BY name',
+    );
     return this;
   }
 
@@ -33,6 +36,27 @@ export class ClickHouseStore implements ColumnarStore {
     // appended twice counts once in every figure.
     const { sql, read } = aggregateQuery(plan, `${plan.source} FINAL`);
     return (await this.client.select(sql)).map(read);
+  }
+
+  /** The highest change id of the cost adjustments stored, 0 when none: where sending changes resumes. */
+  async lastCostChange(): Promise<number> {
+    const [row] = await this.client.select(
+      "SELECT max(toInt64(replaceOne(row_key, 'cost:', ''))) AS id FROM clicks WHERE events = 0",
+    );
+    return Number(row?.id ?? 0);
+  }
+
+  /** A step of the backfill (clickhouse-feed.ts) every node sees; null before it was first recorded. */
+  async progress(name: string): Promise<number | null> {
+    const [row] = await this.client.select(
+      `SELECT count() AS found, max(value) AS value FROM progress WHERE name = ${literal(name)}`,
+    );
+    return Number(row?.found ?? 0) === 0 ? null : Number(row?.value);
+  }
+
+  /** Records a step; steps only move forward, so the highest recorded is the one read. */
+  async setProgress(name: string, value: number): Promise<void> {
+    await this.client.insert('progress', ['name', 'value', 'version'], [{ name, value, version: Date.now() }]);
   }
 
   async close(): Promise<void> {

@@ -6,7 +6,7 @@ import type { ReportResponse, TReportQuery } from '@switchyard/domain';
 import { SQLITE_BUSY_TIMEOUT_MS, type Store } from '../store/database.js';
 import { startWorkerThread } from '../worker-thread.js';
 import type { FromReportWorker, ReportWorkerSettings, ToReportWorker } from './report-worker.js';
-import { type ReportScope, ReportsService } from './service.js';
+import { type ColumnarReader, type ReportScope, ReportsService } from './service.js';
 
 export interface ReportRunner {
   run(query: TReportQuery, scope?: ReportScope): Promise<ReportResponse>;
@@ -19,14 +19,19 @@ const WORKER_MODULE = new URL('./report-worker.ts', import.meta.url);
  * Issue 23: on SQLite, the embedded columnar store lives beside the database file (`switchyard.db` →
  * `switchyard.columnar.duckdb`), and the reader's thread starts at once, so that it catches up at start.
  */
-export function reportRunner(store: Store, log: (message: string) => void = () => undefined): ReportRunner {
+export function reportRunner(
+  store: Store,
+  log: (message: string) => void = () => undefined,
+  /** PostgreSQL: ClickHouse, when CLICKHOUSE_URL is set (columnar/clickhouse-node.ts). */
+  columnar?: ColumnarReader,
+): ReportRunner {
   if (store.sqlite) {
     const file = store.sqlite.name;
     const runner = new ReportWorker(file, columnarFileOf(file), log);
     runner.start();
     return runner;
   }
-  const service = new ReportsService(store.db);
+  const service = new ReportsService(store.db, columnar ? { columnar } : {});
   return { run: (query, scope) => service.run(query, scope), close: async () => undefined };
 }
 

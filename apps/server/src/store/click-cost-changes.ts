@@ -50,3 +50,19 @@ export function clickCostChangesMigration(dialect: DatabaseDialect): Migration {
     },
   };
 }
+
+/**
+ * 0019: the changes of one click found by its id. ClickHouse is sent each click with the cost it was
+ * stored with (its cost now, less its changes), as every change reaches it as an adjustment row.
+ */
+export function clickCostChangesByClickMigration(): Migration {
+  return {
+    async up(db: AnyDb) {
+      await db.schema
+        .createIndex('tracker_click_cost_changes_click')
+        .on('tracker_click_cost_changes')
+        .column('click_id')
+        .execute();
+    },
+  };
+}

@@ -1,7 +1,7 @@
 import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely, Migration, MigrationProvider } from 'kysely';
 import type { DatabaseDialect } from '../config.js';
 import { apiTokensMigration } from './api-tokens.js';
-import { clickCostChangesMigration } from './click-cost-changes.js';
+import { clickCostChangesByClickMigration, clickCostChangesMigration } from './click-cost-changes.js';
 import { conversionStatesMigration } from './conversion-states.js';
 import { conversionsMigration } from './conversions.js';
 import { costModelsMigration } from './cost-models.js';
@@ -200,6 +200,7 @@ export function migrations(dialect: DatabaseDialect): Record<string, Migration> 
     '0016_history': historyMigration(dialect),
     '0017_visitor_columns': visitorColumnsMigration(),
     '0018_click_cost_changes': clickCostChangesMigration(dialect),
+    '0019_click_cost_changes_by_click': clickCostChangesByClickMigration(),
   };
 }
 

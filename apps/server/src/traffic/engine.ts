@@ -104,7 +104,7 @@ export class TrafficEngine {
       now,
       userAgents: new UserAgentCache(),
       events: new EventWriter(db, { ...options.events, ...(sqlite ? { sqlite } : {}), log, journal }),
-      store: new EngineStore(db, sqlite),
+      store: new EngineStore(db, sqlite, options.events?.feed),
       outbound: new OutboundPostbacks(db, log, { now, ...options.outbound }, live),
       live,
       registrations: new Map(),

@@ -15,7 +15,7 @@ import type {
   TrackerLeadTable,
 } from '../tracker-events.js';
 import { type JournalLog, leftSegments, readSegment } from './journal.js';
-import { storeEventRows } from './kysely-sink.js';
+import { type EventFeed, storeEventRows } from './kysely-sink.js';
 import { payloadBatches, rowObjects, SqliteEventStore } from './sqlite-events.js';
 
 export type StoredClick = Selectable<TrackerClickTable>;
@@ -55,6 +55,8 @@ export class EngineStore {
   constructor(
     readonly db: Kysely<Database>,
     private readonly sqlite?: SQLite.Database,
+    /** PostgreSQL with ClickHouse (issue 23): replayed events are sent on too. */
+    private readonly feed?: EventFeed,
   ) {}
 
   routingRows(kinds: readonly string[]): Promise<ConfigRowRead[]> {
@@ -284,6 +286,7 @@ export class EngineStore {
               this.db,
               batch.table === 'tracker_clicks' ? (rows as NewTrackerClick[]) : [],
               batch.table === 'tracker_leads' ? (rows as NewTrackerLead[]) : [],
+              this.feed,
             );
           }
         }

@@ -14,7 +14,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import type { EventTable, NewTrackerClick, NewTrackerLead } from '../tracker-events.js';
 import type { Journal } from './journal.js';
-import { KyselySink } from './kysely-sink.js';
+import { type EventFeed, KyselySink } from './kysely-sink.js';
 import { eventLine, eventPayload } from './sqlite-events.js';
 import { SqliteWorkerSink } from './sqlite-sink.js';
 
@@ -30,6 +30,8 @@ export interface EventWriterOptions {
   sqlite?: SQLite.Database;
   /** Where events are kept before they are answered (journal.ts); without it, only in memory. */
   journal?: Journal;
+  /** PostgreSQL: where stored events go next (issue 23, ClickHouse); the journal keeps them until then. */
+  feed?: EventFeed;
 }
 
 /**
@@ -93,7 +95,9 @@ export class EventWriter {
     };
     this.log = options.log;
     this.journal = options.journal;
-    this.sink = options.sqlite ? new SqliteWorkerSink(options.sqlite.name, settings) : new KyselySink(db, settings);
+    this.sink = options.sqlite
+      ? new SqliteWorkerSink(options.sqlite.name, settings)
+      : new KyselySink(db, settings, options.feed);
     if (this.journal) {
       this.cleanupTimer = setInterval(() => void this.cleanUp(), JOURNAL_CLEANUP_MS);
       this.cleanupTimer.unref();

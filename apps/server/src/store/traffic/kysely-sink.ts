@@ -7,6 +7,15 @@ import type { EventTable, NewTrackerClick, NewTrackerLead } from '../tracker-eve
 import type { EventSink, Settings } from './event-writer.js';
 import { lineObjects } from './sqlite-events.js';
 
+/**
+ * Issue 23: where a node sends the events it stored, after PostgreSQL committed them (ClickHouse,
+ * columnar/clickhouse-feed.ts). Every event of a batch is sent, also those already stored: a batch is
+ * retried whole until both took it, and the feed counts an event once.
+ */
+export interface EventFeed {
+  sendEvents(clickIds: readonly string[], leadIds: readonly string[]): Promise<void>;
+}
+
 /** Rows per INSERT: well under PostgreSQL's bound-parameter limit (about 35 columns). */
 const INSERT_CHUNK = 500;
 
@@ -23,6 +32,7 @@ export class KyselySink implements EventSink {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly settings: Settings,
+    private readonly feed?: EventFeed,
   ) {
     this.timer = setInterval(() => void this.flush(), settings.flushIntervalMs);
     this.timer.unref();
@@ -72,7 +82,7 @@ export class KyselySink implements EventSink {
       const batch = this.queue.slice(0, INSERT_CHUNK);
       const droppedBefore = this.dropped;
       try {
-        await storeEventLines(this.db, batch);
+        await storeEventLines(this.db, batch, this.feed);
       } catch (error) {
         this.settings.log?.warn({ err: error, rows: batch.length }, 'tracker events not written; will retry');
         return;
@@ -90,12 +100,14 @@ export class KyselySink implements EventSink {
 export function storeEventLines(
   db: Kysely<Database>,
   events: readonly { table: EventTable; line: string }[],
+  feed?: EventFeed,
 ): Promise<number> {
   const linesOf = (table: EventTable) => events.filter((event) => event.table === table).map((event) => event.line);
   return storeEventRows(
     db,
     lineObjects('tracker_clicks', linesOf('tracker_clicks')) as NewTrackerClick[],
     lineObjects('tracker_leads', linesOf('tracker_leads')) as NewTrackerLead[],
+    feed,
   );
 }
 
@@ -104,8 +116,9 @@ export async function storeEventRows(
   db: Kysely<Database>,
   clicks: readonly NewTrackerClick[],
   leads: readonly NewTrackerLead[],
+  feed?: EventFeed,
 ): Promise<number> {
-  return db.transaction().execute(async (transaction) => {
+  const stored = await db.transaction().execute(async (transaction) => {
     const storedClicks =
       clicks.length === 0
         ? []
@@ -135,4 +148,9 @@ export async function storeEventRows(
     );
     return clickIds.size + leadIds.size;
   });
+  await feed?.sendEvents(
+    clicks.map((row) => row.click_id),
+    leads.map((row) => row.lead_id),
+  );
+  return stored;
 }

@@ -1,0 +1,198 @@
+// Issue 23, past one machine: what reaches ClickHouse, and when. PostgreSQL stays the record: every
+// node's event writer stores a batch there, then sends the same rows, as PostgreSQL holds them, to
+// ClickHouse (store/traffic/kysely-sink.ts); a batch ClickHouse refused is retried whole, and the
+// journal keeps its events until both have them, so a crash or an outage loses none. Rows may be sent
+// twice (a retry, a replayed journal, two nodes backfilling): ClickHouse counts a row key once.
+//
+// Costs: a click is sent with the cost it was stored with (its cost now, less its recorded changes),
+// and each change (store/click-cost-changes.ts) is sent as an adjustment row by `sendCostChanges`, so a
+// change counts once whether it was made before or after its click reached ClickHouse.
+//
+// Events stored before ClickHouse was configured are copied at start by `backfill`, in id order, with
+// its progress kept in ClickHouse; reports read ClickHouse once that copy is complete.
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../store/schema.js';
+import type { ClickHouseStore } from './clickhouse.js';
+import { COLUMNAR_TEXT_COLUMNS, type ColumnarRow, type ColumnarTable } from './schema.js';
+
+const SOURCES: Record<ColumnarTable, { table: string; id: string }> = {
+  clicks: { table: 'tracker_clicks', id: 'click_id' },
+  leads: { table: 'tracker_leads', id: 'lead_id' },
+};
+
+/** Rows per backfill statement and insert. */
+const BACKFILL_BATCH = 20_000;
+/** Cost changes read per pass. */
+const CHANGES_BATCH = 20_000;
+/**
+ * A gap in the change ids is a transaction not yet committed (or rolled back): changes after it are sent
+ * again each pass until it fills, or until it is this old.
+ */
+const GAP_PATIENCE_MS = 60_000;
+
+/** The selected columns of an event row (`e`), its original cost and its campaign's workspace. */
+function eventColumns(table: ColumnarTable) {
+  const { id } = SOURCES[table];
+  const text = COLUMNAR_TEXT_COLUMNS.map((name) =>
+    table === 'leads' && name === 'lander_external_id' ? `null as lander_external_id` : `e.${name}`,
+  );
+  const cost =
+    table === 'clicks'
+      ? `e.cost - coalesce((select sum(x.delta) from tracker_click_cost_changes x where x.click_id = e.click_id), 0)`
+      : '0';
+  return sql.raw(`e.${id} as event_id, e.id, e.created_at, e.is_unique, ${cost} as cost, e.asn, e.is_bot,
+    ${text.join(', ')},
+    (select min(c.workspace_id) from config_records c
+      where c.kind in ('campaigns', 'tracker-campaigns') and c.external_id = e.campaign_external_id) as workspace_id`);
+}
+
+type EventRecord = Record<string, unknown> & {
+  event_id: string;
+  id: number | string;
+  created_at: string;
+  is_unique: number | string;
+  cost: number | string | null;
+  asn: number | string | null;
+  is_bot: number | string;
+  workspace_id: number | string | null;
+};
+
+function columnarRow(record: EventRecord, adjustment?: { key: string; cost: number }): ColumnarRow {
+  const row = {
+    row_key: adjustment ? adjustment.key : record.event_id,
+    source_id: Number(record.id),
+    workspace_id: Number(record.workspace_id ?? 0),
+    created_at: record.created_at,
+    events: adjustment ? 0 : 1,
+    unique_events: !adjustment && Number(record.is_unique) === 1 ? 1 : 0,
+    cost: adjustment ? adjustment.cost : Number(record.cost ?? 0),
+    asn: record.asn === null ? null : Number(record.asn),
+    is_bot: Number(record.is_bot) === 1 ? 1 : 0,
+  } as ColumnarRow;
+  for (const name of COLUMNAR_TEXT_COLUMNS) {
+    const value = record[name];
+    row[name] = value === null || value === undefined ? null : String(value);
+  }
+  return row;
+}
+
+export interface FeedLog {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+export class ClickHouseFeed {
+  private lastChange = 0;
+  /** The first change id not yet seen, and since when it has been missing. */
+  private gap: { id: number; since: number } | null = null;
+  private backfilled = false;
+  private sendingChanges: Promise<number> = Promise.resolve(0);
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    readonly store: ClickHouseStore,
+    private readonly log: FeedLog,
+  ) {}
+
+  /** Reports may read ClickHouse: every event stored before it was configured has been copied to it. */
+  get ready(): boolean {
+    return this.backfilled;
+  }
+
+  /** Sends the events of these ids as PostgreSQL holds them (ids it does not hold are left out). */
+  async sendEvents(clickIds: readonly string[], leadIds: readonly string[]): Promise<void> {
+    for (const [table, ids] of [
+      ['clicks', clickIds],
+      ['leads', leadIds],
+    ] as const) {
+      if (ids.length === 0) continue;
+      const { rows } = await sql<EventRecord>`select ${eventColumns(table)} from ${sql.table(SOURCES[table].table)} e
+        where ${sql.ref(`e.${SOURCES[table].id}`)} in (${sql.join([...ids])})`.execute(this.db);
+      await this.store.append(
+        table,
+        rows.map((record) => columnarRow(record)),
+      );
+    }
+  }
+
+  /**
+   * Sends the cost changes recorded since the last pass as adjustment rows; answers how many. Passes
+   * wait for each other.
+   */
+  sendCostChanges(): Promise<number> {
+    const next = this.sendingChanges.then(() => this.changesPass());
+    this.sendingChanges = next.catch(() => 0);
+    return next;
+  }
+
+  private async changesPass(): Promise<number> {
+    if (this.lastChange === 0) this.lastChange = await this.store.lastCostChange();
+    let sent = 0;
+    for (;;) {
+      const { rows } = await sql<EventRecord & { change_id: number | string; delta: number | string }>`
+        select x.id as change_id, x.delta, ${eventColumns('clicks')}
+        from tracker_click_cost_changes x join tracker_clicks e on e.click_id = x.click_id
+        where x.id > ${this.lastChange} order by x.id limit ${CHANGES_BATCH}`.execute(this.db);
+      if (rows.length === 0) return sent;
+      await this.store.append(
+        'clicks',
+        rows.map((record) => columnarRow(record, { key: `cost:${record.change_id}`, cost: Number(record.delta) })),
+      );
+      sent += rows.length;
+      // Advance past the changes sent, but not past a gap younger than GAP_PATIENCE_MS.
+      let last = this.lastChange;
+      for (const record of rows) {
+        const id = Number(record.change_id);
+        if (id !== last + 1) {
+          const since = this.gap?.id === last + 1 ? this.gap.since : Date.now();
+          if (Date.now() - since < GAP_PATIENCE_MS) {
+            this.gap = { id: last + 1, since };
+            break;
+          }
+        }
+        last = id;
+      }
+      const moved = last > this.lastChange;
+      this.lastChange = last;
+      if (!moved || rows.length < CHANGES_BATCH) return sent;
+    }
+  }
+
+  /**
+   * Copies the events PostgreSQL held when ClickHouse was first configured (those stored since were sent
+   * by their writers), resuming where an earlier start stopped, with its progress in the log.
+   */
+  async backfill(): Promise<void> {
+    const started = Date.now();
+    for (const table of ['clicks', 'leads'] as const) {
+      const { table: source } = SOURCES[table];
+      let bound = await this.store.progress(`bound:${table}`);
+      if (bound === null) {
+        const found = await sql<{ id: number | string | null }>`select max(id) as id from ${sql.table(source)}`.execute(
+          this.db,
+        );
+        bound = Number(found.rows[0]?.id ?? 0);
+        await this.store.setProgress(`bound:${table}`, bound);
+      }
+      let done = (await this.store.progress(`copied:${table}`)) ?? 0;
+      if (done < bound) this.log.info(`ClickHouse: copying ${table} ${done + 1}…${bound} from PostgreSQL`);
+      while (done < bound) {
+        const { rows } = await sql<EventRecord>`select ${eventColumns(table)} from ${sql.table(source)} e
+          where e.id > ${done} and e.id <= ${bound} order by e.id limit ${BACKFILL_BATCH}`.execute(this.db);
+        if (rows.length === 0) {
+          done = bound;
+        } else {
+          await this.store.append(
+            table,
+            rows.map((record) => columnarRow(record)),
+          );
+          done = Number(rows[rows.length - 1]!.id);
+        }
+        await this.store.setProgress(`copied:${table}`, done);
+        if (rows.length === BACKFILL_BATCH) this.log.info(`ClickHouse: ${table} copied up to id ${done} of ${bound}`);
+      }
+    }
+    this.backfilled = true;
+    this.log.info(`ClickHouse: holds every event (checked in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  }
+}

@@ -1,0 +1,72 @@
+// Issue 23: what one node does with ClickHouse when `CLICKHOUSE_URL` is set (with PostgreSQL): its event
+// writer sends what it stores (clickhouse-feed.ts), it copies what PostgreSQL held before, it sends cost
+// changes, and its reports read ClickHouse once the copy is complete. ClickHouse out of reach never
+// stops a click: the writer retries and the journal keeps events, and reports read PostgreSQL meanwhile.
+import type { Kysely } from 'kysely';
+import type { ColumnarReader } from '../reports/service.js';
+import type { Database } from '../store/schema.js';
+import { ClickHouseStore } from './clickhouse.js';
+import { ClickHouseFeed, type FeedLog } from './clickhouse-feed.js';
+
+/** How often cost changes are sent without a report asking, and a failed start is tried again. */
+const CHANGES_EVERY_MS = 5_000;
+const RETRY_EVERY_MS = 10_000;
+
+export interface ClickHouseNode {
+  feed: ClickHouseFeed;
+  reader: ColumnarReader;
+  /** Resolves once the tables exist and the backfill is done (for tests and the bench). */
+  started: Promise<void>;
+  close(): Promise<void>;
+}
+
+export function startClickHouse(db: Kysely<Database>, url: string, log: FeedLog): ClickHouseNode {
+  const store = new ClickHouseStore(url);
+  const feed = new ClickHouseFeed(db, store, log);
+  let closed = false;
+  let timer: NodeJS.Timeout | null = null;
+  const wait = (ms: number) =>
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+      timer.unref();
+    });
+
+  const started = (async () => {
+    for (;;) {
+      try {
+        await store.open();
+        await feed.backfill();
+        return;
+      } catch (error) {
+        if (closed) return;
+        log.warn(`ClickHouse not ready, reports read PostgreSQL; trying again: ${String(error)}`);
+        await wait(RETRY_EVERY_MS);
+      }
+    }
+  })();
+
+  const changes = setInterval(() => {
+    if (!feed.ready) return;
+    feed.sendCostChanges().catch((error: unknown) => log.warn(`ClickHouse: cost changes not sent: ${String(error)}`));
+  }, CHANGES_EVERY_MS);
+  changes.unref();
+
+  return {
+    feed,
+    started,
+    reader: {
+      get ready() {
+        return feed.ready;
+      },
+      // A report sees every cost change made before it (events: as soon as their writer stored them).
+      catchUp: () => feed.sendCostChanges(),
+      aggregate: (plan) => store.aggregate(plan),
+    },
+    async close() {
+      closed = true;
+      clearInterval(changes);
+      if (timer) clearTimeout(timer);
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,219 @@
+// Issue 23, past one machine: PostgreSQL keeps the events and ClickHouse (CLICKHOUSE_URL) answers the
+// reports. The same twenty reports as the embedded store's agree figure for figure with the event tables
+// after a backfill, events sent by their writers, cost changes, and a journal replayed twice; and two
+// tracker nodes writing to one ClickHouse count every click once.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type TReportQuery, ZCostUpdate, ZReportQuery } from '@switchyard/domain';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { ClickHouseClient, parseClickHouseUrl } from '../src/columnar/clickhouse-client.js';
+import { type ClickHouseNode, startClickHouse } from '../src/columnar/clickhouse-node.js';
+import { loadConfig } from '../src/config.js';
+import { updateCampaignCost } from '../src/costs/service.js';
+import { ReportsService } from '../src/reports/service.js';
+import { migrateToLatest, openStore, type Store } from '../src/store/database.js';
+import { EventWriter } from '../src/store/traffic/event-writer.js';
+import { storeEventRows } from '../src/store/traffic/kysely-sink.js';
+import { onClickHouse, runUrl } from './clickhouse-support.js';
+import { generateEvents, REPORTS } from './fixtures/columnar-events.js';
+import { createRecord } from './fixtures/config-records.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, capturedLog, DatabaseUnderTest, login } from './harness.js';
+
+const silent = { info: () => undefined, warn: () => undefined };
+const query = (input: Record<string, unknown>): TReportQuery => ZReportQuery.parse({ limit: 0, ...input });
+
+async function dropDatabase(url: string): Promise<void> {
+  const client = new ClickHouseClient(parseClickHouseUrl(url));
+  await client.execute(`DROP DATABASE IF EXISTS ${client.target.database}`, { inDatabase: false });
+}
+
+onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
+  const db = new DatabaseUnderTest('postgres');
+  const url = runUrl('agree');
+  let store: Store;
+  let node: ClickHouseNode;
+
+  const write = async (events: ReturnType<typeof generateEvents>, feed?: ClickHouseNode['feed']) => {
+    const writer = new EventWriter(store.db, { maxBatch: 300, ...(feed ? { feed } : {}) });
+    for (const click of events.clicks) writer.addClick(click);
+    for (const lead of events.leads) writer.addLead(lead);
+    await writer.close();
+  };
+
+  beforeAll(async () => {
+    store = openStore(loadConfig({ ...(await db.createDatabase()) }));
+    await migrateToLatest(store);
+    // Events stored before ClickHouse was configured: the backfill copies them.
+    await write(generateEvents(2000, 7));
+    await updateCampaignCost(store, 'camp-c', ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 9 }));
+    node = startClickHouse(store.db, url, silent);
+    await node.started;
+    // Events stored since: their writer sends them.
+    await write(generateEvents(2000, 8, 10_000), node.feed);
+    await updateCampaignCost(
+      store,
+      'camp-a',
+      ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 123.45 }),
+    );
+    await write(generateEvents(500, 9, 20_000), node.feed);
+    await updateCampaignCost(
+      store,
+      'camp-b',
+      ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 77, filter: { var1: 'zone-2' } }),
+    );
+    // A journal replayed after a crash sends events PostgreSQL and ClickHouse both hold already.
+    const again = generateEvents(2000, 8, 10_000);
+    await storeEventRows(store.db, again.clicks.slice(0, 400), again.leads.slice(0, 100), node.feed);
+  }, 120_000);
+
+  afterAll(async () => {
+    await node?.close();
+    await store?.db.destroy();
+    await dropDatabase(url);
+    await db.cleanup();
+  });
+
+  it('copies what PostgreSQL held when ClickHouse was configured, and reads it', () => {
+    expect(node.reader.ready).toBe(true);
+  });
+
+  it.each(REPORTS.map((report) => [JSON.stringify(report), report] as const))(
+    '%s: ClickHouse and the event tables agree exactly',
+    async (_, report) => {
+      const fromEvents = await new ReportsService(store.db, { rollups: false }).run(query(report));
+      const fromColumns = await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(
+        query(report),
+      );
+      expect(fromColumns).toEqual(fromEvents);
+      expect(fromEvents.total).toBeGreaterThan(0);
+    },
+  );
+
+  it('counts each event once, and each cost once, whatever was sent twice', async () => {
+    const report = query({ group_by: 'campaign' });
+    const fromColumns = await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(report);
+    expect(fromColumns.totals.clicks + fromColumns.totals.leads).toBe(4500);
+    const campB = await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(
+      query({ group_by: 'var1', filters: JSON.stringify({ campaign: 'camp-b' }) }),
+    );
+    expect(campB.list.find((row) => row.var1 === 'zone-2')?.cost).toBeCloseTo(77, 6);
+  });
+
+  it('a new cost reaches the next report, without waiting for the timer', async () => {
+    await updateCampaignCost(store, 'camp-a', ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 5 }));
+    const report = query({ group_by: 'campaign,subaff' });
+    const fromColumns = await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(report);
+    expect(fromColumns).toEqual(await new ReportsService(store.db, { rollups: false }).run(report));
+    expect(
+      fromColumns.list.filter((row) => row.campaign === 'camp-a').reduce((sum, row) => sum + row.cost, 0),
+    ).toBeCloseTo(5, 6);
+  });
+});
+
+onClickHouse('two tracker nodes writing to one ClickHouse [postgres]', () => {
+  const db = new DatabaseUnderTest('postgres');
+  const url = runUrl('nodes');
+  const apps: FastifyInstance[] = [];
+  const dirs: string[] = [];
+  const logs: string[][] = [];
+  let env: NodeJS.ProcessEnv;
+  let token: string;
+  let campaignId: string;
+
+  async function node(): Promise<FastifyInstance> {
+    // Each node its own data directory: its own event journal, as on two machines.
+    const dir = await mkdtemp(path.join(tmpdir(), 'switchyard-node-'));
+    dirs.push(dir);
+    const lines: string[] = [];
+    logs.push(lines);
+    const app = await buildApp({
+      config: loadConfig({ ...env, SWITCHYARD_DATA_DIR: dir }),
+      print: () => undefined,
+      logger: capturedLog(lines),
+    });
+    apps.push(app);
+    return app;
+  }
+
+  beforeAll(async () => {
+    env = {
+      ...(await db.createDatabase()),
+      CLICKHOUSE_URL: url,
+      SWITCHYARD_ADMIN_EMAIL: ADMIN_EMAIL,
+      SWITCHYARD_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      SWITCHYARD_WEB_DIST: path.join(tmpdir(), 'switchyard-no-dashboard'),
+      SWITCHYARD_CACHE_DIR: path.join(tmpdir(), 'switchyard-test-cache'),
+    };
+    const first = await node();
+    token = await login(first, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const offer = await createRecord(first, token, 'tracker-offers', { url: 'https://offer.example/?c={clickid}' });
+    const flow = await createRecord(first, token, 'tracker-flows', {
+      path_groups: [
+        { id: 'g', name: 'All', paths: [{ id: 'p', offers: [{ id: 'o', offer_external_id: offer.external_id }] }] },
+      ],
+    });
+    campaignId = String(
+      (await createRecord(first, token, 'tracker-campaigns', { flow_external_id: flow.external_id })).external_id,
+    );
+    await node();
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const app of apps.reverse()) await app.close();
+    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+    await dropDatabase(url);
+    await db.cleanup();
+  });
+
+  it('counts the clicks of both nodes once each, and both nodes report the same figures', async () => {
+    const visitors = ['81.2.69.160', '2.125.160.216', '89.160.20.112', '216.160.83.56'];
+    // Both read ClickHouse from now on (else they would read PostgreSQL, and agree trivially).
+    for (const lines of logs) {
+      await expect
+        .poll(() => lines.some((line) => line.includes('ClickHouse: holds every event')), { timeout: 20_000 })
+        .toBe(true);
+    }
+    const sent = 200;
+    await Promise.all(
+      Array.from({ length: sent }, async (_, index) => {
+        const response = await apps[index % 2]!.inject({
+          method: 'GET',
+          url: `/c/${campaignId}`,
+          remoteAddress: visitors[index % visitors.length],
+        });
+        expect(response.statusCode, response.body).toBe(302);
+      }),
+    );
+    for (const app of apps) await app.engine.flush();
+
+    // ClickHouse holds each click once, from the node that took it.
+    const client = new ClickHouseClient(parseClickHouseUrl(url));
+    const [counted] = await client.select('SELECT count() AS clicks, uniqExact(row_key) AS keys FROM clicks FINAL');
+    expect(Number(counted?.clicks)).toBe(sent);
+    expect(Number(counted?.keys)).toBe(sent);
+
+    const store = openStore(loadConfig(env));
+    try {
+      // Four groupings: no rollup cube holds them, so the reports read ClickHouse.
+      const report = 'group_by=campaign,offer,country,day';
+      const fromEvents = await new ReportsService(store.db, { rollups: false }).run(
+        query(Object.fromEntries(new URLSearchParams(report))),
+      );
+      expect(fromEvents.totals.clicks).toBe(sent);
+      for (const app of apps) {
+        const response = await app.inject({
+          method: 'GET',
+          url: `/api/reports?${report}&limit=0`,
+          headers: bearer(token),
+        });
+        expect(response.statusCode, response.body).toBe(200);
+        expect(response.json()).toEqual(fromEvents);
+      }
+    } finally {
+      await store.db.destroy();
+    }
+  });
+});
