@@ -9,20 +9,26 @@ import { type TReportQuery, ZCostUpdate, ZReportQuery } from '@switchyard/domain
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
+import { ClickHouseStore } from '../src/columnar/clickhouse.js';
 import { ClickHouseClient, parseClickHouseUrl } from '../src/columnar/clickhouse-client.js';
+import { ClickHouseFeed } from '../src/columnar/clickhouse-feed.js';
 import { type ClickHouseNode, startClickHouse } from '../src/columnar/clickhouse-node.js';
 import { loadConfig } from '../src/config.js';
 import { updateCampaignCost } from '../src/costs/service.js';
 import { ReportsService } from '../src/reports/service.js';
 import { migrateToLatest, openStore, type Store } from '../src/store/database.js';
+import { EngineStore } from '../src/store/traffic/engine-store.js';
 import { EventWriter } from '../src/store/traffic/event-writer.js';
+import { Journal } from '../src/store/traffic/journal.js';
 import { storeEventRows } from '../src/store/traffic/kysely-sink.js';
+import { eventLine, eventPayload } from '../src/store/traffic/sqlite-events.js';
 import { onClickHouse, runUrl } from './clickhouse-support.js';
 import { generateEvents, REPORTS } from './fixtures/columnar-events.js';
 import { createRecord } from './fixtures/config-records.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, capturedLog, DatabaseUnderTest, login } from './harness.js';
 
 const silent = { info: () => undefined, warn: () => undefined };
+const journalLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const query = (input: Record<string, unknown>): TReportQuery => ZReportQuery.parse({ limit: 0, ...input });
 
 async function dropDatabase(url: string): Promise<void> {
@@ -66,7 +72,12 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
     );
     // A journal replayed after a crash sends events PostgreSQL and ClickHouse both hold already.
     const again = generateEvents(2000, 8, 10_000);
-    await storeEventRows(store.db, again.clicks.slice(0, 400), again.leads.slice(0, 100), node.feed);
+    const replayed = { clicks: again.clicks.slice(0, 400), leads: again.leads.slice(0, 100) };
+    expect(await storeEventRows(store.db, replayed.clicks, replayed.leads)).toBe(0);
+    await node.feed.sendEvents(
+      replayed.clicks.map((click) => click.click_id),
+      replayed.leads.map((lead) => lead.lead_id),
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -100,6 +111,72 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
       query({ group_by: 'var1', filters: JSON.stringify({ campaign: 'camp-b' }) }),
     );
     expect(campB.list.find((row) => row.var1 === 'zone-2')?.cost).toBeCloseTo(77, 6);
+  });
+
+  it('stores in PostgreSQL while ClickHouse refuses, and sends once it takes them again', async () => {
+    let refusals = 1;
+    const flaky: ClickHouseNode['feed'] = Object.create(node.feed);
+    flaky.sendEvents = async (clicks, leads) => {
+      if (refusals > 0) {
+        refusals -= 1;
+        throw new Error('ClickHouse is not reachable (test)');
+      }
+      return node.feed.sendEvents(clicks, leads);
+    };
+    const events = generateEvents(600, 21, 30_000);
+    const writer = new EventWriter(store.db, { maxBatch: 1000, flushIntervalMs: 60_000, feed: flaky });
+    for (const click of events.clicks) writer.addClick(click);
+    for (const lead of events.leads) writer.addLead(lead);
+    await writer.flush();
+    // PostgreSQL holds them all; they wait for ClickHouse (and the journal would keep them).
+    const stored = await store.db
+      .selectFrom('tracker_clicks')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where(
+        'click_id',
+        'in',
+        events.clicks.map((click) => click.click_id),
+      )
+      .executeTakeFirst();
+    expect(Number(stored?.n)).toBe(events.clicks.length);
+    expect(writer.pending).toBe(600);
+    await writer.flush();
+    expect(writer.pending).toBe(0);
+    await writer.close();
+    const report = query({ group_by: 'subaff,country' });
+    const fromColumns = await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(report);
+    expect(fromColumns).toEqual(await new ReportsService(store.db, { rollups: false }).run(report));
+    expect(fromColumns.totals.clicks + fromColumns.totals.leads).toBe(5100);
+  });
+
+  it('a journal replayed while ClickHouse is out of reach stays for the next start', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'switchyard-journal-'));
+    try {
+      const events = generateEvents(300, 23, 40_000);
+      const journal = new Journal({ dir, fsyncIntervalMs: 0, log: journalLog });
+      const tables = [
+        ...events.clicks.map(() => 'tracker_clicks' as const),
+        ...events.leads.map(() => 'tracker_leads' as const),
+      ];
+      const lines = [
+        ...events.clicks.map((click) => eventLine('tracker_clicks', click)),
+        ...events.leads.map((lead) => eventLine('tracker_leads', lead)),
+      ];
+      journal.write(eventPayload(tables, lines), 0);
+      journal.closeAll(0);
+      const unreachable = new ClickHouseFeed(store.db, new ClickHouseStore('http://127.0.0.1:9/switchyard'), silent);
+      const first = await new EngineStore(store.db, undefined, unreachable).replayJournal(dir, journalLog);
+      expect(first).toMatchObject({ events: 300, stored: 300, unsent: true });
+      // The next start, ClickHouse back: stored already, sent now.
+      const second = await new EngineStore(store.db, undefined, node.feed).replayJournal(dir, journalLog);
+      expect(second).toMatchObject({ events: 300, stored: 0, unsent: false });
+      const report = query({ group_by: 'var1' });
+      const fromColumns = await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(report);
+      expect(fromColumns).toEqual(await new ReportsService(store.db, { rollups: false }).run(report));
+      expect(fromColumns.totals.clicks + fromColumns.totals.leads).toBe(5400);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('a new cost reaches the next report, without waiting for the timer', async () => {

@@ -273,7 +273,8 @@ export class TrafficEngine {
     const replayed = await this.parts.store.replayJournal(this.journalDir, log);
     if (replayed.files.length === 0) return;
     await this.parts.events.durable();
-    for (const file of replayed.files) rmSync(file, { force: true });
+    // Segments whose events ClickHouse did not take are replayed again at the next start.
+    if (!replayed.unsent) for (const file of replayed.files) rmSync(file, { force: true });
     log.info(
       {
         segments: replayed.files.length,

@@ -269,10 +269,15 @@ export class EngineStore {
    * Stores what the journal in `dir` holds from earlier runs (an event already stored is skipped) and
    * answers the segments read, to delete once the database holds them durably, with the events found.
    */
-  async replayJournal(dir: string, log: JournalLog): Promise<{ files: string[]; events: number; stored: number }> {
+  async replayJournal(
+    dir: string,
+    log: JournalLog,
+  ): Promise<{ files: string[]; events: number; stored: number; unsent: boolean }> {
     const files = leftSegments(dir, log);
     let events = 0;
     let stored = 0;
+    // Issue 23: whether an event could not be sent on to ClickHouse (its segment then stays).
+    let unsent = false;
     const sqliteStore = this.sqlite ? new SqliteEventStore(this.sqlite) : null;
     for (const file of files) {
       for (const payload of readSegment(file, log)) {
@@ -282,17 +287,25 @@ export class EngineStore {
           if (sqliteStore) stored += sqliteStore.write([batch]);
           else {
             const rows = rowObjects(batch.table, batch.rows);
-            stored += await storeEventRows(
-              this.db,
-              batch.table === 'tracker_clicks' ? (rows as NewTrackerClick[]) : [],
-              batch.table === 'tracker_leads' ? (rows as NewTrackerLead[]) : [],
-              this.feed,
-            );
+            const clicks = batch.table === 'tracker_clicks' ? (rows as NewTrackerClick[]) : [];
+            const leads = batch.table === 'tracker_leads' ? (rows as NewTrackerLead[]) : [];
+            stored += await storeEventRows(this.db, clicks, leads);
+            if (this.feed && !unsent) {
+              try {
+                await this.feed.sendEvents(
+                  clicks.map((row) => row.click_id),
+                  leads.map((row) => row.lead_id),
+                );
+              } catch (error) {
+                log.warn({ err: error }, 'replayed events not sent to ClickHouse: the journal keeps them');
+                unsent = true;
+              }
+            }
           }
         }
       }
     }
-    return { files, events, stored };
+    return { files, events, stored, unsent };
   }
 }
 

@@ -5,12 +5,12 @@ import { applyRollupDeltas, rollupDeltas } from '../report-rollups.js';
 import type { Database } from '../schema.js';
 import type { EventTable, NewTrackerClick, NewTrackerLead } from '../tracker-events.js';
 import type { EventSink, Settings } from './event-writer.js';
-import { lineObjects } from './sqlite-events.js';
+import { eventId, lineObjects } from './sqlite-events.js';
 
 /**
  * Issue 23: where a node sends the events it stored, after PostgreSQL committed them (ClickHouse,
- * columnar/clickhouse-feed.ts). Every event of a batch is sent, also those already stored: a batch is
- * retried whole until both took it, and the feed counts an event once.
+ * columnar/clickhouse-feed.ts). Every event of a batch is sent, also those stored before (a replayed
+ * journal): a batch is sent again until the feed took it, and the feed counts an event once.
  */
 export interface EventFeed {
   sendEvents(clickIds: readonly string[], leadIds: readonly string[]): Promise<void>;
@@ -28,6 +28,15 @@ export class KyselySink implements EventSink {
   private queued = false;
   private closed = false;
   private dropped = 0;
+  /**
+   * Issue 23: batches PostgreSQL holds that the feed has not taken yet, oldest first. Sending goes on
+   * apart from storing, so ClickHouse out of reach never holds up PostgreSQL; the journal keeps these
+   * events until the feed took them (`pending` counts them).
+   */
+  private unsent: { clicks: string[]; leads: string[] }[] = [];
+  private unsentRows = 0;
+  private sending: Promise<void> = Promise.resolve();
+  private sendQueued = false;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -39,7 +48,7 @@ export class KyselySink implements EventSink {
   }
 
   get pending(): number {
-    return this.queue.length;
+    return this.queue.length + this.unsentRows;
   }
 
   add(tables: readonly EventTable[], lines: readonly string[]): void {
@@ -57,13 +66,63 @@ export class KyselySink implements EventSink {
 
   flush(): Promise<void> {
     // A flush that has not started yet will write these rows too.
-    if (this.queued) return this.flushing;
-    this.queued = true;
-    this.flushing = this.flushing.then(async () => {
-      this.queued = false;
-      await this.write();
+    if (!this.queued) {
+      this.queued = true;
+      this.flushing = this.flushing.then(async () => {
+        this.queued = false;
+        await this.write();
+      });
+    }
+    return this.feed ? this.flushing.then(() => this.send()) : this.flushing;
+  }
+
+  /** Sends what PostgreSQL holds and the feed has not taken, in order, until one batch fails. */
+  private send(): Promise<void> {
+    const feed = this.feed;
+    if (!feed) return Promise.resolve();
+    if (this.sendQueued) return this.sending;
+    this.sendQueued = true;
+    this.sending = this.sending.then(async () => {
+      this.sendQueued = false;
+      while (this.unsent.length > 0) {
+        const batch = this.unsent[0]!;
+        try {
+          await feed.sendEvents(batch.clicks, batch.leads);
+        } catch (error) {
+          this.settings.log?.warn({ err: error, rows: this.unsentRows }, 'events not sent to ClickHouse; will retry');
+          return;
+        }
+        // Batches dropped meanwhile (too many waited) went from the front.
+        if (this.unsent[0] === batch) {
+          this.unsent.shift();
+          this.unsentRows -= batch.clicks.length + batch.leads.length;
+        }
+      }
     });
-    return this.flushing;
+    return this.sending;
+  }
+
+  /** A stored batch for the feed; past `maxPending` the oldest go, and the journal keeps them for the next start. */
+  private toSend(batch: readonly { table: EventTable; line: string }[]): void {
+    const clicks: string[] = [];
+    const leads: string[] = [];
+    for (const { table, line } of batch) (table === 'tracker_clicks' ? clicks : leads).push(eventId(line));
+    this.unsent.push({ clicks, leads });
+    this.unsentRows += batch.length;
+    let dropped = 0;
+    while (this.unsentRows > this.settings.maxPending && this.unsent.length > 1) {
+      const oldest = this.unsent.shift()!;
+      const rows = oldest.clicks.length + oldest.leads.length;
+      this.unsentRows -= rows;
+      dropped += rows;
+    }
+    if (dropped > 0) {
+      this.settings.lost(dropped);
+      this.settings.log?.error(
+        { dropped },
+        'too many events wait for ClickHouse; the oldest wait in the journal for the next start',
+      );
+    }
   }
 
   async close(): Promise<void> {
@@ -82,13 +141,14 @@ export class KyselySink implements EventSink {
       const batch = this.queue.slice(0, INSERT_CHUNK);
       const droppedBefore = this.dropped;
       try {
-        await storeEventLines(this.db, batch, this.feed);
+        await storeEventLines(this.db, batch);
       } catch (error) {
         this.settings.log?.warn({ err: error, rows: batch.length }, 'tracker events not written; will retry');
         return;
       }
       // Rows dropped meanwhile (too many waited) went from the front: only what remains of this batch goes.
       this.queue.splice(0, Math.max(0, batch.length - (this.dropped - droppedBefore)));
+      if (this.feed) this.toSend(batch);
     }
   }
 }
@@ -100,14 +160,12 @@ export class KyselySink implements EventSink {
 export function storeEventLines(
   db: Kysely<Database>,
   events: readonly { table: EventTable; line: string }[],
-  feed?: EventFeed,
 ): Promise<number> {
   const linesOf = (table: EventTable) => events.filter((event) => event.table === table).map((event) => event.line);
   return storeEventRows(
     db,
     lineObjects('tracker_clicks', linesOf('tracker_clicks')) as NewTrackerClick[],
     lineObjects('tracker_leads', linesOf('tracker_leads')) as NewTrackerLead[],
-    feed,
   );
 }
 
@@ -116,9 +174,8 @@ export async function storeEventRows(
   db: Kysely<Database>,
   clicks: readonly NewTrackerClick[],
   leads: readonly NewTrackerLead[],
-  feed?: EventFeed,
 ): Promise<number> {
-  const stored = await db.transaction().execute(async (transaction) => {
+  return db.transaction().execute(async (transaction) => {
     const storedClicks =
       clicks.length === 0
         ? []
@@ -148,9 +205,4 @@ export async function storeEventRows(
     );
     return clickIds.size + leadIds.size;
   });
-  await feed?.sendEvents(
-    clicks.map((row) => row.click_id),
-    leads.map((row) => row.lead_id),
-  );
-  return stored;
 }

@@ -164,6 +164,12 @@ function rowAt(table: EventTable, text: string, start: number, row: number, coun
 }
 
 /** Event lines as row objects, by column name (for Kysely). */
+/** An event line's id (click_id or lead_id, the first column of both tables). */
+export function eventId(line: string): string {
+  const colon = line.indexOf(':');
+  return line.slice(colon + 1, colon + 1 + Number(line.slice(0, colon)));
+}
+
 export function lineObjects(table: EventTable, lines: readonly string[]): Record<string, unknown>[] {
   if (lines.length === 0) return [];
   return rowObjects(table, lineValues(table, lines.join(''), lines.length));
