@@ -23,7 +23,13 @@ import { Journal } from '../src/store/traffic/journal.js';
 import { storeEventRows } from '../src/store/traffic/kysely-sink.js';
 import { eventLine, eventPayload } from '../src/store/traffic/sqlite-events.js';
 import { onClickHouse, runUrl } from './clickhouse-support.js';
-import { generateEvents, REPORTS } from './fixtures/columnar-events.js';
+import {
+  changeConversions,
+  generateConversions,
+  generateEvents,
+  REPORTS,
+  storeConversions,
+} from './fixtures/columnar-events.js';
 import { createRecord } from './fixtures/config-records.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, capturedLog, DatabaseUnderTest, login } from './harness.js';
 
@@ -53,12 +59,17 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
     store = openStore(loadConfig({ ...(await db.createDatabase()) }));
     await migrateToLatest(store);
     // Events stored before ClickHouse was configured: the backfill copies them.
-    await write(generateEvents(2000, 7));
+    const before = generateEvents(2000, 7);
+    await write(before);
+    await storeConversions(store.db, generateConversions(before, 7));
     await updateCampaignCost(store, 'camp-c', ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 9 }));
     node = startClickHouse(store.db, url, silent);
     await node.started;
     // Events stored since: their writer sends them.
-    await write(generateEvents(2000, 8, 10_000), node.feed);
+    const since = generateEvents(2000, 8, 10_000);
+    await write(since, node.feed);
+    await storeConversions(store.db, generateConversions(since, 8));
+    await changeConversions(store.db, 7);
     await updateCampaignCost(
       store,
       'camp-a',

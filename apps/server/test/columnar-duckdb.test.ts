@@ -9,7 +9,13 @@ import { updateCampaignCost } from '../src/costs/service.js';
 import { type ColumnarReader, ReportsService } from '../src/reports/service.js';
 import { migrateToLatest, openStore, type Store } from '../src/store/database.js';
 import { EventWriter } from '../src/store/traffic/event-writer.js';
-import { generateEvents, REPORTS } from './fixtures/columnar-events.js';
+import {
+  changeConversions,
+  generateConversions,
+  generateEvents,
+  REPORTS,
+  storeConversions,
+} from './fixtures/columnar-events.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, DatabaseUnderTest, login } from './harness.js';
 
 // Issue 23: reports of clicks and leads read from the embedded columnar store (DuckDB, following the
@@ -35,10 +41,20 @@ describe('the embedded columnar store [sqlite]', () => {
   beforeAll(async () => {
     store = openStore(loadConfig({ ...(await db.createDatabase()) }));
     await migrateToLatest(store);
-    await write(generateEvents(4000, 7));
+    const events = generateEvents(4000, 7);
+    await write(events);
+    await storeConversions(store.db, generateConversions(events, 7));
     duck = await DuckDBStore.open(':memory:');
     follower = await ColumnarFollower.start(store.sqlite!.name, duck, { info: () => undefined });
-    columnar = { ready: true, catchUp: () => follower.catchUp(), aggregate: (plan) => duck.aggregate(plan) };
+    columnar = {
+      ready: true,
+      conversions: true,
+      catchUp: () => follower.catchUp(),
+      aggregate: (plan) => duck.aggregate(plan),
+    };
+    await follower.catchUp();
+    // Conversions that change after they were copied, and new ones.
+    await changeConversions(store.db, 7);
   });
 
   afterAll(async () => {
@@ -58,12 +74,20 @@ describe('the embedded columnar store [sqlite]', () => {
     },
   );
 
-  it('copies events written since, before it answers', async () => {
-    await write(generateEvents(500, 11, 10_000));
+  it('copies events and conversions written since, before it answers', async () => {
+    const events = generateEvents(500, 11, 10_000);
+    await write(events);
+    await storeConversions(store.db, generateConversions(events, 11));
+    await changeConversions(store.db, 11);
+    await store.db.deleteFrom('conversions').where('conversion_id', '=', 'conv-11-5').execute();
     const report = query({ group_by: 'campaign' });
     const fromColumns = await new ReportsService(store.db, { rollups: false, columnar }).run(report);
     expect(fromColumns.totals.clicks + fromColumns.totals.leads).toBe(4500);
     expect(fromColumns).toEqual(await new ReportsService(store.db, { rollups: false }).run(report));
+    expect(fromColumns.totals.approved).toBeGreaterThan(0);
+    expect(
+      await duck.aggregate({ source: 'conversions', time: 'created_at', groups: [], buckets: null, where: [] }),
+    ).toEqual([expect.objectContaining({ conversions: expect.any(Number) })]);
   });
 
   it("adds a campaign's new cost, and a cost set over clicks copied in the same pass, once", async () => {
@@ -97,6 +121,7 @@ describe('the embedded columnar store [sqlite]', () => {
     expect(rebuilt.behind()).toBe(0);
     const reader: ColumnarReader = {
       ready: true,
+      conversions: true,
       catchUp: () => rebuilt.catchUp(),
       aggregate: (plan) => fresh.aggregate(plan),
     };

@@ -7,9 +7,9 @@
 // the rows are bucketed in UTC as render-sql.ts does, and service.ts folds them into local buckets.
 import type { AggregatePlan, PlanCondition, PlanValue } from '../reports/plan.js';
 import { offsetSpans } from '../reports/time.js';
-import { COLUMNAR_TEXT_COLUMNS } from './schema.js';
+import { CONVERSION_TEXT_COLUMNS } from './schema.js';
 
-const COLUMNS: ReadonlySet<string> = new Set([...COLUMNAR_TEXT_COLUMNS, 'asn', 'is_bot']);
+const COLUMNS: ReadonlySet<string> = new Set([...CONVERSION_TEXT_COLUMNS, 'asn', 'is_bot']);
 
 export interface DuckQuery {
   sql: string;
@@ -23,9 +23,24 @@ function identifier(name: string): string {
   return `"${name}"`;
 }
 
+/** Each source's figures (reports/service.ts, §Figures; render-sql.ts for conversions). */
+const FIGURES: Record<AggregatePlan['source'], string[]> = {
+  clicks: ['sum(events) as clicks', 'sum(unique_events) as unique_clicks', 'sum(cost) as cost'],
+  leads: ['sum(events) as leads'],
+  conversions: [
+    "coalesce(sum(case when is_conversion = 1 and state in ('pending', 'approved') then 1 else 0 end), 0) as conversions",
+    "coalesce(sum(case when is_conversion = 1 and state = 'approved' then 1 else 0 end), 0) as approved",
+    "coalesce(sum(case when is_conversion = 1 and state = 'pending' then 1 else 0 end), 0) as pending",
+    "coalesce(sum(case when is_conversion = 1 and state = 'rejected' then 1 else 0 end), 0) as rejected",
+    "coalesce(sum(case when state <> 'rejected' then payout else 0 end), 0) as revenue",
+    "coalesce(sum(case when state = 'approved' then payout else 0 end), 0) as revenue_confirmed",
+  ],
+};
+
 /** The plan as one statement: grouped in an inner query, formatted (time buckets) in the outer one. */
 export function duckdbAggregate(plan: AggregatePlan): DuckQuery {
-  if (plan.source === 'conversions') throw new Error('conversions are read from the event tables');
+  // A conversion is counted at its click's time (event_at) or its postback's (created_at).
+  const time = plan.time === 'event_at' ? 'event_at' : 'created_at';
   const values: (string | number | bigint)[] = [];
   const bind = (value: string | number | bigint) => {
     values.push(value);
@@ -33,7 +48,7 @@ export function duckdbAggregate(plan: AggregatePlan): DuckQuery {
   };
 
   const shown = ({ column, as }: PlanValue): string => {
-    // Conversions alone read columns of their origin; clicks and leads are their own.
+    // A conversion's columns of its click or lead were copied into its row (follower.ts).
     const read = identifier(column.name);
     if (as === 'flag') return `case when ${read} = 1 then 'true' when ${read} = 0 then 'false' end`;
     if (as === 'text') return `cast(${read} as varchar)`;
@@ -49,15 +64,27 @@ export function duckdbAggregate(plan: AggregatePlan): DuckQuery {
           ? 'false'
           : `${identifier(where.column.name)} in (${where.values.map((value) => bind(value)).join(', ')})`;
       case 'time':
-        return `created_at ${where.op} make_timestamp(cast(${bind(micros(where.at))} as bigint))`;
+        return `${time} ${where.op} make_timestamp(cast(${bind(micros(where.at))} as bigint))`;
       case 'never':
         return 'false';
       case 'network': {
+        // render-sql.ts, networkCondition: clicks and leads by their offer; conversions by their own
+        // network, else their offer's.
         const offer = identifier('offer_external_id');
         const list = where.offers.map((id) => bind(id)).join(', ');
-        if (where.network === null)
-          return where.offers.length === 0 ? 'true' : `(${offer} is null or ${offer} not in (${list}))`;
-        return where.offers.length === 0 ? 'false' : `${offer} in (${list})`;
+        const byOffer =
+          where.network === null
+            ? where.offers.length === 0
+              ? 'true'
+              : `(${offer} is null or ${offer} not in (${list}))`
+            : where.offers.length === 0
+              ? 'false'
+              : `${offer} in (${list})`;
+        if (plan.source !== 'conversions') return byOffer;
+        const own = identifier('affiliate_network_external_id');
+        return where.network === null
+          ? `(${own} is null and ${byOffer})`
+          : `(${own} = ${bind(where.network)} or (${own} is null and ${byOffer}))`;
       }
     }
   };
@@ -86,36 +113,33 @@ export function duckdbAggregate(plan: AggregatePlan): DuckQuery {
               .map((span) =>
                 span.until === null
                   ? `else ${bind(span.offsetMinutes)}`
-                  : `when created_at < make_timestamp(cast(${bind(micros(span.until))} as bigint)) then ${bind(span.offsetMinutes)}`,
+                  : `when ${time} < make_timestamp(cast(${bind(micros(span.until))} as bigint)) then ${bind(span.offsetMinutes)}`,
               )
               .join(' ')} end`;
       inner.push(
-        `date_trunc('${buckets.byHour ? 'hour' : 'day'}', created_at + to_minutes(cast(${offset} as bigint))) as b`,
+        `date_trunc('${buckets.byHour ? 'hour' : 'day'}', ${time} + to_minutes(cast(${offset} as bigint))) as b`,
       );
       grouped.push('b');
       outer.push(`strftime(b, '%Y-%m-%d') as g_local_day`);
       if (buckets.byHour) outer.push(`strftime(b, '%H') as g_local_hour`);
     } else {
       const unit = buckets.grain === 'day' ? 'day' : 'hour';
-      inner.push(`date_trunc('${unit}', created_at) as b`);
+      inner.push(`date_trunc('${unit}', ${time}) as b`);
       grouped.push('b');
       if (buckets.grain === 'day') outer.push(`strftime(b, '%Y-%m-%d') as g_utc_day`);
       else outer.push(`strftime(b, '%Y-%m-%dT%H') as g_utc_hour`);
       if (buckets.grain === 'quarter') {
-        inner.push('minute(created_at) // 15 as q');
+        inner.push(`minute(${time}) // 15 as q`);
         grouped.push('q');
         outer.push('q as g_quarter');
       }
     }
   }
 
-  const figures =
-    plan.source === 'clicks'
-      ? ['sum(events) as clicks', 'sum(unique_events) as unique_clicks', 'sum(cost) as cost']
-      : ['sum(events) as leads'];
+  const figures = FIGURES[plan.source];
   const names = figures.map((figure) => figure.split(' as ')[1]!);
   const where = plan.where.map(condition);
-  const table = plan.source === 'clicks' ? 'clicks' : 'leads';
+  const table = plan.source;
   const sql = `select ${[...outer, ...names].join(', ')} from (
     select ${[...inner, ...figures].join(', ')}
     from ${table}

@@ -4,7 +4,13 @@
 import { type DuckDBAppender, type DuckDBConnection, DuckDBInstance, DuckDBTimestampValue } from '@duckdb/node-api';
 import type { AggregatePlan, AggregateRow } from '../reports/plan.js';
 import { duckdbAggregate } from './duckdb-sql.js';
-import { COLUMNAR_TEXT_COLUMNS, type ColumnarRow, type ColumnarStore, type ColumnarTable } from './schema.js';
+import {
+  COLUMNAR_TEXT_COLUMNS,
+  CONVERSION_TEXT_COLUMNS,
+  type ColumnarRow,
+  type ColumnarStore,
+  type ColumnarTable,
+} from './schema.js';
 
 const TABLES: readonly ColumnarTable[] = ['clicks', 'leads'];
 
@@ -21,6 +27,29 @@ const DDL = (table: ColumnarTable) => `create table if not exists ${table} (
   is_bot tinyint not null,
   ${COLUMNAR_TEXT_COLUMNS.map((name) => `"${name}" varchar`).join(',\n  ')}
 )`;
+
+/**
+ * Conversions as they are now: one row each, replaced when it changes (store/conversion-changes.ts);
+ * the columns a conversion reads from its click or lead (FROM_ORIGIN) copied from it.
+ */
+const CONVERSIONS_DDL = `create table if not exists conversions (
+  conversion_id varchar not null,
+  workspace_id integer not null,
+  created_at timestamp not null,
+  event_at timestamp,
+  is_conversion tinyint not null,
+  state varchar not null,
+  payout double not null,
+  asn bigint,
+  is_bot tinyint,
+  ${CONVERSION_TEXT_COLUMNS.map((name) => `"${name}" varchar`).join(',\n  ')}
+)`;
+
+/** The conversions a pass replaces, and where following the change log resumes. */
+const HELPER_DDL = [
+  'create table if not exists conversions_changed (conversion_id varchar not null)',
+  'create table if not exists progress (name varchar not null, value bigint not null)',
+];
 
 function appendRow(appender: DuckDBAppender, row: ColumnarRow): void {
   appender.appendVarchar(row.row_key);
@@ -61,6 +90,8 @@ export class DuckDBStore implements ColumnarStore {
     const instance = await DuckDBInstance.create(file, settings);
     const connection = await instance.connect();
     for (const table of TABLES) await connection.run(DDL(table));
+    await connection.run(CONVERSIONS_DDL);
+    for (const statement of HELPER_DDL) await connection.run(statement);
     return new DuckDBStore(instance, connection);
   }
 
@@ -75,7 +106,10 @@ export class DuckDBStore implements ColumnarStore {
    * Appends what `write` gives the appender, each row's values in the table's order (appendRow's): the
    * follower writes rows straight from SQLite's arrays, without an object per row.
    */
-  async appendWith(table: ColumnarTable, write: (appender: DuckDBAppender) => void): Promise<void> {
+  async appendWith(
+    table: ColumnarTable | 'conversions' | 'conversions_changed',
+    write: (appender: DuckDBAppender) => void,
+  ): Promise<void> {
     const appender = await this.connection.createAppender(table);
     try {
       write(appender);
@@ -111,6 +145,35 @@ export class DuckDBStore implements ColumnarStore {
       `select coalesce(max(cast(substr(row_key, 6) as bigint)), 0) from clicks where events = 0 and row_key like 'cost:%'`,
     );
     return Number(reader.getRows()[0]?.[0] ?? 0);
+  }
+
+  /** A step of following kept in the store (the conversion change log's last id), 0 before the first. */
+  async progress(name: string): Promise<number> {
+    const reader = await this.connection.runAndReadAll('select max(value) from progress where name = $1', [name]);
+    return Number(reader.getRows()[0]?.[0] ?? 0);
+  }
+
+  async setProgress(name: string, value: number): Promise<void> {
+    await this.connection.run('delete from progress where name = $1', [name]);
+    await this.connection.run('insert into progress values ($1, $2)', [name, value]);
+  }
+
+  /**
+   * Replaces the conversions `ids` with what `write` appends (their rows now; a conversion removed
+   * appends none), in the caller's transaction.
+   */
+  async replaceConversions(ids: readonly string[], write: (appender: DuckDBAppender) => void): Promise<void> {
+    await this.connection.run('delete from conversions_changed');
+    await this.appendWith('conversions_changed', (appender) => {
+      for (const id of ids) {
+        appender.appendVarchar(id);
+        appender.endRow();
+      }
+    });
+    await this.connection.run(
+      'delete from conversions where conversion_id in (select conversion_id from conversions_changed)',
+    );
+    await this.appendWith('conversions', write);
   }
 
   async aggregate(plan: AggregatePlan): Promise<AggregateRow[]> {

@@ -10,8 +10,9 @@
 
 import { type DuckDBAppender, DuckDBTimestampValue } from '@duckdb/node-api';
 import SQLite from 'better-sqlite3';
+import { FROM_ORIGIN } from '../reports/service.js';
 import type { DuckDBStore } from './duckdb.js';
-import { COLUMNAR_TEXT_COLUMNS, type ColumnarTable } from './schema.js';
+import { COLUMNAR_TEXT_COLUMNS, CONVERSION_TEXT_COLUMNS, type ColumnarTable } from './schema.js';
 
 /** Rows read per statement: large enough to append quickly, small enough not to hold up a report long. */
 const BATCH = 50_000;
@@ -45,6 +46,30 @@ function selected(table: ColumnarTable, alias: string): string {
     ${alias}.asn, ${alias}.is_bot, ${text.join(', ')}`;
 }
 
+/** A conversion as the store keeps it (duckdb.ts): its own columns, FROM_ORIGIN's from its click or lead. */
+function conversionSelected(): string {
+  const text = CONVERSION_TEXT_COLUMNS.map((name) =>
+    FROM_ORIGIN.has(name) ? `coalesce(c."${name}", l."${name}")` : `e."${name}"`,
+  );
+  return `e.conversion_id, e.created_at, e.event_at, e.is_conversion, e.state, e.payout,
+    coalesce(c.asn, l.asn), coalesce(c.is_bot, l.is_bot), ${text.join(', ')}`;
+}
+
+const CONVERSION_AT = {
+  id: 0,
+  createdAt: 1,
+  eventAt: 2,
+  isConversion: 3,
+  state: 4,
+  payout: 5,
+  asn: 6,
+  isBot: 7,
+  text: 8,
+};
+const CONVERSION_CAMPAIGN_AT = CONVERSION_AT.text + CONVERSION_TEXT_COLUMNS.indexOf('campaign_external_id');
+/** Conversion changes (store/conversion-changes.ts) one pass copies at most. */
+const CONVERSION_CHANGES_PASS = 50_000;
+
 const AT = { eventId: 0, id: 1, createdAt: 2, isUnique: 3, cost: 4, asn: 5, isBot: 6, text: 7 } as const;
 const CAMPAIGN_AT = AT.text + COLUMNAR_TEXT_COLUMNS.indexOf('campaign_external_id');
 
@@ -53,6 +78,10 @@ type RawRow = unknown[];
 export class ColumnarFollower {
   private readonly last: Record<ColumnarTable, number> = { clicks: 0, leads: 0 };
   private lastChange = 0;
+  private lastConversionChange = 0;
+  private readonly lastConversionChangeId: SQLite.Statement<[], { id: number | null }>;
+  private readonly changedConversions: SQLite.Statement<[number, number], RawRow>;
+  private readonly conversionRows: SQLite.Statement<[number, number], RawRow>;
   private readonly sqlite: SQLite.Database;
   private readonly events: Record<ColumnarTable, SQLite.Statement<[number, number], RawRow>>;
   private readonly countAfter: Record<ColumnarTable, SQLite.Statement<[number], { count: number }>>;
@@ -91,6 +120,17 @@ export class ColumnarFollower {
          where x.id > ? and x.id <= ? order by x.id`,
       )
       .raw(true);
+    this.lastConversionChangeId = this.sqlite.prepare('select max(id) as id from conversion_changes');
+    const changed = 'select conversion_id from conversion_changes where id > ? and id <= ?';
+    this.changedConversions = this.sqlite.prepare<[number, number], RawRow>(changed).raw(true);
+    this.conversionRows = this.sqlite
+      .prepare<[number, number], RawRow>(
+        `select ${conversionSelected()} from conversions as e
+         left join tracker_clicks as c on c.click_id = e.click_id
+         left join tracker_leads as l on l.lead_id = e.lead_id
+         where e.conversion_id in (${changed})`,
+      )
+      .raw(true);
     this.workspaceOfCampaign = this.sqlite.prepare(
       `select workspace_id from config_records where kind in ('campaigns', 'tracker-campaigns') and external_id = ?`,
     );
@@ -100,6 +140,7 @@ export class ColumnarFollower {
     const follower = new ColumnarFollower(file, store, log);
     for (const table of ['clicks', 'leads'] as const) follower.last[table] = await store.lastSourceId(table);
     follower.lastChange = await store.lastCostChange();
+    follower.lastConversionChange = await store.progress('conversion_changes');
     return follower;
   }
 
@@ -166,8 +207,10 @@ export class ColumnarFollower {
     const last = { ...this.last };
     let rows = 0;
     let more = false;
+    let conversionsUntil = this.lastConversionChange;
     try {
       const lastChange = this.lastChangeId.get()?.id ?? 0;
+      const lastConversionChange = this.lastConversionChangeId.get()?.id ?? 0;
       await this.store.transaction(async () => {
         for (const table of ['clicks', 'leads'] as const) {
           for (;;) {
@@ -195,7 +238,20 @@ export class ColumnarFollower {
             }
           });
         }
+        if (lastConversionChange > conversionsUntil) {
+          const from = conversionsUntil;
+          conversionsUntil = Math.min(lastConversionChange, from + CONVERSION_CHANGES_PASS);
+          const ids = [...new Set(this.changedConversions.all(from, conversionsUntil).map((row) => String(row[0])))];
+          const conversions = this.conversionRows.all(from, conversionsUntil);
+          await this.store.replaceConversions(ids, (appender) => {
+            for (const conversion of conversions) this.appendConversion(appender, conversion);
+          });
+          await this.store.setProgress('conversion_changes', conversionsUntil);
+          rows += conversions.length;
+          if (conversionsUntil < lastConversionChange) more = true;
+        }
       });
+      this.lastConversionChange = conversionsUntil;
       this.last.clicks = last.clicks;
       this.last.leads = last.leads;
       this.lastChange = Math.max(this.lastChange, lastChange);
@@ -229,6 +285,33 @@ export class ColumnarFollower {
     appender.appendTinyInt(Number(at(AT.isBot)) === 1 ? 1 : 0);
     for (let index = 0; index < COLUMNAR_TEXT_COLUMNS.length; index += 1) {
       const value = at(AT.text + index);
+      if (value === null) appender.appendNull();
+      else appender.appendVarchar(String(value));
+    }
+    appender.endRow();
+  }
+
+  /** A conversion in the store's column order (duckdb.ts, CONVERSIONS_DDL). */
+  private appendConversion(appender: DuckDBAppender, row: RawRow): void {
+    const at = (index: number) => row[index];
+    const time = (value: unknown) => new DuckDBTimestampValue(BigInt(Date.parse(String(value))) * 1000n);
+    appender.appendVarchar(String(at(CONVERSION_AT.id)));
+    appender.appendInteger(this.workspaceOf(String(at(CONVERSION_CAMPAIGN_AT))));
+    appender.appendTimestamp(time(at(CONVERSION_AT.createdAt)));
+    const eventAt = at(CONVERSION_AT.eventAt);
+    if (eventAt === null || !Number.isFinite(Date.parse(String(eventAt)))) appender.appendNull();
+    else appender.appendTimestamp(time(eventAt));
+    appender.appendTinyInt(Number(at(CONVERSION_AT.isConversion)) === 1 ? 1 : 0);
+    appender.appendVarchar(String(at(CONVERSION_AT.state)));
+    appender.appendDouble(Number(at(CONVERSION_AT.payout) ?? 0));
+    for (const index of [CONVERSION_AT.asn, CONVERSION_AT.isBot]) {
+      const value = at(index);
+      if (value === null) appender.appendNull();
+      else if (index === CONVERSION_AT.asn) appender.appendBigInt(BigInt(value as number));
+      else appender.appendTinyInt(Number(value) === 1 ? 1 : 0);
+    }
+    for (let index = 0; index < CONVERSION_TEXT_COLUMNS.length; index += 1) {
+      const value = at(CONVERSION_AT.text + index);
       if (value === null) appender.appendNull();
       else appender.appendVarchar(String(value));
     }

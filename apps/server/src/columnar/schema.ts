@@ -36,6 +36,9 @@ export const COLUMNAR_TEXT_COLUMNS = [
 
 export type ColumnarTextColumn = (typeof COLUMNAR_TEXT_COLUMNS)[number];
 
+/** A conversion's text columns in the embedded store: the events' (some read from its click or lead), and its network. */
+export const CONVERSION_TEXT_COLUMNS = [...COLUMNAR_TEXT_COLUMNS, 'affiliate_network_external_id'] as const;
+
 /** One row of the store (see above). Leads have no lander and no cost (null, 0). */
 export type ColumnarRow = {
   row_key: string;

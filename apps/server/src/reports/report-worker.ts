@@ -54,6 +54,7 @@ async function openColumnar(file: string): Promise<{ reader: ColumnarReader; clo
       get ready() {
         return follower.ready;
       },
+      conversions: true,
       catchUp: () => follower.catchUp(),
       aggregate: (plan) => store.aggregate(plan),
     },

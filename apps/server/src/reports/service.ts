@@ -25,8 +25,8 @@
 // Conversions are counted, in the state they are in now, at their click's (or lead's) time (event_at) —
 // the default, as the traffic source bills the click — or with `attribution=postback` at their first
 // postback's (created_at), as the network's own statistics count them; clicks and leads at theirs.
-// Conversions are always read from the table (through an index on campaign and each time), never from a
-// rollup.
+// Conversions are never read from a rollup: from the embedded columnar store when it holds them, else
+// from their table (through an index on campaign and each time).
 // Amounts are summed as stored, whatever their currency.
 
 import {
@@ -358,11 +358,14 @@ async function planOf(
 }
 
 /**
- * Issue 23: a columnar store a report's clicks and leads are read from when no cube holds them, once it
- * holds every event (`ready`); `catchUp` copies what the event tables gained since, before each read.
+ * Issue 23: a columnar store a report's clicks and leads (and conversions, when it holds them) are read
+ * from when no cube holds them, once it holds every event (`ready`); `catchUp` copies what the event
+ * tables gained since, before each read.
  */
 export interface ColumnarReader {
   readonly ready: boolean;
+  /** Whether it holds conversions too (the embedded store); else they are read from their table. */
+  readonly conversions?: boolean;
   catchUp(): Promise<unknown>;
   aggregate(plan: AggregatePlan): Promise<AggregateRow[]>;
 }
@@ -546,7 +549,7 @@ export class ReportsService {
     }
     const plan = await planOf(source, groups, range, narrowing);
     const columnar = this.options.columnar;
-    if (columnar?.ready && source !== 'conversions') {
+    if (columnar?.ready && (source !== 'conversions' || columnar.conversions)) {
       await columnar.catchUp();
       return columnar.aggregate(plan);
     }

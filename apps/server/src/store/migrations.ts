@@ -2,6 +2,7 @@ import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely, Migration, Mi
 import type { DatabaseDialect } from '../config.js';
 import { apiTokensMigration } from './api-tokens.js';
 import { clickCostChangesByClickMigration, clickCostChangesMigration } from './click-cost-changes.js';
+import { conversionChangesMigration } from './conversion-changes.js';
 import { conversionStatesMigration } from './conversion-states.js';
 import { conversionsMigration } from './conversions.js';
 import { costModelsMigration } from './cost-models.js';
@@ -201,6 +202,7 @@ export function migrations(dialect: DatabaseDialect): Record<string, Migration> 
     '0017_visitor_columns': visitorColumnsMigration(),
     '0018_click_cost_changes': clickCostChangesMigration(dialect),
     '0019_click_cost_changes_by_click': clickCostChangesByClickMigration(),
+    '0020_conversion_changes': conversionChangesMigration(dialect),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { ApiTokenTable } from './api-tokens.js';
 import type { ClickCostChangeTable } from './click-cost-changes.js';
+import type { ConversionChangeTable } from './conversion-changes.js';
 import type { CurrencyRateTable } from './conversion-states.js';
 import type { ConversionTable, OutboundPostbackTable, PostbackLogTable } from './conversions.js';
 import type { CustomMetricTable } from './custom-metrics.js';
@@ -141,6 +142,7 @@ export interface Database {
   config_records: ConfigRecordTable;
   tracker_clicks: TrackerClickTable;
   tracker_click_cost_changes: ClickCostChangeTable;
+  conversion_changes: ConversionChangeTable;
   tracker_leads: TrackerLeadTable;
   conversions: ConversionTable;
   postback_log: PostbackLogTable;
