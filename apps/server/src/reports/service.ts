@@ -370,6 +370,29 @@ export interface ColumnarReader {
   aggregate(plan: AggregatePlan): Promise<AggregateRow[]>;
 }
 
+/** A report row before it is shown: what it is ordered by, computed once. */
+interface Listed {
+  labels: string[];
+  values: (string | null)[];
+  key: string;
+  counts: Counts;
+  sortKey: number | string | null;
+  /** Its figures, when ordered by one. */
+  shown: (ReportFigures & Record<string, number>) | null;
+}
+
+/** What a row is ordered by: its label, a group's label (or a time group's value), or a figure. */
+function sortKeyOf(entry: Listed, orderBy: string, groupIndex: number): number | string | null {
+  if (orderBy === 'label') return entry.labels.join(' / ').toLowerCase();
+  if (groupIndex >= 0) {
+    const value = entry.values[groupIndex] ?? null;
+    if (value === null) return null;
+    if (orderBy === 'weekday') return WEEKDAYS.indexOf(value as Weekday);
+    return isReportTimeGroup(orderBy as ReportGroup) ? value : (entry.labels[groupIndex] ?? '').toLowerCase();
+  }
+  return (entry.shown as Record<string, number> | null)?.[orderBy] ?? null;
+}
+
 export class ReportsService {
   constructor(
     private readonly db: Kysely<Database>,
@@ -455,9 +478,14 @@ export class ReportsService {
       });
     }
 
-    // Label, search, order, page.
+    // Label, search, order, page. Sort keys are computed once per row, and a row's figures only when it
+    // is ordered by one or shown: a report of half a million groups shows forty.
     const needle = query.search_text.toLowerCase();
-    const rows: { row: ReportRow; labels: string[]; values: (string | null)[]; key: string; counts: Counts }[] = [];
+    const orderBy = query.order_by ?? groups[0] ?? 'label';
+    const direction = query.order === 'desc' ? -1 : 1;
+    const groupIndex = groups.indexOf(orderBy as ReportGroup);
+    const byFigure = orderBy !== 'label' && groupIndex < 0;
+    const rows: Listed[] = [];
     for (const [key, { values, counts }] of merged) {
       const labels = groups.map((group, index) => this.label(group, values[index] ?? null, config));
       if (
@@ -467,31 +495,14 @@ export class ReportsService {
       ) {
         continue;
       }
-      const row = { label: labels.join(' / ') } as ReportRow;
-      groups.forEach((group, index) => {
-        row[group] = values[index] ?? null;
-        row[`${group}_name`] = labels[index] ?? NONE_LABEL;
-      });
-      Object.assign(row, withCustomMetrics(figures(counts), metrics));
-      rows.push({ row, labels, values, key, counts });
+      const entry: Listed = { labels, values, key, counts, sortKey: null, shown: null };
+      if (byFigure) entry.shown = withCustomMetrics(figures(counts), metrics);
+      entry.sortKey = sortKeyOf(entry, orderBy, groupIndex);
+      rows.push(entry);
     }
-
-    const orderBy = query.order_by ?? groups[0] ?? 'label';
-    const direction = query.order === 'desc' ? -1 : 1;
-    const groupIndex = groups.indexOf(orderBy as ReportGroup);
-    const sortKey = (entry: (typeof rows)[number]): number | string | null => {
-      if (orderBy === 'label') return entry.row.label.toLowerCase();
-      if (groupIndex >= 0) {
-        const value = entry.values[groupIndex] ?? null;
-        if (value === null) return null;
-        if (orderBy === 'weekday') return WEEKDAYS.indexOf(value as Weekday);
-        return isReportTimeGroup(orderBy) ? value : (entry.labels[groupIndex] ?? '').toLowerCase();
-      }
-      return entry.row[orderBy] as number;
-    };
     rows.sort((a, b) => {
-      const left = sortKey(a);
-      const right = sortKey(b);
+      const left = a.sortKey;
+      const right = b.sortKey;
       // Rows without a value come last either way.
       if (left === null && right !== null) return 1;
       if (right === null && left !== null) return -1;
@@ -508,7 +519,14 @@ export class ReportsService {
         ? rows
         : rows.slice((query.page - 1) * query.limit, (query.page - 1) * query.limit + query.limit);
     return {
-      list: page.map((entry) => entry.row),
+      list: page.map((entry) => {
+        const row = { label: entry.labels.join(' / ') } as ReportRow;
+        groups.forEach((group, index) => {
+          row[group] = entry.values[index] ?? null;
+          row[`${group}_name`] = entry.labels[index] ?? NONE_LABEL;
+        });
+        return Object.assign(row, entry.shown ?? withCustomMetrics(figures(entry.counts), metrics));
+      }),
       total: rows.length,
       totals: withCustomMetrics(figures(totals), metrics),
     };
