@@ -13,6 +13,7 @@ import {
   changeConversions,
   generateConversions,
   generateEvents,
+  PAGES,
   REPORTS,
   storeConversions,
 } from './fixtures/columnar-events.js';
@@ -30,6 +31,8 @@ describe('the embedded columnar store [sqlite]', () => {
   let duck: DuckDBStore;
   let follower: ColumnarFollower;
   let columnar: ColumnarReader;
+  /** Reports merged, ordered and paged in DuckDB (the others merged here). */
+  let pagedInStore = 0;
 
   const write = async (events: ReturnType<typeof generateEvents>) => {
     const writer = new EventWriter(store.db, { maxBatch: 300, ...(store.sqlite ? { sqlite: store.sqlite } : {}) });
@@ -51,6 +54,10 @@ describe('the embedded columnar store [sqlite]', () => {
       conversions: true,
       catchUp: () => follower.catchUp(),
       aggregate: (plan) => duck.aggregate(plan),
+      report: (paged) => {
+        pagedInStore += 1;
+        return duck.report(paged);
+      },
     };
     await follower.catchUp();
     // Conversions that change after they were copied, and new ones.
@@ -73,6 +80,35 @@ describe('the embedded columnar store [sqlite]', () => {
       expect(fromEvents.total).toBeGreaterThan(0);
     },
   );
+
+  it.each(PAGES.map((report) => [JSON.stringify(report), report] as const))(
+    '%s: a page ordered in DuckDB is the page ordered here',
+    async (_, report) => {
+      const before = pagedInStore;
+      const asked = ZReportQuery.parse(report);
+      const fromEvents = await new ReportsService(store.db, { rollups: false }).run(asked);
+      const fromColumns = await new ReportsService(store.db, { columnar }).run(asked);
+      expect(fromColumns).toEqual(fromEvents);
+      expect(pagedInStore).toBe(before + 1);
+    },
+  );
+
+  it('merges here what the store cannot order: a search, a derived figure, a custom metric', async () => {
+    const before = pagedInStore;
+    const metrics = [{ key: 'cm_rpm', name: 'RPM', formula: 'revenue / clicks * 1000', format: 'money' as const }];
+    for (const report of [
+      { group_by: 'subaff,country', search_text: 'gb', date_from: '2026-10-29', date_to: '2026-11-04' },
+      { group_by: 'var1,country', order_by: 'roi', order: 'desc' },
+      { group_by: 'var1,country', order_by: 'cm_rpm', order: 'desc' },
+    ]) {
+      const asked = ZReportQuery.parse(report);
+      const scope = { workspaceId: 0, metrics };
+      const reports = (options: ConstructorParameters<typeof ReportsService>[1]) =>
+        new ReportsService(store.db, options).run(asked, scope);
+      expect(await reports({ columnar })).toEqual(await reports({ rollups: false }));
+    }
+    expect(pagedInStore).toBe(before);
+  });
 
   it('copies events and conversions written since, before it answers', async () => {
     const events = generateEvents(500, 11, 10_000);

@@ -37,15 +37,44 @@ const FIGURES: Record<AggregatePlan['source'], string[]> = {
   ],
 };
 
+/** Bound values of one statement, numbered as they are bound. */
+export type Bind = (value: string | number | bigint) => string;
+
+export function binder(): { bind: Bind; values: (string | number | bigint)[] } {
+  const values: (string | number | bigint)[] = [];
+  return {
+    values,
+    bind: (value) => {
+      values.push(value);
+      return `$${values.length}`;
+    },
+  };
+}
+
+/**
+ * A plan's rows grouped: `k0`, `k1`… (the plan's groups, as shown), `b` (the time bucket: local when
+ * `local`, else UTC, and `q` its quarter), and the source's figures by name; `outer` formats them as
+ * render-sql.ts's rows.
+ */
+export interface GroupedQuery {
+  sql: string;
+  outer: string[];
+  figures: string[];
+  /** Whether `b` is a local day or hour (the report's range given), rather than UTC. */
+  local: boolean;
+}
+
 /** The plan as one statement: grouped in an inner query, formatted (time buckets) in the outer one. */
 export function duckdbAggregate(plan: AggregatePlan): DuckQuery {
+  const { bind, values } = binder();
+  const grouped = groupedQuery(plan, bind);
+  return { sql: `select ${[...grouped.outer, ...grouped.figures].join(', ')} from (${grouped.sql})`, values };
+}
+
+export function groupedQuery(plan: AggregatePlan, bind: Bind): GroupedQuery {
   // A conversion is counted at its click's time (event_at) or its postback's (created_at).
   const time = plan.time === 'event_at' ? 'event_at' : 'created_at';
-  const values: (string | number | bigint)[] = [];
-  const bind = (value: string | number | bigint) => {
-    values.push(value);
-    return `$${values.length}`;
-  };
+  let local = false;
 
   const shown = ({ column, as }: PlanValue): string => {
     // A conversion's columns of its click or lead were copied into its row (follower.ts).
@@ -120,6 +149,7 @@ export function duckdbAggregate(plan: AggregatePlan): DuckQuery {
         `date_trunc('${buckets.byHour ? 'hour' : 'day'}', ${time} + to_minutes(cast(${offset} as bigint))) as b`,
       );
       grouped.push('b');
+      local = true;
       outer.push(`strftime(b, '%Y-%m-%d') as g_local_day`);
       if (buckets.byHour) outer.push(`strftime(b, '%H') as g_local_hour`);
     } else {
@@ -140,11 +170,9 @@ export function duckdbAggregate(plan: AggregatePlan): DuckQuery {
   const names = figures.map((figure) => figure.split(' as ')[1]!);
   const where = plan.where.map(condition);
   const table = plan.source;
-  const sql = `select ${[...outer, ...names].join(', ')} from (
-    select ${[...inner, ...figures].join(', ')}
+  const sql = `select ${[...inner, ...figures].join(', ')}
     from ${table}
     ${where.length > 0 ? `where ${where.join(' and ')}` : ''}
-    ${grouped.length > 0 ? `group by ${grouped.join(', ')}` : 'having count(*) > 0'}
-  )`;
-  return { sql, values };
+    ${grouped.length > 0 ? `group by ${grouped.join(', ')}` : 'having count(*) > 0'}`;
+  return { sql, outer, figures: names, local };
 }

@@ -2,7 +2,15 @@
 // its engine inside the npm package (no server), keeps columns compressed, and scans millions of rows on
 // every core; reports the rollup cubes do not hold read it instead of the event tables.
 import { type DuckDBAppender, type DuckDBConnection, DuckDBInstance, DuckDBTimestampValue } from '@duckdb/node-api';
-import type { AggregatePlan, AggregateRow } from '../reports/plan.js';
+import {
+  type AggregatePlan,
+  type AggregateRow,
+  COUNT_NAMES,
+  type Counts,
+  type PagedPlan,
+  type PagedRows,
+} from '../reports/plan.js';
+import { duckdbReport } from './duckdb-report.js';
 import { duckdbAggregate } from './duckdb-sql.js';
 import {
   COLUMNAR_TEXT_COLUMNS,
@@ -184,6 +192,37 @@ export class DuckDBStore implements ColumnarStore {
       for (const [name, value] of Object.entries(row)) result[name] = plain(value);
       return result;
     });
+  }
+
+  /** A whole report, merged, ordered and paged here (duckdb-report.ts). */
+  async report(paged: PagedPlan): Promise<PagedRows> {
+    const read = async (page: PagedPlan) => {
+      const query = duckdbReport(page);
+      const reader = await this.connection.runAndReadAll(query.sql, query.values);
+      return reader.getRowObjectsJS();
+    };
+    let rows = await read(paged);
+    const counts = (row: Record<string, unknown>, prefix: string) =>
+      Object.fromEntries(COUNT_NAMES.map((name) => [name, Number(plain(row[`${prefix}${name}`]) ?? 0)])) as Counts;
+    const result: PagedRows = {
+      rows: rows.map((row) => ({
+        values: paged.groups.map((_, index) => {
+          const value = row[`v${index}`];
+          return value === null || value === undefined ? null : String(value);
+        }),
+        counts: counts(row, ''),
+      })),
+      total: 0,
+      totals: Object.fromEntries(COUNT_NAMES.map((name) => [name, 0])) as Counts,
+    };
+    // A page past the last row: the number of rows and totals from the first.
+    if (rows.length === 0 && paged.offset > 0) rows = await read({ ...paged, limit: 1, offset: 0 });
+    const first = rows[0];
+    if (first) {
+      result.total = Number(plain(first.total_rows));
+      result.totals = counts(first, 'total_');
+    }
+    return result;
   }
 
   async close(): Promise<void> {

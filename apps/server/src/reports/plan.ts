@@ -79,3 +79,51 @@ export function readsOrigin(plan: AggregatePlan): boolean {
 
 /** One row of a table's aggregate: `g_*` values, and the source's figures. */
 export type AggregateRow = Record<string, unknown>;
+
+/** What a report adds up per group (service.ts, §Figures); every other figure is derived from these. */
+export const COUNT_NAMES = [
+  'clicks',
+  'unique_clicks',
+  'leads',
+  'conversions',
+  'approved',
+  'pending',
+  'rejected',
+  'revenue',
+  'revenue_confirmed',
+  'cost',
+] as const;
+
+export type CountName = (typeof COUNT_NAMES)[number];
+export type Counts = Record<CountName, number>;
+
+/** The shown value of `hour`, the label of a row without a value. */
+export const NONE_LABEL = '(none)';
+
+/**
+ * A whole report for a store that holds all three tables and merges, orders and pages them itself
+ * (columnar/duckdb-report.ts): the three plans, the report's groups, and the page asked.
+ */
+export interface PagedPlan {
+  plans: Record<Source, AggregatePlan>;
+  /**
+   * The report's groups in order: `day`, `hour` and `weekday` read each plan's local bucket; any other
+   * its `g_<group>` (null in a table without it).
+   */
+  groups: readonly string[];
+  /** Per group, the names shown (and ordered by) instead of the values; null for none. */
+  names: readonly (ReadonlyMap<string, string> | null)[];
+  /** By the joined labels, by one group's label (a time group's value), or by a count. */
+  order: { by: 'label' } | { by: 'group'; index: number } | { by: 'count'; name: CountName };
+  descending: boolean;
+  /** 0: every row. */
+  limit: number;
+  offset: number;
+}
+
+export interface PagedRows {
+  rows: { values: (string | null)[]; counts: Counts }[];
+  /** Rows in the whole report, and their counts added up. */
+  total: number;
+  totals: Counts;
+}

@@ -57,6 +57,7 @@ async function openColumnar(file: string): Promise<{ reader: ColumnarReader; clo
       conversions: true,
       catchUp: () => follower.catchUp(),
       aggregate: (plan) => store.aggregate(plan),
+      report: (paged) => store.report(paged),
     },
     close: () => follower.stop().then(() => store.close()),
   };

@@ -31,6 +31,24 @@ function dimensionOf(group: ReportGroup): RollupDimension | null | undefined {
   return isRollupDimension(group) ? group : undefined;
 }
 
+/**
+ * Whether a cube holds every group and filter of a report (without vars): aggregateFromRollups answers
+ * it from far fewer rows.
+ */
+export function rollupsHold(groups: readonly ReportGroup[], filters: readonly string[]): boolean {
+  const dimensions = new Set<RollupDimension>();
+  for (const group of groups) {
+    const dimension = dimensionOf(group);
+    if (dimension === undefined) return false;
+    if (dimension) dimensions.add(dimension);
+  }
+  for (const name of filters) {
+    if (!isRollupDimension(name)) return false;
+    dimensions.add(name);
+  }
+  return cubeFor(dimensions, 'quarter') !== null;
+}
+
 /** A stretch of time read from one cube: buckets from `from` (included) to `to` (excluded). */
 interface Stretch {
   cube: Cube;

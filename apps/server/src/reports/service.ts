@@ -51,6 +51,12 @@ import type { Database } from '../store/schema.js';
 import {
   type AggregatePlan,
   type AggregateRow,
+  COUNT_NAMES,
+  type CountName,
+  type Counts,
+  NONE_LABEL,
+  type PagedPlan,
+  type PagedRows,
   type PlanColumn,
   type PlanCondition,
   type PlanValue,
@@ -58,7 +64,7 @@ import {
   shownAs,
 } from './plan.js';
 import { aggregateEvents, asShown } from './render-sql.js';
-import { aggregateFromRollups, type DimensionFilters, isRollupDimension } from './rollup-query.js';
+import { aggregateFromRollups, type DimensionFilters, isRollupDimension, rollupsHold } from './rollup-query.js';
 import { localBucket, nextDay, startOfLocalDay, utcGrain } from './time.js';
 
 /** The column each group reads in each table (`null`: the table does not have it). */
@@ -138,21 +144,6 @@ const NAME_KINDS: Partial<Record<ReportGroup, readonly string[]>> = {
   traffic_source: ['traffic-sources'],
   affiliate_network: ['affiliate-networks'],
 };
-
-const NONE_LABEL = '(none)';
-
-interface Counts {
-  clicks: number;
-  unique_clicks: number;
-  leads: number;
-  conversions: number;
-  approved: number;
-  pending: number;
-  rejected: number;
-  revenue: number;
-  revenue_confirmed: number;
-  cost: number;
-}
 
 function emptyCounts(): Counts {
   return {
@@ -368,13 +359,42 @@ export interface ColumnarReader {
   readonly conversions?: boolean;
   catchUp(): Promise<unknown>;
   aggregate(plan: AggregatePlan): Promise<AggregateRow[]>;
+  /** A whole report merged, ordered and paged in the store (one that holds conversions too). */
+  report?(paged: PagedPlan): Promise<PagedRows>;
+}
+
+/** Ties are ordered by the values, group after group, rows without a value last (as the stores do). */
+function compareValues(left: readonly (string | null)[], right: readonly (string | null)[]): number {
+  for (let index = 0; index < left.length; index += 1) {
+    const a = left[index] ?? null;
+    const b = right[index] ?? null;
+    if (a === b) continue;
+    if (a === null) return 1;
+    if (b === null) return -1;
+    return a < b ? -1 : 1;
+  }
+  return 0;
+}
+
+/** A row as the report answers it: each group's value and label, the joined label, the figures. */
+function shownRow(
+  groups: readonly ReportGroup[],
+  labels: readonly string[],
+  values: readonly (string | null)[],
+  shown: ReportFigures & Record<string, number>,
+): ReportRow {
+  const row = { label: labels.join(' / ') } as ReportRow;
+  groups.forEach((group, index) => {
+    row[group] = values[index] ?? null;
+    row[`${group}_name`] = labels[index] ?? NONE_LABEL;
+  });
+  return Object.assign(row, shown);
 }
 
 /** A report row before it is shown: what it is ordered by, computed once. */
 interface Listed {
   labels: string[];
   values: (string | null)[];
-  key: string;
   counts: Counts;
   sortKey: number | string | null;
   /** Its figures, when ordered by one. */
@@ -416,6 +436,8 @@ export class ReportsService {
     );
     const campaigns = scope ? await this.workspaceCampaigns(scope.workspaceId) : null;
     const narrowing = { vars: query.vars, filters: query.filters, config: configuring, campaigns };
+    const inStore = await this.reportInStore(query, range, narrowing, metrics);
+    if (inStore) return inStore;
     const [clicks, leads, conversions, config] = await Promise.all([
       this.aggregate('clicks', groups, range, narrowing),
       this.aggregate('leads', groups, range, narrowing),
@@ -486,7 +508,7 @@ export class ReportsService {
     const groupIndex = groups.indexOf(orderBy as ReportGroup);
     const byFigure = orderBy !== 'label' && groupIndex < 0;
     const rows: Listed[] = [];
-    for (const [key, { values, counts }] of merged) {
+    for (const { values, counts } of merged.values()) {
       const labels = groups.map((group, index) => this.label(group, values[index] ?? null, config));
       if (
         needle &&
@@ -495,7 +517,7 @@ export class ReportsService {
       ) {
         continue;
       }
-      const entry: Listed = { labels, values, key, counts, sortKey: null, shown: null };
+      const entry: Listed = { labels, values, counts, sortKey: null, shown: null };
       if (byFigure) entry.shown = withCustomMetrics(figures(counts), metrics);
       entry.sortKey = sortKeyOf(entry, orderBy, groupIndex);
       rows.push(entry);
@@ -507,7 +529,7 @@ export class ReportsService {
       if (left === null && right !== null) return 1;
       if (right === null && left !== null) return -1;
       if (left !== null && right !== null && left !== right) return (left < right ? -1 : 1) * direction;
-      return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+      return compareValues(a.values, b.values);
     });
 
     const totals = emptyCounts();
@@ -519,16 +541,75 @@ export class ReportsService {
         ? rows
         : rows.slice((query.page - 1) * query.limit, (query.page - 1) * query.limit + query.limit);
     return {
-      list: page.map((entry) => {
-        const row = { label: entry.labels.join(' / ') } as ReportRow;
-        groups.forEach((group, index) => {
-          row[group] = entry.values[index] ?? null;
-          row[`${group}_name`] = entry.labels[index] ?? NONE_LABEL;
-        });
-        return Object.assign(row, entry.shown ?? withCustomMetrics(figures(entry.counts), metrics));
-      }),
+      list: page.map((entry) =>
+        shownRow(groups, entry.labels, entry.values, entry.shown ?? withCustomMetrics(figures(entry.counts), metrics)),
+      ),
       total: rows.length,
       totals: withCustomMetrics(figures(totals), metrics),
+    };
+  }
+
+  /**
+   * Issue 23: the report merged, ordered and paged in the embedded store, when it holds all three tables
+   * and no cube holds the report; null when it is asked here instead (a search, an order by a derived
+   * figure or custom metric, the affiliate network, time groups without a range).
+   */
+  private async reportInStore(
+    query: TReportQuery,
+    range: ReportRange,
+    narrowing: Narrowing,
+    metrics: readonly { key: string; ast: FormulaNode }[],
+  ): Promise<ReportResponse | null> {
+    const columnar = this.options.columnar;
+    const groups = query.group_by;
+    if (!columnar?.report || !columnar.ready || !columnar.conversions || query.search_text) return null;
+    if (groups.includes('affiliate_network') || 'affiliate_network' in query.filters) return null;
+    if (groups.some(isReportTimeGroup) && (range.from === null || range.to === null)) return null;
+    const cubes = this.options.rollups !== false && Object.keys(query.vars).length === 0;
+    if (cubes && rollupsHold(groups, Object.keys(query.filters))) return null;
+    const orderBy = query.order_by ?? groups[0] ?? 'label';
+    const order: PagedPlan['order'] | null =
+      orderBy === 'label'
+        ? { by: 'label' }
+        : groups.includes(orderBy as ReportGroup)
+          ? { by: 'group', index: groups.indexOf(orderBy as ReportGroup) }
+          : (COUNT_NAMES as readonly string[]).includes(orderBy)
+            ? { by: 'count', name: orderBy as CountName }
+            : null;
+    if (!order) return null;
+    const config = await narrowing.config;
+    const plans = {
+      clicks: await planOf('clicks', groups, range, narrowing),
+      leads: await planOf('leads', groups, range, narrowing),
+      conversions: await planOf('conversions', groups, range, narrowing),
+    };
+    await columnar.catchUp();
+    const page = await columnar.report({
+      plans,
+      groups,
+      names: groups.map((group) =>
+        group === 'path_group'
+          ? config.pathGroups
+          : group === 'path'
+            ? config.paths
+            : (config.names.get(group) ?? null),
+      ),
+      order,
+      descending: query.order === 'desc',
+      limit: query.limit,
+      offset: query.limit === 0 ? 0 : (query.page - 1) * query.limit,
+    });
+    return {
+      list: page.rows.map(({ values, counts }) =>
+        shownRow(
+          groups,
+          groups.map((group, index) => this.label(group, values[index] ?? null, config)),
+          values,
+          withCustomMetrics(figures(counts), metrics),
+        ),
+      ),
+      total: page.total,
+      totals: withCustomMetrics(figures(page.totals), metrics),
     };
   }
 

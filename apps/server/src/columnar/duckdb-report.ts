@@ -1,0 +1,98 @@
+// Issue 23: a whole report in one DuckDB statement, for the embedded store that holds clicks, leads and
+// conversions: each table grouped (duckdb-sql.ts), the three merged by the report's groups, labelled
+// with the names service.ts passes, ordered and paged, with the number of rows and the totals. Half a
+// million groups never leave DuckDB; the page does. It means what service.ts's merge, sort and page do
+// over the same rows (test/columnar-duckdb.test.ts compares both).
+import { COUNT_NAMES, NONE_LABEL, type PagedPlan, type Source } from '../reports/plan.js';
+import { binder, groupedQuery } from './duckdb-sql.js';
+
+const SOURCES: readonly Source[] = ['clicks', 'leads', 'conversions'];
+
+/** Which counts each table gives (duckdb-sql.ts, FIGURES); the others are 0 in its rows. */
+const GIVES: Record<Source, readonly string[]> = {
+  clicks: ['clicks', 'unique_clicks', 'cost'],
+  leads: ['leads'],
+  conversions: ['conversions', 'approved', 'pending', 'rejected', 'revenue', 'revenue_confirmed'],
+};
+
+/** A page's bound, written into the statement: a whole number or nothing. */
+function whole(value: number): string {
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`not a page bound: ${value}`);
+  return String(value);
+}
+
+const WEEKDAY_LIST = "['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']";
+
+export function duckdbReport(paged: PagedPlan): { sql: string; values: (string | number | bigint)[] } {
+  const { bind, values } = binder();
+  const columns = paged.groups.map((_, index) => `v${index}`);
+
+  const branches = SOURCES.map((source) => {
+    const plan = paged.plans[source];
+    const grouped = groupedQuery(plan, bind);
+    const shown = paged.groups.map((group) => {
+      if (group === 'day' || group === 'hour' || group === 'weekday') {
+        // Local buckets only: service.ts asks this with a range, so every bucket is a local one.
+        if (!grouped.local) throw new Error('a report by time needs its range to be merged in the store');
+        if (group === 'day') return `strftime(b, '%Y-%m-%d')`;
+        if (group === 'hour') return `strftime(b, '%H')`;
+        return `${WEEKDAY_LIST}[isodow(b)]`;
+      }
+      const at = plan.groups.findIndex((entry) => entry.alias === `g_${group}`);
+      return at >= 0 ? `k${at}` : 'cast(null as varchar)';
+    });
+    const counts = COUNT_NAMES.map(
+      (name) => `${GIVES[source].includes(name) ? `cast(${name} as double)` : '0.0'} as ${name}`,
+    );
+    return `select ${[...shown.map((value, index) => `${value} as v${index}`), ...counts].join(', ')} from (${grouped.sql})`;
+  });
+
+  // Labels as service.ts's label(): the name, else the value; `HH:00` for an hour; none for no value.
+  const joins: string[] = [];
+  const labels = paged.groups.map((group, index) => {
+    const names = paged.names[index];
+    if (names && names.size > 0) {
+      const rows = [...names].map(([id, name]) => `(${bind(id)}, ${bind(name)})`).join(', ');
+      joins.push(`left join (values ${rows}) as n${index}(id, name) on n${index}.id = m.v${index}`);
+      return `coalesce(n${index}.name, m.v${index})`;
+    }
+    return group === 'hour' ? `m.v${index} || ':00'` : `m.v${index}`;
+  });
+
+  const direction = paged.descending ? 'desc' : 'asc';
+  let sortKey: string;
+  if (paged.order.by === 'label') {
+    sortKey = `lower(${labels.map((label) => `coalesce(${label}, ${bind(NONE_LABEL)})`).join(` || ' / ' || `) || "''"})`;
+  } else if (paged.order.by === 'group') {
+    const index = paged.order.index;
+    const group = paged.groups[index];
+    sortKey =
+      group === 'weekday'
+        ? `list_position(${WEEKDAY_LIST}, m.v${index})`
+        : group === 'day' || group === 'hour'
+          ? `m.v${index}`
+          : `lower(${labels[index]})`;
+  } else {
+    if (!(COUNT_NAMES as readonly string[]).includes(paged.order.name)) throw new Error('not a count');
+    sortKey = `m.${paged.order.name}`;
+  }
+  // Ties: by the values, group after group, rows without a value last (service.ts, compareValues).
+  const order = [`s ${direction} nulls last`, ...columns.map((column) => `m.${column} asc nulls last`)];
+
+  const sql = `with u as (${branches.join('\nunion all\n')}),
+    m as (
+      select ${[...columns, ...COUNT_NAMES.map((name) => `sum(${name}) as ${name}`)].join(', ')} from u
+      ${columns.length > 0 ? `group by ${columns.join(', ')}` : 'having count(*) > 0'}
+    )
+    select ${[
+      ...columns.map((column) => `m.${column}`),
+      ...COUNT_NAMES.map((name) => `m.${name}`),
+      `${sortKey} as s`,
+      'count(*) over () as total_rows',
+      ...COUNT_NAMES.map((name) => `sum(m.${name}) over () as total_${name}`),
+    ].join(', ')}
+    from m ${joins.join(' ')}
+    order by ${order.join(', ')}
+    ${paged.limit > 0 ? `limit ${whole(paged.limit)} offset ${whole(paged.offset)}` : ''}`;
+  return { sql, values };
+}
