@@ -16,6 +16,9 @@ export interface EventFeed {
   sendEvents(clickIds: readonly string[], leadIds: readonly string[]): Promise<void>;
 }
 
+/** Events per send to the feed: one read of PostgreSQL (a bound id each) and one ClickHouse insert. */
+const SEND_ROWS = 20_000;
+
 /** Rows per INSERT: well under PostgreSQL's bound-parameter limit (about 35 columns). */
 const INSERT_CHUNK = 500;
 
@@ -85,15 +88,26 @@ export class KyselySink implements EventSink {
     this.sending = this.sending.then(async () => {
       this.sendQueued = false;
       while (this.unsent.length > 0) {
-        const batch = this.unsent[0]!;
+        // Stored batches go together, up to SEND_ROWS: ClickHouse wants few large inserts.
+        const batches = [];
+        let rows = 0;
+        for (const batch of this.unsent) {
+          if (rows > 0 && rows + batch.clicks.length + batch.leads.length > SEND_ROWS) break;
+          batches.push(batch);
+          rows += batch.clicks.length + batch.leads.length;
+        }
         try {
-          await feed.sendEvents(batch.clicks, batch.leads);
+          await feed.sendEvents(
+            batches.flatMap((batch) => batch.clicks),
+            batches.flatMap((batch) => batch.leads),
+          );
         } catch (error) {
           this.settings.log?.warn({ err: error, rows: this.unsentRows }, 'events not sent to ClickHouse; will retry');
           return;
         }
         // Batches dropped meanwhile (too many waited) went from the front.
-        if (this.unsent[0] === batch) {
+        for (const batch of batches) {
+          if (this.unsent[0] !== batch) continue;
           this.unsent.shift();
           this.unsentRows -= batch.clicks.length + batch.leads.length;
         }
