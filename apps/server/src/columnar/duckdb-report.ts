@@ -4,7 +4,7 @@
 // million groups never leave DuckDB; the page does. It means what service.ts's merge, sort and page do
 // over the same rows (test/columnar-duckdb.test.ts compares both).
 import { COUNT_NAMES, NONE_LABEL, type PagedPlan, type Source } from '../reports/plan.js';
-import { binder, groupedQuery } from './duckdb-sql.js';
+import { binder, dayText, groupedQuery, hourText } from './duckdb-sql.js';
 
 const SOURCES: readonly Source[] = ['clicks', 'leads', 'conversions'];
 
@@ -30,13 +30,16 @@ export function duckdbReport(paged: PagedPlan): { sql: string; values: (string |
   const branches = SOURCES.map((source) => {
     const plan = paged.plans[source];
     const grouped = groupedQuery(plan, bind);
+    // Time groups stay numbers until the page is formatted: day numbers, hours of the day, weekdays
+    // (0 Monday; 1970-01-01, day 0, was a Thursday).
+    const day = grouped.hours ? '(b // 24)' : 'b';
     const shown = paged.groups.map((group) => {
       if (group === 'day' || group === 'hour' || group === 'weekday') {
         // Local buckets only: service.ts asks this with a range, so every bucket is a local one.
         if (!grouped.local) throw new Error('a report by time needs its range to be merged in the store');
-        if (group === 'day') return `strftime(b, '%Y-%m-%d')`;
-        if (group === 'hour') return `strftime(b, '%H')`;
-        return `${WEEKDAY_LIST}[isodow(b)]`;
+        if (group === 'day') return day;
+        if (group === 'hour') return 'b % 24';
+        return `(${day} + 3) % 7`;
       }
       const at = plan.groups.findIndex((entry) => entry.alias === `g_${group}`);
       return at >= 0 ? `k${at}` : 'cast(null as varchar)';
@@ -47,6 +50,16 @@ export function duckdbReport(paged: PagedPlan): { sql: string; values: (string |
     return `select ${[...shown.map((value, index) => `${value} as v${index}`), ...counts].join(', ')} from (${grouped.sql})`;
   });
 
+  // The values as the report shows them.
+  const formatted = paged.groups.map((group, index) =>
+    group === 'day'
+      ? dayText(`m.v${index}`)
+      : group === 'hour'
+        ? hourText(`m.v${index}`)
+        : group === 'weekday'
+          ? `${WEEKDAY_LIST}[m.v${index} + 1]`
+          : `m.v${index}`,
+  );
   // Labels as service.ts's label(): the name, else the value; `HH:00` for an hour; none for no value.
   const joins: string[] = [];
   const labels = paged.groups.map((group, index) => {
@@ -56,7 +69,7 @@ export function duckdbReport(paged: PagedPlan): { sql: string; values: (string |
       joins.push(`left join (values ${rows}) as n${index}(id, name) on n${index}.id = m.v${index}`);
       return `coalesce(n${index}.name, m.v${index})`;
     }
-    return group === 'hour' ? `m.v${index} || ':00'` : `m.v${index}`;
+    return group === 'hour' ? `${formatted[index]} || ':00'` : formatted[index]!;
   });
 
   const direction = paged.descending ? 'desc' : 'asc';
@@ -66,18 +79,18 @@ export function duckdbReport(paged: PagedPlan): { sql: string; values: (string |
   } else if (paged.order.by === 'group') {
     const index = paged.order.index;
     const group = paged.groups[index];
-    sortKey =
-      group === 'weekday'
-        ? `list_position(${WEEKDAY_LIST}, m.v${index})`
-        : group === 'day' || group === 'hour'
-          ? `m.v${index}`
-          : `lower(${labels[index]})`;
+    // Days and hours in time order, weekdays Monday first: their numbers.
+    sortKey = group === 'weekday' || group === 'day' || group === 'hour' ? `m.v${index}` : `lower(${labels[index]})`;
   } else {
     if (!(COUNT_NAMES as readonly string[]).includes(paged.order.name)) throw new Error('not a count');
     sortKey = `m.${paged.order.name}`;
   }
-  // Ties: by the values, group after group, rows without a value last (service.ts, compareValues).
-  const order = [`s ${direction} nulls last`, ...columns.map((column) => `m.${column} asc nulls last`)];
+  // Ties: by the values as shown, group after group, rows without a value last (service.ts,
+  // compareValues); day and hour numbers sort as their text does, weekdays do not.
+  const order = [
+    `s ${direction} nulls last`,
+    ...paged.groups.map((group, index) => `${group === 'weekday' ? formatted[index] : `m.v${index}`} asc nulls last`),
+  ];
 
   const sql = `with u as (${branches.join('\nunion all\n')}),
     m as (
@@ -85,7 +98,7 @@ export function duckdbReport(paged: PagedPlan): { sql: string; values: (string |
       ${columns.length > 0 ? `group by ${columns.join(', ')}` : 'having count(*) > 0'}
     )
     select ${[
-      ...columns.map((column) => `m.${column}`),
+      ...formatted.map((value, index) => `${value} as o${index}`),
       ...COUNT_NAMES.map((name) => `m.${name}`),
       `${sortKey} as s`,
       'count(*) over () as total_rows',

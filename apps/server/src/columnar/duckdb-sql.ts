@@ -62,6 +62,22 @@ export interface GroupedQuery {
   figures: string[];
   /** Whether `b` is a local day or hour (the report's range given), rather than UTC. */
   local: boolean;
+  /** Whether `b` counts hours (else days). */
+  hours: boolean;
+}
+
+const DAY_US = 86_400_000_000;
+const HOUR_US = 3_600_000_000;
+const QUARTER_US = 900_000_000;
+
+/** A day number (days since 1970-01-01) as `YYYY-MM-DD`. */
+export function dayText(days: string): string {
+  return `strftime(make_timestamp(cast(${days} as bigint) * ${DAY_US}), '%Y-%m-%d')`;
+}
+
+/** An hour of the day (0…23) as `HH`. */
+export function hourText(hour: string): string {
+  return `lpad(cast(${hour} as varchar), 2, '0')`;
 }
 
 /** The plan as one statement: grouped in an inner query, formatted (time buckets) in the outer one. */
@@ -75,6 +91,7 @@ export function groupedQuery(plan: AggregatePlan, bind: Bind): GroupedQuery {
   // A conversion is counted at its click's time (event_at) or its postback's (created_at).
   const time = plan.time === 'event_at' ? 'event_at' : 'created_at';
   let local = false;
+  let hours = false;
 
   const shown = ({ column, as }: PlanValue): string => {
     // A conversion's columns of its click or lead were copied into its row (follower.ts).
@@ -129,37 +146,39 @@ export function groupedQuery(plan: AggregatePlan, bind: Bind): GroupedQuery {
     outer.push(`k${index} as "${group.alias}"`);
   }
 
+  // Buckets are whole numbers of days or hours since 1970 (epoch_us divided): grouping by them costs a
+  // third of date_trunc over millions of rows; only the grouped rows are formatted.
   const buckets = plan.buckets;
   if (buckets) {
     const from = plan.where.find((entry) => entry.kind === 'time' && entry.op === '>=');
     const to = plan.where.find((entry) => entry.kind === 'time' && entry.op === '<');
     if (from?.kind === 'time' && to?.kind === 'time') {
       const spans = offsetSpans(from.at, to.at, buckets.timezone);
-      const offset =
+      const offset = (minutes: number) => bind(BigInt(minutes) * 60_000_000n);
+      const shift =
         spans.length === 1
-          ? bind(spans[0]!.offsetMinutes)
+          ? offset(spans[0]!.offsetMinutes)
           : `case ${spans
               .map((span) =>
                 span.until === null
-                  ? `else ${bind(span.offsetMinutes)}`
-                  : `when ${time} < make_timestamp(cast(${bind(micros(span.until))} as bigint)) then ${bind(span.offsetMinutes)}`,
+                  ? `else ${offset(span.offsetMinutes)}`
+                  : `when ${time} < make_timestamp(cast(${bind(micros(span.until))} as bigint)) then ${offset(span.offsetMinutes)}`,
               )
               .join(' ')} end`;
-      inner.push(
-        `date_trunc('${buckets.byHour ? 'hour' : 'day'}', ${time} + to_minutes(cast(${offset} as bigint))) as b`,
-      );
+      const unit = buckets.byHour ? HOUR_US : DAY_US;
+      inner.push(`(epoch_us(${time}) + cast(${shift} as bigint)) // ${unit} as b`);
       grouped.push('b');
       local = true;
-      outer.push(`strftime(b, '%Y-%m-%d') as g_local_day`);
-      if (buckets.byHour) outer.push(`strftime(b, '%H') as g_local_hour`);
+      hours = buckets.byHour;
+      outer.push(`${dayText(buckets.byHour ? 'b // 24' : 'b')} as g_local_day`);
+      if (buckets.byHour) outer.push(`${hourText('b % 24')} as g_local_hour`);
     } else {
-      const unit = buckets.grain === 'day' ? 'day' : 'hour';
-      inner.push(`date_trunc('${unit}', ${time}) as b`);
+      inner.push(`epoch_us(${time}) // ${buckets.grain === 'day' ? DAY_US : HOUR_US} as b`);
       grouped.push('b');
-      if (buckets.grain === 'day') outer.push(`strftime(b, '%Y-%m-%d') as g_utc_day`);
-      else outer.push(`strftime(b, '%Y-%m-%dT%H') as g_utc_hour`);
+      if (buckets.grain === 'day') outer.push(`${dayText('b')} as g_utc_day`);
+      else outer.push(`${dayText('b // 24')} || 'T' || ${hourText('b % 24')} as g_utc_hour`);
       if (buckets.grain === 'quarter') {
-        inner.push(`minute(${time}) // 15 as q`);
+        inner.push(`(epoch_us(${time}) // ${QUARTER_US}) % 4 as q`);
         grouped.push('q');
         outer.push('q as g_quarter');
       }
@@ -174,5 +193,5 @@ export function groupedQuery(plan: AggregatePlan, bind: Bind): GroupedQuery {
     from ${table}
     ${where.length > 0 ? `where ${where.join(' and ')}` : ''}
     ${grouped.length > 0 ? `group by ${grouped.join(', ')}` : 'having count(*) > 0'}`;
-  return { sql, outer, figures: names, local };
+  return { sql, outer, figures: names, local, hours };
 }

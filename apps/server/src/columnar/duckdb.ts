@@ -207,7 +207,7 @@ export class DuckDBStore implements ColumnarStore {
     const result: PagedRows = {
       rows: rows.map((row) => ({
         values: paged.groups.map((_, index) => {
-          const value = row[`v${index}`];
+          const value = row[`o${index}`];
           return value === null || value === undefined ? null : String(value);
         }),
         counts: counts(row, ''),
