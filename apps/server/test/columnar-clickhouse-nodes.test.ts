@@ -305,3 +305,57 @@ onClickHouse('two tracker nodes writing to one ClickHouse [postgres]', () => {
     }
   });
 });
+
+onClickHouse('a node whose ClickHouse is out of reach [postgres]', () => {
+  const db = new DatabaseUnderTest('postgres');
+
+  it('answers clicks and reports from PostgreSQL, and says why', async () => {
+    const lines: string[] = [];
+    const database = await db.createDatabase();
+    const app = await buildApp({
+      config: loadConfig({
+        ...database,
+        // Nothing listens on the discard port.
+        CLICKHOUSE_URL: 'http://default:@127.0.0.1:9/switchyard',
+        SWITCHYARD_ADMIN_EMAIL: ADMIN_EMAIL,
+        SWITCHYARD_ADMIN_PASSWORD: ADMIN_PASSWORD,
+        SWITCHYARD_WEB_DIST: path.join(tmpdir(), 'switchyard-no-dashboard'),
+        SWITCHYARD_CACHE_DIR: path.join(tmpdir(), 'switchyard-test-cache'),
+      }),
+      print: () => undefined,
+      logger: capturedLog(lines),
+    });
+    try {
+      const token = await login(app, ADMIN_EMAIL, ADMIN_PASSWORD);
+      const offer = await createRecord(app, token, 'tracker-offers', { url: 'https://offer.example/?c={clickid}' });
+      const flow = await createRecord(app, token, 'tracker-flows', {
+        path_groups: [
+          { id: 'g', name: 'All', paths: [{ id: 'p', offers: [{ id: 'o', offer_external_id: offer.external_id }] }] },
+        ],
+      });
+      const campaign = await createRecord(app, token, 'tracker-campaigns', { flow_external_id: flow.external_id });
+      for (let index = 0; index < 5; index += 1) {
+        const response = await app.inject({
+          method: 'GET',
+          url: `/c/${campaign.external_id}`,
+          remoteAddress: '81.2.69.160',
+        });
+        expect(response.statusCode, response.body).toBe(302);
+      }
+      await app.engine.flush();
+      const response = await app.inject({
+        method: 'GET',
+        url: '/api/reports?group_by=campaign,offer,country,day',
+        headers: bearer(token),
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json<{ totals: { clicks: number } }>().totals.clicks).toBe(5);
+      expect(lines.some((line) => line.includes('ClickHouse not ready, reports read PostgreSQL'))).toBe(true);
+      // The clicks wait for ClickHouse (and the journal keeps them meanwhile).
+      expect(lines.some((line) => line.includes('events not sent to ClickHouse; will retry'))).toBe(true);
+    } finally {
+      await app.close();
+      await db.cleanup();
+    }
+  });
+});

@@ -22,6 +22,9 @@ const SOURCES: Record<ColumnarTable, { table: string; id: string }> = {
 
 /** Rows per backfill statement and insert. */
 const BACKFILL_BATCH = 20_000;
+/** The advisory lock of the backfill (any number no other lock on the database uses), and its wait. */
+const BACKFILL_LOCK = 2_023_062_301;
+const BACKFILL_WAIT_MS = 1_000;
 /** Cost changes read per pass. */
 const CHANGES_BATCH = 20_000;
 /**
@@ -164,6 +167,27 @@ export class ClickHouseFeed {
    */
   async backfill(): Promise<void> {
     const started = Date.now();
+    // One node copies at a time (a PostgreSQL advisory lock on a connection of its own); the others wait
+    // for it, then find the copy done. A node that stops mid-copy lets go of the lock with its connection.
+    await this.db.connection().execute(async (connection) => {
+      for (;;) {
+        const { rows } = await sql<{
+          locked: boolean;
+        }>`select pg_try_advisory_lock(${BACKFILL_LOCK}) as locked`.execute(connection);
+        if (rows[0]?.locked) break;
+        await new Promise((resolve) => setTimeout(resolve, BACKFILL_WAIT_MS));
+      }
+      try {
+        await this.copyBefore();
+      } finally {
+        await sql`select pg_advisory_unlock(${BACKFILL_LOCK})`.execute(connection);
+      }
+    });
+    this.backfilled = true;
+    this.log.info(`ClickHouse: holds every event (checked in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  }
+
+  private async copyBefore(): Promise<void> {
     for (const table of ['clicks', 'leads'] as const) {
       const { table: source } = SOURCES[table];
       let bound = await this.store.progress(`bound:${table}`);
@@ -192,7 +216,5 @@ export class ClickHouseFeed {
         if (rows.length === BACKFILL_BATCH) this.log.info(`ClickHouse: ${table} copied up to id ${done} of ${bound}`);
       }
     }
-    this.backfilled = true;
-    this.log.info(`ClickHouse: holds every event (checked in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   }
 }
