@@ -70,6 +70,9 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
     await write(since, node.feed);
     await storeConversions(store.db, generateConversions(since, 8));
     await changeConversions(store.db, 7);
+    // Sent to ClickHouse already, then removed.
+    await node.feed.sendConversionChanges();
+    await store.db.deleteFrom('conversions').where('conversion_id', 'in', ['conv-7-5', 'conv-8-6']).execute();
     await updateCampaignCost(
       store,
       'camp-a',

@@ -11,9 +11,11 @@
 // Events stored before ClickHouse was configured are copied at start by `backfill`, in id order, with
 // its progress kept in ClickHouse; reports read ClickHouse once that copy is complete.
 import { type Kysely, sql } from 'kysely';
+import { FROM_ORIGIN } from '../reports/service.js';
 import type { Database } from '../store/schema.js';
 import type { ClickHouseStore } from './clickhouse.js';
-import { COLUMNAR_TEXT_COLUMNS, type ColumnarRow, type ColumnarTable } from './schema.js';
+import { secondsAndMs } from './clickhouse-sql.js';
+import { COLUMNAR_TEXT_COLUMNS, CONVERSION_TEXT_COLUMNS, type ColumnarRow, type ColumnarTable } from './schema.js';
 
 const SOURCES: Record<ColumnarTable, { table: string; id: string }> = {
   clicks: { table: 'tracker_clicks', id: 'click_id' },
@@ -79,17 +81,114 @@ function columnarRow(record: EventRecord, adjustment?: { key: string; cost: numb
   return row;
 }
 
+/**
+ * Where following a change log (cost changes, conversion changes) resumes: past the last id sent, but
+ * not past a gap younger than GAP_PATIENCE_MS (changes after it are sent again until it fills).
+ */
+class LogCursor {
+  last: number | null = null;
+  /** The first change id not yet seen, and since when it has been missing. */
+  private gap: { id: number; since: number } | null = null;
+
+  /** Moves past `ids` (sent, in order) as far as it may; answers whether it moved. */
+  advance(ids: readonly number[]): boolean {
+    const before = this.last ?? 0;
+    let last = before;
+    for (const id of ids) {
+      if (id !== last + 1) {
+        const since = this.gap?.id === last + 1 ? this.gap.since : Date.now();
+        if (Date.now() - since < GAP_PATIENCE_MS) {
+          this.gap = { id: last + 1, since };
+          break;
+        }
+      }
+      last = id;
+    }
+    this.last = last;
+    return last > before;
+  }
+}
+
+/** A conversion as ClickHouse keeps it: its own columns, FROM_ORIGIN's from its click or lead. */
+function conversionColumns() {
+  const text = CONVERSION_TEXT_COLUMNS.map((name) =>
+    FROM_ORIGIN.has(name) ? `coalesce(c.${name}, l.${name}) as ${name}` : `e.${name}`,
+  );
+  return sql.raw(`e.conversion_id, e.created_at, e.event_at, e.is_conversion, e.state, e.payout,
+    coalesce(c.asn, l.asn) as asn, coalesce(c.is_bot, l.is_bot) as is_bot, ${text.join(', ')},
+    (select min(w.workspace_id) from config_records w
+      where w.kind in ('campaigns', 'tracker-campaigns') and w.external_id = e.campaign_external_id) as workspace_id`);
+}
+
+type ConversionRecord = Record<string, unknown> & {
+  conversion_id: string | null;
+  created_at: string;
+  event_at: string | null;
+  is_conversion: number | string;
+  state: string;
+  payout: number | string;
+  asn: number | string | null;
+  is_bot: number | string | null;
+  workspace_id: number | string | null;
+};
+
+function conversionRow(record: ConversionRecord, version: number): Record<string, unknown> {
+  const created = secondsAndMs(record.created_at);
+  if (!created) throw new Error(`Conversion ${record.conversion_id} has no valid created_at`);
+  const event = record.event_at === null ? null : secondsAndMs(record.event_at);
+  const row: Record<string, unknown> = {
+    conversion_id: record.conversion_id,
+    version,
+    deleted: 0,
+    workspace_id: Number(record.workspace_id ?? 0),
+    created_at: created[0],
+    created_ms: created[1],
+    event_at: event ? event[0] : null,
+    event_ms: event ? event[1] : null,
+    is_conversion: Number(record.is_conversion) === 1 ? 1 : 0,
+    state: record.state,
+    payout: Number(record.payout ?? 0),
+    asn: record.asn === null ? null : Number(record.asn),
+    is_bot: record.is_bot === null ? null : Number(record.is_bot) === 1 ? 1 : 0,
+  };
+  for (const name of CONVERSION_TEXT_COLUMNS) {
+    const value = record[name];
+    row[name] = value === null || value === undefined ? null : String(value);
+  }
+  return row;
+}
+
+/** A removed conversion's last row (as ClickHouse answered it: 64-bit numbers as text), marked removed. */
+function removedRow(last: Record<string, unknown>, version: number): Record<string, unknown> {
+  const row: Record<string, unknown> = { ...last, version, deleted: 1 };
+  for (const name of [
+    'workspace_id',
+    'created_at',
+    'created_ms',
+    'event_at',
+    'event_ms',
+    'is_conversion',
+    'payout',
+    'asn',
+    'is_bot',
+  ]) {
+    const value = row[name];
+    row[name] = value === null || value === undefined ? null : Number(value);
+  }
+  return row;
+}
+
 export interface FeedLog {
   info(message: string): void;
   warn(message: string): void;
 }
 
 export class ClickHouseFeed {
-  private lastChange = 0;
-  /** The first change id not yet seen, and since when it has been missing. */
-  private gap: { id: number; since: number } | null = null;
+  private readonly costs = new LogCursor();
+  private readonly conversions = new LogCursor();
   private backfilled = false;
   private sendingChanges: Promise<number> = Promise.resolve(0);
+  private sendingConversions: Promise<number> = Promise.resolve(0);
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -123,41 +222,64 @@ export class ClickHouseFeed {
    * wait for each other.
    */
   sendCostChanges(): Promise<number> {
-    const next = this.sendingChanges.then(() => this.changesPass());
+    const next = this.sendingChanges.then(() => this.costPass());
     this.sendingChanges = next.catch(() => 0);
     return next;
   }
 
-  private async changesPass(): Promise<number> {
-    if (this.lastChange === 0) this.lastChange = await this.store.lastCostChange();
+  /** Sends each conversion changed since the last pass as it is now (its removal, if removed). */
+  sendConversionChanges(): Promise<number> {
+    const next = this.sendingConversions.then(() => this.conversionsPass());
+    this.sendingConversions = next.catch(() => 0);
+    return next;
+  }
+
+  private async costPass(): Promise<number> {
+    const cursor = this.costs;
+    if (cursor.last === null) cursor.last = await this.store.lastCostChange();
     let sent = 0;
     for (;;) {
       const { rows } = await sql<EventRecord & { change_id: number | string; delta: number | string }>`
         select x.id as change_id, x.delta, ${eventColumns('clicks')}
         from tracker_click_cost_changes x join tracker_clicks e on e.click_id = x.click_id
-        where x.id > ${this.lastChange} order by x.id limit ${CHANGES_BATCH}`.execute(this.db);
+        where x.id > ${cursor.last} order by x.id limit ${CHANGES_BATCH}`.execute(this.db);
       if (rows.length === 0) return sent;
       await this.store.append(
         'clicks',
         rows.map((record) => columnarRow(record, { key: `cost:${record.change_id}`, cost: Number(record.delta) })),
       );
       sent += rows.length;
-      // Advance past the changes sent, but not past a gap younger than GAP_PATIENCE_MS.
-      let last = this.lastChange;
+      if (!cursor.advance(rows.map((record) => Number(record.change_id))) || rows.length < CHANGES_BATCH) return sent;
+    }
+  }
+
+  private async conversionsPass(): Promise<number> {
+    const cursor = this.conversions;
+    if (cursor.last === null) cursor.last = await this.store.lastConversionChange();
+    let sent = 0;
+    for (;;) {
+      const { rows } = await sql<ConversionRecord & { change_id: number | string; changed: string }>`
+        select x.id as change_id, x.conversion_id as changed, ${conversionColumns()}
+        from conversion_changes x
+          left join conversions e on e.conversion_id = x.conversion_id
+          left join tracker_clicks c on c.click_id = e.click_id
+          left join tracker_leads l on l.lead_id = e.lead_id
+        where x.id > ${cursor.last} order by x.id limit ${CHANGES_BATCH}`.execute(this.db);
+      if (rows.length === 0) return sent;
+      const stored: Record<string, unknown>[] = [];
       for (const record of rows) {
-        const id = Number(record.change_id);
-        if (id !== last + 1) {
-          const since = this.gap?.id === last + 1 ? this.gap.since : Date.now();
-          if (Date.now() - since < GAP_PATIENCE_MS) {
-            this.gap = { id: last + 1, since };
-            break;
-          }
+        const version = Number(record.change_id);
+        if (record.conversion_id !== null) {
+          stored.push(conversionRow(record, version));
+          continue;
         }
-        last = id;
+        // Removed: its last row again, marked, so that it sorts where that row does.
+        const last = await this.store.conversionRow(record.changed);
+        if (last) stored.push(removedRow(last, version));
       }
-      const moved = last > this.lastChange;
-      this.lastChange = last;
-      if (!moved || rows.length < CHANGES_BATCH) return sent;
+      await this.store.appendConversions(stored);
+      sent += rows.length;
+      if (!cursor.advance(rows.map((record) => Number(record.change_id))) || rows.length < CHANGES_BATCH) return sent;
     }
   }
 
@@ -183,6 +305,8 @@ export class ClickHouseFeed {
         await sql`select pg_advisory_unlock(${BACKFILL_LOCK})`.execute(connection);
       }
     });
+    // Every conversion, through its change log (which holds the ones stored before it existed too).
+    await this.sendConversionChanges();
     this.backfilled = true;
     this.log.info(`ClickHouse: holds every event (checked in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   }

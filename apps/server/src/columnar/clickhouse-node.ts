@@ -8,7 +8,7 @@ import type { Database } from '../store/schema.js';
 import { ClickHouseStore } from './clickhouse.js';
 import { ClickHouseFeed, type FeedLog } from './clickhouse-feed.js';
 
-/** How often cost changes are sent without a report asking, and a failed start is tried again. */
+/** How often cost and conversion changes are sent without a report asking, and a failed start is tried again. */
 const CHANGES_EVERY_MS = 5_000;
 const RETRY_EVERY_MS = 10_000;
 
@@ -48,6 +48,9 @@ export function startClickHouse(db: Kysely<Database>, url: string, log: FeedLog)
   const changes = setInterval(() => {
     if (!feed.ready) return;
     feed.sendCostChanges().catch((error: unknown) => log.warn(`ClickHouse: cost changes not sent: ${String(error)}`));
+    feed
+      .sendConversionChanges()
+      .catch((error: unknown) => log.warn(`ClickHouse: conversion changes not sent: ${String(error)}`));
   }, CHANGES_EVERY_MS);
   changes.unref();
 
@@ -58,8 +61,10 @@ export function startClickHouse(db: Kysely<Database>, url: string, log: FeedLog)
       get ready() {
         return feed.ready;
       },
-      // A report sees every cost change made before it (events: as soon as their writer stored them).
-      catchUp: () => feed.sendCostChanges(),
+      conversions: true,
+      // A report sees every cost and conversion change made before it (events: as soon as their writer
+      // stored them).
+      catchUp: () => Promise.all([feed.sendCostChanges(), feed.sendConversionChanges()]),
       aggregate: (plan) => store.aggregate(plan),
     },
     async close() {

@@ -20,8 +20,8 @@
 //   a row sent twice is counted once by ReplacingMergeTree and `FINAL` (see clickhouse.ts).
 // - formatDateTime patterns and toStartOfFifteenMinutes differ between versions: the hour is read as
 //   toStartOfHour and written `YYYY-MM-DDTHH` in TypeScript, the quarter as intDiv(toMinute(…), 15).
-import type { AggregatePlan, AggregateRow, PlanColumn, PlanCondition, PlanValue } from '../reports/plan.js';
-import { COLUMNAR_TEXT_COLUMNS, type ColumnarRow, type ColumnarTable } from './schema.js';
+import type { AggregatePlan, AggregateRow, PlanColumn, PlanCondition, PlanValue, Source } from '../reports/plan.js';
+import { COLUMNAR_TEXT_COLUMNS, CONVERSION_TEXT_COLUMNS, type ColumnarRow, type ColumnarTable } from './schema.js';
 
 /**
  * A value as a ClickHouse literal — the only way a value enters the SQL text. Strings: in single quotes,
@@ -55,8 +55,49 @@ export const COLUMNS: readonly { name: string; type: string }[] = [
 
 export const COLUMN_NAMES = COLUMNS.map((column) => column.name);
 
+/**
+ * Conversions as they are now: each change (store/conversion-changes.ts) sent as the conversion's whole
+ * row with the change's id as `version`; ReplacingMergeTree keeps the highest, and `FINAL` reads it. A
+ * removed conversion is a row with `deleted` 1. Columns a conversion reads from its click or lead are
+ * copied into it.
+ */
+export const CONVERSION_COLUMNS: readonly { name: string; type: string }[] = [
+  { name: 'conversion_id', type: 'String' },
+  { name: 'version', type: 'UInt64' },
+  { name: 'deleted', type: 'UInt8' },
+  { name: 'workspace_id', type: 'Int64' },
+  { name: 'created_at', type: "DateTime('UTC')" },
+  { name: 'created_ms', type: 'UInt16' },
+  { name: 'event_at', type: "Nullable(DateTime('UTC'))" },
+  { name: 'event_ms', type: 'Nullable(UInt16)' },
+  { name: 'is_conversion', type: 'UInt8' },
+  { name: 'state', type: 'String' },
+  { name: 'payout', type: 'Float64' },
+  { name: 'asn', type: 'Nullable(Int64)' },
+  { name: 'is_bot', type: 'Nullable(UInt8)' },
+  ...CONVERSION_TEXT_COLUMNS.map((name) => ({ name, type: 'Nullable(String)' })),
+];
+
+export const CONVERSION_COLUMN_NAMES = CONVERSION_COLUMNS.map((column) => column.name);
+
+export function createConversionsTable(): string {
+  return `CREATE TABLE IF NOT EXISTS conversions (
+  ${CONVERSION_COLUMNS.map((column) => `${column.name} ${column.type}`).join(',\n  ')}
+) ENGINE = ReplacingMergeTree(version)
+PARTITION BY toYYYYMM(created_at)
+ORDER BY (workspace_id, ifNull(campaign_external_id, ''), created_at, conversion_id)`;
+}
+
+/** An ISO instant as Unix seconds and their milliseconds (JSONEachRow reads DateTime as seconds, in UTC). */
+export function secondsAndMs(iso: string): [number, number] | null {
+  const instant = Date.parse(iso);
+  if (!Number.isFinite(instant)) return null;
+  const seconds = Math.floor(instant / 1000);
+  return [seconds, instant - seconds * 1000];
+}
+
 /** What a plan may group or filter by: the row's text columns and numbers, not its key or time. */
-const READABLE = new Set<string>([...COLUMNAR_TEXT_COLUMNS, ...NUMBER_COLUMNS]);
+const READABLE = new Set<string>([...CONVERSION_TEXT_COLUMNS, ...NUMBER_COLUMNS]);
 const NUMERIC = new Set<string>(NUMBER_COLUMNS);
 
 export function createTable(table: ColumnarTable): string {
@@ -82,9 +123,8 @@ export function storedRow(row: ColumnarRow): Record<string, unknown> {
 
 const ALIAS = /^g_[a-z0-9_]+$/;
 
-function readable({ name, origin }: PlanColumn): string {
-  // Clicks and leads read their own columns; only conversions read a click's or lead's.
-  if (origin) throw new Error(`The columnar store has no converted click or lead to read ${name} from`);
+function readable({ name }: PlanColumn): string {
+  // A conversion's columns of its click or lead are in its own row (CONVERSION_COLUMNS).
   if (!READABLE.has(name)) throw new Error(`The columnar store has no column ${name}`);
   return name;
 }
@@ -98,16 +138,17 @@ function shown({ column, as }: PlanValue): string {
 }
 
 /** The time of a filter, exactly to the millisecond: whole seconds from the sorted column. */
-function timeCondition(op: '>=' | '<', at: string): string {
+function timeCondition(time: 'created_at' | 'event_at', op: '>=' | '<', at: string): string {
   const instant = Date.parse(at);
   if (!Number.isFinite(instant)) throw new Error(`Not an ISO instant: ${at}`);
   const seconds = `toDateTime(${literal(Math.floor(instant / 1000))})`;
   const ms = instant - Math.floor(instant / 1000) * 1000;
-  if (ms === 0) return `created_at ${op} ${seconds}`;
+  const millis = time === 'created_at' ? 'created_ms' : 'event_ms';
+  if (ms === 0) return `${time} ${op} ${seconds}`;
   // Inside a second: before it, or in it and before the milliseconds (or from them).
   return op === '>='
-    ? `(created_at > ${seconds} OR (created_at = ${seconds} AND created_ms >= ${literal(ms)}))`
-    : `(created_at < ${seconds} OR (created_at = ${seconds} AND created_ms < ${literal(ms)}))`;
+    ? `(${time} > ${seconds} OR (${time} = ${seconds} AND ${millis} >= ${literal(ms)}))`
+    : `(${time} < ${seconds} OR (${time} = ${seconds} AND ${millis} < ${literal(ms)}))`;
 }
 
 function list(values: readonly string[]): string {
@@ -134,25 +175,43 @@ function condition(plan: AggregatePlan, where: PlanCondition): string {
       return name === 'campaign_external_id' ? `ifNull(${name}, '') IN (${list(where.values)}) AND ${exact}` : exact;
     }
     case 'time':
-      if (plan.time !== 'created_at') throw new Error(`The columnar store has no ${plan.time}`);
-      return timeCondition(where.op, where.at);
+      return timeCondition(plan.time, where.op, where.at);
     case 'never':
       return '0';
     case 'network': {
-      // render-sql.ts, networkCondition, for clicks and leads: by their offer.
-      if (where.network === null) {
-        return where.offers.length === 0
-          ? '1'
-          : `(isNull(offer_external_id) OR offer_external_id NOT IN (${list(where.offers)}))`;
-      }
-      return where.offers.length === 0 ? '0' : `offer_external_id IN (${list(where.offers)})`;
+      // render-sql.ts, networkCondition: clicks and leads by their offer; conversions by their own
+      // network, else their offer's.
+      const byOffer =
+        where.network === null
+          ? where.offers.length === 0
+            ? '1'
+            : `(isNull(offer_external_id) OR offer_external_id NOT IN (${list(where.offers)}))`
+          : where.offers.length === 0
+            ? '0'
+            : `offer_external_id IN (${list(where.offers)})`;
+      if (plan.source !== 'conversions') return byOffer;
+      const own = 'affiliate_network_external_id';
+      return where.network === null
+        ? `(isNull(${own}) AND ${byOffer})`
+        : `(${own} = ${literal(where.network)} OR (isNull(${own}) AND ${byOffer}))`;
     }
   }
 }
 
-const FIGURES: Record<ColumnarTable, Record<string, string>> = {
+const COUNTED = "is_conversion = 1 AND state IN ('pending', 'approved')";
+
+const FIGURES: Record<Source, Record<string, string>> = {
   clicks: { clicks: 'sum(events)', unique_clicks: 'sum(unique_events)', cost: 'sum(cost)' },
   leads: { leads: 'sum(events)' },
+  // render-sql.ts, conversionFigures.
+  conversions: {
+    conversions: `sum(if(${COUNTED}, 1, 0))`,
+    approved: "sum(if(is_conversion = 1 AND state = 'approved', 1, 0))",
+    pending: "sum(if(is_conversion = 1 AND state = 'pending', 1, 0))",
+    rejected: "sum(if(is_conversion = 1 AND state = 'rejected', 1, 0))",
+    revenue: "sum(if(state != 'rejected', payout, 0))",
+    revenue_confirmed: "sum(if(state = 'approved', payout, 0))",
+  },
 };
 
 /** A plan's aggregate as one SELECT (without FORMAT), and how to read its rows in render-sql.ts's shape. */
@@ -160,8 +219,8 @@ export function aggregateQuery(
   plan: AggregatePlan,
   from: string,
 ): { sql: string; read: (row: Record<string, unknown>) => AggregateRow } {
-  if (plan.source === 'conversions') throw new Error('Conversions are not in the columnar store');
-  const source: ColumnarTable = plan.source;
+  const source = plan.source;
+  const time = plan.time;
   const selections: string[] = [];
   const groupings: string[] = [];
   for (const group of plan.groups) {
@@ -170,15 +229,14 @@ export function aggregateQuery(
     groupings.push(group.alias);
   }
   if (plan.buckets) {
-    if (plan.time !== 'created_at') throw new Error(`The columnar store has no ${plan.time}`);
     if (plan.buckets.grain === 'day') {
-      selections.push('toDate(created_at) AS g_utc_day');
+      selections.push(`toDate(${time}) AS g_utc_day`);
       groupings.push('g_utc_day');
     } else {
-      selections.push('toStartOfHour(created_at) AS g_utc_hour');
+      selections.push(`toStartOfHour(${time}) AS g_utc_hour`);
       groupings.push('g_utc_hour');
       if (plan.buckets.grain === 'quarter') {
-        selections.push('intDiv(toMinute(created_at), 15) AS g_quarter');
+        selections.push(`intDiv(toMinute(${time}), 15) AS g_quarter`);
         groupings.push('g_quarter');
       }
     }
@@ -186,6 +244,8 @@ export function aggregateQuery(
   const figures = Object.entries(FIGURES[source]);
   for (const [name, expression] of figures) selections.push(`${expression} AS f_${name}`);
   const where = plan.where.map((entry) => condition(plan, entry));
+  // The latest row of a conversion (read with FINAL) says whether it was removed.
+  if (source === 'conversions') where.unshift('deleted = 0');
   const sql = [
     `SELECT ${selections.join(', ')}`,
     `FROM ${from}`,
@@ -200,11 +260,12 @@ export function aggregateQuery(
     for (const group of plan.groups) result[group.alias] = row[group.alias] ?? null;
     if ('g_utc_day' in row) result.g_utc_day = row.g_utc_day;
     if ('g_utc_hour' in row) {
-      // 'YYYY-MM-DD hh:00:00' → 'YYYY-MM-DDThh', render-sql.ts's substr(created_at, 1, 13).
-      const hour = String(row.g_utc_hour);
-      result.g_utc_hour = `${hour.slice(0, 10)}T${hour.slice(11, 13)}`;
+      // 'YYYY-MM-DD hh:00:00' → 'YYYY-MM-DDThh', render-sql.ts's substr(created_at, 1, 13); a
+      // conversion without its click's time has none.
+      const hour = row.g_utc_hour;
+      result.g_utc_hour = hour === null ? null : `${String(hour).slice(0, 10)}T${String(hour).slice(11, 13)}`;
     }
-    if ('g_quarter' in row) result.g_quarter = Number(row.g_quarter);
+    if ('g_quarter' in row) result.g_quarter = row.g_quarter === null ? null : Number(row.g_quarter);
     for (const [name] of figures) result[name] = Number(row[`f_${name}`]);
     return result;
   };

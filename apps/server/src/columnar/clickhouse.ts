@@ -2,7 +2,15 @@
 // clicks and leads in batches; reports read them back through the same plans as every other backend.
 import type { AggregatePlan, AggregateRow } from '../reports/plan.js';
 import { ClickHouseClient, parseClickHouseUrl } from './clickhouse-client.js';
-import { aggregateQuery, COLUMN_NAMES, createTable, literal, storedRow } from './clickhouse-sql.js';
+import {
+  aggregateQuery,
+  COLUMN_NAMES,
+  CONVERSION_COLUMN_NAMES,
+  createConversionsTable,
+  createTable,
+  literal,
+  storedRow,
+} from './clickhouse-sql.js';
 import type { ColumnarRow, ColumnarStore, ColumnarTable } from './schema.js';
 
 const TABLES: readonly ColumnarTable[] = ['clicks', 'leads'];
@@ -19,6 +27,7 @@ export class ClickHouseStore implements ColumnarStore {
   async open(): Promise<this> {
     await this.client.execute(`CREATE DATABASE IF NOT EXISTS ${this.client.target.database}`, { inDatabase: false });
     for (const table of TABLES) await this.client.execute(createTable(table));
+    await this.client.execute(createConversionsTable());
     await this.client.execute(
       'CREATE TABLE IF NOT EXISTS progress (name String, value Int64, version UInt64) ENGINE = ReplacingMergeTree(version) ORDER BY name',
     );
@@ -36,6 +45,26 @@ export class ClickHouseStore implements ColumnarStore {
     // appended twice counts once in every figure.
     const { sql, read } = aggregateQuery(plan, `${plan.source} FINAL`);
     return (await this.client.select(sql)).map(read);
+  }
+
+  /** Conversions as they are now (clickhouse-sql.ts, CONVERSION_COLUMNS). */
+  async appendConversions(rows: readonly Record<string, unknown>[]): Promise<void> {
+    await this.client.insert('conversions', CONVERSION_COLUMN_NAMES, rows);
+  }
+
+  /** The highest conversion change sent, 0 when none: where following the change log resumes. */
+  async lastConversionChange(): Promise<number> {
+    const [row] = await this.client.select('SELECT max(version) AS id FROM conversions');
+    return Number(row?.id ?? 0);
+  }
+
+  /** The last row of a conversion, for the mark of its removal (which must sort where it does). */
+  async conversionRow(conversionId: string): Promise<Record<string, unknown> | null> {
+    const [row] = await this.client.select(
+      `SELECT ${CONVERSION_COLUMN_NAMES.map((name) => (name === 'created_at' || name === 'event_at' ? `toUnixTimestamp(${name}) AS ${name}` : name)).join(', ')}
+       FROM conversions FINAL WHERE conversion_id = ${literal(conversionId)}`,
+    );
+    return row ?? null;
   }
 
   /** The highest change id of the cost adjustments stored, 0 when none: where sending changes resumes. */
