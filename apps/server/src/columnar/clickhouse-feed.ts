@@ -2,14 +2,17 @@
 // node's event writer stores a batch there, then sends the same rows, as PostgreSQL holds them, to
 // ClickHouse (store/traffic/kysely-sink.ts); a batch ClickHouse refused is retried whole, and the
 // journal keeps its events until both have them, so a crash or an outage loses none. Rows may be sent
-// twice (a retry, a replayed journal, two nodes backfilling): ClickHouse counts a row key once.
+// twice (a retry, a replayed journal, a backfill resumed after a stop): ClickHouse counts a row key once.
+//
+// Conversions change after they are stored: every change in PostgreSQL's change log
+// (store/conversion-changes.ts) is sent as the conversion's whole row, versioned by the change.
 //
 // Costs: a click is sent with the cost it was stored with (its cost now, less its recorded changes),
 // and each change (store/click-cost-changes.ts) is sent as an adjustment row by `sendCostChanges`, so a
 // change counts once whether it was made before or after its click reached ClickHouse.
 //
-// Events stored before ClickHouse was configured are copied at start by `backfill`, in id order, with
-// its progress kept in ClickHouse; reports read ClickHouse once that copy is complete.
+// Events stored before ClickHouse was configured are copied at start by `backfill`, in id order, one
+// node at a time, with its progress kept in ClickHouse; reports read ClickHouse once that copy is done.
 import { type Kysely, sql } from 'kysely';
 import { FROM_ORIGIN } from '../reports/service.js';
 import type { Database } from '../store/schema.js';
