@@ -1,6 +1,6 @@
 // Issue 23: the ClickHouse columnar store against a real server, every plan's rows compared figure for
 // figure with the reference evaluator (fixtures/columnar-reference.ts).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ClickHouseStore } from '../src/columnar/clickhouse.js';
 import { ClickHouseClient, parseClickHouseUrl } from '../src/columnar/clickhouse-client.js';
 import { literal } from '../src/columnar/clickhouse-sql.js';

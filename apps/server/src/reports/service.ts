@@ -25,8 +25,8 @@
 // Conversions are counted, in the state they are in now, at their click's (or lead's) time (event_at) —
 // the default, as the traffic source bills the click — or with `attribution=postback` at their first
 // postback's (created_at), as the network's own statistics count them; clicks and leads at theirs.
-// Conversions are never read from a rollup: from the embedded columnar store when it holds them, else
-// from their table (through an index on campaign and each time).
+// Conversions are never read from a rollup: from the columnar store when it holds them, else from their
+// table (through an index on campaign and each time).
 // Amounts are summed as stored, whatever their currency.
 
 import {
@@ -35,18 +35,15 @@ import {
   type FormulaNode,
   isReportTimeGroup,
   parseFormula,
-  type ReportAttribution,
   type ReportFigures,
   type ReportFilterGroup,
   type ReportGroup,
   type ReportResponse,
-  type ReportRow,
-  type ReportVarFilter,
   type TReportQuery,
   WEEKDAYS,
   type Weekday,
 } from '@switchyard/domain';
-import type { Kysely, RawBuilder } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
 import {
   type AggregatePlan,
@@ -57,77 +54,24 @@ import {
   NONE_LABEL,
   type PagedPlan,
   type PagedRows,
-  type PlanColumn,
-  type PlanCondition,
-  type PlanValue,
   type Source,
-  shownAs,
 } from './plan.js';
-import { aggregateEvents, asShown } from './render-sql.js';
+import { aggregateEvents } from './render-sql.js';
+import {
+  type ConfigNames,
+  FROM_ORIGIN,
+  groupExpression,
+  type Narrowing,
+  planOf,
+  REPORT_COLUMNS,
+  type ReportRange,
+} from './report-plans.js';
+
+export { FROM_ORIGIN, groupExpression, REPORT_COLUMNS };
+
 import { aggregateFromRollups, type DimensionFilters, isRollupDimension, rollupsHold } from './rollup-query.js';
-import { localBucket, nextDay, startOfLocalDay, utcGrain } from './time.js';
-
-/** The column each group reads in each table (`null`: the table does not have it). */
-export const REPORT_COLUMNS: Record<ReportFilterGroup, Record<Source, string | null>> = {
-  campaign: { clicks: 'campaign_external_id', leads: 'campaign_external_id', conversions: 'campaign_external_id' },
-  flow: { clicks: 'flow_external_id', leads: 'flow_external_id', conversions: 'flow_external_id' },
-  path_group: { clicks: 'path_group_id', leads: 'path_group_id', conversions: 'path_group_id' },
-  path: { clicks: 'path_id', leads: 'path_id', conversions: 'path_id' },
-  offer: { clicks: 'offer_external_id', leads: 'offer_external_id', conversions: 'offer_external_id' },
-  lander: { clicks: 'lander_external_id', leads: null, conversions: 'lander_external_id' },
-  traffic_source: {
-    clicks: 'traffic_source_external_id',
-    leads: 'traffic_source_external_id',
-    conversions: 'traffic_source_external_id',
-  },
-  // Clicks and leads: the network of their offer (resolved below); conversions: the postback event's.
-  affiliate_network: { clicks: null, leads: null, conversions: 'affiliate_network_external_id' },
-  country: { clicks: 'country', leads: 'country', conversions: 'country' },
-  // Conversions take these (and var1…var10) from the click or lead they convert: FROM_ORIGIN.
-  device: { clicks: 'device', leads: 'device', conversions: 'device' },
-  platform: { clicks: 'platform', leads: 'platform', conversions: 'platform' },
-  browser: { clicks: 'browser', leads: 'browser', conversions: 'browser' },
-  subaff: { clicks: 'subaff', leads: 'subaff', conversions: 'subaff' },
-  var1: { clicks: 'var1', leads: 'var1', conversions: 'var1' },
-  var2: { clicks: 'var2', leads: 'var2', conversions: 'var2' },
-  var3: { clicks: 'var3', leads: 'var3', conversions: 'var3' },
-  var4: { clicks: 'var4', leads: 'var4', conversions: 'var4' },
-  var5: { clicks: 'var5', leads: 'var5', conversions: 'var5' },
-  var6: { clicks: 'var6', leads: 'var6', conversions: 'var6' },
-  var7: { clicks: 'var7', leads: 'var7', conversions: 'var7' },
-  var8: { clicks: 'var8', leads: 'var8', conversions: 'var8' },
-  var9: { clicks: 'var9', leads: 'var9', conversions: 'var9' },
-  var10: { clicks: 'var10', leads: 'var10', conversions: 'var10' },
-  region: { clicks: 'region', leads: 'region', conversions: 'region' },
-  city: { clicks: 'city', leads: 'city', conversions: 'city' },
-  asn: { clicks: 'asn', leads: 'asn', conversions: 'asn' },
-  isp: { clicks: 'isp', leads: 'isp', conversions: 'isp' },
-  language: { clicks: 'language', leads: 'language', conversions: 'language' },
-  referrer_domain: { clicks: 'referrer_domain', leads: 'referrer_domain', conversions: 'referrer_domain' },
-  bot: { clicks: 'is_bot', leads: 'is_bot', conversions: 'is_bot' },
-  bot_reason: { clicks: 'bot_reason', leads: 'bot_reason', conversions: 'bot_reason' },
-};
-
-/** Columns a conversion reads from its click (`c`) or lead (`l`). */
-export const FROM_ORIGIN: ReadonlySet<string> = new Set([
-  'device',
-  'platform',
-  'browser',
-  ...Array.from({ length: 10 }, (_, i) => `var${i + 1}`),
-  'region',
-  'city',
-  'asn',
-  'isp',
-  'language',
-  'referrer_domain',
-  'is_bot',
-  'bot_reason',
-]);
-
-/** A column read through how a report shows it (plan.ts, shownAs): `bot` as `true`/`false`, asn as text. */
-export function groupExpression(column: RawBuilder<unknown>, name: string): RawBuilder<unknown> {
-  return asShown(column, shownAs(name));
-}
+import { compareValues, type Listed, shownRow, sortKeyOf } from './rows.js';
+import { localBucket, nextDay, startOfLocalDay } from './time.js';
 
 /** The weekday (`mon` … `sun`, the rules' words) of a local day `YYYY-MM-DD`. */
 function weekdayOf(day: string): Weekday {
@@ -199,25 +143,6 @@ function text(value: unknown): string | null {
   return value === null || value === undefined ? null : String(value);
 }
 
-interface ConfigNames {
-  /** kind group → external id → name. */
-  names: Map<ReportGroup, Map<string, string>>;
-  /** Path group and path ids (from every flow's body) → name. */
-  pathGroups: Map<string, string>;
-  paths: Map<string, string>;
-  /** Offer external id → its affiliate network's external id. */
-  offerNetworks: Map<string, string>;
-}
-
-/** What narrows every table: the vars and group filters, and the config names they may need. */
-interface Narrowing {
-  vars: Partial<Record<ReportVarFilter, string | null>>;
-  filters: Partial<Record<ReportFilterGroup, string | null>>;
-  config: Promise<ConfigNames>;
-  /** The acting workspace's campaigns (issue 19): events of others are left out; null reads all. */
-  campaigns: readonly string[] | null;
-}
-
 /** Who a report is for: events of the workspace's campaigns only, and the workspace's custom metrics. */
 export interface ReportScope {
   workspaceId: number;
@@ -272,82 +197,6 @@ async function rollupFilters(
   return result;
 }
 
-interface ReportRange {
-  from: string | null;
-  to: string | null;
-  timezone: string;
-  attribution: ReportAttribution;
-}
-
-/** A column of `source` by its name; conversions read device, vars and the rest from their click or lead. */
-function planColumn(source: Source, name: string): PlanColumn {
-  return { name, origin: source === 'conversions' && FROM_ORIGIN.has(name) };
-}
-
-/** A group's column as the report compares and shows it. */
-function planValue(source: Source, name: string): PlanValue {
-  return { column: planColumn(source, name), as: shownAs(name) };
-}
-
-/** What one table adds to the report (plan.ts): grouped values, kept rows, time buckets. */
-async function planOf(
-  source: Source,
-  groups: readonly ReportGroup[],
-  range: ReportRange,
-  { vars, filters, config, campaigns }: Narrowing,
-): Promise<AggregatePlan> {
-  const grouped: { alias: string; value: PlanValue }[] = [];
-  for (const group of groups) {
-    if (isReportTimeGroup(group)) continue;
-    if (group === 'affiliate_network') {
-      grouped.push({ alias: 'g_network_offer', value: planValue(source, 'offer_external_id') });
-      if (source === 'conversions') {
-        grouped.push({ alias: 'g_affiliate_network', value: planValue(source, 'affiliate_network_external_id') });
-      }
-      continue;
-    }
-    const name = REPORT_COLUMNS[group][source];
-    if (name !== null) grouped.push({ alias: `g_${group}`, value: planValue(source, name) });
-  }
-  const where: PlanCondition[] = [];
-  if (campaigns) where.push({ kind: 'in', column: planColumn(source, 'campaign_external_id'), values: campaigns });
-  if (range.from) where.push({ kind: 'time', op: '>=', at: range.from });
-  if (range.to) where.push({ kind: 'time', op: '<', at: range.to });
-  for (const [name, value] of Object.entries(vars) as [ReportVarFilter, string | null][]) {
-    where.push({ kind: 'equals', value: { column: planColumn(source, name), as: 'value' }, to: value });
-  }
-  for (const [group, value] of Object.entries(filters) as [ReportFilterGroup, string | null][]) {
-    if (group === 'affiliate_network') {
-      const { offerNetworks } = await config;
-      const offers = [...offerNetworks].filter(([, owner]) => value === null || owner === value).map(([id]) => id);
-      where.push({ kind: 'network', network: value, offers });
-      continue;
-    }
-    const name = REPORT_COLUMNS[group][source];
-    // A table without the column has no value for it: every row is "(none)".
-    if (name === null) {
-      if (value !== null) where.push({ kind: 'never' });
-      continue;
-    }
-    where.push({ kind: 'equals', value: planValue(source, name), to: value });
-  }
-  const byTime = groups.some(isReportTimeGroup);
-  return {
-    source,
-    time: source === 'conversions' && range.attribution === 'click' ? 'event_at' : 'created_at',
-    groups: grouped,
-    // As coarse as the zone's offsets over the range allow (time.ts, utcGrain).
-    buckets: byTime
-      ? {
-          grain: utcGrain(range.from, range.to, range.timezone, groups.includes('hour')),
-          timezone: range.timezone,
-          byHour: groups.includes('hour'),
-        }
-      : null,
-    where,
-  };
-}
-
 /**
  * Issue 23: a columnar store a report's clicks and leads (and conversions, when it holds them) are read
  * from when no cube holds them, once it holds every event (`ready`); `catchUp` copies what the event
@@ -355,62 +204,12 @@ async function planOf(
  */
 export interface ColumnarReader {
   readonly ready: boolean;
-  /** Whether it holds conversions too (the embedded store); else they are read from their table. */
+  /** Whether it holds conversions too; else they are read from their table. */
   readonly conversions?: boolean;
   catchUp(): Promise<unknown>;
   aggregate(plan: AggregatePlan): Promise<AggregateRow[]>;
   /** A whole report merged, ordered and paged in the store (one that holds conversions too). */
   report?(paged: PagedPlan): Promise<PagedRows>;
-}
-
-/** Ties are ordered by the values, group after group, rows without a value last (as the stores do). */
-function compareValues(left: readonly (string | null)[], right: readonly (string | null)[]): number {
-  for (let index = 0; index < left.length; index += 1) {
-    const a = left[index] ?? null;
-    const b = right[index] ?? null;
-    if (a === b) continue;
-    if (a === null) return 1;
-    if (b === null) return -1;
-    return a < b ? -1 : 1;
-  }
-  return 0;
-}
-
-/** A row as the report answers it: each group's value and label, the joined label, the figures. */
-function shownRow(
-  groups: readonly ReportGroup[],
-  labels: readonly string[],
-  values: readonly (string | null)[],
-  shown: ReportFigures & Record<string, number>,
-): ReportRow {
-  const row = { label: labels.join(' / ') } as ReportRow;
-  groups.forEach((group, index) => {
-    row[group] = values[index] ?? null;
-    row[`${group}_name`] = labels[index] ?? NONE_LABEL;
-  });
-  return Object.assign(row, shown);
-}
-
-/** A report row before it is shown: what it is ordered by, computed once. */
-interface Listed {
-  labels: string[];
-  values: (string | null)[];
-  counts: Counts;
-  sortKey: number | string | null;
-  /** Its figures, when ordered by one. */
-  shown: (ReportFigures & Record<string, number>) | null;
-}
-
-/** What a row is ordered by: its label, a group's label (or a time group's value), or a figure. */
-function sortKeyOf(entry: Listed, orderBy: string, groupIndex: number): number | string | null {
-  if (orderBy === 'label') return entry.labels.join(' / ').toLowerCase();
-  if (groupIndex >= 0) {
-    const value = entry.values[groupIndex] ?? null;
-    if (value === null) return null;
-    if (orderBy === 'weekday') return WEEKDAYS.indexOf(value as Weekday);
-    return isReportTimeGroup(orderBy as ReportGroup) ? value : (entry.labels[groupIndex] ?? '').toLowerCase();
-  }
-  return (entry.shown as Record<string, number> | null)?.[orderBy] ?? null;
 }
 
 export class ReportsService {
