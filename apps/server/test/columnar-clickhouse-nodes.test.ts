@@ -24,6 +24,7 @@ import { storeEventRows } from '../src/store/traffic/kysely-sink.js';
 import { eventLine, eventPayload } from '../src/store/traffic/sqlite-events.js';
 import { onClickHouse, runUrl } from './clickhouse-support.js';
 import {
+  addEvents,
   changeConversions,
   generateConversions,
   generateEvents,
@@ -50,8 +51,7 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
 
   const write = async (events: ReturnType<typeof generateEvents>, feed?: ClickHouseNode['feed']) => {
     const writer = new EventWriter(store.db, { maxBatch: 300, ...(feed ? { feed } : {}) });
-    for (const click of events.clicks) writer.addClick(click);
-    for (const lead of events.leads) writer.addLead(lead);
+    addEvents(writer, events);
     await writer.close();
   };
 
@@ -139,8 +139,7 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
     };
     const events = generateEvents(600, 21, 30_000);
     const writer = new EventWriter(store.db, { maxBatch: 1000, flushIntervalMs: 60_000, feed: flaky });
-    for (const click of events.clicks) writer.addClick(click);
-    for (const lead of events.leads) writer.addLead(lead);
+    addEvents(writer, events);
     await writer.flush();
     // PostgreSQL holds them all; they wait for ClickHouse (and the journal would keep them).
     const stored = await store.db

@@ -10,6 +10,7 @@ import { type ColumnarReader, ReportsService } from '../src/reports/service.js';
 import { migrateToLatest, openStore, type Store } from '../src/store/database.js';
 import { EventWriter } from '../src/store/traffic/event-writer.js';
 import {
+  addEvents,
   changeConversions,
   generateConversions,
   generateEvents,
@@ -36,8 +37,7 @@ describe('the embedded columnar store [sqlite]', () => {
 
   const write = async (events: ReturnType<typeof generateEvents>) => {
     const writer = new EventWriter(store.db, { maxBatch: 300, ...(store.sqlite ? { sqlite: store.sqlite } : {}) });
-    for (const click of events.clicks) writer.addClick(click);
-    for (const lead of events.leads) writer.addLead(lead);
+    addEvents(writer, events);
     await writer.close();
   };
 

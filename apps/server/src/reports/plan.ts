@@ -2,6 +2,7 @@
 // it is grouped by, the rows it keeps, the time buckets — and rendered by each backend that can read
 // that table: SQL over the event tables (render-sql.ts, SQLite and PostgreSQL), and the columnar stores
 // (columnar/). The figures each table gives are fixed by its source (service.ts, §Figures).
+import type { ReportMetric } from '@switchyard/domain';
 import type { UtcGrain } from './time.js';
 
 export type Source = 'clicks' | 'leads' | 'conversions';
@@ -92,7 +93,7 @@ export const COUNT_NAMES = [
   'revenue',
   'revenue_confirmed',
   'cost',
-] as const;
+] as const satisfies readonly ReportMetric[];
 
 export type CountName = (typeof COUNT_NAMES)[number];
 export type Counts = Record<CountName, number>;
