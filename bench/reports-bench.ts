@@ -6,6 +6,10 @@
 // Issue 20: the reports are asked again with two custom metrics defined (one sorted by a custom metric),
 // conversions have states (approved, pending, rejected: their own columns), and a campaign's cost is set
 // over about a million clicks (BENCH_COST_CLICKS), then over one var1 value, each checked in the report.
+// BENCH_REPORT_STORE=clickhouse (default duckdb): the server runs on PostgreSQL (DATABASE_URL) with
+// ClickHouse (CLICKHOUSE_URL), on databases created for the run and dropped after it; the same events are
+// generated into a scratch SQLite file and copied into PostgreSQL (bench/report-data-pg.ts), and the
+// reports are timed once the server's ClickHouse backfill is done.
 
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
@@ -14,6 +18,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { createClickFlow } from './click-flow.js';
 import { generateEvents } from './report-data.js';
+import { copyToPostgres, createServerDatabases, migratedSqlite, postgresSum, reportStore } from './report-data-pg.js';
 import {
   api,
   BenchFailure,
@@ -99,11 +104,17 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
     `\nPart (b), reports: ${int(CLICKS)} clicks and ${int(CONVERSIONS)} conversions over ${DAYS} days, ` +
       `${CAMPAIGNS} campaigns; each report asked ${RUNS} times over HTTP after one warm-up\n`,
   );
+  const store = reportStore();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'switchyard-bench-reports-'));
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+  // BENCH_REPORT_STORE=clickhouse: PostgreSQL and ClickHouse databases of the run's own. ClickHouse is
+  // left out of the configuring server: it would record an empty PostgreSQL as all there is to copy.
+  const databases = store === 'clickhouse' ? await createServerDatabases(cleanups) : null;
+  const serverEnv: NodeJS.ProcessEnv = databases ? { DATABASE_URL: databases.databaseUrl } : {};
+  console.log(`store: ${databases ? databases.label : 'DuckDB (SQLite)'}`);
 
   // 1. Configuration through the API.
-  let server = await startSwitchyard(dataDir);
+  let server = await startSwitchyard(dataDir, [], serverEnv);
   children.push(server.child);
   const post = (route: string, body: Record<string, unknown>) => api(server.base, server.token, 'POST', route, body);
   const flow = await createClickFlow({ post });
@@ -121,11 +132,13 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
   }
   await stopChild(server.child);
 
-  // 2. The events, straight into the database.
+  // 2. The events, straight into the database (for PostgreSQL, into a scratch SQLite file copied to it).
+  const generatedDir = path.join(dataDir, 'generated');
+  const eventsFile = databases ? await migratedSqlite(generatedDir) : path.join(dataDir, 'switchyard.db');
   const started = performance.now();
   let lastPrinted = 0;
   const generated = generateEvents(
-    path.join(dataDir, 'switchyard.db'),
+    eventsFile,
     {
       campaigns: campaigns.map((campaign) => ({
         ...campaign,
@@ -152,21 +165,41 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
   console.log(
     `generated conversions: approved ${int(generated.states.approved)}, pending ${int(generated.states.pending)}, ` +
       `rejected ${int(generated.states.rejected)}; revenue (not rejected) ${generated.revenue.toFixed(2)}, ` +
-      `confirmed ${generated.revenueConfirmed.toFixed(2)}`,
+      `confirmed ${generated.revenueConfirmed.toFixed(2)}; in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
+  if (databases) {
+    const copyStart = performance.now();
+    const copied = await copyToPostgres(eventsFile, databases.databaseUrl, (table, rows) => {
+      if (rows % 1_000_000 === 0) console.log(`copied ${int(rows)} rows of ${table} to PostgreSQL`);
+    });
+    console.log(
+      `copied to PostgreSQL in ${((performance.now() - copyStart) / 1000).toFixed(1)} s: ${Object.entries(copied)
+        .map(([table, { rows, seconds }]) => `${table} ${int(rows)} rows (${seconds.toFixed(1)} s)`)
+        .join(', ')}`,
+    );
+    await rm(generatedDir, { recursive: true, force: true });
+  }
 
   // 3. The reports, from the running server (its info lines say when the columnar store has caught up).
-  server = await startSwitchyard(dataDir, [], { LOG_LEVEL: 'info' });
+  server = await startSwitchyard(dataDir, [], {
+    ...serverEnv,
+    ...(databases ? { CLICKHOUSE_URL: databases.clickhouseUrl } : {}),
+    LOG_LEVEL: 'info',
+  });
   children.push(server.child);
   const running = server;
-  // Issue 23: the columnar store is empty (the events were written straight into SQLite): the server
-  // copies them at start while answering clicks. Timed from the server's first answer.
-  const rebuilding = waitForLog(server.child, /columnar store: caught up in ([\d.]+) s/, 3_600_000);
+  // Issue 23: the columnar store is empty (the events were written straight into the database): the
+  // server copies them at start while answering clicks. Timed from the server's first answer.
+  const rebuilding = waitForLog(
+    server.child,
+    databases ? /ClickHouse: holds every event \(checked in ([\d.]+) s\)/ : /columnar store: caught up in ([\d.]+) s/,
+    3_600_000,
+  );
   const rebuildStart = performance.now();
   const duringRebuild = (await probeClicks(server.base, flow.campaignExternalId, rebuilding)).sort((a, b) => a - b);
   const rebuildSeconds = (performance.now() - rebuildStart) / 1000;
   console.log(
-    `columnar store rebuilt from ${int(CLICKS)} clicks in ${rebuildSeconds.toFixed(1)} s after the server answered ` +
+    `${databases ? 'ClickHouse backfilled' : 'columnar store rebuilt'} from ${int(CLICKS)} clicks in ${rebuildSeconds.toFixed(1)} s after the server answered ` +
       `(${(await rebuilding)[1]} s by its own log); clicks sent one after another meanwhile: ${int(duringRebuild.length)}, ` +
       `p50 ${ms(duringRebuild[Math.floor(duringRebuild.length / 2)] ?? Number.NaN)}, ` +
       `p99 ${ms(duringRebuild[Math.min(duringRebuild.length - 1, Math.ceil(duringRebuild.length * 0.99) - 1)] ?? Number.NaN)}, ` +
@@ -205,7 +238,7 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
       query: `group_by=day&date_from=${from}&date_to=${to}&timezone=UTC&filters=${encodeURIComponent(JSON.stringify({ campaign: flow.campaignExternalId }))}`,
       target: true,
     },
-    // Issue 23: beyond any rollup cube, read from the embedded columnar store (DuckDB); targets too.
+    // Issue 23: beyond any rollup cube, read from the columnar store (DuckDB or ClickHouse); targets too.
     ...[
       ['by campaign, offer, country, day (columnar)', 'group_by=campaign,offer,country,day'],
       ['by subaff (columnar)', 'group_by=subaff'],
@@ -399,20 +432,21 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
   await stopChild(server.child);
   if (cost.range) {
     // What the events themselves say, the server stopped (the campaign report above reads the cubes).
-    const db = new Database(path.join(dataDir, 'switchyard.db'), { readonly: true });
-    const sum = (extra: string, ...values: string[]) =>
-      (
-        db
-          .prepare(
-            `select coalesce(sum(cost), 0) as cost from tracker_clicks where campaign_external_id = ? and created_at >= ? and created_at < ?${extra}`,
-          )
-          .get(flow.campaignExternalId, cost.range?.from, cost.range?.to, ...values) as { cost: number }
-      ).cost;
+    const sum = async (extra: string, ...values: string[]) => {
+      const query = `select coalesce(sum(cost), 0) as cost from tracker_clicks where campaign_external_id = ? and created_at >= ? and created_at < ?${extra}`;
+      const parameters = [flow.campaignExternalId, cost.range?.from, cost.range?.to, ...values];
+      if (databases) return postgresSum(databases.databaseUrl, query, parameters);
+      const db = new Database(path.join(dataDir, 'switchyard.db'), { readonly: true });
+      try {
+        return (db.prepare(query).get(...parameters) as { cost: number }).cost;
+      } finally {
+        db.close();
+      }
+    };
     console.log(
-      `the events after both updates: campaign ${sum('').toFixed(6)} (expected ${cost.range.expected.toFixed(2)}), ` +
-        `var1 = ${COST_VAR1} ${sum(' and var1 = ?', COST_VAR1).toFixed(6)} (expected ${cost.range.varAmount.toFixed(2)})`,
+      `the events after both updates: campaign ${(await sum('')).toFixed(6)} (expected ${cost.range.expected.toFixed(2)}), ` +
+        `var1 = ${COST_VAR1} ${(await sum(' and var1 = ?', COST_VAR1)).toFixed(6)} (expected ${cost.range.varAmount.toFixed(2)})`,
     );
-    db.close();
   }
   return targets;
 }

@@ -205,7 +205,9 @@ export function switchyardEnv(dataDir: string, port: number): NodeJS.ProcessEnv 
     SWITCHYARD_TRUST_PROXY: 'true',
     LOG_LEVEL: 'warn',
   };
-  for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'SWITCHYARD_PUBLIC_URL', 'INIT_CWD']) delete env[name];
+  // CLICKHOUSE_URL too: without DATABASE_URL the server refuses it. A caller passes either explicitly.
+  for (const name of ['DATABASE_URL', 'CLICKHOUSE_URL', 'REDIS_URL', 'SMTP_URL', 'SWITCHYARD_PUBLIC_URL', 'INIT_CWD'])
+    delete env[name];
   return env;
 }
 
