@@ -1,8 +1,9 @@
 // Issue 23, past one machine: what reaches ClickHouse, and when. PostgreSQL stays the record: every
 // node's event writer stores a batch there, then sends the same rows, as PostgreSQL holds them, to
 // ClickHouse (store/traffic/kysely-sink.ts); a batch ClickHouse refused is retried whole, and the
-// journal keeps its events until both have them, so a crash or an outage loses none. Rows may be sent
-// twice (a retry, a replayed journal, a backfill resumed after a stop): ClickHouse counts a row key once.
+// journal keeps its events until both have them, so a crash or an outage loses none. Rows that may have
+// reached ClickHouse already (a retry after a failed insert, a replayed journal, a backfill resumed after
+// a stop, cost changes past a gap) are checked against it before they are sent again (clickhouse.ts).
 //
 // Conversions change after they are stored: every change in PostgreSQL's change log
 // (store/conversion-changes.ts) is sent as the conversion's whole row, versioned by the change.
@@ -189,6 +190,10 @@ export interface FeedLog {
 export class ClickHouseFeed {
   private readonly costs = new LogCursor();
   private readonly conversions = new LogCursor();
+  /** Cost changes sent past a gap in the log: read again until the gap fills, not sent again. */
+  private readonly costsAhead = new Set<number>();
+  /** An insert failed: ClickHouse may have stored it all the same, so the next one is checked. */
+  private uncertain = false;
   private backfilled = false;
   private sendingChanges: Promise<number> = Promise.resolve(0);
   private sendingConversions: Promise<number> = Promise.resolve(0);
@@ -204,8 +209,11 @@ export class ClickHouseFeed {
     return this.backfilled;
   }
 
-  /** Sends the events of these ids as PostgreSQL holds them (ids it does not hold are left out). */
-  async sendEvents(clickIds: readonly string[], leadIds: readonly string[]): Promise<void> {
+  /**
+   * Sends the events of these ids as PostgreSQL holds them (ids it does not hold are left out). `again`:
+   * they may have been sent before (a journal replayed at start).
+   */
+  async sendEvents(clickIds: readonly string[], leadIds: readonly string[], { again = false } = {}): Promise<void> {
     for (const [table, ids] of [
       ['clicks', clickIds],
       ['leads', leadIds],
@@ -213,10 +221,21 @@ export class ClickHouseFeed {
       if (ids.length === 0) continue;
       const { rows } = await sql<EventRecord>`select ${eventColumns(table)} from ${sql.table(SOURCES[table].table)} e
         where ${sql.ref(`e.${SOURCES[table].id}`)} in (${sql.join([...ids])})`.execute(this.db);
-      await this.store.append(
+      await this.append(
         table,
         rows.map((record) => columnarRow(record)),
+        again,
       );
+    }
+  }
+
+  private async append(table: ColumnarTable, rows: ColumnarRow[], again: boolean): Promise<void> {
+    try {
+      await this.store.append(table, rows, { again: again || this.uncertain });
+      this.uncertain = false;
+    } catch (error) {
+      this.uncertain = true;
+      throw error;
     }
   }
 
@@ -247,12 +266,17 @@ export class ClickHouseFeed {
         from tracker_click_cost_changes x join tracker_clicks e on e.click_id = x.click_id
         where x.id > ${cursor.last} order by x.id limit ${CHANGES_BATCH}`.execute(this.db);
       if (rows.length === 0) return sent;
-      await this.store.append(
+      const fresh = rows.filter((record) => !this.costsAhead.has(Number(record.change_id)));
+      await this.append(
         'clicks',
-        rows.map((record) => columnarRow(record, { key: `cost:${record.change_id}`, cost: Number(record.delta) })),
+        fresh.map((record) => columnarRow(record, { key: `cost:${record.change_id}`, cost: Number(record.delta) })),
+        false,
       );
-      sent += rows.length;
-      if (!cursor.advance(rows.map((record) => Number(record.change_id))) || rows.length < CHANGES_BATCH) return sent;
+      sent += fresh.length;
+      const moved = cursor.advance(rows.map((record) => Number(record.change_id)));
+      for (const record of fresh) this.costsAhead.add(Number(record.change_id));
+      for (const id of this.costsAhead) if (id <= (cursor.last ?? 0)) this.costsAhead.delete(id);
+      if (!moved || rows.length < CHANGES_BATCH) return sent;
     }
   }
 
@@ -327,16 +351,20 @@ export class ClickHouseFeed {
       }
       let done = (await this.store.progress(`copied:${table}`)) ?? 0;
       if (done < bound) this.log.info(`ClickHouse: copying ${table} ${done + 1}…${bound} from PostgreSQL`);
+      // A stop between an insert and its progress leaves that batch sent but not recorded.
+      let again = true;
       while (done < bound) {
         const { rows } = await sql<EventRecord>`select ${eventColumns(table)} from ${sql.table(source)} e
           where e.id > ${done} and e.id <= ${bound} order by e.id limit ${BACKFILL_BATCH}`.execute(this.db);
         if (rows.length === 0) {
           done = bound;
         } else {
-          await this.store.append(
+          await this.append(
             table,
             rows.map((record) => columnarRow(record)),
+            again,
           );
+          again = false;
           done = Number(rows[rows.length - 1]!.id);
         }
         await this.store.setProgress(`copied:${table}`, done);

@@ -16,8 +16,10 @@
 //   Nullable(String) columns, compressed with the server's default.
 // - An alias equal to a column name (`sum(cost) AS cost`): older analyzers put the alias back into its
 //   own aggregate. Figures are selected as `f_*` and renamed when read.
-// - Insert deduplication of non-replicated tables (`non_replicated_deduplication_window`, 21.x):
-//   a row sent twice is counted once by ReplacingMergeTree and `FINAL` (see clickhouse.ts).
+// - Insert deduplication of non-replicated tables (`non_replicated_deduplication_window`, 21.x), and
+//   `FINAL` on clicks and leads (on 18.16 it costs five to ten times the read): a batch that may have been
+//   sent before is checked against what ClickHouse holds and sent without those rows (clickhouse.ts);
+//   ReplacingMergeTree still merges away a key that came twice some other way.
 // - formatDateTime patterns and toStartOfFifteenMinutes differ between versions: the hour is read as
 //   toStartOfHour and written `YYYY-MM-DDTHH` in TypeScript, the quarter as intDiv(toMinute(…), 15).
 import type { AggregatePlan, AggregateRow, PlanColumn, PlanCondition, PlanValue, Source } from '../reports/plan.js';

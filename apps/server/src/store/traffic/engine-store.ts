@@ -292,9 +292,11 @@ export class EngineStore {
             stored += await storeEventRows(this.db, clicks, leads);
             if (this.feed && !unsent) {
               try {
+                // Sent before the stop, perhaps: ClickHouse is asked which it holds.
                 await this.feed.sendEvents(
                   clicks.map((row) => row.click_id),
                   leads.map((row) => row.lead_id),
+                  { again: true },
                 );
               } catch (error) {
                 log.warn({ err: error }, 'replayed events not sent to ClickHouse: the journal keeps them');

@@ -10,10 +10,11 @@ import { eventId, lineObjects } from './sqlite-events.js';
 /**
  * Issue 23: where a node sends the events it stored, after PostgreSQL committed them (ClickHouse,
  * columnar/clickhouse-feed.ts). Every event of a batch is sent, also those stored before (a replayed
- * journal): a batch is sent again until the feed took it, and the feed counts an event once.
+ * journal, sent with `again`): a batch is sent again until the feed took it, and the feed counts an
+ * event once.
  */
 export interface EventFeed {
-  sendEvents(clickIds: readonly string[], leadIds: readonly string[]): Promise<void>;
+  sendEvents(clickIds: readonly string[], leadIds: readonly string[], options?: { again?: boolean }): Promise<void>;
 }
 
 /** Events per send to the feed: one read of PostgreSQL (a bound id each) and one ClickHouse insert. */
