@@ -28,6 +28,7 @@ import {
   changeConversions,
   generateConversions,
   generateEvents,
+  PAGES,
   REPORTS,
   storeConversions,
 } from './fixtures/columnar-events.js';
@@ -115,6 +116,26 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
       );
       expect(fromColumns).toEqual(fromEvents);
       expect(fromEvents.total).toBeGreaterThan(0);
+    },
+  );
+
+  it.each(PAGES.map((report) => [JSON.stringify(report), report] as const))(
+    '%s: a page ordered in ClickHouse is the page ordered here',
+    async (_, report) => {
+      let paged = 0;
+      const reader = {
+        ...node.reader,
+        ready: true,
+        report: (asked: Parameters<NonNullable<typeof node.reader.report>>[0]) => {
+          paged += 1;
+          return node.reader.report!(asked);
+        },
+      };
+      const asked = ZReportQuery.parse(report);
+      const fromEvents = await new ReportsService(store.db, { rollups: false }).run(asked);
+      const fromColumns = await new ReportsService(store.db, { columnar: reader }).run(asked);
+      expect(fromColumns).toEqual(fromEvents);
+      expect(paged).toBe(1);
     },
   );
 

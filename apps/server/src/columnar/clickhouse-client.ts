@@ -73,6 +73,12 @@ async function sendFresh(send: () => Promise<Response>): Promise<Response> {
 
 const STALE_ATTEMPTS = 4;
 
+export interface JsonAnswer {
+  data: Record<string, unknown>[];
+  totals?: Record<string, unknown>;
+  rows_before_limit_at_least?: number;
+}
+
 export class ClickHouseClient {
   private readonly authorization: string | null;
 
@@ -124,8 +130,12 @@ export class ClickHouseClient {
 
   /** The rows of a SELECT (sent with `FORMAT JSON`): 64-bit integers arrive as numeric strings. */
   async select(statement: string): Promise<Record<string, unknown>[]> {
-    const answer = JSON.parse(await this.execute(`${statement}\nFORMAT JSON`)) as { data: Record<string, unknown>[] };
-    return answer.data;
+    return (await this.answer(statement)).data;
+  }
+
+  /** A SELECT's whole answer: its rows, and `WITH TOTALS`' row and the rows before its LIMIT when asked. */
+  async answer(statement: string): Promise<JsonAnswer> {
+    return JSON.parse(await this.execute(`${statement}\nFORMAT JSON`)) as JsonAnswer;
   }
 
   /** Rows sent as the body of `INSERT … FORMAT JSONEachRow`: the data never enters the SQL text. */

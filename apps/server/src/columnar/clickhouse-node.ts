@@ -66,6 +66,7 @@ export function startClickHouse(db: Kysely<Database>, url: string, log: FeedLog)
       // stored them).
       catchUp: () => Promise.all([feed.sendCostChanges(), feed.sendConversionChanges()]),
       aggregate: (plan) => store.aggregate(plan),
+      report: (paged) => store.report(paged),
     },
     async close() {
       closed = true;

@@ -23,6 +23,7 @@
 // - formatDateTime patterns and toStartOfFifteenMinutes differ between versions: the hour is read as
 //   toStartOfHour and written `YYYY-MM-DDTHH` in TypeScript, the quarter as intDiv(toMinute(…), 15).
 import type { AggregatePlan, AggregateRow, PlanColumn, PlanCondition, PlanValue, Source } from '../reports/plan.js';
+import { offsetSpans } from '../reports/time.js';
 import { COLUMNAR_TEXT_COLUMNS, CONVERSION_TEXT_COLUMNS, type ColumnarRow, type ColumnarTable } from './schema.js';
 
 /**
@@ -200,6 +201,31 @@ function condition(plan: AggregatePlan, where: PlanCondition): string {
   }
 }
 
+/**
+ * `local`: the report's local day or hour as a whole number since 1970 (columnar/duckdb-sql.ts does the
+ * same): each row shifted by its zone's offset over the range (reports/time.ts, offsetSpans), a multiIf
+ * over two or three spans rather than the zone's rules per row.
+ */
+function localBucket(plan: AggregatePlan, buckets: NonNullable<AggregatePlan['buckets']>): string {
+  const from = plan.where.find((entry) => entry.kind === 'time' && entry.op === '>=');
+  const to = plan.where.find((entry) => entry.kind === 'time' && entry.op === '<');
+  if (from?.kind !== 'time' || to?.kind !== 'time') throw new Error('local buckets need the report’s range');
+  const time = plan.time;
+  const spans = offsetSpans(from.at, to.at, buckets.timezone);
+  const offset = (minutes: number) => literal(minutes * 60);
+  const shift =
+    spans.length === 1
+      ? offset(spans[0]!.offsetMinutes)
+      : `multiIf(${spans
+          .map((span) =>
+            span.until === null
+              ? offset(span.offsetMinutes)
+              : `${time} < toDateTime(${literal(Math.floor(Date.parse(span.until) / 1000))}), ${offset(span.offsetMinutes)}`,
+          )
+          .join(', ')})`;
+  return `intDiv(toInt64(toUInt32(${time})) + ${shift}, ${buckets.byHour ? 3600 : 86400})`;
+}
+
 const COUNTED = "is_conversion = 1 AND state IN ('pending', 'approved')";
 
 const FIGURES: Record<Source, Record<string, string>> = {
@@ -220,6 +246,7 @@ const FIGURES: Record<Source, Record<string, string>> = {
 export function aggregateQuery(
   plan: AggregatePlan,
   from: string,
+  { local = false } = {},
 ): { sql: string; read: (row: Record<string, unknown>) => AggregateRow } {
   const source = plan.source;
   const time = plan.time;
@@ -230,7 +257,11 @@ export function aggregateQuery(
     selections.push(`${shown(group.value)} AS ${group.alias}`);
     groupings.push(group.alias);
   }
-  if (plan.buckets) {
+  const bucket = local && plan.buckets ? localBucket(plan, plan.buckets) : null;
+  if (bucket) {
+    selections.push(`${bucket} AS b`);
+    groupings.push('b');
+  } else if (plan.buckets) {
     if (plan.buckets.grain === 'day') {
       selections.push(`toDate(${time}) AS g_utc_day`);
       groupings.push('g_utc_day');

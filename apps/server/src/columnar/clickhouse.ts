@@ -1,7 +1,15 @@
 // Issue 23, past one machine: the columnar store on ClickHouse (`CLICKHOUSE_URL`). Every node appends its
 // clicks and leads in batches; reports read them back through the same plans as every other backend.
-import type { AggregatePlan, AggregateRow } from '../reports/plan.js';
+import {
+  type AggregatePlan,
+  type AggregateRow,
+  COUNT_NAMES,
+  type Counts,
+  type PagedPlan,
+  type PagedRows,
+} from '../reports/plan.js';
 import { ClickHouseClient, parseClickHouseUrl } from './clickhouse-client.js';
+import { clickhouseReport } from './clickhouse-report.js';
 import {
   aggregateQuery,
   COLUMN_NAMES,
@@ -83,6 +91,27 @@ export class ClickHouseStore implements ColumnarStore {
   async aggregate(plan: AggregatePlan): Promise<AggregateRow[]> {
     const { sql, read } = aggregateQuery(plan, this.from(plan.source));
     return (await this.client.select(sql)).map(read);
+  }
+
+  /** A whole report, merged, ordered and paged in ClickHouse (clickhouse-report.ts). */
+  async report(paged: PagedPlan): Promise<PagedRows> {
+    const answer = await this.client.answer(clickhouseReport(paged, (source) => this.from(source)));
+    const counts = (row: Record<string, unknown> | undefined) =>
+      Object.fromEntries(COUNT_NAMES.map((name) => [name, Number(row?.[`n_${name}`] ?? 0)])) as Counts;
+    const rows = answer.data.map((row) => ({
+      values: paged.groups.map((_, index) => {
+        const value = row[`o${index}`];
+        return value === null || value === undefined ? null : String(value);
+      }),
+      counts: counts(row),
+    }));
+    if (paged.groups.length === 0) return { rows, total: rows.length, totals: counts(answer.data[0]) };
+    return {
+      rows,
+      // Without a LIMIT every row is here.
+      total: paged.limit > 0 ? Number(answer.rows_before_limit_at_least ?? 0) : rows.length,
+      totals: counts(answer.totals),
+    };
   }
 
   /** Conversions as they are now (clickhouse-sql.ts, CONVERSION_COLUMNS). */

@@ -1,0 +1,104 @@
+// Issue 23: a whole report in one ClickHouse statement, as duckdb-report.ts does it in DuckDB: each
+// table grouped (clickhouse-sql.ts), the three merged by the report's groups, labelled with the names
+// service.ts passes, ordered and paged. Half a million groups stay in ClickHouse; the page comes back.
+//
+// Within the subset 18.16 shares with current releases: no window functions (the totals are `WITH
+// TOTALS`, the number of rows `rows_before_limit_at_least`, exact for a grouped query), `LIMIT offset,
+// count`, names through `transform` rather than a join, UNION ALL branches cast to one type each.
+import { COUNT_NAMES, NONE_LABEL, type PagedPlan, type Source } from '../reports/plan.js';
+import { aggregateQuery, literal } from './clickhouse-sql.js';
+
+const SOURCES: readonly Source[] = ['clicks', 'leads', 'conversions'];
+
+/** Which counts each table gives (clickhouse-sql.ts, FIGURES, as `f_*`); the others are 0 in its rows. */
+const GIVES: Record<Source, readonly string[]> = {
+  clicks: ['clicks', 'unique_clicks', 'cost'],
+  leads: ['leads'],
+  conversions: ['conversions', 'approved', 'pending', 'rejected', 'revenue', 'revenue_confirmed'],
+};
+
+const WEEKDAYS = "['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']";
+const isTime = (group: string) => group === 'day' || group === 'hour' || group === 'weekday';
+
+/** A page's bound, written into the statement: a whole number. */
+function whole(value: number): string {
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`not a page bound: ${value}`);
+  return String(value);
+}
+
+/**
+ * The statement (without FORMAT): rows `o0`, `o1`… (the values as shown) and `n_<count>`; totals and the
+ * number of rows come with the answer (`WITH TOTALS`, `rows_before_limit_at_least`).
+ */
+export function clickhouseReport(paged: PagedPlan, from: (source: Source) => string): string {
+  const columns = paged.groups.map((_, index) => `v${index}`);
+  const hours = paged.plans.clicks.buckets?.byHour === true;
+  const branches = SOURCES.map((source) => {
+    const plan = paged.plans[source];
+    const { sql } = aggregateQuery(plan, from(source), { local: true });
+    // Time groups stay numbers until shown: day numbers, hours of the day, weekdays (0 Monday;
+    // 1970-01-01, day 0, was a Thursday).
+    const day = hours ? 'intDiv(b, 24)' : 'b';
+    const values = paged.groups.map((group, index) => {
+      if (isTime(group)) {
+        const value = group === 'day' ? day : group === 'hour' ? 'b % 24' : `(${day} + 3) % 7`;
+        return `CAST(${value} AS Nullable(Int64)) AS v${index}`;
+      }
+      const grouped = plan.groups.some((entry) => entry.alias === `g_${group}`);
+      return `CAST(${grouped ? `g_${group}` : 'NULL'} AS Nullable(String)) AS v${index}`;
+    });
+    const counts = COUNT_NAMES.map(
+      (name) => `toFloat64(${GIVES[source].includes(name) ? `f_${name}` : '0'}) AS ${name}`,
+    );
+    return `SELECT ${[...values, ...counts].join(', ')} FROM (${sql})`;
+  });
+
+  // The values as the report shows them, and their labels (service.ts, label()).
+  const shown = paged.groups.map((group, index) => {
+    const value = `v${index}`;
+    if (group === 'day')
+      return `if(isNull(${value}), NULL, toString(addDays(toDate('1970-01-01'), assumeNotNull(${value}))))`;
+    if (group === 'hour') return `if(${value} < 10, concat('0', toString(${value})), toString(${value}))`;
+    if (group === 'weekday') return `${WEEKDAYS}[assumeNotNull(${value}) + 1]`;
+    return value;
+  });
+  const labels = paged.groups.map((group, index) => {
+    const names = paged.names[index];
+    if (names && names.size > 0) {
+      const ids = [...names.keys()].map(literal).join(', ');
+      const texts = [...names.values()].map(literal).join(', ');
+      return `if(isNull(v${index}), NULL, transform(assumeNotNull(v${index}), [${ids}], [${texts}], assumeNotNull(v${index})))`;
+    }
+    return group === 'hour' ? `concat(${shown[index]}, ':00')` : shown[index]!;
+  });
+
+  const direction = paged.descending ? 'DESC' : 'ASC';
+  let sortKey: string;
+  if (paged.order.by === 'label') {
+    const joined = labels.map((label) => `ifNull(${label}, ${literal(NONE_LABEL)})`).join(", ' / ', ");
+    sortKey = labels.length > 0 ? `lowerUTF8(concat(${joined}${labels.length === 1 ? ", ''" : ''}))` : "''";
+  } else if (paged.order.by === 'group') {
+    const index = paged.order.index;
+    sortKey = isTime(paged.groups[index]!) ? `v${index}` : `lowerUTF8(${labels[index]})`;
+  } else {
+    if (!(COUNT_NAMES as readonly string[]).includes(paged.order.name)) throw new Error('not a count');
+    sortKey = `n_${paged.order.name}`;
+  }
+  // Ties: by the values as shown, group after group, rows without a value last (service.ts,
+  // compareValues); day and hour numbers sort as their text does, weekdays do not.
+  const order = [
+    `${sortKey} ${direction} NULLS LAST`,
+    ...paged.groups.map((group, index) => `${group === 'weekday' ? shown[index] : `v${index}`} ASC NULLS LAST`),
+  ];
+  const sums = COUNT_NAMES.map((name) => `sum(${name}) AS n_${name}`);
+  const union = branches.join('\nUNION ALL\n');
+  if (columns.length === 0) {
+    // One row, when any table kept a row: it is its own total.
+    return `SELECT ${sums.join(', ')} FROM (${union}) HAVING count() > 0`;
+  }
+  return `SELECT ${[...shown.map((value, index) => `${value} AS o${index}`), ...sums].join(', ')}
+    FROM (${union})
+    GROUP BY ${columns.join(', ')} WITH TOTALS
+    ORDER BY ${order.join(', ')}
+    ${paged.limit > 0 ? `LIMIT ${whole(paged.offset)}, ${whole(paged.limit)}` : ''}`;
+}
