@@ -66,6 +66,9 @@ export interface GroupedQuery {
   hours: boolean;
 }
 
+/** Values an `in` filter searches as a list (see condition). */
+const SHORT_LIST = 64;
+
 const DAY_US = 86_400_000_000;
 const HOUR_US = 3_600_000_000;
 const QUARTER_US = 900_000_000;
@@ -105,10 +108,15 @@ export function groupedQuery(plan: AggregatePlan, bind: Bind): GroupedQuery {
     switch (where.kind) {
       case 'equals':
         return where.to === null ? `${shown(where.value)} is null` : `${shown(where.value)} = ${bind(where.to)}`;
-      case 'in':
-        return where.values.length === 0
-          ? 'false'
-          : `${identifier(where.column.name)} in (${where.values.map((value) => bind(value)).join(', ')})`;
+      case 'in': {
+        if (where.values.length === 0) return 'false';
+        const values = where.values.map((value) => bind(value)).join(', ');
+        // A workspace's campaigns, on every row: a list searched per row costs a fifth of what `in`
+        // with as many comparisons does, up to a few dozen values; `in` hashes longer ones.
+        return where.values.length <= SHORT_LIST
+          ? `list_contains([${values}], ${identifier(where.column.name)})`
+          : `${identifier(where.column.name)} in (${values})`;
+      }
       case 'time':
         return `${time} ${where.op} make_timestamp(cast(${bind(micros(where.at))} as bigint))`;
       case 'never':
