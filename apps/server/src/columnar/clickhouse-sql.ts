@@ -174,8 +174,11 @@ function condition(plan: AggregatePlan, where: PlanCondition): string {
       if (where.values.length === 0) return '0';
       const name = readable(where.column);
       const exact = `${name} IN (${list(where.values)})`;
-      // The sorting key's form too, so the primary index narrows the read; `exact` keeps out nulls.
-      return name === 'campaign_external_id' ? `ifNull(${name}, '') IN (${list(where.values)}) AND ${exact}` : exact;
+      if (name !== 'campaign_external_id') return exact;
+      // The sorting key's form, so the primary index narrows the read; it keeps out nulls too unless ''
+      // is one of the values, and only then is the column compared once more.
+      const keyed = `ifNull(${name}, '') IN (${list(where.values)})`;
+      return where.values.includes('') ? `${keyed} AND ${exact}` : keyed;
     }
     case 'time':
       return timeCondition(plan.time, where.op, where.at);
