@@ -38,6 +38,8 @@ const DAYS = 30;
 const CAMPAIGNS = 20;
 const RUNS = Number(process.env.BENCH_REPORT_RUNS ?? 7);
 const TARGET_MEDIAN_MS = 500;
+/** Issue 23: reports of the columnar store, with ClickHouse (with DuckDB they keep TARGET_MEDIAN_MS). */
+const CLICKHOUSE_TARGET_MS = 200;
 /** Issue 20: a campaign's cost is set over about this many clicks (whole UTC days, the latest first). */
 const COST_CLICKS = Number(process.env.BENCH_COST_CLICKS ?? 1_000_000);
 /** The var1 value of the per-var cost update: the most common zone. */
@@ -338,11 +340,8 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
         }),
       ]);
       if (report.target) {
-        targets.push([
-          `report ${report.label} < ${TARGET_MEDIAN_MS} ms median`,
-          ms(middle),
-          verdict(middle < TARGET_MEDIAN_MS),
-        ]);
+        const bar = report.columnar && store === 'clickhouse' ? CLICKHOUSE_TARGET_MS : TARGET_MEDIAN_MS;
+        targets.push([`report ${report.label} < ${bar} ms median`, ms(middle), verdict(middle < bar)]);
       }
     }
   };

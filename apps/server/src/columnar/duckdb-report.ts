@@ -57,15 +57,15 @@ export function duckdbReport(paged: PagedPlan): { sql: string; values: (string |
   const clickRows = once
     ? `select ${[...valuesOf(clicks.shown), ...GIVES.clicks.map((name) => `cast(${name} as double) as ${name}`)].join(', ')} from (${clicks.query.sql})`
     : `select ${[...valuesOf(clicks.shown), ...GIVES.clicks.map((name) => `cast(sum(${name}) as double) as ${name}`)].join(', ')} from (${clicks.query.sql}) group by ${columns.join(', ')}`;
-  const OTHERS = COUNT_NAMES.filter((name) => !GIVES.clicks.includes(name));
+  const restCounts = COUNT_NAMES.filter((name) => !GIVES.clicks.includes(name));
   const otherRows = (['leads', 'conversions'] as const).map((source) => {
     const { query, shown } = grouped(source);
-    const counts = OTHERS.map(
+    const counts = restCounts.map(
       (name) => `${GIVES[source].includes(name) ? `cast(${name} as double)` : '0.0'} as ${name}`,
     );
     return `select ${[...valuesOf(shown), ...counts].join(', ')} from (${query.sql})`;
   });
-  const others = `select ${[...columns, ...OTHERS.map((name) => `sum(${name}) as ${name}`)].join(', ')}
+  const others = `select ${[...columns, ...restCounts.map((name) => `sum(${name}) as ${name}`)].join(', ')}
     from (${otherRows.join('\nunion all\n')})
     ${columns.length > 0 ? `group by ${columns.join(', ')}` : 'having count(*) > 0'}`;
   const joined = columns.map((column) => `c.${column} is not distinct from r.${column}`).join(' and ') || 'true';
