@@ -4,7 +4,7 @@
 // million groups never leave DuckDB; the page does. It means what service.ts's merge, sort and page do
 // over the same rows (test/columnar-duckdb.test.ts compares both).
 import { COUNT_NAMES, NONE_LABEL, type PagedPlan, type Source } from '../reports/plan.js';
-import { binder, dayText, groupedQuery, hourText } from './duckdb-sql.js';
+import { binder, type DuckQuery, dayText, groupedQuery, hourText } from './duckdb-sql.js';
 
 /** Which counts each table gives (duckdb-sql.ts, FIGURES); the others are 0 in its rows. */
 const GIVES: Record<Source, readonly string[]> = {
@@ -21,14 +21,15 @@ function whole(value: number): string {
 
 const WEEKDAY_LIST = "['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']";
 
-export function duckdbReport(paged: PagedPlan): { sql: string; values: (string | number | bigint)[] } {
+export function duckdbReport(paged: PagedPlan): DuckQuery {
   const { bind, values } = binder();
   const columns = paged.groups.map((_, index) => `v${index}`);
 
   // Each table's rows grouped by the report's values: v0, v1… and its own counts.
   const grouped = (source: Source) => {
     const plan = paged.plans[source];
-    const query = groupedQuery(plan, bind);
+    // Clicks, millions of rows, one local day at a time (duckdb-sql.ts, groupedQuery).
+    const query = groupedQuery(plan, bind, { byDay: source === 'clicks' });
     // Time groups stay numbers until the page is formatted: day numbers, hours of the day, weekdays
     // (0 Monday; 1970-01-01, day 0, was a Thursday).
     const day = query.hours ? '(b // 24)' : 'b';

@@ -5,18 +5,31 @@
 // here, shifting each row by its zone's offset (reports/time.ts, offsetSpans): converting every row with
 // the zone's rules costs seconds at 10M rows, a CASE over two or three spans costs little. Without a range
 // the rows are bucketed in UTC as render-sql.ts does, and service.ts folds them into local buckets.
+import { type DuckDBListValue, listValue } from '@duckdb/node-api';
 import type { AggregatePlan, PlanCondition, PlanValue } from '../reports/plan.js';
-import { offsetSpans } from '../reports/time.js';
+import { nextDay, offsetSpans, startOfLocalDay } from '../reports/time.js';
 import { CONVERSION_TEXT_COLUMNS } from './schema.js';
 
 const COLUMNS: ReadonlySet<string> = new Set([...CONVERSION_TEXT_COLUMNS, 'asn', 'is_bot']);
 
+/** A bound value: text, a number, or a list of texts. */
+export type BoundValue = string | number | bigint | DuckDBListValue;
+
 export interface DuckQuery {
   sql: string;
-  values: (string | number | bigint)[];
+  values: BoundValue[];
 }
 
-const micros = (iso: string) => BigInt(Date.parse(iso)) * 1000n;
+/**
+ * An instant as a timestamp literal: microseconds since 1970, digits only (from Date.parse, never from
+ * the request's text). Written into the SQL rather than bound, so DuckDB compares it with each row
+ * group's smallest and largest time and skips the row groups outside, which it does not for a parameter.
+ */
+function instant(iso: string): string {
+  const ms = Date.parse(iso);
+  if (!Number.isSafeInteger(ms)) throw new Error(`not an instant: ${iso}`);
+  return `make_timestamp(${BigInt(ms) * 1000n})`;
+}
 
 function identifier(name: string): string {
   if (!COLUMNS.has(name)) throw new Error(`the columnar store has no column ${name}`);
@@ -38,10 +51,10 @@ const FIGURES: Record<AggregatePlan['source'], string[]> = {
 };
 
 /** Bound values of one statement, numbered as they are bound. */
-export type Bind = (value: string | number | bigint) => string;
+export type Bind = (value: BoundValue) => string;
 
-export function binder(): { bind: Bind; values: (string | number | bigint)[] } {
-  const values: (string | number | bigint)[] = [];
+export function binder(): { bind: Bind; values: BoundValue[] } {
+  const values: BoundValue[] = [];
   return {
     values,
     bind: (value) => {
@@ -90,7 +103,59 @@ export function duckdbAggregate(plan: AggregatePlan): DuckQuery {
   return { sql: `select ${[...grouped.outer, ...grouped.figures].join(', ')} from (${grouped.sql})`, values };
 }
 
-export function groupedQuery(plan: AggregatePlan, bind: Bind): GroupedQuery {
+/** Local days a range may be split into (see groupedQuery's `byDay`). */
+const MAX_SPLIT_DAYS = 400;
+
+/**
+ * The local days of [from, to) — both local midnights, as service.ts gives a range — each with its day
+ * number and its first and last instant; null past MAX_SPLIT_DAYS.
+ */
+function localDays(from: string, to: string, timeZone: string): { day: number; from: string; to: string }[] | null {
+  const [first] = offsetSpans(from, to, timeZone);
+  if (!first) return null;
+  let date = new Date(Date.parse(from) + first.offsetMinutes * 60_000).toISOString().slice(0, 10);
+  const days: { day: number; from: string; to: string }[] = [];
+  let start = from;
+  while (Date.parse(start) < Date.parse(to)) {
+    if (days.length >= MAX_SPLIT_DAYS) return null;
+    const next = nextDay(date);
+    const end = new Date(Math.min(startOfLocalDay(next, timeZone).getTime(), Date.parse(to))).toISOString();
+    days.push({ day: Date.parse(`${date}T00:00:00Z`) / 86_400_000, from: start, to: end });
+    start = end;
+    date = next;
+  }
+  return days;
+}
+
+/**
+ * `byDay`: a plan by local days is grouped one day at a time, each day's rows (a slice of the time-ordered
+ * table) grouped with its day number as a constant. Half a million groups of 10M clicks took a third
+ * longer grouped at once: the groups of one day fit in the processor's cache.
+ */
+export function groupedQuery(plan: AggregatePlan, bind: Bind, { byDay = false } = {}): GroupedQuery {
+  const buckets = plan.buckets;
+  const from = plan.where.find((entry) => entry.kind === 'time' && entry.op === '>=');
+  const to = plan.where.find((entry) => entry.kind === 'time' && entry.op === '<');
+  if (byDay && buckets && !buckets.byHour && from?.kind === 'time' && to?.kind === 'time') {
+    const days = localDays(from.at, to.at, buckets.timezone);
+    if (days && days.length > 1) {
+      const parts = days.map((day) =>
+        groupedOne(
+          {
+            ...plan,
+            where: [...plan.where, { kind: 'time', op: '>=', at: day.from }, { kind: 'time', op: '<', at: day.to }],
+          },
+          bind,
+          day.day,
+        ),
+      );
+      return { ...parts[0]!, sql: parts.map((part) => `(${part.sql})`).join('\nunion all\n') };
+    }
+  }
+  return groupedOne(plan, bind, null);
+}
+
+function groupedOne(plan: AggregatePlan, bind: Bind, day: number | null): GroupedQuery {
   // A conversion is counted at its click's time (event_at) or its postback's (created_at).
   const time = plan.time === 'event_at' ? 'event_at' : 'created_at';
   let local = false;
@@ -110,15 +175,16 @@ export function groupedQuery(plan: AggregatePlan, bind: Bind): GroupedQuery {
         return where.to === null ? `${shown(where.value)} is null` : `${shown(where.value)} = ${bind(where.to)}`;
       case 'in': {
         if (where.values.length === 0) return 'false';
-        const values = where.values.map((value) => bind(value)).join(', ');
-        // A workspace's campaigns, on every row: a list searched per row costs a fifth of what `in`
-        // with as many comparisons does, up to a few dozen values; `in` hashes longer ones.
+        const column = identifier(where.column.name);
+        // A workspace's campaigns, on every row: one list bound whole and searched per row costs a
+        // fifth of what `in` with as many comparisons does, up to a few dozen values (a list of as
+        // many parameters is built again for every chunk of rows); `in` hashes longer ones.
         return where.values.length <= SHORT_LIST
-          ? `list_contains([${values}], ${identifier(where.column.name)})`
-          : `${identifier(where.column.name)} in (${values})`;
+          ? `list_contains(cast(${bind(listValue([...where.values]))} as varchar[]), ${column})`
+          : `${column} in (${where.values.map((value) => bind(value)).join(', ')})`;
       }
       case 'time':
-        return `${time} ${where.op} make_timestamp(cast(${bind(micros(where.at))} as bigint))`;
+        return `${time} ${where.op} ${instant(where.at)}`;
       case 'never':
         return 'false';
       case 'network': {
@@ -163,18 +229,23 @@ export function groupedQuery(plan: AggregatePlan, bind: Bind): GroupedQuery {
     if (from?.kind === 'time' && to?.kind === 'time') {
       const spans = offsetSpans(from.at, to.at, buckets.timezone);
       const offset = (minutes: number) => bind(BigInt(minutes) * 60_000_000n);
-      const shift =
+      const shift = () =>
         spans.length === 1
           ? offset(spans[0]!.offsetMinutes)
           : `case ${spans
               .map((span) =>
                 span.until === null
                   ? `else ${offset(span.offsetMinutes)}`
-                  : `when ${time} < make_timestamp(cast(${bind(micros(span.until))} as bigint)) then ${offset(span.offsetMinutes)}`,
+                  : `when ${time} < ${instant(span.until)} then ${offset(span.offsetMinutes)}`,
               )
               .join(' ')} end`;
       const unit = buckets.byHour ? HOUR_US : DAY_US;
-      inner.push(`(epoch_us(${time}) + cast(${shift} as bigint)) // ${unit} as b`);
+      // One day's rows (groupedQuery, byDay): its number, the same on every row.
+      inner.push(
+        day === null
+          ? `(epoch_us(${time}) + cast(${shift()} as bigint)) // ${unit} as b`
+          : `${BigInt(day)}::bigint as b`,
+      );
       grouped.push('b');
       local = true;
       hours = buckets.byHour;
