@@ -4,7 +4,7 @@
 // million groups never leave DuckDB; the page does. It means what service.ts's merge, sort and page do
 // over the same rows (test/columnar-duckdb.test.ts compares both).
 import { COUNT_NAMES, NONE_LABEL, type PagedPlan, type Source } from '../reports/plan.js';
-import { binder, type DuckQuery, dayText, groupedQuery, hourText } from './duckdb-sql.js';
+import { binder, type DuckQuery, dayText, groupedQuery, hourText, localDays } from './duckdb-sql.js';
 
 /** Which counts each table gives (duckdb-sql.ts, FIGURES); the others are 0 in its rows. */
 const GIVES: Record<Source, readonly string[]> = {
@@ -25,11 +25,13 @@ export function duckdbReport(paged: PagedPlan): DuckQuery {
   const { bind, values } = binder();
   const columns = paged.groups.map((_, index) => `v${index}`);
 
+  // A day at a time pays when days hold many groups each; by one value and day it cost more than it saved.
+  const valueGroups = paged.groups.filter((group) => group !== 'day' && group !== 'hour' && group !== 'weekday').length;
   // Each table's rows grouped by the report's values: v0, v1… and its own counts.
   const grouped = (source: Source) => {
     const plan = paged.plans[source];
     // Clicks, millions of rows, one local day at a time (duckdb-sql.ts, groupedQuery).
-    const query = groupedQuery(plan, bind, { byDay: source === 'clicks' });
+    const query = groupedQuery(plan, bind, { byDay: source === 'clicks' && valueGroups >= 2 });
     // Time groups stay numbers until the page is formatted: day numbers, hours of the day, weekdays
     // (0 Monday; 1970-01-01, day 0, was a Thursday).
     const day = query.hours ? '(b // 24)' : 'b';
@@ -76,9 +78,23 @@ export function duckdbReport(paged: PagedPlan): DuckQuery {
   ];
 
   // The values as the report shows them.
+  // Days as text from a list of the range's days, rather than a date formatted on each of half a
+  // million rows.
+  const range = paged.plans.clicks.where.filter((entry) => entry.kind === 'time');
+  const days =
+    range[0]?.kind === 'time' && range[1]?.kind === 'time' && paged.plans.clicks.buckets
+      ? localDays(range[0].at, range[1].at, paged.plans.clicks.buckets.timezone)
+      : null;
+  const dayOf = (value: string) => {
+    if (!days || days.length === 0) return dayText(value);
+    const texts = days.map((entry) => `'${new Date(entry.day * 86_400_000).toISOString().slice(0, 10)}'`);
+    const first = whole(days[0]!.day);
+    const last = whole(days[days.length - 1]!.day);
+    return `case when ${value} between ${first} and ${last} then [${texts.join(', ')}][${value} - ${first} + 1] else ${dayText(value)} end`;
+  };
   const formatted = paged.groups.map((group, index) =>
     group === 'day'
-      ? dayText(`m.v${index}`)
+      ? dayOf(`m.v${index}`)
       : group === 'hour'
         ? hourText(`m.v${index}`)
         : group === 'weekday'

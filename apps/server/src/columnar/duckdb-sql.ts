@@ -110,7 +110,11 @@ const MAX_SPLIT_DAYS = 400;
  * The local days of [from, to) — both local midnights, as service.ts gives a range — each with its day
  * number and its first and last instant; null past MAX_SPLIT_DAYS.
  */
-function localDays(from: string, to: string, timeZone: string): { day: number; from: string; to: string }[] | null {
+export function localDays(
+  from: string,
+  to: string,
+  timeZone: string,
+): { day: number; from: string; to: string }[] | null {
   const [first] = offsetSpans(from, to, timeZone);
   if (!first) return null;
   let date = new Date(Date.parse(from) + first.offsetMinutes * 60_000).toISOString().slice(0, 10);
