@@ -231,6 +231,33 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
       fromColumns.list.filter((row) => row.campaign === 'camp-a').reduce((sum, row) => sum + row.cost, 0),
     ).toBeCloseTo(5, 6);
   });
+
+  it('checks the next send after an insert whose answer was lost, and stores each event once', async () => {
+    const events = generateEvents(200, 31, 50_000);
+    await write(events);
+    // ClickHouse stores the insert, but its answer never arrives (a timeout, a dropped connection).
+    let lost = 1;
+    const real = node.feed.store;
+    const lossy: ClickHouseStore = Object.create(real);
+    lossy.append = async (table, rows, options) => {
+      await real.append(table, rows, options);
+      if (lost-- > 0) throw new Error('ClickHouse answer lost (test)');
+    };
+    const feed = new ClickHouseFeed(store.db, lossy, silent);
+    const ids = events.clicks.map((click) => click.click_id);
+    const leads = events.leads.map((lead) => lead.lead_id);
+    await expect(feed.sendEvents(ids, leads)).rejects.toThrow(/answer lost/);
+    // The writer sends the batch again, as it does after any failure: the feed asks ClickHouse first.
+    await feed.sendEvents(ids, leads);
+    const [held] = await real.client.select(
+      `SELECT count() AS stored, uniqExact(row_key) AS keys FROM clicks WHERE row_key IN (${ids.map((id) => `'${id}'`).join(', ')})`,
+    );
+    expect(Number(held?.keys)).toBe(ids.length);
+    expect(Number(held?.stored)).toBe(ids.length);
+    const report = query({ group_by: 'subaff,country' });
+    const fromColumns = await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(report);
+    expect(fromColumns).toEqual(await new ReportsService(store.db, { rollups: false }).run(report));
+  });
 });
 
 onClickHouse('two tracker nodes writing to one ClickHouse [postgres]', () => {

@@ -182,6 +182,9 @@ function removedRow(last: Record<string, unknown>, version: number): Record<stri
   return row;
 }
 
+/** Who sends rows to ClickHouse: the event writer, the cost change pass, the backfill. */
+type Sender = 'writer' | 'costs' | 'backfill';
+
 export interface FeedLog {
   info(message: string): void;
   warn(message: string): void;
@@ -192,8 +195,11 @@ export class ClickHouseFeed {
   private readonly conversions = new LogCursor();
   /** Cost changes sent past a gap in the log: read again until the gap fills, not sent again. */
   private readonly costsAhead = new Set<number>();
-  /** An insert failed: ClickHouse may have stored it all the same, so the next one is checked. */
-  private uncertain = false;
+  /**
+   * Senders whose last insert failed: ClickHouse may have stored it all the same, so their next one is
+   * checked. One flag each, as the writer, the cost pass and the backfill send side by side.
+   */
+  private readonly uncertain = new Set<Sender>();
   private backfilled = false;
   private sendingChanges: Promise<number> = Promise.resolve(0);
   private sendingConversions: Promise<number> = Promise.resolve(0);
@@ -222,6 +228,7 @@ export class ClickHouseFeed {
       const { rows } = await sql<EventRecord>`select ${eventColumns(table)} from ${sql.table(SOURCES[table].table)} e
         where ${sql.ref(`e.${SOURCES[table].id}`)} in (${sql.join([...ids])})`.execute(this.db);
       await this.append(
+        'writer',
         table,
         rows.map((record) => columnarRow(record)),
         again,
@@ -229,12 +236,12 @@ export class ClickHouseFeed {
     }
   }
 
-  private async append(table: ColumnarTable, rows: ColumnarRow[], again: boolean): Promise<void> {
+  private async append(sender: Sender, table: ColumnarTable, rows: ColumnarRow[], again: boolean): Promise<void> {
     try {
-      await this.store.append(table, rows, { again: again || this.uncertain });
-      this.uncertain = false;
+      await this.store.append(table, rows, { again: again || this.uncertain.has(sender) });
+      this.uncertain.delete(sender);
     } catch (error) {
-      this.uncertain = true;
+      this.uncertain.add(sender);
       throw error;
     }
   }
@@ -280,6 +287,7 @@ export class ClickHouseFeed {
       if (rows.length === 0) return sent;
       const fresh = rows.filter((record) => !this.costsAhead.has(Number(record.change_id)));
       await this.append(
+        'costs',
         'clicks',
         fresh.map((record) => columnarRow(record, { key: `cost:${record.change_id}`, cost: Number(record.delta) })),
         false,
@@ -373,6 +381,7 @@ export class ClickHouseFeed {
           done = bound;
         } else {
           await this.append(
+            'backfill',
             table,
             rows.map((record) => columnarRow(record)),
             again,
