@@ -5,26 +5,20 @@
 // Within the subset 18.16 shares with current releases: no window functions (the totals are `WITH
 // TOTALS`, the number of rows `rows_before_limit_at_least`, exact for a grouped query), `LIMIT offset,
 // count`, names through `transform` rather than a join, UNION ALL branches cast to one type each.
-import { COUNT_NAMES, NONE_LABEL, type PagedPlan, type Source } from '../reports/plan.js';
+import {
+  COUNT_NAMES,
+  COUNTS_OF,
+  NONE_LABEL,
+  type PagedPlan,
+  pageBound,
+  type Source,
+  WEEKDAY_LIST,
+} from '../reports/plan.js';
 import { aggregateQuery, literal } from './clickhouse-sql.js';
 
 const SOURCES: readonly Source[] = ['clicks', 'leads', 'conversions'];
 
-/** Which counts each table gives (clickhouse-sql.ts, FIGURES, as `f_*`); the others are 0 in its rows. */
-const GIVES: Record<Source, readonly string[]> = {
-  clicks: ['clicks', 'unique_clicks', 'cost'],
-  leads: ['leads'],
-  conversions: ['conversions', 'approved', 'pending', 'rejected', 'revenue', 'revenue_confirmed'],
-};
-
-const WEEKDAYS = "['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']";
 const isTime = (group: string) => group === 'day' || group === 'hour' || group === 'weekday';
-
-/** A page's bound, written into the statement: a whole number. */
-function whole(value: number): string {
-  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`not a page bound: ${value}`);
-  return String(value);
-}
 
 /**
  * The statement (without FORMAT): rows `o0`, `o1`… (the values as shown) and `n_<count>`; totals and the
@@ -48,7 +42,7 @@ export function clickhouseReport(paged: PagedPlan, from: (source: Source) => str
       return `CAST(${grouped ? `g_${group}` : 'NULL'} AS Nullable(String)) AS v${index}`;
     });
     const counts = COUNT_NAMES.map(
-      (name) => `toFloat64(${GIVES[source].includes(name) ? `f_${name}` : '0'}) AS ${name}`,
+      (name) => `toFloat64(${COUNTS_OF[source].includes(name) ? `f_${name}` : '0'}) AS ${name}`,
     );
     return `SELECT ${[...values, ...counts].join(', ')} FROM (${sql})`;
   });
@@ -59,7 +53,7 @@ export function clickhouseReport(paged: PagedPlan, from: (source: Source) => str
     if (group === 'day')
       return `if(isNull(${value}), NULL, toString(addDays(toDate('1970-01-01'), assumeNotNull(${value}))))`;
     if (group === 'hour') return `if(${value} < 10, concat('0', toString(${value})), toString(${value}))`;
-    if (group === 'weekday') return `${WEEKDAYS}[assumeNotNull(${value}) + 1]`;
+    if (group === 'weekday') return `${WEEKDAY_LIST}[assumeNotNull(${value}) + 1]`;
     return value;
   });
   const labels = paged.groups.map((group, index) => {
@@ -100,5 +94,5 @@ export function clickhouseReport(paged: PagedPlan, from: (source: Source) => str
     FROM (${union})
     GROUP BY ${columns.join(', ')} WITH TOTALS
     ORDER BY ${order.join(', ')}
-    ${paged.limit > 0 ? `LIMIT ${whole(paged.offset)}, ${whole(paged.limit)}` : ''}`;
+    ${paged.limit > 0 ? `LIMIT ${pageBound(paged.offset)}, ${pageBound(paged.limit)}` : ''}`;
 }

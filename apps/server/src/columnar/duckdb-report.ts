@@ -3,23 +3,16 @@
 // with the names service.ts passes, ordered and paged, with the number of rows and the totals. Half a
 // million groups never leave DuckDB; the page does. It means what service.ts's merge, sort and page do
 // over the same rows (test/columnar-duckdb.test.ts compares both).
-import { COUNT_NAMES, NONE_LABEL, type PagedPlan, type Source } from '../reports/plan.js';
+import {
+  COUNT_NAMES,
+  COUNTS_OF,
+  NONE_LABEL,
+  type PagedPlan,
+  pageBound,
+  type Source,
+  WEEKDAY_LIST,
+} from '../reports/plan.js';
 import { binder, type DuckQuery, dayText, groupedQuery, hourText, localDays } from './duckdb-sql.js';
-
-/** Which counts each table gives (duckdb-sql.ts, FIGURES); the others are 0 in its rows. */
-const GIVES: Record<Source, readonly string[]> = {
-  clicks: ['clicks', 'unique_clicks', 'cost'],
-  leads: ['leads'],
-  conversions: ['conversions', 'approved', 'pending', 'rejected', 'revenue', 'revenue_confirmed'],
-};
-
-/** A page's bound, written into the statement: a whole number or nothing. */
-function whole(value: number): string {
-  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`not a page bound: ${value}`);
-  return String(value);
-}
-
-const WEEKDAY_LIST = "['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']";
 
 export function duckdbReport(paged: PagedPlan): DuckQuery {
   const { bind, values } = binder();
@@ -58,13 +51,13 @@ export function duckdbReport(paged: PagedPlan): DuckQuery {
   const times = paged.groups.filter((group) => group === 'day' || group === 'hour' || group === 'weekday');
   const once = times.length === 0 || (times.includes('day') && (!clicks.query.hours || times.includes('hour')));
   const clickRows = once
-    ? `select ${[...valuesOf(clicks.shown), ...GIVES.clicks.map((name) => `cast(${name} as double) as ${name}`)].join(', ')} from (${clicks.query.sql})`
-    : `select ${[...valuesOf(clicks.shown), ...GIVES.clicks.map((name) => `cast(sum(${name}) as double) as ${name}`)].join(', ')} from (${clicks.query.sql}) group by ${columns.join(', ')}`;
-  const restCounts = COUNT_NAMES.filter((name) => !GIVES.clicks.includes(name));
+    ? `select ${[...valuesOf(clicks.shown), ...COUNTS_OF.clicks.map((name) => `cast(${name} as double) as ${name}`)].join(', ')} from (${clicks.query.sql})`
+    : `select ${[...valuesOf(clicks.shown), ...COUNTS_OF.clicks.map((name) => `cast(sum(${name}) as double) as ${name}`)].join(', ')} from (${clicks.query.sql}) group by ${columns.join(', ')}`;
+  const restCounts = COUNT_NAMES.filter((name) => !COUNTS_OF.clicks.includes(name));
   const otherRows = (['leads', 'conversions'] as const).map((source) => {
     const { query, shown } = grouped(source);
     const counts = restCounts.map(
-      (name) => `${GIVES[source].includes(name) ? `cast(${name} as double)` : '0.0'} as ${name}`,
+      (name) => `${COUNTS_OF[source].includes(name) ? `cast(${name} as double)` : '0.0'} as ${name}`,
     );
     return `select ${[...valuesOf(shown), ...counts].join(', ')} from (${query.sql})`;
   });
@@ -74,7 +67,7 @@ export function duckdbReport(paged: PagedPlan): DuckQuery {
   const joined = columns.map((column) => `c.${column} is not distinct from r.${column}`).join(' and ') || 'true';
   const merged = [
     ...columns.map((column) => `coalesce(c.${column}, r.${column}) as ${column}`),
-    ...COUNT_NAMES.map((name) => `coalesce(${GIVES.clicks.includes(name) ? 'c' : 'r'}.${name}, 0.0) as ${name}`),
+    ...COUNT_NAMES.map((name) => `coalesce(${COUNTS_OF.clicks.includes(name) ? 'c' : 'r'}.${name}, 0.0) as ${name}`),
   ];
 
   // The values as the report shows them.
@@ -88,8 +81,8 @@ export function duckdbReport(paged: PagedPlan): DuckQuery {
   const dayOf = (value: string) => {
     if (!days || days.length === 0) return dayText(value);
     const texts = days.map((entry) => `'${new Date(entry.day * 86_400_000).toISOString().slice(0, 10)}'`);
-    const first = whole(days[0]!.day);
-    const last = whole(days[days.length - 1]!.day);
+    const first = String(BigInt(days[0]!.day));
+    const last = String(BigInt(days[days.length - 1]!.day));
     return `case when ${value} between ${first} and ${last} then [${texts.join(', ')}][${value} - ${first} + 1] else ${dayText(value)} end`;
   };
   const formatted = paged.groups.map((group, index) =>
@@ -146,6 +139,6 @@ export function duckdbReport(paged: PagedPlan): DuckQuery {
     ].join(', ')}
     from m ${joins.join(' ')} cross join t
     order by ${order.join(', ')}
-    ${paged.limit > 0 ? `limit ${whole(paged.limit)} offset ${whole(paged.offset)}` : ''}`;
+    ${paged.limit > 0 ? `limit ${pageBound(paged.limit)} offset ${pageBound(paged.offset)}` : ''}`;
   return { sql, values };
 }

@@ -98,6 +98,22 @@ export const COUNT_NAMES = [
 export type CountName = (typeof COUNT_NAMES)[number];
 export type Counts = Record<CountName, number>;
 
+/** Which counts each table gives (every other is 0 in its rows): what a store merges the tables by. */
+export const COUNTS_OF: Record<Source, readonly CountName[]> = {
+  clicks: ['clicks', 'unique_clicks', 'cost'],
+  leads: ['leads'],
+  conversions: ['conversions', 'approved', 'pending', 'rejected', 'revenue', 'revenue_confirmed'],
+};
+
+/** The weekdays' shown values, Monday first, as an SQL list (DuckDB and ClickHouse read it alike). */
+export const WEEKDAY_LIST = "['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']";
+
+/** A page's bound, written into a store's statement: a whole number, else refused. */
+export function pageBound(value: number): string {
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`not a page bound: ${value}`);
+  return String(value);
+}
+
 /** The shown value of `hour`, the label of a row without a value. */
 export const NONE_LABEL = '(none)';
 
