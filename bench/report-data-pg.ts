@@ -5,6 +5,7 @@
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { ClickHouseClient, parseClickHouseUrl } from '../apps/server/src/columnar/clickhouse-client.js';
+import { literal } from '../apps/server/src/columnar/clickhouse-sql.js';
 import { migrateToLatest, openStore, SQLITE_FILE_NAME } from '../apps/server/src/store/database.js';
 import { BenchFailure } from './support.js';
 
@@ -76,6 +77,30 @@ export async function createServerDatabases(cleanups: (() => Promise<unknown>)[]
   cleanups.push(() => clickhouse.execute(`DROP DATABASE IF EXISTS ${name}`, { inDatabase: false }));
   const databaseUrl = withDatabase(POSTGRES_ADMIN_URL, name);
   return { databaseUrl, clickhouseUrl, label: `ClickHouse (PostgreSQL), databases ${name} in both` };
+}
+
+/**
+ * Waits until ClickHouse has no merge running in the run's database (three looks a second apart), at
+ * most `limitMs`: a backfill leaves hundreds of parts, and their merges would be timed with the first
+ * reports. Answers the seconds waited and the active parts of clicks then.
+ */
+export async function settledClickHouse(
+  clickhouseUrl: string,
+  limitMs = 900_000,
+): Promise<{ seconds: number; parts: number }> {
+  const client = new ClickHouseClient(parseClickHouseUrl(clickhouseUrl));
+  const database = literal(client.target.database);
+  const started = performance.now();
+  let quiet = 0;
+  while (quiet < 3 && performance.now() - started < limitMs) {
+    const [running] = await client.select(`SELECT count() AS n FROM system.merges WHERE database = ${database}`);
+    quiet = Number(running?.n ?? 0) === 0 ? quiet + 1 : 0;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+  const [parts] = await client.select(
+    `SELECT count() AS n FROM system.parts WHERE database = ${database} AND table = 'clicks' AND active`,
+  );
+  return { seconds: (performance.now() - started) / 1000, parts: Number(parts?.n ?? 0) };
 }
 
 /** A SQLite database in `dir` with the schema the server would give it; answers its file. */

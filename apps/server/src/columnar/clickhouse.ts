@@ -16,6 +16,8 @@ import {
   CONVERSION_COLUMN_NAMES,
   createConversionsTable,
   createTable,
+  HASH_COLUMNS,
+  hashColumnDefinition,
   literal,
   storedRow,
 } from './clickhouse-sql.js';
@@ -34,12 +36,40 @@ export class ClickHouseStore implements ColumnarStore {
   /** Creates the database and both tables when missing; safe on every start of every node. */
   async open(): Promise<this> {
     await this.client.execute(`CREATE DATABASE IF NOT EXISTS ${this.client.target.database}`, { inDatabase: false });
-    for (const table of TABLES) await this.client.execute(createTable(table));
+    for (const table of TABLES) {
+      await this.client.execute(createTable(table));
+      await this.addHashColumns(table);
+    }
     await this.client.execute(createConversionsTable());
     await this.client.execute(
       'CREATE TABLE IF NOT EXISTS progress (name String, value Int64, version UInt64) ENGINE = ReplacingMergeTree(version) ORDER BY name',
     );
     return this;
+  }
+
+  /**
+   * A table made before the hash columns existed gets them; ClickHouse computes them for its older parts
+   * as they are read, until those are merged.
+   */
+  private async addHashColumns(table: ColumnarTable): Promise<void> {
+    const missing = await this.missingHashColumns(table);
+    if (missing.length === 0) return;
+    try {
+      await this.client.execute(
+        `ALTER TABLE ${table} ${missing.map((column) => `ADD COLUMN ${hashColumnDefinition(column)}`).join(', ')}`,
+      );
+    } catch (error) {
+      // 18.16 has no ADD COLUMN IF NOT EXISTS: another node starting at the same time may have added them.
+      if ((await this.missingHashColumns(table)).length > 0) throw error;
+    }
+  }
+
+  private async missingHashColumns(table: ColumnarTable): Promise<typeof HASH_COLUMNS> {
+    const present = await this.client.select(
+      `SELECT name FROM system.columns WHERE database = ${literal(this.client.target.database)} AND table = ${literal(table)}`,
+    );
+    const names = new Set(present.map((row) => String(row.name)));
+    return HASH_COLUMNS.filter((column) => !names.has(column.name));
   }
 
   /**
