@@ -88,6 +88,10 @@ const PLANS: [string, AggregatePlan][] = [
       [campaigns('c1', 'c2', 'c4', 'c5', 'c6', 'c7', 'c8', 'c9', 'nowhere', '')],
     ),
   ],
+  [
+    'a workspace of 5,000 campaigns, by country',
+    plan('leads', [group('country', 'country')], [campaigns(...Array.from({ length: 5000 }, (_, i) => `c${i}`))]),
+  ],
   // A campaign filter (service.ts: filters.campaign): one campaign, no campaign, empty text.
   ['one campaign, by var1', plan('clicks', [group('var1', 'var1')], [equals('campaign_external_id', 'c3')])],
   ['no campaign, by country', plan('clicks', [group('country', 'country')], [equals('campaign_external_id', null)])],
