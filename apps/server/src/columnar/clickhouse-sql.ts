@@ -65,7 +65,8 @@ export const COLUMN_NAMES = COLUMNS.map((column) => column.name);
  * is kept to its workspace by the list of its campaigns: matching 64-bit numbers rather than nullable
  * text saves 18.16 a third of a by-subaff report over 10M clicks (bench/README.md). A row is admitted
  * only when both of its hashes are among the list's, so a campaign outside the list would have to share
- * a hash with a listed one under two unrelated functions at once. A null is 0 in both.
+ * a hash with a listed one under two unrelated functions at once, and be in the same workspace
+ * (workspaceCampaigns). A null is 0 in both.
  */
 export const HASH_COLUMNS: readonly { name: string; type: string; expression: string }[] = [
   { name: 'h_campaign', type: 'UInt64', expression: hashOf('cityHash64', 'campaign_external_id') },
@@ -182,14 +183,13 @@ function list(values: readonly string[]): string {
 }
 
 /**
- * Up to this many campaigns are matched as text in the sorting key's form, so that only their rows are
- * read; a longer list (a workspace's campaigns) is matched by their hashes (HASH_COLUMNS).
+ * A workspace's campaigns: its events and those of no known workspace (the sorting key's first column,
+ * so only their rows are read; a campaign never moves workspace), then each row's campaign by both its
+ * hashes (HASH_COLUMNS) rather than its text.
  */
-const KEYED_CAMPAIGNS = 8;
-
-function hashedCampaigns(values: readonly string[]): string {
+function workspaceCampaigns(workspace: number, values: readonly string[]): string {
   const hashes = (hash: string) => values.map((value) => `${hash}(${literal(value)})`).join(', ');
-  return `h_campaign IN (${hashes('cityHash64')}) AND k_campaign IN (${hashes('sipHash64')})`;
+  return `workspace_id IN (0, ${literal(workspace)}) AND h_campaign IN (${hashes('cityHash64')}) AND k_campaign IN (${hashes('sipHash64')})`;
 }
 
 function condition(plan: AggregatePlan, where: PlanCondition): string {
@@ -213,7 +213,9 @@ function condition(plan: AggregatePlan, where: PlanCondition): string {
       const exact = `${name} IN (${list(where.values)})`;
       if (name !== 'campaign_external_id') return exact;
       // Conversions are few, and have no hash columns.
-      if (where.values.length > KEYED_CAMPAIGNS && plan.source !== 'conversions') return hashedCampaigns(where.values);
+      if (where.workspace !== undefined && plan.source !== 'conversions') {
+        return workspaceCampaigns(where.workspace, where.values);
+      }
       // The sorting key's form, so the primary index narrows the read; it keeps out nulls too unless ''
       // is one of the values, and only then is the column compared once more.
       const keyed = `ifNull(${name}, '') IN (${list(where.values)})`;

@@ -100,6 +100,8 @@ export interface Narrowing {
   config: Promise<ConfigNames>;
   /** The acting workspace's campaigns (issue 19): events of others are left out; null reads all. */
   campaigns: readonly string[] | null;
+  /** That workspace, when `campaigns` are its own. */
+  workspace?: number;
 }
 
 export interface ReportRange {
@@ -124,7 +126,7 @@ export async function planOf(
   source: Source,
   groups: readonly ReportGroup[],
   range: ReportRange,
-  { vars, filters, config, campaigns }: Narrowing,
+  { vars, filters, config, campaigns, workspace }: Narrowing,
 ): Promise<AggregatePlan> {
   const grouped: { alias: string; value: PlanValue }[] = [];
   for (const group of groups) {
@@ -140,7 +142,10 @@ export async function planOf(
     if (name !== null) grouped.push({ alias: `g_${group}`, value: planValue(source, name) });
   }
   const where: PlanCondition[] = [];
-  if (campaigns) where.push({ kind: 'in', column: planColumn(source, 'campaign_external_id'), values: campaigns });
+  if (campaigns) {
+    const column = planColumn(source, 'campaign_external_id');
+    where.push({ kind: 'in', column, values: campaigns, ...(workspace === undefined ? {} : { workspace }) });
+  }
   if (range.from) where.push({ kind: 'time', op: '>=', at: range.from });
   if (range.to) where.push({ kind: 'time', op: '<', at: range.to });
   for (const [name, value] of Object.entries(vars) as [ReportVarFilter, string | null][]) {

@@ -234,7 +234,13 @@ export class ReportsService {
       Object.keys(query.filters).includes('affiliate_network') ? ['affiliate_network'] : [],
     );
     const campaigns = scope ? await this.workspaceCampaigns(scope.workspaceId) : null;
-    const narrowing = { vars: query.vars, filters: query.filters, config: configuring, campaigns };
+    const narrowing = {
+      vars: query.vars,
+      filters: query.filters,
+      config: configuring,
+      campaigns,
+      ...(scope ? { workspace: scope.workspaceId } : {}),
+    };
     const inStore = await this.reportInStore(query, range, narrowing, metrics);
     if (inStore) return inStore;
     const [clicks, leads, conversions, config] = await Promise.all([
