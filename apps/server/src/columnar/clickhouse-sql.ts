@@ -63,7 +63,7 @@ export const COLUMN_NAMES = COLUMNS.map((column) => column.name);
 /**
  * Two hashes of a row's campaign, computed by ClickHouse as clicks and leads go in (never sent). A report
  * is kept to its workspace by the list of its campaigns: matching 64-bit numbers rather than nullable
- * text saves 18.16 a third of a by-subaff report over 10M clicks (bench/README.md). A row is admitted
+ * text saves 18.16 a quarter of a by-subaff report over 10M clicks (bench/README.md). A row is admitted
  * only when both of its hashes are among the list's, so a campaign outside the list would have to share
  * a hash with a listed one under two unrelated functions at once, and be in the same workspace
  * (workspaceCampaigns). A null is 0 in both.
