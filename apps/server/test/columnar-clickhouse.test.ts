@@ -429,14 +429,15 @@ onClickHouse('ClickHouse columnar store: a workspace’s campaigns', () => {
     );
     await store.append('clicks', rows.clicks);
     await store.append('leads', rows.leads);
+    // A start on that table.
+    await new ClickHouseStore(url).open();
   });
   afterAll(async () => {
     if (store) await dropStore(store);
   });
 
   it('adds the hash columns to a table made before them, at start', async () => {
-    const reopened = await new ClickHouseStore(url).open();
-    const held = await reopened.client.select(
+    const held = await store.client.select(
       "SELECT name FROM system.columns WHERE database = currentDatabase() AND table = 'clicks' AND name IN ('h_campaign', 'k_campaign')",
     );
     expect(held.map((row) => row.name).sort()).toEqual(HASH_COLUMNS.map((column) => column.name).sort());
