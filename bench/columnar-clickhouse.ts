@@ -1,11 +1,17 @@
-// Issue 23: the ClickHouse columnar store at size — append speed, then the reports that leave the rollups
-// (campaign × offer × country × day, subaff, var1 × country, one campaign by var1), medians of 5, read
-// with FINAL (what the store does), without it, and deduplicated by row key in a subquery.
-// `npx tsx bench/columnar-clickhouse.ts [rows] [CLICKHOUSE_URL]`; prints figures, asserts nothing.
+// Issue 23: the ClickHouse columnar store at size — append speed, then the five columnar reports of
+// `npm run bench` (b) as the server asks them: the same plans (reports/report-plans.ts, planOf, with the
+// acting workspace's campaigns) and the whole-report statement (ClickHouseStore.report), medians of 5.
+// The clicks carry conversions (one in a hundred) so that the merge of the three tables is timed too.
+// `npx tsx bench/columnar-clickhouse.ts [rows] [CLICKHOUSE_URL]`; prints figures, asserts nothing. A
+// database that already holds `rows` clicks is read as it is (the append is timed once).
+
+import type { ReportGroup } from '@switchyard/domain';
 import { ClickHouseStore } from '../apps/server/src/columnar/clickhouse.js';
-import { aggregateQuery } from '../apps/server/src/columnar/clickhouse-sql.js';
+import { secondsAndMs } from '../apps/server/src/columnar/clickhouse-sql.js';
 import type { ColumnarRow } from '../apps/server/src/columnar/schema.js';
-import type { AggregatePlan, PlanCondition } from '../apps/server/src/reports/plan.js';
+import type { PagedPlan } from '../apps/server/src/reports/plan.js';
+import { type ConfigNames, planOf, type ReportRange } from '../apps/server/src/reports/report-plans.js';
+import { startOfLocalDay } from '../apps/server/src/reports/time.js';
 
 const ROWS = Number(process.argv[2] ?? 10_000_000);
 const URL = process.argv[3] ?? 'http://default:@127.0.0.1:8123/switchyard_bench';
@@ -100,66 +106,38 @@ function click(id: number): ColumnarRow {
   };
 }
 
+/** One click in CONVERTING converts, an hour later: approved, pending or rejected as 7 : 2 : 1. */
+const CONVERTING = 100;
+function conversion(row: ColumnarRow): Record<string, unknown> {
+  const [seconds, ms] = secondsAndMs(row.created_at) as [number, number];
+  const draw = random();
+  const { row_key: _key, source_id: _id, events: _events, unique_events: _unique, cost: _cost, ...columns } = row;
+  return {
+    ...columns,
+    conversion_id: `v${row.source_id}`,
+    version: row.source_id,
+    deleted: 0,
+    created_at: seconds + 3600,
+    created_ms: ms,
+    event_at: seconds,
+    event_ms: ms,
+    is_conversion: 1,
+    state: draw < 0.7 ? 'approved' : draw < 0.9 ? 'pending' : 'rejected',
+    payout: Math.round(random() * 2000) / 100,
+    affiliate_network_external_id: null,
+  };
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
-const value = (name: string) => ({ column: { name, origin: false }, as: 'value' as const });
-const group = (alias: string, name: string) => ({ alias: `g_${alias}`, value: value(name) });
-const range: PlanCondition[] = [
-  { kind: 'time', op: '>=', at: new Date(start).toISOString().slice(0, 10).concat('T00:00:00.000Z') },
-  { kind: 'time', op: '<', at: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10).concat('T00:00:00.000Z') },
-];
-const REPORTS: [string, AggregatePlan, string[]][] = [
-  [
-    'campaign × offer × country × day',
-    {
-      source: 'clicks',
-      time: 'created_at',
-      groups: [
-        group('campaign', 'campaign_external_id'),
-        group('offer', 'offer_external_id'),
-        group('country', 'country'),
-      ],
-      buckets: { grain: 'day', timezone: 'UTC', byHour: false },
-      where: range,
-    },
-    ['campaign_external_id', 'offer_external_id', 'country'],
-  ],
-  [
-    'subaff',
-    { source: 'clicks', time: 'created_at', groups: [group('subaff', 'subaff')], buckets: null, where: range },
-    ['subaff'],
-  ],
-  [
-    'var1 × country',
-    {
-      source: 'clicks',
-      time: 'created_at',
-      groups: [group('var1', 'var1'), group('country', 'country')],
-      buckets: null,
-      where: range,
-    },
-    ['var1', 'country'],
-  ],
-  [
-    'one campaign by var1',
-    {
-      source: 'clicks',
-      time: 'created_at',
-      groups: [group('var1', 'var1')],
-      buckets: null,
-      where: [{ kind: 'in', column: { name: 'campaign_external_id', origin: false }, values: ['camp-7'] }, ...range],
-    },
-    ['campaign_external_id', 'var1'],
-  ],
-];
-
 const store = await new ClickHouseStore(URL).open();
 const existing = Number((await store.client.select('SELECT count() AS n FROM clicks'))[0]?.n);
 if (existing !== ROWS) {
   await store.client.execute('TRUNCATE TABLE clicks');
+  await store.client.execute('TRUNCATE TABLE conversions');
   let generating = 0;
   const began = performance.now();
   // The next batch is generated while the server parses the last one, as a writer would go on taking clicks.
@@ -168,9 +146,10 @@ if (existing !== ROWS) {
     const made = performance.now();
     const rows: ColumnarRow[] = [];
     for (let id = first; id < first + BATCH && id <= ROWS; id += 1) rows.push(click(id));
+    const converted = rows.filter((row) => row.source_id % CONVERTING === 0).map(conversion);
     generating += performance.now() - made;
     await inFlight;
-    inFlight = store.append('clicks', rows);
+    inFlight = store.append('clicks', rows).then(() => store.appendConversions(converted));
   }
   await inFlight;
   const total = (performance.now() - began) / 1000;
@@ -183,24 +162,56 @@ const [parts] = await store.client.select(
 );
 console.log(`parts: ${JSON.stringify(parts)}`);
 
-const fixedTimeKeys = ['row_key', 'created_at', 'created_ms', 'events', 'unique_events', 'cost'];
-for (const [title, plan, columns] of REPORTS) {
-  const ways: [string, string][] = [
-    ['FINAL', 'clicks FINAL'],
-    ['no dedup', 'clicks'],
-    ['LIMIT 1 BY row_key', `(SELECT ${[...fixedTimeKeys, ...columns].join(', ')} FROM clicks LIMIT 1 BY row_key)`],
-  ];
-  const line: string[] = [];
-  for (const [way, from] of ways) {
-    const { sql } = aggregateQuery(plan, from);
-    const times: number[] = [];
-    let rows = 0;
-    for (let run = 0; run < 5; run += 1) {
-      const began = performance.now();
-      rows = (await store.client.select(sql)).length;
-      times.push(performance.now() - began);
-    }
-    line.push(`${way} ${Math.round(median(times))} ms (${rows} rows)`);
+// The five columnar reports of part (b), as service.ts hands them to the store: every plan kept to the
+// workspace's campaigns, the range as local midnights, the first group's order, a page of 40.
+const campaigns = names('camp-', 40);
+const names_ = new Map(campaigns.map((id) => [id, `Campaign ${id.slice(5)}`]));
+const config: ConfigNames = {
+  names: new Map([['campaign', names_]]),
+  pathGroups: new Map(),
+  paths: new Map(),
+  offerNetworks: new Map(),
+};
+const day = (at: number) => new Date(at).toISOString().slice(0, 10);
+const REPORTS: [string, ReportGroup[], Record<string, string>][] = [
+  ['campaign × offer × country × day', ['campaign', 'offer', 'country', 'day'], {}],
+  ['by subaff', ['subaff'], {}],
+  ['var1 × country', ['var1', 'country'], {}],
+  ['one campaign by var1', ['var1'], { campaign: 'camp-1' }],
+  ['subaff × day, America/New_York', ['subaff', 'day'], {}],
+];
+for (const [title, groups, filters] of REPORTS) {
+  const timezone = title.includes('New_York') ? 'America/New_York' : 'UTC';
+  const range: ReportRange = {
+    from: startOfLocalDay(day(start), timezone).toISOString(),
+    to: startOfLocalDay(day(Date.now() + 86_400_000), timezone).toISOString(),
+    timezone,
+    attribution: 'postback',
+  };
+  const narrowing = { vars: {}, filters, config: Promise.resolve(config), campaigns, workspace: 1 };
+  const paged: PagedPlan = {
+    plans: {
+      clicks: await planOf('clicks', groups, range, narrowing),
+      leads: await planOf('leads', groups, range, narrowing),
+      conversions: await planOf('conversions', groups, range, narrowing),
+    },
+    groups,
+    names: groups.map((group) => config.names.get(group) ?? null),
+    order: { by: 'group', index: 0 },
+    descending: false,
+    limit: 40,
+    offset: 0,
+  };
+  const times: number[] = [];
+  let answer = await store.report(paged);
+  for (let run = 0; run < 5; run += 1) {
+    const began = performance.now();
+    answer = await store.report(paged);
+    times.push(performance.now() - began);
   }
-  console.log(`${title}: ${line.join('; ')}`);
+  const sorted = times.map((time) => Math.round(time)).sort((a, b) => a - b);
+  console.log(
+    `${title}: median ${median(times).toFixed(0)} ms (${sorted.join(', ')}); ${answer.total} rows, ` +
+      `${answer.totals.clicks} clicks, ${answer.totals.conversions} conversions`,
+  );
 }

@@ -10,6 +10,7 @@
 // ClickHouse (CLICKHOUSE_URL), on databases created for the run and dropped after it; the same events are
 // generated into a scratch SQLite file and copied into PostgreSQL (bench/report-data-pg.ts), and the
 // reports are timed once the server's ClickHouse backfill is done and ClickHouse has merged its parts.
+// BENCH_REBUILD_LOAD=wrk: the click bench's load while the store is rebuilt (bench/rebuild-load.ts).
 
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
@@ -17,6 +18,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { createClickFlow } from './click-flow.js';
+import { describeRebuildLoad, loadDuringRebuild, rebuildLoadWanted } from './rebuild-load.js';
 import { generateEvents } from './report-data.js';
 import {
   copyToPostgres,
@@ -205,15 +207,24 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
     3_600_000,
   );
   const rebuildStart = performance.now();
-  const duringRebuild = (await probeClicks(server.base, flow.campaignExternalId, rebuilding)).sort((a, b) => a - b);
-  const rebuildSeconds = (performance.now() - rebuildStart) / 1000;
-  console.log(
-    `${databases ? 'ClickHouse backfilled' : 'columnar store rebuilt'} from ${int(CLICKS)} clicks in ${rebuildSeconds.toFixed(1)} s after the server answered ` +
-      `(${(await rebuilding)[1]} s by its own log); clicks sent one after another meanwhile: ${int(duringRebuild.length)}, ` +
-      `p50 ${ms(duringRebuild[Math.floor(duringRebuild.length / 2)] ?? Number.NaN)}, ` +
-      `p99 ${ms(duringRebuild[Math.min(duringRebuild.length - 1, Math.ceil(duringRebuild.length * 0.99) - 1)] ?? Number.NaN)}, ` +
-      `max ${ms(duringRebuild.at(-1) ?? Number.NaN)}`,
-  );
+  const what = databases ? 'ClickHouse backfilled' : 'columnar store rebuilt';
+  if (rebuildLoadWanted()) {
+    const load = await loadDuringRebuild(server.base, flow.campaignExternalId, dataDir, rebuilding);
+    console.log(
+      `${what} from ${int(CLICKS)} clicks in ${(await rebuilding)[1]} s by its own log, under the click bench's load\n` +
+        describeRebuildLoad(load),
+    );
+  } else {
+    const duringRebuild = (await probeClicks(server.base, flow.campaignExternalId, rebuilding)).sort((a, b) => a - b);
+    const rebuildSeconds = (performance.now() - rebuildStart) / 1000;
+    console.log(
+      `${what} from ${int(CLICKS)} clicks in ${rebuildSeconds.toFixed(1)} s after the server answered ` +
+        `(${(await rebuilding)[1]} s by its own log); clicks sent one after another meanwhile: ${int(duringRebuild.length)}, ` +
+        `p50 ${ms(duringRebuild[Math.floor(duringRebuild.length / 2)] ?? Number.NaN)}, ` +
+        `p99 ${ms(duringRebuild[Math.min(duringRebuild.length - 1, Math.ceil(duringRebuild.length * 0.99) - 1)] ?? Number.NaN)}, ` +
+        `max ${ms(duringRebuild.at(-1) ?? Number.NaN)}`,
+    );
+  }
   if (databases) {
     const settled = await settledClickHouse(databases.clickhouseUrl);
     console.log(

@@ -26,7 +26,7 @@ const SOURCES: Record<ColumnarTable, { table: string; id: string }> = {
   leads: { table: 'tracker_leads', id: 'lead_id' },
 };
 
-/** Rows per backfill statement and insert. */
+/** Rows per backfill statement and insert, unless FeedOptions say otherwise. */
 const BACKFILL_BATCH = 20_000;
 /** The advisory lock of the backfill (any number no other lock on the database uses), and its wait. */
 const BACKFILL_LOCK = 2_023_062_301;
@@ -182,6 +182,11 @@ function removedRow(last: Record<string, unknown>, version: number): Record<stri
   return row;
 }
 
+export interface FeedOptions {
+  /** Rows per backfill statement and insert (tests copy in several small batches). */
+  backfillBatch?: number;
+}
+
 /** Who sends rows to ClickHouse: the event writer, the cost change pass, the backfill. */
 type Sender = 'writer' | 'costs' | 'backfill';
 
@@ -204,11 +209,16 @@ export class ClickHouseFeed {
   private sendingChanges: Promise<number> = Promise.resolve(0);
   private sendingConversions: Promise<number> = Promise.resolve(0);
 
+  private readonly backfillBatch: number;
+
   constructor(
     private readonly db: Kysely<Database>,
     readonly store: ClickHouseStore,
     private readonly log: FeedLog,
-  ) {}
+    { backfillBatch = BACKFILL_BATCH }: FeedOptions = {},
+  ) {
+    this.backfillBatch = backfillBatch;
+  }
 
   /** Reports may read ClickHouse: every event stored before it was configured has been copied to it. */
   get ready(): boolean {
@@ -374,12 +384,24 @@ export class ClickHouseFeed {
       if (done < bound) this.log.info(`ClickHouse: copying ${table} ${done + 1}…${bound} from PostgreSQL`);
       // A stop between an insert and its progress leaves that batch sent but not recorded.
       let again = true;
-      while (done < bound) {
-        const { rows } = await sql<EventRecord>`select ${eventColumns(table)} from ${sql.table(source)} e
-          where e.id > ${done} and e.id <= ${bound} order by e.id limit ${BACKFILL_BATCH}`.execute(this.db);
-        if (rows.length === 0) {
-          done = bound;
-        } else {
+      const read = (after: number) => {
+        const reading = sql<EventRecord>`select ${eventColumns(table)} from ${sql.table(source)} e
+          where e.id > ${after} and e.id <= ${bound} order by e.id limit ${this.backfillBatch}`
+          .execute(this.db)
+          .then(({ rows }) => rows);
+        // Awaited below; a failed insert first must not leave it unhandled.
+        reading.catch(() => undefined);
+        return reading;
+      };
+      // The next batch is read from PostgreSQL while ClickHouse stores this one: the two use both cores.
+      let next = done < bound ? read(done) : null;
+      while (next) {
+        const rows = await next;
+        // A batch short of full was the last below the bound.
+        const full = rows.length === this.backfillBatch;
+        const last = full ? Number(rows[rows.length - 1]!.id) : bound;
+        next = full && last < bound ? read(last) : null;
+        if (rows.length > 0) {
           await this.append(
             'backfill',
             table,
@@ -387,10 +409,10 @@ export class ClickHouseFeed {
             again,
           );
           again = false;
-          done = Number(rows[rows.length - 1]!.id);
         }
+        done = last;
         await this.store.setProgress(`copied:${table}`, done);
-        if (rows.length === BACKFILL_BATCH) this.log.info(`ClickHouse: ${table} copied up to id ${done} of ${bound}`);
+        if (full) this.log.info(`ClickHouse: ${table} copied up to id ${done} of ${bound}`);
       }
     }
   }

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { ColumnarReader } from '../reports/service.js';
 import type { Database } from '../store/schema.js';
 import { ClickHouseStore } from './clickhouse.js';
-import { ClickHouseFeed, type FeedLog } from './clickhouse-feed.js';
+import { ClickHouseFeed, type FeedLog, type FeedOptions } from './clickhouse-feed.js';
 
 /** How often cost and conversion changes are sent without a report asking, and a failed start is tried again. */
 const CHANGES_EVERY_MS = 5_000;
@@ -20,9 +20,14 @@ export interface ClickHouseNode {
   close(): Promise<void>;
 }
 
-export function startClickHouse(db: Kysely<Database>, url: string, log: FeedLog): ClickHouseNode {
+export function startClickHouse(
+  db: Kysely<Database>,
+  url: string,
+  log: FeedLog,
+  options: FeedOptions = {},
+): ClickHouseNode {
   const store = new ClickHouseStore(url);
-  const feed = new ClickHouseFeed(db, store, log);
+  const feed = new ClickHouseFeed(db, store, log, options);
   let closed = false;
   let timer: NodeJS.Timeout | null = null;
   const wait = (ms: number) =>
