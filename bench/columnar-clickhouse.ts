@@ -165,9 +165,9 @@ console.log(`parts: ${JSON.stringify(parts)}`);
 // The five columnar reports of part (b), as service.ts hands them to the store: every plan kept to the
 // workspace's campaigns, the range as local midnights, the first group's order, a page of 40.
 const campaigns = names('camp-', 40);
-const names_ = new Map(campaigns.map((id) => [id, `Campaign ${id.slice(5)}`]));
+const campaignNames = new Map(campaigns.map((id) => [id, `Campaign ${id.slice(5)}`]));
 const config: ConfigNames = {
-  names: new Map([['campaign', names_]]),
+  names: new Map([['campaign', campaignNames]]),
   pathGroups: new Map(),
   paths: new Map(),
   offerNetworks: new Map(),
