@@ -64,7 +64,7 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
     await write(before);
     await storeConversions(store.db, generateConversions(before, 7));
     await updateCampaignCost(store, 'camp-c', ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 9 }));
-    // In batches of 300: the last one short, each read while the one before is stored.
+    // In batches of 300, the last one short.
     node = startClickHouse(store.db, url, silent, { backfillBatch: 300 });
     await node.started;
     // Events stored since: their writer sends them.
