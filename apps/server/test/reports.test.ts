@@ -1,7 +1,7 @@
 import { REPORT_FILTER_GROUPS, REPORT_METRICS, type ReportResponse, type ReportRow } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { localBucket, nextDay, startOfLocalDay, utcGrain } from '../src/reports/time.js';
+import { localBucket, nextDay, offsetSpans, startOfLocalDay, utcGrain } from '../src/reports/time.js';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { postbackPath } from './fixtures/postbacks.js';
 import { countryIn, DE_IP, DESKTOP, GB_IP, IPHONE, US_IP } from './fixtures/traffic.js';
@@ -29,6 +29,20 @@ describe('report time buckets', () => {
     expect(startOfLocalDay('2026-03-29', 'Europe/London').toISOString()).toBe('2026-03-29T00:00:00.000Z');
     expect(startOfLocalDay('2026-03-30', 'Europe/London').toISOString()).toBe('2026-03-29T23:00:00.000Z');
     expect(nextDay('2026-12-31')).toBe('2027-01-01');
+  });
+
+  it('finds the instants a zone changes its offset, the same when its offsets are read again', () => {
+    // New York fell back on 2026-11-01 at 06:00 UTC (02:00 EDT); Kolkata has one offset throughout.
+    const range = ['2026-10-25T04:00:00.000Z', '2026-11-26T05:00:00.000Z'] as const;
+    const expected = [
+      { until: '2026-11-01T06:00:00.000Z', offsetMinutes: -240 },
+      { until: null, offsetMinutes: -300 },
+    ];
+    expect(offsetSpans(...range, 'America/New_York')).toEqual(expected);
+    // Read again (the offsets are kept), and one day of it, which starts before the change.
+    expect(offsetSpans(...range, 'America/New_York')).toEqual(expected);
+    expect(offsetSpans('2026-11-01T04:00:00.000Z', '2026-11-02T05:00:00.000Z', 'America/New_York')).toEqual(expected);
+    expect(offsetSpans(...range, 'Asia/Kolkata')).toEqual([{ until: null, offsetMinutes: 330 }]);
   });
 
   it('folds UTC quarter-hours into local days and hours', () => {

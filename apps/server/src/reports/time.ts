@@ -46,11 +46,37 @@ function localParts(instant: number, timeZone: string): LocalParts {
   };
 }
 
+/**
+ * Offsets already read, by zone and instant. A report by day reads the same hours of its range several
+ * times (each table's plan, each day's slice), and each reading is a formatToParts call of tens of
+ * microseconds. Emptied when it holds OFFSETS_KEPT, so that no sequence of requests grows it for ever.
+ */
+const offsets = new Map<string, Map<number, number>>();
+const OFFSETS_KEPT = 200_000;
+let offsetsHeld = 0;
+
 /** The zone's offset from UTC at an instant, in milliseconds (local = UTC + offset). */
 function offsetAt(instant: number, timeZone: string): number {
-  const local = localParts(instant, timeZone);
-  const asUtc = Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second);
-  return asUtc - Math.floor(instant / 1000) * 1000;
+  let zone = offsets.get(timeZone);
+  if (!zone) {
+    zone = new Map();
+    offsets.set(timeZone, zone);
+  }
+  let offset = zone.get(instant);
+  if (offset === undefined) {
+    const local = localParts(instant, timeZone);
+    const asUtc = Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second);
+    offset = asUtc - Math.floor(instant / 1000) * 1000;
+    if (offsetsHeld >= OFFSETS_KEPT) {
+      offsets.clear();
+      offsetsHeld = 0;
+      zone = new Map();
+      offsets.set(timeZone, zone);
+    }
+    zone.set(instant, offset);
+    offsetsHeld += 1;
+  }
+  return offset;
 }
 
 /**
