@@ -57,25 +57,23 @@ let offsetsHeld = 0;
 
 /** The zone's offset from UTC at an instant, in milliseconds (local = UTC + offset). */
 function offsetAt(instant: number, timeZone: string): number {
+  const known = offsets.get(timeZone)?.get(instant);
+  if (known !== undefined) return known;
+  const local = localParts(instant, timeZone);
+  const asUtc = Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second);
+  const offset = asUtc - Math.floor(instant / 1000) * 1000;
+  // Kept only once read: a zone Intl refuses leaves nothing behind.
+  if (offsetsHeld >= OFFSETS_KEPT) {
+    offsets.clear();
+    offsetsHeld = 0;
+  }
   let zone = offsets.get(timeZone);
   if (!zone) {
     zone = new Map();
     offsets.set(timeZone, zone);
   }
-  let offset = zone.get(instant);
-  if (offset === undefined) {
-    const local = localParts(instant, timeZone);
-    const asUtc = Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second);
-    offset = asUtc - Math.floor(instant / 1000) * 1000;
-    if (offsetsHeld >= OFFSETS_KEPT) {
-      offsets.clear();
-      offsetsHeld = 0;
-      zone = new Map();
-      offsets.set(timeZone, zone);
-    }
-    zone.set(instant, offset);
-    offsetsHeld += 1;
-  }
+  zone.set(instant, offset);
+  offsetsHeld += 1;
   return offset;
 }
 
