@@ -68,27 +68,28 @@ export async function loadDuringRebuild(
   return result;
 }
 
-/** Clicks answered in rounds, added up: rate over their time, the worst of their percentiles. */
+/** Clicks answered per second over rounds, added up. */
+function rate(rounds: readonly LoadFigures[]): number {
+  const requests = rounds.reduce((sum, round) => sum + round.requests, 0);
+  return requests / rounds.reduce((sum, round) => sum + round.durationS, 0);
+}
+
+/** Rounds added up: their rate, and the worst of their percentiles. */
 function summed(rounds: readonly LoadFigures[]): string {
   if (rounds.length === 0) return 'no round';
-  const requests = rounds.reduce((sum, round) => sum + round.requests, 0);
-  const seconds = rounds.reduce((sum, round) => sum + round.durationS, 0);
   const rates = rounds.map((round) => Math.round(round.rps)).sort((a, b) => a - b);
+  const worst = (pick: (round: LoadFigures) => number) => ms(Math.max(...rounds.map(pick)));
   return (
-    `${int(requests / seconds)} clicks/s over ${rounds.length} round${rounds.length === 1 ? '' : 's'} ` +
-    `(${int(rates[0]!)}–${int(rates.at(-1)!)}), p50 up to ${ms(Math.max(...rounds.map((round) => round.p50)))}, ` +
-    `p99 up to ${ms(Math.max(...rounds.map((round) => round.p99)))}, max ${ms(Math.max(...rounds.map((round) => round.max)))}`
+    `${int(rate(rounds))} clicks/s over ${rounds.length} round${rounds.length === 1 ? '' : 's'} ` +
+    `(${int(rates[0]!)}–${int(rates.at(-1)!)}), p50 up to ${worst((round) => round.p50)}, ` +
+    `p99 up to ${worst((round) => round.p99)}, max ${worst((round) => round.max)}`
   );
 }
 
 export function describeRebuildLoad(load: RebuildLoad): string {
-  const during = load.during.reduce((sum, round) => sum + round.rps * round.durationS, 0);
-  const duringS = load.during.reduce((sum, round) => sum + round.durationS, 0);
-  const after = load.after.reduce((sum, round) => sum + round.rps * round.durationS, 0);
-  const afterS = load.after.reduce((sum, round) => sum + round.durationS, 0);
   const ratio =
-    duringS > 0 && afterS > 0
-      ? ` — ${((during / duringS / (after / afterS)) * 100).toFixed(1)} % of the rate after`
+    load.during.length > 0 && load.after.length > 0
+      ? ` — ${((rate(load.during) / rate(load.after)) * 100).toFixed(1)} % of the rate after`
       : '';
   return (
     `click bench (wrk, ${CONNECTIONS} connections, rounds of ${ROUND_S} s) while the store was rebuilt: ${summed(load.during)}${ratio}\n` +
