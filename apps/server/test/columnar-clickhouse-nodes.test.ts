@@ -16,6 +16,7 @@ import { type ClickHouseNode, startClickHouse } from '../src/columnar/clickhouse
 import { loadConfig } from '../src/config.js';
 import { updateCampaignCost } from '../src/costs/service.js';
 import { ReportsService } from '../src/reports/service.js';
+import { pruneChangeLogs } from '../src/store/change-logs.js';
 import { migrateToLatest, openStore, type Store } from '../src/store/database.js';
 import { EngineStore } from '../src/store/traffic/engine-store.js';
 import { EventWriter } from '../src/store/traffic/event-writer.js';
@@ -65,7 +66,7 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
     await storeConversions(store.db, generateConversions(before, 7));
     await updateCampaignCost(store, 'camp-c', ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 9 }));
     // In batches of 300, the last one short.
-    node = startClickHouse(store.db, url, silent, { backfillBatch: 300 });
+    node = startClickHouse(store.db, url, silent, { backfillBatch: 300, pruneAfterMs: 0 });
     await node.started;
     // Events stored since: their writer sends them.
     const since = generateEvents(2000, 8, 10_000);
@@ -258,6 +259,67 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
     const report = query({ group_by: 'subaff,country' });
     const fromColumns = await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(report);
     expect(fromColumns).toEqual(await new ReportsService(store.db, { rollups: false }).run(report));
+  });
+
+  it('prunes the changes ClickHouse holds; a click sent after, and a ClickHouse copied afresh, count each cost once', async () => {
+    const count = async (table: 'tracker_click_cost_changes' | 'conversion_changes') =>
+      Number(
+        (
+          await store.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    // Clicks stored while ClickHouse was out of reach for their writer, and a cost set over them.
+    const late = generateEvents(300, 41, 60_000);
+    await write(late);
+    await updateCampaignCost(
+      store,
+      'camp-a',
+      ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 41.2, filter: { var1: 'zone-1' } }),
+    );
+    await changeConversions(store.db, 8);
+    // The changes reach ClickHouse before those clicks do, and are pruned.
+    await node.feed.sendCostChanges();
+    await node.feed.sendConversionChanges();
+    const horizons = await node.feed.followed();
+    expect(horizons).not.toBeNull();
+    const logged = (await count('tracker_click_cost_changes')) + (await count('conversion_changes'));
+    expect(await pruneChangeLogs(store.db, horizons!)).toBe(logged);
+    expect(logged).toBeGreaterThan(0);
+    expect((await count('tracker_click_cost_changes')) + (await count('conversion_changes'))).toBe(0);
+    // Their writer sends them now, with the cost they were stored with: the change counts once.
+    await node.feed.sendEvents(
+      late.clicks.map((click) => click.click_id),
+      late.leads.map((lead) => lead.lead_id),
+      { again: true },
+    );
+    const report = query({ group_by: 'campaign,var1', timezone: 'Asia/Kolkata' });
+    const fromEvents = await new ReportsService(store.db, { rollups: false }).run(report);
+    expect(
+      fromEvents.list
+        .filter((row) => row.campaign === 'camp-a' && row.var1 === 'zone-1')
+        .reduce((sum, row) => sum + row.cost, 0),
+    ).toBeCloseTo(41.2, 6);
+    expect(await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(report)).toEqual(
+      fromEvents,
+    );
+
+    // A ClickHouse that starts empty now: every click with its cost now, every conversion as it is.
+    const freshUrl = runUrl('afresh');
+    const fresh = startClickHouse(store.db, freshUrl, silent, { backfillBatch: 300, pruneAfterMs: 0 });
+    try {
+      await fresh.started;
+      for (const asked of [report, query({ group_by: 'offer,country', timezone: 'America/New_York' })]) {
+        const fromFresh = await new ReportsService(store.db, { rollups: false, columnar: fresh.reader }).run(asked);
+        expect(fromFresh).toEqual(await new ReportsService(store.db, { rollups: false }).run(asked));
+        expect(fromFresh.totals.approved).toBeGreaterThan(0);
+      }
+    } finally {
+      await fresh.close();
+      await dropDatabase(freshUrl);
+    }
   });
 });
 

@@ -1,12 +1,14 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type TReportQuery, ZCostUpdate, ZReportQuery } from '@switchyard/domain';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDBStore } from '../src/columnar/duckdb.js';
 import { ColumnarFollower } from '../src/columnar/follower.js';
 import { loadConfig } from '../src/config.js';
 import { updateCampaignCost } from '../src/costs/service.js';
 import { type ColumnarReader, ReportsService } from '../src/reports/service.js';
+import { pruneChangeLogs } from '../src/store/change-logs.js';
 import { migrateToLatest, openStore, type Store } from '../src/store/database.js';
 import { EventWriter } from '../src/store/traffic/event-writer.js';
 import {
@@ -167,6 +169,70 @@ describe('the embedded columnar store [sqlite]', () => {
     );
     await fresh.close();
   });
+
+  it('prunes the changes it holds; a store rebuilt after pruning still agrees, and later changes are followed', async () => {
+    const count = async (table: 'tracker_click_cost_changes' | 'conversion_changes') =>
+      Number(
+        (
+          await store.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const events = new ReportsService(store.db, { rollups: false });
+    const report = query({ group_by: 'campaign,var1', timezone: 'Europe/Berlin' });
+    await updateCampaignCost(
+      store,
+      'camp-c',
+      ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 31.5 }),
+    );
+    await changeConversions(store.db, 11);
+    await store.db
+      .updateTable('conversions')
+      .set({ state: 'rejected' })
+      .where('conversion_id', 'like', 'conv-7-4%')
+      .execute();
+    await follower.catchUp();
+    const logged = (await count('tracker_click_cost_changes')) + (await count('conversion_changes'));
+    expect(logged).toBeGreaterThan(0);
+    // A change the store does not hold yet stays.
+    await store.db.updateTable('conversions').set({ payout: 12.25 }).where('conversion_id', '=', 'conv-7-6').execute();
+    // In slices of 100 ids (5,000 when the server prunes).
+    expect(await pruneChangeLogs(store.db, follower.followed, 100)).toBe(logged);
+    expect(await count('tracker_click_cost_changes')).toBe(0);
+    expect(await count('conversion_changes')).toBe(1);
+
+    // Later changes get later ids, and the store follows them.
+    await updateCampaignCost(
+      store,
+      'camp-a',
+      ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 64.1, filter: { var1: 'zone-1' } }),
+    );
+    await store.db
+      .updateTable('conversions')
+      .set({ state: 'approved' })
+      .where('conversion_id', 'like', 'conv-11-4%')
+      .execute();
+    const now = await events.run(report);
+    expect(await new ReportsService(store.db, { rollups: false, columnar }).run(report)).toEqual(now);
+    expect(now.totals.cost).toBeGreaterThan(0);
+    expect(now.totals.rejected).toBeGreaterThan(0);
+
+    // A store deleted by hand now: its clicks and conversions as they are, none of the pruned changes.
+    const fresh = await DuckDBStore.open(':memory:');
+    const rebuilt = await ColumnarFollower.start(store.sqlite!.name, fresh, { info: () => undefined });
+    await rebuilt.rebuild();
+    const reader: ColumnarReader = {
+      ready: true,
+      conversions: true,
+      catchUp: () => rebuilt.catchUp(),
+      aggregate: (plan) => fresh.aggregate(plan),
+    };
+    expect(await new ReportsService(store.db, { rollups: false, columnar: reader }).run(report)).toEqual(now);
+    expect(rebuilt.followed).toEqual(follower.followed);
+    await fresh.close();
+  });
 });
 
 describe('columnar store rows', () => {
@@ -207,5 +273,46 @@ describe('the server on SQLite [sqlite]', () => {
     const response = await app.inject({ method: 'GET', url: '/api/reports?group_by=subaff', headers: bearer(token) });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json<{ total: number }>().total).toBe(0);
+  });
+
+  it('prunes the changes its columnar store holds once it has caught up at start', async () => {
+    const app = await db.buildApp({
+      env: { SWITCHYARD_ADMIN_EMAIL: ADMIN_EMAIL, SWITCHYARD_ADMIN_PASSWORD: ADMIN_PASSWORD },
+    });
+    const events = generateEvents(400, 51);
+    const writer = new EventWriter(app.store.db, app.store.sqlite ? { sqlite: app.store.sqlite } : {});
+    addEvents(writer, events);
+    await writer.close();
+    await storeConversions(app.store.db, generateConversions(events, 51));
+    await updateCampaignCost(
+      app.store,
+      'camp-a',
+      ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 12 }),
+    );
+    const logged = async (on: FastifyInstance) => {
+      let rows = 0;
+      for (const table of ['tracker_click_cost_changes', 'conversion_changes'] as const) {
+        const found = await on.store.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow();
+        rows += Number(found.n);
+      }
+      return rows;
+    };
+    expect(await logged(app)).toBeGreaterThan(100);
+    // The next start copies what it missed, then prunes what it holds.
+    await app.close();
+    const restarted = await db.buildAppOnSameDatabase(app, {
+      env: { SWITCHYARD_ADMIN_EMAIL: ADMIN_EMAIL, SWITCHYARD_ADMIN_PASSWORD: ADMIN_PASSWORD },
+    });
+    await expect.poll(() => logged(restarted), { timeout: 20_000 }).toBe(0);
+    // Changes made since are kept until the store holds them.
+    await updateCampaignCost(
+      restarted.store,
+      'camp-b',
+      ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 3 }),
+    );
+    expect(await logged(restarted)).toBeGreaterThan(0);
   });
 });

@@ -216,6 +216,20 @@ forEachDatabase('cost models', (db) => {
         [third, 0],
       ]),
     );
+    // What ClickHouse is sent for each (columnar/clickhouse-feed.ts): the cost it was stored with, its
+    // changes apart. The third was never moved.
+    const stored = await app.store.db
+      .selectFrom('tracker_clicks')
+      .select(['click_id', 'original_cost'])
+      .where('click_id', 'in', [first!, second!, third!])
+      .execute();
+    expect(new Map(stored.map((row) => [row.click_id, row.original_cost]))).toEqual(
+      new Map([
+        [first, 0],
+        [second, 0],
+        [third, null],
+      ]),
+    );
     const conversions = await events<ConversionEvent>('conversions', {
       filters: JSON.stringify({ campaign: String(campaign.external_id) }),
       state: 'all',

@@ -120,6 +120,36 @@ forEachDatabase('migrations', (db) => {
     );
     expect(applied.rows.length).toBeGreaterThan(0);
   });
+
+  it('0021 gives clicks whose cost changed before it the cost they were stored with', async () => {
+    store = openStore(loadConfig({ ...(await db.createDatabase()) }));
+    const before = Object.fromEntries(
+      Object.entries(migrations(store.dialect)).filter(([name]) => name < '0021'),
+    ) as Record<string, Migration>;
+    const upTo = new Migrator({ db: store.db, provider: { getMigrations: async () => before } });
+    expect((await upTo.migrateToLatest()).error).toBeUndefined();
+    for (const [click, cost] of [
+      ['c-changed', 1.75],
+      ['c-same', 0.4],
+    ] as const) {
+      await sql`insert into tracker_clicks (click_id, created_at, campaign_external_id, visitor_id, is_unique,
+          vars, cost, is_bot, reason)
+        values (${click}, '2026-11-01T10:00:00.000Z', 'camp', 'v', 1, '{}', ${cost}, 0, 'matched')`.execute(store.db);
+    }
+    await sql`insert into tracker_click_cost_changes (click_id, delta)
+      values ('c-changed', 1.0), ('c-changed', 0.25)`.execute(store.db);
+
+    await migrateToLatest(store);
+    const rows = await store.db
+      .selectFrom('tracker_clicks')
+      .select(['click_id', 'cost', 'original_cost'])
+      .orderBy('click_id')
+      .execute();
+    expect(rows).toEqual([
+      { click_id: 'c-changed', cost: 1.75, original_cost: 0.5 },
+      { click_id: 'c-same', cost: 0.4, original_cost: null },
+    ]);
+  });
 });
 
 describe('SQLite page size', () => {

@@ -8,14 +8,19 @@
 // Conversions change after they are stored: every change in PostgreSQL's change log
 // (store/conversion-changes.ts) is sent as the conversion's whole row, versioned by the change.
 //
-// Costs: a click is sent with the cost it was stored with (its cost now, less its recorded changes),
+// Costs: a click is sent with the cost it was stored with (`original_cost`, kept by its first change),
 // and each change (store/click-cost-changes.ts) is sent as an adjustment row by `sendCostChanges`, so a
 // change counts once whether it was made before or after its click reached ClickHouse.
 //
 // Events stored before ClickHouse was configured are copied at start by `backfill`, in id order, one
 // node at a time, with its progress kept in ClickHouse; reports read ClickHouse once that copy is done.
+// The backfill sends a click with its cost now, less the changes still in the log (which the change pass
+// sends), and every conversion as it is now, before it follows their log: a ClickHouse that starts empty
+// needs none of the changes pruned before it (store/change-logs.ts). Pruning waits for that copy, and
+// then removes only what this node has sent (`followed`).
 import { type Kysely, sql } from 'kysely';
 import { FROM_ORIGIN } from '../reports/service.js';
+import type { ChangeLogHorizons } from '../store/change-logs.js';
 import type { Database } from '../store/schema.js';
 import type { ClickHouseStore } from './clickhouse.js';
 import { secondsAndMs } from './clickhouse-sql.js';
@@ -31,6 +36,8 @@ const BACKFILL_BATCH = 20_000;
 /** The advisory lock of the backfill (any number no other lock on the database uses), and its wait. */
 const BACKFILL_LOCK = 2_023_062_301;
 const BACKFILL_WAIT_MS = 1_000;
+/** What the backfill copies, each up to the bound it recorded when it began. */
+const COPIED = ['clicks', 'leads', 'conversions'] as const;
 /** Cost changes read per pass. */
 const CHANGES_BATCH = 20_000;
 /**
@@ -39,17 +46,23 @@ const CHANGES_BATCH = 20_000;
  */
 const GAP_PATIENCE_MS = 60_000;
 
-/** The selected columns of an event row (`e`), its original cost and its campaign's workspace. */
-function eventColumns(table: ColumnarTable) {
+/**
+ * The selected columns of an event row (`e`) and its campaign's workspace. A click's cost: `stored`, the
+ * one it was stored with (its changes are sent apart); `unlogged`, its cost now less the changes still
+ * in the log (for a ClickHouse that has none of the pruned ones).
+ */
+function eventColumns(table: ColumnarTable, cost: 'stored' | 'unlogged' = 'stored') {
   const { id } = SOURCES[table];
   const text = COLUMNAR_TEXT_COLUMNS.map((name) =>
     table === 'leads' && name === 'lander_external_id' ? `null as lander_external_id` : `e.${name}`,
   );
-  const cost =
-    table === 'clicks'
-      ? `e.cost - coalesce((select sum(x.delta) from tracker_click_cost_changes x where x.click_id = e.click_id), 0)`
-      : '0';
-  return sql.raw(`e.${id} as event_id, e.id, e.created_at, e.is_unique, ${cost} as cost, e.asn, e.is_bot,
+  const costOf =
+    table === 'leads'
+      ? '0'
+      : cost === 'stored'
+        ? 'coalesce(e.original_cost, e.cost)'
+        : `e.cost - coalesce((select sum(x.delta) from tracker_click_cost_changes x where x.click_id = e.click_id), 0)`;
+  return sql.raw(`e.${id} as event_id, e.id, e.created_at, e.is_unique, ${costOf} as cost, e.asn, e.is_bot,
     ${text.join(', ')},
     (select min(c.workspace_id) from config_records c
       where c.kind in ('campaigns', 'tracker-campaigns') and c.external_id = e.campaign_external_id) as workspace_id`);
@@ -185,6 +198,12 @@ function removedRow(last: Record<string, unknown>, version: number): Record<stri
 export interface FeedOptions {
   /** Rows per backfill statement and insert (tests copy in several small batches). */
   backfillBatch?: number;
+  /**
+   * How long this node follows the change logs itself before it prunes them (tests: 0). Its cursors
+   * start at what ClickHouse holds, which another node may have sent past a gap that node still waits
+   * on (GAP_PATIENCE_MS): by then that wait is over.
+   */
+  pruneAfterMs?: number;
 }
 
 /** Who sends rows to ClickHouse: the event writer, the cost change pass, the backfill. */
@@ -210,14 +229,36 @@ export class ClickHouseFeed {
   private sendingConversions: Promise<number> = Promise.resolve(0);
 
   private readonly backfillBatch: number;
+  private readonly pruneAfterMs: number;
+  /** When this node's change cursors were read from ClickHouse (null: not yet). */
+  private followingSince: number | null = null;
 
   constructor(
     private readonly db: Kysely<Database>,
     readonly store: ClickHouseStore,
     private readonly log: FeedLog,
-    { backfillBatch = BACKFILL_BATCH }: FeedOptions = {},
+    { backfillBatch = BACKFILL_BATCH, pruneAfterMs = 2 * GAP_PATIENCE_MS }: FeedOptions = {},
   ) {
     this.backfillBatch = backfillBatch;
+    this.pruneAfterMs = pruneAfterMs;
+  }
+
+  /**
+   * How far the change logs may be pruned (store/change-logs.ts): what this node has sent, once the
+   * ClickHouse it sends to holds every event and conversion stored before it (one emptied meanwhile has
+   * to be copied again first); null until then.
+   */
+  async followed(): Promise<ChangeLogHorizons | null> {
+    const costs = this.costs.last;
+    const conversions = this.conversions.last;
+    if (!this.backfilled || costs === null || conversions === null || this.followingSince === null) return null;
+    if (Date.now() - this.followingSince < this.pruneAfterMs) return null;
+    for (const step of COPIED) {
+      const bound = await this.store.progress(`bound:${step}`);
+      const copied = await this.store.progress(`copied:${step}`);
+      if (bound === null || copied === null || copied < bound) return null;
+    }
+    return { costChanges: costs, conversionChanges: conversions };
   }
 
   /** Reports may read ClickHouse: every event stored before it was configured has been copied to it. */
@@ -286,7 +327,10 @@ export class ClickHouseFeed {
 
   private async costPass(): Promise<number> {
     const cursor = this.costs;
-    if (cursor.last === null) cursor.last = await this.store.lastCostChange();
+    if (cursor.last === null) {
+      cursor.last = await this.store.lastCostChange();
+      this.followingSince ??= Date.now();
+    }
     if (!(await this.newer('tracker_click_cost_changes', cursor.last))) return 0;
     let sent = 0;
     for (;;) {
@@ -312,7 +356,10 @@ export class ClickHouseFeed {
 
   private async conversionsPass(): Promise<number> {
     const cursor = this.conversions;
-    if (cursor.last === null) cursor.last = await this.store.lastConversionChange();
+    if (cursor.last === null) {
+      cursor.last = await this.store.lastConversionChange();
+      this.followingSince ??= Date.now();
+    }
     if (!(await this.newer('conversion_changes', cursor.last))) return 0;
     let sent = 0;
     for (;;) {
@@ -359,27 +406,53 @@ export class ClickHouseFeed {
       }
       try {
         await this.copyBefore();
+        await this.copyConversions();
       } finally {
         await sql`select pg_advisory_unlock(${BACKFILL_LOCK})`.execute(connection);
       }
     });
-    // Every conversion, through its change log (which holds the ones stored before it existed too).
+    // Every conversion changed since it was copied.
     await this.sendConversionChanges();
     this.backfilled = true;
     this.log.info(`ClickHouse: holds every event (checked in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   }
 
+  /** The id up to which `source` is copied: recorded once, the first time a copy of it starts. */
+  private async bound(step: (typeof COPIED)[number], source: string): Promise<number> {
+    const recorded = await this.store.progress(`bound:${step}`);
+    if (recorded !== null) return recorded;
+    const found = await sql<{ id: number | string | null }>`select max(id) as id from ${sql.table(source)}`.execute(
+      this.db,
+    );
+    const bound = Number(found.rows[0]?.id ?? 0);
+    await this.store.setProgress(`bound:${step}`, bound);
+    return bound;
+  }
+
+  /**
+   * Every conversion stored when ClickHouse was first configured, as it is now, at version 0: any change
+   * of it, before or after, is in the log at a higher version (the change log may have been pruned).
+   */
+  private async copyConversions(): Promise<void> {
+    const bound = await this.bound('conversions', 'conversions');
+    let done = (await this.store.progress('copied:conversions')) ?? 0;
+    while (done < bound) {
+      const { rows } = await sql<ConversionRecord & { id: number | string }>`
+        select e.id, ${conversionColumns()} from conversions e
+          left join tracker_clicks c on c.click_id = e.click_id
+          left join tracker_leads l on l.lead_id = e.lead_id
+        where e.id > ${done} and e.id <= ${bound} order by e.id limit ${this.backfillBatch}`.execute(this.db);
+      const full = rows.length === this.backfillBatch;
+      if (rows.length > 0) await this.store.appendConversions(rows.map((record) => conversionRow(record, 0)));
+      done = full ? Number(rows[rows.length - 1]!.id) : bound;
+      await this.store.setProgress('copied:conversions', done);
+    }
+  }
+
   private async copyBefore(): Promise<void> {
     for (const table of ['clicks', 'leads'] as const) {
       const { table: source } = SOURCES[table];
-      let bound = await this.store.progress(`bound:${table}`);
-      if (bound === null) {
-        const found = await sql<{ id: number | string | null }>`select max(id) as id from ${sql.table(source)}`.execute(
-          this.db,
-        );
-        bound = Number(found.rows[0]?.id ?? 0);
-        await this.store.setProgress(`bound:${table}`, bound);
-      }
+      const bound = await this.bound(table, source);
       let done = (await this.store.progress(`copied:${table}`)) ?? 0;
       if (done < bound) this.log.info(`ClickHouse: copying ${table} ${done + 1}…${bound} from PostgreSQL`);
       // A stop between an insert and its progress leaves that batch sent but not recorded.
@@ -387,7 +460,7 @@ export class ClickHouseFeed {
       // One batch at a time: reading the next while ClickHouse stores this one gained little on two cores
       // and slowed the clicks answered meanwhile (bench/README.md).
       while (done < bound) {
-        const { rows } = await sql<EventRecord>`select ${eventColumns(table)} from ${sql.table(source)} e
+        const { rows } = await sql<EventRecord>`select ${eventColumns(table, 'unlogged')} from ${sql.table(source)} e
           where e.id > ${done} and e.id <= ${bound} order by e.id limit ${this.backfillBatch}`.execute(this.db);
         // A batch short of full was the last below the bound.
         const full = rows.length === this.backfillBatch;

@@ -4,6 +4,7 @@
 // stops a click: the writer retries and the journal keeps events, and reports read PostgreSQL meanwhile.
 import type { Kysely } from 'kysely';
 import type { ColumnarReader } from '../reports/service.js';
+import { ChangeLogPruner } from '../store/change-logs.js';
 import type { Database } from '../store/schema.js';
 import { ClickHouseStore } from './clickhouse.js';
 import { ClickHouseFeed, type FeedLog, type FeedOptions } from './clickhouse-feed.js';
@@ -50,8 +51,12 @@ export function startClickHouse(
     }
   })();
 
+  // Changes sent are pruned from PostgreSQL's logs now and then (feed.followed says how far).
+  const pruner = new ChangeLogPruner(db, () => feed.followed(), { info: (message) => log.warn(message) });
+
   const changes = setInterval(() => {
     if (!feed.ready) return;
+    pruner.maybePrune();
     feed.sendCostChanges().catch((error: unknown) => log.warn(`ClickHouse: cost changes not sent: ${String(error)}`));
     feed
       .sendConversionChanges()
@@ -77,6 +82,7 @@ export function startClickHouse(
       closed = true;
       clearInterval(changes);
       if (timer) clearTimeout(timer);
+      await pruner.idle();
       await store.close();
     },
   };

@@ -166,6 +166,11 @@ export class DuckDBStore implements ColumnarStore {
     await this.connection.run('insert into progress values ($1, $2)', [name, value]);
   }
 
+  /** Removes every conversion, in the caller's transaction (a first copy of them all follows). */
+  async clearConversions(): Promise<void> {
+    await this.connection.run('delete from conversions');
+  }
+
   /**
    * Replaces the conversions `ids` with what `write` appends (their rows now; a conversion removed
    * appends none), in the caller's transaction.

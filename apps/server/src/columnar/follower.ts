@@ -7,10 +7,15 @@
 // one snapshot and writes DuckDB in one transaction: clicks copied in the pass carry every change the
 // snapshot holds, so a change is added as an adjustment row only to clicks copied by an earlier pass
 // (for the others, the row records it at zero, so the store knows it was seen).
+//
+// Conversions: a store that has none yet copies every conversion as it is now, and the log's last id in
+// the same snapshot; from then on it follows the log (store/conversion-changes.ts). So neither log is
+// needed past what the store holds, and both are pruned up to `followed` (store/change-logs.ts).
 
 import { type DuckDBAppender, DuckDBTimestampValue } from '@duckdb/node-api';
 import SQLite from 'better-sqlite3';
 import { FROM_ORIGIN } from '../reports/service.js';
+import type { ChangeLogHorizons } from '../store/change-logs.js';
 import type { DuckDBStore } from './duckdb.js';
 import { COLUMNAR_TEXT_COLUMNS, CONVERSION_TEXT_COLUMNS, type ColumnarTable } from './schema.js';
 
@@ -69,6 +74,8 @@ const CONVERSION_AT = {
 const CONVERSION_CAMPAIGN_AT = CONVERSION_AT.text + CONVERSION_TEXT_COLUMNS.indexOf('campaign_external_id');
 /** Conversion changes (store/conversion-changes.ts) one pass copies at most. */
 const CONVERSION_CHANGES_PASS = 50_000;
+/** The progress that says the store copied every conversion once (then follows their log). */
+const CONVERSIONS_COPIED = 'conversions_copied';
 
 const AT = { eventId: 0, id: 1, createdAt: 2, isUnique: 3, cost: 4, asn: 5, isBot: 6, text: 7 } as const;
 const CAMPAIGN_AT = AT.text + COLUMNAR_TEXT_COLUMNS.indexOf('campaign_external_id');
@@ -82,6 +89,9 @@ export class ColumnarFollower {
   private readonly lastConversionChangeId: SQLite.Statement<[], { id: number | null }>;
   private readonly changedConversions: SQLite.Statement<[number, number], RawRow>;
   private readonly conversionRows: SQLite.Statement<[number, number], RawRow>;
+  /** Every conversion after an id, with its id last (a store's first copy). */
+  private readonly allConversions: SQLite.Statement<[number, number], RawRow>;
+  private conversionsCopied = false;
   private readonly sqlite: SQLite.Database;
   private readonly events: Record<ColumnarTable, SQLite.Statement<[number, number], RawRow>>;
   private readonly countAfter: Record<ColumnarTable, SQLite.Statement<[number], { count: number }>>;
@@ -131,6 +141,14 @@ export class ColumnarFollower {
          where e.conversion_id in (${changed})`,
       )
       .raw(true);
+    this.allConversions = this.sqlite
+      .prepare<[number, number], RawRow>(
+        `select ${conversionSelected()}, e.id from conversions as e
+         left join tracker_clicks as c on c.click_id = e.click_id
+         left join tracker_leads as l on l.lead_id = e.lead_id
+         where e.id > ? order by e.id limit ?`,
+      )
+      .raw(true);
     this.workspaceOfCampaign = this.sqlite.prepare(
       `select workspace_id from config_records where kind in ('campaigns', 'tracker-campaigns') and external_id = ?`,
     );
@@ -141,7 +159,13 @@ export class ColumnarFollower {
     for (const table of ['clicks', 'leads'] as const) follower.last[table] = await store.lastSourceId(table);
     follower.lastChange = await store.lastCostChange();
     follower.lastConversionChange = await store.progress('conversion_changes');
+    follower.conversionsCopied = (await store.progress(CONVERSIONS_COPIED)) === 1;
     return follower;
+  }
+
+  /** The last change of each log the store holds, committed: the logs may be pruned up to it. */
+  get followed(): ChangeLogHorizons {
+    return { costChanges: this.lastChange, conversionChanges: this.lastConversionChange };
   }
 
   /** Whether reports may read the store: it has caught up once since it started. */
@@ -238,7 +262,12 @@ export class ColumnarFollower {
             }
           });
         }
-        if (lastConversionChange > conversionsUntil) {
+        if (!this.conversionsCopied) {
+          rows += await this.copyConversions();
+          conversionsUntil = lastConversionChange;
+          await this.store.setProgress('conversion_changes', conversionsUntil);
+          await this.store.setProgress(CONVERSIONS_COPIED, 1);
+        } else if (lastConversionChange > conversionsUntil) {
           const from = conversionsUntil;
           conversionsUntil = Math.min(lastConversionChange, from + CONVERSION_CHANGES_PASS);
           const ids = [...new Set(this.changedConversions.all(from, conversionsUntil).map((row) => String(row[0])))];
@@ -252,6 +281,7 @@ export class ColumnarFollower {
         }
       });
       this.lastConversionChange = conversionsUntil;
+      this.conversionsCopied = true;
       this.last.clicks = last.clicks;
       this.last.leads = last.leads;
       this.lastChange = Math.max(this.lastChange, lastChange);
@@ -259,6 +289,24 @@ export class ColumnarFollower {
       this.sqlite.exec('commit');
     }
     return { rows, more };
+  }
+
+  /** Every conversion as it is now, in place of any the store held (the pass's snapshot and transaction). */
+  private async copyConversions(): Promise<number> {
+    await this.store.clearConversions();
+    const idAt = CONVERSION_AT.text + CONVERSION_TEXT_COLUMNS.length;
+    let after = 0;
+    let copied = 0;
+    for (;;) {
+      const batch = this.allConversions.all(after, BATCH);
+      if (batch.length === 0) return copied;
+      await this.store.appendWith('conversions', (appender) => {
+        for (const conversion of batch) this.appendConversion(appender, conversion);
+      });
+      after = Number(batch[batch.length - 1]![idAt]);
+      copied += batch.length;
+      if (batch.length < BATCH) return copied;
+    }
   }
 
   /**

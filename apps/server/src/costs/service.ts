@@ -7,7 +7,7 @@ import { COST_FILTER_KEYS, type TCostUpdate } from '@switchyard/domain';
 import type { Kysely } from 'kysely';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { nextDay, startOfLocalDay } from '../reports/time.js';
-import { recordCostChanges } from '../store/click-cost-changes.js';
+import { originalCost, recordCostChanges } from '../store/click-cost-changes.js';
 import type { Store } from '../store/database.js';
 import { applyRollupDeltas, DIMENSION_COLUMNS, type RollupDelta, rollupDeltas } from '../store/report-rollups.js';
 import type { Database } from '../store/schema.js';
@@ -114,7 +114,7 @@ export async function updateCampaignCost(
       for (let start = 0; start < ids.length; start += ID_CHUNK) {
         await trx
           .updateTable('tracker_clicks')
-          .set({ cost })
+          .set({ cost, original_cost: originalCost() })
           .where('id', 'in', ids.slice(start, start + ID_CHUNK))
           .execute();
         written += ID_CHUNK;

@@ -7,6 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { TReportQuery } from '@switchyard/domain';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
+import { ChangeLogPruner } from '../store/change-logs.js';
 import type { Database } from '../store/schema.js';
 import { type ColumnarReader, type ReportScope, ReportsService } from './service.js';
 
@@ -45,21 +46,40 @@ async function openColumnar(file: string): Promise<{ reader: ColumnarReader; clo
   const { DuckDBStore } = await import('../columnar/duckdb.js');
   const { ColumnarFollower } = await import('../columnar/follower.js');
   const store = await DuckDBStore.open(file);
-  const follower = await ColumnarFollower.start(settings.file, store, {
-    info: (message) => send({ type: 'log', message }),
-  });
-  void follower.rebuild().catch((error: unknown) => send({ type: 'log', message: `columnar store: ${String(error)}` }));
+  const log = { info: (message: string) => send({ type: 'log', message }) };
+  const follower = await ColumnarFollower.start(settings.file, store, log);
+  // The change logs the follower has passed are pruned on a connection of their own (the one above only
+  // reads), after the rebuild and then now and then after a catch-up.
+  const writer = new SQLite(settings.file, { timeout: settings.busyTimeoutMs, fileMustExist: true });
+  const pruner = new ChangeLogPruner(
+    new Kysely<Database>({ dialect: new SqliteDialect({ database: writer }) }),
+    () => (follower.ready ? follower.followed : null),
+    log,
+  );
+  void follower
+    .rebuild()
+    .then(() => pruner.prune())
+    .catch((error: unknown) => send({ type: 'log', message: `columnar store: ${String(error)}` }));
   return {
     reader: {
       get ready() {
         return follower.ready;
       },
       conversions: true,
-      catchUp: () => follower.catchUp(),
+      catchUp: () =>
+        follower.catchUp().then((copied) => {
+          pruner.maybePrune();
+          return copied;
+        }),
       aggregate: (plan) => store.aggregate(plan),
       report: (paged) => store.report(paged),
     },
-    close: () => follower.stop().then(() => store.close()),
+    close: async () => {
+      await follower.stop();
+      await pruner.idle();
+      writer.close();
+      await store.close();
+    },
   };
 }
 

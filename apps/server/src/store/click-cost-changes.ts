@@ -1,7 +1,7 @@
 // Issue 23: each change to a stored click's cost (a campaign's cost set, a cost model paid by conversion),
 // kept in order in the transaction that makes it, so the append-only columnar store adds it as an
 // adjustment row (columnar/schema.ts) instead of rewriting the click.
-import type { Generated, Kysely, Migration, Transaction } from 'kysely';
+import { type Generated, type Kysely, type Migration, sql, type Transaction } from 'kysely';
 import type { DatabaseDialect } from '../config.js';
 import type { Database } from './schema.js';
 
@@ -65,4 +65,27 @@ export function clickCostChangesByClickMigration(): Migration {
         .execute();
     },
   };
+}
+
+/**
+ * 0021: the cost each click was stored with, kept by the first change of its cost (`originalCost`).
+ * ClickHouse is sent a click with it while every change reaches it as an adjustment row; a change pruned
+ * from the log (change-logs.ts) has reached ClickHouse, so a click it sends late still counts it once.
+ * Clicks changed before this migration get it from their changes.
+ */
+export function clickOriginalCostMigration(dialect: DatabaseDialect): Migration {
+  const money = dialect === 'postgres' ? 'double precision' : 'real';
+  return {
+    async up(db: AnyDb) {
+      await db.schema.alterTable('tracker_clicks').addColumn('original_cost', money).execute();
+      await sql`update tracker_clicks set original_cost = cost - (
+          select sum(x.delta) from tracker_click_cost_changes x where x.click_id = tracker_clicks.click_id)
+        where click_id in (select click_id from tracker_click_cost_changes)`.execute(db);
+    },
+  };
+}
+
+/** What an update of clicks' cost sets beside it: the cost they were stored with, on their first change. */
+export function originalCost() {
+  return sql<number>`coalesce(original_cost, cost)`;
 }

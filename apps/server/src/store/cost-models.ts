@@ -10,7 +10,7 @@
 import type { Kysely, Migration, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { DatabaseDialect } from '../config.js';
-import { recordCostChanges } from './click-cost-changes.js';
+import { originalCost, recordCostChanges } from './click-cost-changes.js';
 import { applyRollupDeltas, rollupDeltas } from './report-rollups.js';
 import type { Database } from './schema.js';
 import type { TrackerClickTable } from './tracker-events.js';
@@ -83,7 +83,7 @@ export async function moveClickCost(
   if (delta === 0) return;
   await trx
     .updateTable('tracker_clicks')
-    .set({ cost: sql`cost + ${delta}` })
+    .set({ cost: sql`cost + ${delta}`, original_cost: originalCost() })
     .where('click_id', '=', click.click_id)
     .execute();
   await recordCostChanges(trx, [{ click_id: click.click_id, delta }]);

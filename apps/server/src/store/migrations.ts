@@ -1,7 +1,11 @@
 import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely, Migration, MigrationProvider } from 'kysely';
 import type { DatabaseDialect } from '../config.js';
 import { apiTokensMigration } from './api-tokens.js';
-import { clickCostChangesByClickMigration, clickCostChangesMigration } from './click-cost-changes.js';
+import {
+  clickCostChangesByClickMigration,
+  clickCostChangesMigration,
+  clickOriginalCostMigration,
+} from './click-cost-changes.js';
 import { conversionChangesMigration } from './conversion-changes.js';
 import { conversionStatesMigration } from './conversion-states.js';
 import { conversionsMigration } from './conversions.js';
@@ -203,6 +207,7 @@ export function migrations(dialect: DatabaseDialect): Record<string, Migration> 
     '0018_click_cost_changes': clickCostChangesMigration(dialect),
     '0019_click_cost_changes_by_click': clickCostChangesByClickMigration(),
     '0020_conversion_changes': conversionChangesMigration(dialect),
+    '0021_click_original_cost': clickOriginalCostMigration(dialect),
   };
 }
 
