@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type TReportQuery, ZCostUpdate, ZReportQuery } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type Kysely, sql } from 'kysely';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { ClickHouseStore } from '../src/columnar/clickhouse.js';
 import { ClickHouseClient, parseClickHouseUrl } from '../src/columnar/clickhouse-client.js';
@@ -17,7 +18,9 @@ import { loadConfig } from '../src/config.js';
 import { updateCampaignCost } from '../src/costs/service.js';
 import { ReportsService } from '../src/reports/service.js';
 import { pruneChangeLogs } from '../src/store/change-logs.js';
+import { originalCost, recordCostChanges } from '../src/store/click-cost-changes.js';
 import { migrateToLatest, openStore, type Store } from '../src/store/database.js';
+import type { Database } from '../src/store/schema.js';
 import { EngineStore } from '../src/store/traffic/engine-store.js';
 import { EventWriter } from '../src/store/traffic/event-writer.js';
 import { Journal } from '../src/store/traffic/journal.js';
@@ -259,6 +262,145 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
     const report = query({ group_by: 'subaff,country' });
     const fromColumns = await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(report);
     expect(fromColumns).toEqual(await new ReportsService(store.db, { rollups: false }).run(report));
+  });
+
+  it('waits for a cost change whose transaction is still open, however long, and passes one rolled back', async () => {
+    const clicks = await store.db
+      .selectFrom('tracker_clicks')
+      .select(['click_id', 'campaign_external_id'])
+      .where('campaign_external_id', '=', 'camp-b')
+      .orderBy('id')
+      .limit(3)
+      .execute();
+    const move = (trx: Kysely<Database>, click: string, delta: number) =>
+      trx
+        .updateTable('tracker_clicks')
+        .set({ cost: sql`cost + ${delta}`, original_cost: originalCost() })
+        .where('click_id', '=', click)
+        .execute()
+        .then(() => recordCostChanges(trx, [{ click_id: click, delta }]));
+    let release: (commit: boolean) => void = () => undefined;
+    const decided = new Promise<boolean>((resolve) => {
+      release = resolve;
+    });
+    let opened: () => void = () => undefined;
+    const isOpen = new Promise<void>((resolve) => {
+      opened = resolve;
+    });
+    const rollback = new Error('rolled back (test)');
+    const open = async (click: string, delta: number) =>
+      store.db
+        .transaction()
+        .execute(async (trx) => {
+          await move(trx, click, delta);
+          opened();
+          if (!(await decided)) throw rollback;
+        })
+        .catch((error: unknown) => {
+          if (error !== rollback) throw error;
+        });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      // A change rolled back, then one committed after it: passed once the first is known to be gone.
+      const rolledBack = open(clicks[0]!.click_id, 7);
+      await isOpen;
+      await store.db.transaction().execute((trx) => move(trx, clicks[1]!.click_id, 0.5));
+      release(false);
+      await rolledBack;
+      await node.feed.sendCostChanges();
+      await node.feed.sendCostChanges();
+      const passed = (await node.feed.followed())!.costChanges;
+      const last = await store.db
+        .selectFrom('tracker_click_cost_changes')
+        .select((eb) => eb.fn.max('id').as('id'))
+        .executeTakeFirstOrThrow();
+      expect(passed).toBe(Number(last.id));
+
+      // A change held open for ten minutes while another commits after it.
+      const later = new Promise<void>((resolve) => {
+        opened = resolve;
+      });
+      const decidedAgain = new Promise<boolean>((resolve) => {
+        release = resolve;
+      });
+      const held = store.db.transaction().execute(async (trx) => {
+        await move(trx, clicks[2]!.click_id, 2.25);
+        opened();
+        await decidedAgain;
+      });
+      await later;
+      await store.db.transaction().execute((trx) => move(trx, clicks[1]!.click_id, 1));
+      await node.feed.sendCostChanges();
+      vi.setSystemTime(Date.now() + 10 * 60_000);
+      await node.feed.sendCostChanges();
+      // Not passed, so not pruned: the change still to come is below what was sent after it.
+      expect((await node.feed.followed())!.costChanges).toBe(passed);
+      release(true);
+      await held;
+      await node.feed.sendCostChanges();
+      expect((await node.feed.followed())!.costChanges).toBeGreaterThan(passed + 1);
+    } finally {
+      vi.useRealTimers();
+    }
+    const report = query({ group_by: 'campaign,offer' });
+    const fromEvents = await new ReportsService(store.db, { rollups: false }).run(report);
+    expect(await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(report)).toEqual(
+      fromEvents,
+    );
+  });
+
+  it('a node started while a change waits resumes where the others stopped, and sends what follows once', async () => {
+    const clicks = await store.db
+      .selectFrom('tracker_clicks')
+      .select('click_id')
+      .where('campaign_external_id', '=', 'camp-c')
+      .orderBy('id')
+      .limit(2)
+      .execute();
+    const move = (trx: Kysely<Database>, click: string, delta: number) =>
+      trx
+        .updateTable('tracker_clicks')
+        .set({ cost: sql`cost + ${delta}`, original_cost: originalCost() })
+        .where('click_id', '=', click)
+        .execute()
+        .then(() => recordCostChanges(trx, [{ click_id: click, delta }]));
+    let opened: () => void = () => undefined;
+    const isOpen = new Promise<void>((resolve) => {
+      opened = resolve;
+    });
+    let commit: () => void = () => undefined;
+    const committed = new Promise<void>((resolve) => {
+      commit = resolve;
+    });
+    const held = store.db.transaction().execute(async (trx) => {
+      await move(trx, clicks[0]!.click_id, 1.5);
+      opened();
+      await committed;
+    });
+    await isOpen;
+    await store.db.transaction().execute((trx) => move(trx, clicks[1]!.click_id, 0.75));
+    await node.feed.sendCostChanges();
+    const waiting = (await node.feed.followed())!.costChanges;
+    // Another node starts now: it resumes before the change still open, not past what was sent after it.
+    const started = new ClickHouseFeed(store.db, node.feed.store, silent, { pruneAfterMs: 0 });
+    await started.backfill();
+    // It sends the change after the open one again, asking ClickHouse first.
+    await started.sendCostChanges();
+    expect((await started.followed())!.costChanges).toBe(waiting);
+    commit();
+    await held;
+    await started.sendCostChanges();
+    await node.feed.sendCostChanges();
+    expect((await started.followed())!.costChanges).toBe((await node.feed.followed())!.costChanges);
+    expect((await started.followed())!.costChanges).toBeGreaterThan(waiting + 1);
+    const [adjustments] = await node.feed.store.client.select(
+      "SELECT count() AS stored, uniqExact(row_key) AS keys FROM clicks WHERE events = 0 AND row_key LIKE 'cost:%'",
+    );
+    expect(Number(adjustments?.stored)).toBe(Number(adjustments?.keys));
+    const report = query({ group_by: 'campaign,var1' });
+    expect(await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(report)).toEqual(
+      await new ReportsService(store.db, { rollups: false }).run(report),
+    );
   });
 
   it('prunes the changes ClickHouse holds; a click sent after, and a ClickHouse copied afresh, count each cost once', async () => {

@@ -19,17 +19,21 @@
 // needs none of the changes pruned before it (store/change-logs.ts). Pruning waits for that copy, and
 // then removes only what this node has sent (`followed`).
 import { type Kysely, sql } from 'kysely';
-import { FROM_ORIGIN } from '../reports/service.js';
 import type { ChangeLogHorizons } from '../store/change-logs.js';
 import type { Database } from '../store/schema.js';
 import type { ClickHouseStore } from './clickhouse.js';
-import { secondsAndMs } from './clickhouse-sql.js';
-import { COLUMNAR_TEXT_COLUMNS, CONVERSION_TEXT_COLUMNS, type ColumnarRow, type ColumnarTable } from './schema.js';
-
-const SOURCES: Record<ColumnarTable, { table: string; id: string }> = {
-  clicks: { table: 'tracker_clicks', id: 'click_id' },
-  leads: { table: 'tracker_leads', id: 'lead_id' },
-};
+import {
+  type ConversionRecord,
+  columnarRow,
+  conversionColumns,
+  conversionRow,
+  type EventRecord,
+  eventColumns,
+  removedRow,
+  SOURCES,
+} from './clickhouse-rows.js';
+import { LogCursor, SNAPSHOT_COLUMNS, type SnapshotColumns } from './log-cursor.js';
+import type { ColumnarRow, ColumnarTable } from './schema.js';
 
 /** Rows per backfill statement and insert, unless FeedOptions say otherwise. */
 const BACKFILL_BATCH = 20_000;
@@ -41,168 +45,16 @@ const COPIED = ['clicks', 'leads', 'conversions'] as const;
 /** Cost changes read per pass. */
 const CHANGES_BATCH = 20_000;
 /**
- * A gap in the change ids is a transaction not yet committed (or rolled back): changes after it are sent
- * again each pass until it fills, or until it is this old.
+ * How long a node follows the change logs before it prunes them, when its cursors had to start at what
+ * ClickHouse holds (a ClickHouse written before cursors were kept there): another node may have sent a
+ * change past one it still waits on.
  */
-const GAP_PATIENCE_MS = 60_000;
-
-/**
- * The selected columns of an event row (`e`) and its campaign's workspace. A click's cost: `stored`, the
- * one it was stored with (its changes are sent apart); `unlogged`, its cost now less the changes still
- * in the log (for a ClickHouse that has none of the pruned ones).
- */
-function eventColumns(table: ColumnarTable, cost: 'stored' | 'unlogged' = 'stored') {
-  const { id } = SOURCES[table];
-  const text = COLUMNAR_TEXT_COLUMNS.map((name) =>
-    table === 'leads' && name === 'lander_external_id' ? `null as lander_external_id` : `e.${name}`,
-  );
-  const costOf =
-    table === 'leads'
-      ? '0'
-      : cost === 'stored'
-        ? 'coalesce(e.original_cost, e.cost)'
-        : `e.cost - coalesce((select sum(x.delta) from tracker_click_cost_changes x where x.click_id = e.click_id), 0)`;
-  return sql.raw(`e.${id} as event_id, e.id, e.created_at, e.is_unique, ${costOf} as cost, e.asn, e.is_bot,
-    ${text.join(', ')},
-    (select min(c.workspace_id) from config_records c
-      where c.kind in ('campaigns', 'tracker-campaigns') and c.external_id = e.campaign_external_id) as workspace_id`);
-}
-
-type EventRecord = Record<string, unknown> & {
-  event_id: string;
-  id: number | string;
-  created_at: string;
-  is_unique: number | string;
-  cost: number | string | null;
-  asn: number | string | null;
-  is_bot: number | string;
-  workspace_id: number | string | null;
-};
-
-function columnarRow(record: EventRecord, adjustment?: { key: string; cost: number }): ColumnarRow {
-  const row = {
-    row_key: adjustment ? adjustment.key : record.event_id,
-    source_id: Number(record.id),
-    workspace_id: Number(record.workspace_id ?? 0),
-    created_at: record.created_at,
-    events: adjustment ? 0 : 1,
-    unique_events: !adjustment && Number(record.is_unique) === 1 ? 1 : 0,
-    cost: adjustment ? adjustment.cost : Number(record.cost ?? 0),
-    asn: record.asn === null ? null : Number(record.asn),
-    is_bot: Number(record.is_bot) === 1 ? 1 : 0,
-  } as ColumnarRow;
-  for (const name of COLUMNAR_TEXT_COLUMNS) {
-    const value = record[name];
-    row[name] = value === null || value === undefined ? null : String(value);
-  }
-  return row;
-}
-
-/**
- * Where following a change log (cost changes, conversion changes) resumes: past the last id sent, but
- * not past a gap younger than GAP_PATIENCE_MS (changes after it are sent again until it fills).
- */
-class LogCursor {
-  last: number | null = null;
-  /** The first change id not yet seen, and since when it has been missing. */
-  private gap: { id: number; since: number } | null = null;
-
-  /** Moves past `ids` (sent, in order) as far as it may; answers whether it moved. */
-  advance(ids: readonly number[]): boolean {
-    const before = this.last ?? 0;
-    let last = before;
-    for (const id of ids) {
-      if (id !== last + 1) {
-        const since = this.gap?.id === last + 1 ? this.gap.since : Date.now();
-        if (Date.now() - since < GAP_PATIENCE_MS) {
-          this.gap = { id: last + 1, since };
-          break;
-        }
-      }
-      last = id;
-    }
-    this.last = last;
-    return last > before;
-  }
-}
-
-/** A conversion as ClickHouse keeps it: its own columns, FROM_ORIGIN's from its click or lead. */
-function conversionColumns() {
-  const text = CONVERSION_TEXT_COLUMNS.map((name) =>
-    FROM_ORIGIN.has(name) ? `coalesce(c.${name}, l.${name}) as ${name}` : `e.${name}`,
-  );
-  return sql.raw(`e.conversion_id, e.created_at, e.event_at, e.is_conversion, e.state, e.payout,
-    coalesce(c.asn, l.asn) as asn, coalesce(c.is_bot, l.is_bot) as is_bot, ${text.join(', ')},
-    (select min(w.workspace_id) from config_records w
-      where w.kind in ('campaigns', 'tracker-campaigns') and w.external_id = e.campaign_external_id) as workspace_id`);
-}
-
-type ConversionRecord = Record<string, unknown> & {
-  conversion_id: string | null;
-  created_at: string;
-  event_at: string | null;
-  is_conversion: number | string;
-  state: string;
-  payout: number | string;
-  asn: number | string | null;
-  is_bot: number | string | null;
-  workspace_id: number | string | null;
-};
-
-function conversionRow(record: ConversionRecord, version: number): Record<string, unknown> {
-  const created = secondsAndMs(record.created_at);
-  if (!created) throw new Error(`Conversion ${record.conversion_id} has no valid created_at`);
-  const event = record.event_at === null ? null : secondsAndMs(record.event_at);
-  const row: Record<string, unknown> = {
-    conversion_id: record.conversion_id,
-    version,
-    deleted: 0,
-    workspace_id: Number(record.workspace_id ?? 0),
-    created_at: created[0],
-    created_ms: created[1],
-    event_at: event ? event[0] : null,
-    event_ms: event ? event[1] : null,
-    is_conversion: Number(record.is_conversion) === 1 ? 1 : 0,
-    state: record.state,
-    payout: Number(record.payout ?? 0),
-    asn: record.asn === null ? null : Number(record.asn),
-    is_bot: record.is_bot === null ? null : Number(record.is_bot) === 1 ? 1 : 0,
-  };
-  for (const name of CONVERSION_TEXT_COLUMNS) {
-    const value = record[name];
-    row[name] = value === null || value === undefined ? null : String(value);
-  }
-  return row;
-}
-
-/** A removed conversion's last row (as ClickHouse answered it: 64-bit numbers as text), marked removed. */
-function removedRow(last: Record<string, unknown>, version: number): Record<string, unknown> {
-  const row: Record<string, unknown> = { ...last, version, deleted: 1 };
-  for (const name of [
-    'workspace_id',
-    'created_at',
-    'created_ms',
-    'event_at',
-    'event_ms',
-    'is_conversion',
-    'payout',
-    'asn',
-    'is_bot',
-  ]) {
-    const value = row[name];
-    row[name] = value === null || value === undefined ? null : Number(value);
-  }
-  return row;
-}
+const PRUNE_AFTER_MS = 120_000;
 
 export interface FeedOptions {
   /** Rows per backfill statement and insert (tests copy in several small batches). */
   backfillBatch?: number;
-  /**
-   * How long this node follows the change logs itself before it prunes them (tests: 0). Its cursors
-   * start at what ClickHouse holds, which another node may have sent past a gap that node still waits
-   * on (GAP_PATIENCE_MS): by then that wait is over.
-   */
+  /** How long this node follows the change logs before it prunes them (PRUNE_AFTER_MS; tests: 0). */
   pruneAfterMs?: number;
 }
 
@@ -219,6 +71,8 @@ export class ClickHouseFeed {
   private readonly conversions = new LogCursor();
   /** Cost changes sent past a gap in the log: read again until the gap fills, not sent again. */
   private readonly costsAhead = new Set<number>();
+  /** The highest cost change ClickHouse held when this node started following: sent again, checked. */
+  private costsHeld = 0;
   /**
    * Senders whose last insert failed: ClickHouse may have stored it all the same, so their next one is
    * checked. One flag each, as the writer, the cost pass and the backfill send side by side.
@@ -237,7 +91,7 @@ export class ClickHouseFeed {
     private readonly db: Kysely<Database>,
     readonly store: ClickHouseStore,
     private readonly log: FeedLog,
-    { backfillBatch = BACKFILL_BATCH, pruneAfterMs = 2 * GAP_PATIENCE_MS }: FeedOptions = {},
+    { backfillBatch = BACKFILL_BATCH, pruneAfterMs = PRUNE_AFTER_MS }: FeedOptions = {},
   ) {
     this.backfillBatch = backfillBatch;
     this.pruneAfterMs = pruneAfterMs;
@@ -325,52 +179,81 @@ export class ClickHouseFeed {
     return Number(rows[0]?.id ?? 0) > last;
   }
 
+  /**
+   * Where a cursor starts: past what any node recorded it had passed (each stops at a change it may still
+   * see), else, in a ClickHouse from before that record, past the highest change it holds. Answers the
+   * highest change ClickHouse holds: sent already, perhaps, by this node before it stopped.
+   */
+  private async start(cursor: LogCursor, log: 'costs' | 'conversions'): Promise<number> {
+    const held = log === 'costs' ? await this.store.lastCostChange() : await this.store.lastConversionChange();
+    const recorded = await this.store.progress(`followed:${log}`);
+    cursor.last = recorded ?? held;
+    if (recorded === null) this.followingSince ??= Date.now();
+    else this.followingSince ??= Date.now() - this.pruneAfterMs;
+    return held;
+  }
+
+  /** Records how far a cursor has passed, for this node's next start and the others'. */
+  private async passed(cursor: LogCursor, log: 'costs' | 'conversions', moved: boolean): Promise<void> {
+    const wait = cursor.longWait();
+    if (wait) {
+      this.log.warn(
+        `ClickHouse: ${log === 'costs' ? 'cost' : 'conversion'} change ${wait.id} has waited ${wait.seconds} s for a transaction still open; later changes are sent meanwhile`,
+      );
+    }
+    if (moved) await this.store.setProgress(`followed:${log}`, cursor.last ?? 0);
+  }
+
   private async costPass(): Promise<number> {
     const cursor = this.costs;
-    if (cursor.last === null) {
-      cursor.last = await this.store.lastCostChange();
-      this.followingSince ??= Date.now();
-    }
-    if (!(await this.newer('tracker_click_cost_changes', cursor.last))) return 0;
+    if (cursor.last === null) this.costsHeld = await this.start(cursor, 'costs');
+    if (!(await this.newer('tracker_click_cost_changes', cursor.last ?? 0))) return 0;
     let sent = 0;
+    let moved = false;
     for (;;) {
-      const { rows } = await sql<EventRecord & { change_id: number | string; delta: number | string }>`
-        select x.id as change_id, x.delta, ${eventColumns('clicks')}
+      const { rows } = await sql<
+        EventRecord & SnapshotColumns & { change_id: number | string; delta: number | string }
+      >`
+        select x.id as change_id, x.delta, ${eventColumns('clicks')}, ${SNAPSHOT_COLUMNS}
         from tracker_click_cost_changes x join tracker_clicks e on e.click_id = x.click_id
         where x.id > ${cursor.last} order by x.id limit ${CHANGES_BATCH}`.execute(this.db);
-      if (rows.length === 0) return sent;
       const fresh = rows.filter((record) => !this.costsAhead.has(Number(record.change_id)));
+      // Changes up to the highest ClickHouse held at start may have been sent before a restart.
+      const again = fresh.some((record) => Number(record.change_id) <= this.costsHeld);
       await this.append(
         'costs',
         'clicks',
         fresh.map((record) => columnarRow(record, { key: `cost:${record.change_id}`, cost: Number(record.delta) })),
-        false,
+        again,
       );
       sent += fresh.length;
-      const moved = cursor.advance(rows.map((record) => Number(record.change_id)));
+      const advanced = cursor.advance(
+        rows.map((record) => Number(record.change_id)),
+        rows[0],
+      );
+      moved ||= advanced;
       for (const record of fresh) this.costsAhead.add(Number(record.change_id));
       for (const id of this.costsAhead) if (id <= (cursor.last ?? 0)) this.costsAhead.delete(id);
-      if (!moved || rows.length < CHANGES_BATCH) return sent;
+      if (!advanced || rows.length < CHANGES_BATCH) break;
     }
+    await this.passed(cursor, 'costs', moved);
+    return sent;
   }
 
   private async conversionsPass(): Promise<number> {
     const cursor = this.conversions;
-    if (cursor.last === null) {
-      cursor.last = await this.store.lastConversionChange();
-      this.followingSince ??= Date.now();
-    }
-    if (!(await this.newer('conversion_changes', cursor.last))) return 0;
+    if (cursor.last === null) await this.start(cursor, 'conversions');
+    if (!(await this.newer('conversion_changes', cursor.last ?? 0))) return 0;
     let sent = 0;
+    let moved = false;
     for (;;) {
-      const { rows } = await sql<ConversionRecord & { change_id: number | string; changed: string }>`
-        select x.id as change_id, x.conversion_id as changed, ${conversionColumns()}
+      const { rows } = await sql<ConversionRecord & SnapshotColumns & { change_id: number | string; changed: string }>`
+        select x.id as change_id, x.conversion_id as changed, ${conversionColumns()}, ${SNAPSHOT_COLUMNS}
         from conversion_changes x
           left join conversions e on e.conversion_id = x.conversion_id
           left join tracker_clicks c on c.click_id = e.click_id
           left join tracker_leads l on l.lead_id = e.lead_id
         where x.id > ${cursor.last} order by x.id limit ${CHANGES_BATCH}`.execute(this.db);
-      if (rows.length === 0) return sent;
       const stored: Record<string, unknown>[] = [];
       for (const record of rows) {
         const version = Number(record.change_id);
@@ -382,10 +265,17 @@ export class ClickHouseFeed {
         const last = await this.store.conversionRow(record.changed);
         if (last) stored.push(removedRow(last, version));
       }
-      await this.store.appendConversions(stored);
+      if (stored.length > 0) await this.store.appendConversions(stored);
       sent += rows.length;
-      if (!cursor.advance(rows.map((record) => Number(record.change_id))) || rows.length < CHANGES_BATCH) return sent;
+      const advanced = cursor.advance(
+        rows.map((record) => Number(record.change_id)),
+        rows[0],
+      );
+      moved ||= advanced;
+      if (!advanced || rows.length < CHANGES_BATCH) break;
     }
+    await this.passed(cursor, 'conversions', moved);
+    return sent;
   }
 
   /**
