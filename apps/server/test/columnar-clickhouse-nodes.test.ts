@@ -349,6 +349,37 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
     );
   });
 
+  it('two nodes following the cost changes send each one once, whichever goes first', async () => {
+    const nodes = [
+      new ClickHouseFeed(store.db, node.feed.store, silent),
+      new ClickHouseFeed(store.db, node.feed.store, silent),
+    ];
+    for (const feed of nodes) await feed.backfill();
+    const duplicated = async () => {
+      const [held] = await node.feed.store.client.select(
+        "SELECT count() - uniqExact(row_key) AS extra FROM clicks WHERE events = 0 AND row_key LIKE 'cost:%'",
+      );
+      return Number(held?.extra);
+    };
+    for (const [amount, [first, second]] of [
+      [13.5, nodes],
+      [27.25, [...nodes].reverse()],
+    ] as const) {
+      await updateCampaignCost(
+        store,
+        'camp-b',
+        ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount, filter: { var1: 'zone-1' } }),
+      );
+      const [one, two] = await Promise.all([first!.sendCostChanges(), second!.sendCostChanges()]);
+      expect(one + two).toBeGreaterThan(0);
+      expect(await duplicated()).toBe(0);
+    }
+    const report = query({ group_by: 'campaign,var1' });
+    expect(await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(report)).toEqual(
+      await new ReportsService(store.db, { rollups: false }).run(report),
+    );
+  });
+
   it('a node started while a change waits resumes where the others stopped, and sends what follows once', async () => {
     const clicks = await store.db
       .selectFrom('tracker_clicks')

@@ -10,7 +10,9 @@
 //
 // Costs: a click is sent with the cost it was stored with (`original_cost`, kept by its first change),
 // and each change (store/click-cost-changes.ts) is sent as an adjustment row by `sendCostChanges`, so a
-// change counts once whether it was made before or after its click reached ClickHouse.
+// change counts once whether it was made before or after its click reached ClickHouse. Every node
+// follows the change logs (log-cursor.ts); cost changes are sent by one node at a time, so none is
+// stored twice.
 //
 // Events stored before ClickHouse was configured are copied at start by `backfill`, in id order, one
 // node at a time, with its progress kept in ClickHouse; reports read ClickHouse once that copy is done.
@@ -40,6 +42,8 @@ const BACKFILL_BATCH = 20_000;
 /** The advisory lock of the backfill (any number no other lock on the database uses), and its wait. */
 const BACKFILL_LOCK = 2_023_062_301;
 const BACKFILL_WAIT_MS = 1_000;
+/** The advisory lock under which one node at a time sends cost changes. */
+const COSTS_LOCK = 2_023_062_302;
 /** What the backfill copies, each up to the bound it recorded when it began. */
 const COPIED = ['clicks', 'leads', 'conversions'] as const;
 /** Cost changes read per pass. */
@@ -71,7 +75,10 @@ export class ClickHouseFeed {
   private readonly conversions = new LogCursor();
   /** Cost changes sent past a gap in the log: read again until the gap fills, not sent again. */
   private readonly costsAhead = new Set<number>();
-  /** The highest cost change ClickHouse held when this node started following: sent again, checked. */
+  /**
+   * The highest cost change ClickHouse held when this node started following: in a ClickHouse from before
+   * `sent:costs` was recorded, what may have been sent.
+   */
   private costsHeld = 0;
   /**
    * Senders whose last insert failed: ClickHouse may have stored it all the same, so their next one is
@@ -208,6 +215,25 @@ export class ClickHouseFeed {
     const cursor = this.costs;
     if (cursor.last === null) this.costsHeld = await this.start(cursor, 'costs');
     if (!(await this.newer('tracker_click_cost_changes', cursor.last ?? 0))) return 0;
+    // One node at a time (a PostgreSQL advisory lock on a connection of its own): every node follows the
+    // same log, and a change one has sent, the next finds in ClickHouse's progress and checks before it
+    // sends it again. Adjustment rows are read without FINAL, so one sent twice would count twice.
+    return this.db.connection().execute(async (connection) => {
+      await sql`select pg_advisory_lock(${COSTS_LOCK})`.execute(connection);
+      try {
+        return await this.costPassAlone();
+      } finally {
+        await sql`select pg_advisory_unlock(${COSTS_LOCK})`.execute(connection);
+      }
+    });
+  }
+
+  private async costPassAlone(): Promise<number> {
+    const cursor = this.costs;
+    // Another node may have passed further, and sent changes past one this node still waits on.
+    const passed = await this.store.progress('followed:costs');
+    if (passed !== null && passed > (cursor.last ?? 0)) cursor.last = passed;
+    let sentUpTo = Math.max(this.costsHeld, (await this.store.progress('sent:costs')) ?? 0);
     let sent = 0;
     let moved = false;
     for (;;) {
@@ -218,14 +244,22 @@ export class ClickHouseFeed {
         from tracker_click_cost_changes x join tracker_clicks e on e.click_id = x.click_id
         where x.id > ${cursor.last} order by x.id limit ${CHANGES_BATCH}`.execute(this.db);
       const fresh = rows.filter((record) => !this.costsAhead.has(Number(record.change_id)));
-      // Changes up to the highest ClickHouse held at start may have been sent before a restart.
-      const again = fresh.some((record) => Number(record.change_id) <= this.costsHeld);
-      await this.append(
-        'costs',
-        'clicks',
-        fresh.map((record) => columnarRow(record, { key: `cost:${record.change_id}`, cost: Number(record.delta) })),
-        again,
-      );
+      if (fresh.length > 0) {
+        const highest = Number(fresh[fresh.length - 1]!.change_id);
+        // Sent already, perhaps, by a node (this one before a restart, or another): checked first.
+        const again = Number(fresh[0]!.change_id) <= sentUpTo;
+        // Recorded before the insert: if the insert fails after all, the next sender only checks more.
+        if (highest > sentUpTo) {
+          sentUpTo = highest;
+          await this.store.setProgress('sent:costs', sentUpTo);
+        }
+        await this.append(
+          'costs',
+          'clicks',
+          fresh.map((record) => columnarRow(record, { key: `cost:${record.change_id}`, cost: Number(record.delta) })),
+          again,
+        );
+      }
       sent += fresh.length;
       const advanced = cursor.advance(
         rows.map((record) => Number(record.change_id)),
