@@ -51,6 +51,7 @@ import { reportNoticeRoutes } from './reports/notices.js';
 import { reportViewRoutes } from './reports/report-views.js';
 import { reportRoutes } from './reports/routes.js';
 import { reportRunner } from './reports/runner.js';
+import { pruneUnread } from './store/change-logs.js';
 import { migrateToLatest, openStore, type Store } from './store/database.js';
 import { closeRedis, OutageWarning, openRedis, REDIS_KEY_PREFIX } from './store/redis.js';
 import { shareConfigChanges } from './store/redis-notices.js';
@@ -170,6 +171,11 @@ async function createServer(
         })
       : null;
   if (clickhouse) app.addHook('onClose', async () => clickhouse.close());
+  // Without a columnar store on PostgreSQL nothing reads the change logs: they are pruned once a week old.
+  if (!clickhouse && !store.sqlite) {
+    const stopPruning = pruneUnread(store.db, { info: (message) => app.log.warn(message) });
+    app.addHook('onClose', stopPruning);
+  }
   const engine = new TrafficEngine(
     store.db,
     app.log,

@@ -17,7 +17,7 @@ import { type ClickHouseNode, startClickHouse } from '../src/columnar/clickhouse
 import { loadConfig } from '../src/config.js';
 import { updateCampaignCost } from '../src/costs/service.js';
 import { ReportsService } from '../src/reports/service.js';
-import { pruneChangeLogs } from '../src/store/change-logs.js';
+import { pruneChangeLogs, prunedUnread, unreadHorizons } from '../src/store/change-logs.js';
 import { originalCost, recordCostChanges } from '../src/store/click-cost-changes.js';
 import { migrateToLatest, openStore, type Store } from '../src/store/database.js';
 import type { Database } from '../src/store/schema.js';
@@ -651,6 +651,95 @@ onClickHouse('a node whose ClickHouse is out of reach [postgres]', () => {
     } finally {
       await app.close();
       await db.cleanup();
+    }
+  });
+});
+
+onClickHouse('changes pruned while no ClickHouse read them [postgres]', () => {
+  const db = new DatabaseUnderTest('postgres');
+  const url = runUrl('unread');
+  let store: Store;
+  const day = 24 * 3600_000;
+  const count = async (table: 'tracker_click_cost_changes' | 'conversion_changes') =>
+    Number(
+      (
+        await store.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  beforeAll(async () => {
+    store = openStore(loadConfig({ ...(await db.createDatabase()) }));
+    await migrateToLatest(store);
+    const events = generateEvents(1500, 61);
+    const writer = new EventWriter(store.db, { maxBatch: 300 });
+    addEvents(writer, events);
+    await writer.close();
+    await storeConversions(store.db, generateConversions(events, 61));
+  }, 60_000);
+
+  afterAll(async () => {
+    await store?.db.destroy();
+    await dropDatabase(url);
+    await db.cleanup();
+  });
+
+  it('are pruned a week after they were made; a ClickHouse copied before says what it misses, and one copied afresh agrees', async () => {
+    // Copied once, then ClickHouse is no longer configured.
+    const first = startClickHouse(store.db, url, silent, { pruneAfterMs: 0 });
+    await first.started;
+    expect(first.reader.ready).toBe(true);
+    await first.close();
+
+    await updateCampaignCost(
+      store,
+      'camp-a',
+      ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 61 }),
+    );
+    await changeConversions(store.db, 61);
+    const logged = (await count('tracker_click_cost_changes')) + (await count('conversion_changes'));
+    expect(logged).toBeGreaterThan(0);
+    // A node without CLICKHOUSE_URL marks where the logs reached, and prunes that a week later.
+    const now = Date.now();
+    expect(await unreadHorizons(store.db, now)).toBeNull();
+    expect(await unreadHorizons(store.db, now + 6 * day)).toBeNull();
+    const horizons = await unreadHorizons(store.db, now + 7 * day + 1);
+    expect(horizons).not.toBeNull();
+    expect(await pruneChangeLogs(store.db, horizons!)).toBe(logged);
+    expect(await prunedUnread(store.db)).toEqual(horizons);
+
+    // ClickHouse configured again: its copy lacks those changes, so reports stay on PostgreSQL.
+    const warnings: string[] = [];
+    const again = startClickHouse(store.db, url, { info: () => undefined, warn: (line) => warnings.push(line) });
+    await again.started;
+    expect(again.reader.ready).toBe(false);
+    expect(warnings.join('\n')).toMatch(/misses cost or conversion changes .*cost changes \d+…\d+.*Drop its database/);
+    await again.close();
+
+    // Dropped, it is copied afresh with every figure as PostgreSQL holds it.
+    await dropDatabase(url);
+    const fresh = startClickHouse(store.db, url, silent, { pruneAfterMs: 0 });
+    try {
+      await fresh.started;
+      expect(fresh.reader.ready).toBe(true);
+      for (const report of [
+        query({ group_by: 'campaign,var1' }),
+        query({ group_by: 'offer,country', timezone: 'Asia/Tokyo' }),
+      ]) {
+        const fromColumns = await new ReportsService(store.db, { rollups: false, columnar: fresh.reader }).run(report);
+        expect(fromColumns).toEqual(await new ReportsService(store.db, { rollups: false }).run(report));
+        expect(fromColumns.totals.cost).toBeGreaterThan(0);
+        expect(fromColumns.totals.approved).toBeGreaterThan(0);
+      }
+      // And a later start of it is not taken for one that missed them.
+      const restarted = startClickHouse(store.db, url, silent);
+      await restarted.started;
+      expect(restarted.reader.ready).toBe(true);
+      await restarted.close();
+    } finally {
+      await fresh.close();
     }
   });
 });

@@ -14,16 +14,14 @@
 // follows the change logs (log-cursor.ts); cost changes are sent by one node at a time, so none is
 // stored twice.
 //
-// Events stored before ClickHouse was configured are copied at start by `backfill`, in id order, one
-// node at a time, with its progress kept in ClickHouse; reports read ClickHouse once that copy is done.
-// The backfill sends a click with its cost now, less the changes still in the log (which the change pass
-// sends), and every conversion as it is now, before it follows their log: a ClickHouse that starts empty
-// needs none of the changes pruned before it (store/change-logs.ts). Pruning waits for that copy, and
-// then removes only what this node has sent (`followed`).
+// Events and conversions stored before ClickHouse was configured are copied at start by `backfill`
+// (clickhouse-copy.ts); reports read ClickHouse once that copy is done. The change logs are pruned up to
+// what this node has followed (`followed`, store/change-logs.ts), once that copy is complete.
 import { type Kysely, sql } from 'kysely';
 import type { ChangeLogHorizons } from '../store/change-logs.js';
 import type { Database } from '../store/schema.js';
 import type { ClickHouseStore } from './clickhouse.js';
+import { BACKFILL_BATCH, ClickHouseCopy } from './clickhouse-copy.js';
 import {
   type ConversionRecord,
   columnarRow,
@@ -37,15 +35,8 @@ import {
 import { LogCursor, SNAPSHOT_COLUMNS, type SnapshotColumns } from './log-cursor.js';
 import type { ColumnarRow, ColumnarTable } from './schema.js';
 
-/** Rows per backfill statement and insert, unless FeedOptions say otherwise. */
-const BACKFILL_BATCH = 20_000;
-/** The advisory lock of the backfill (any number no other lock on the database uses), and its wait. */
-const BACKFILL_LOCK = 2_023_062_301;
-const BACKFILL_WAIT_MS = 1_000;
 /** The advisory lock under which one node at a time sends cost changes. */
 const COSTS_LOCK = 2_023_062_302;
-/** What the backfill copies, each up to the bound it recorded when it began. */
-const COPIED = ['clicks', 'leads', 'conversions'] as const;
 /** Cost changes read per pass. */
 const CHANGES_BATCH = 20_000;
 /**
@@ -89,7 +80,7 @@ export class ClickHouseFeed {
   private sendingChanges: Promise<number> = Promise.resolve(0);
   private sendingConversions: Promise<number> = Promise.resolve(0);
 
-  private readonly backfillBatch: number;
+  private readonly copy: ClickHouseCopy;
   private readonly pruneAfterMs: number;
   /** When this node's change cursors were read from ClickHouse (null: not yet). */
   private followingSince: number | null = null;
@@ -100,8 +91,14 @@ export class ClickHouseFeed {
     private readonly log: FeedLog,
     { backfillBatch = BACKFILL_BATCH, pruneAfterMs = PRUNE_AFTER_MS }: FeedOptions = {},
   ) {
-    this.backfillBatch = backfillBatch;
     this.pruneAfterMs = pruneAfterMs;
+    this.copy = new ClickHouseCopy({
+      db,
+      store,
+      log,
+      batch: backfillBatch,
+      append: (table, rows, again) => this.append('backfill', table, rows, again),
+    });
   }
 
   /**
@@ -114,12 +111,7 @@ export class ClickHouseFeed {
     const conversions = this.conversions.last;
     if (!this.backfilled || costs === null || conversions === null || this.followingSince === null) return null;
     if (Date.now() - this.followingSince < this.pruneAfterMs) return null;
-    for (const step of COPIED) {
-      const bound = await this.store.progress(`bound:${step}`);
-      const copied = await this.store.progress(`copied:${step}`);
-      if (bound === null || copied === null || copied < bound) return null;
-    }
-    return { costChanges: costs, conversionChanges: conversions };
+    return (await this.copy.complete()) ? { costChanges: costs, conversionChanges: conversions } : null;
   }
 
   /** Reports may read ClickHouse: every event stored before it was configured has been copied to it. */
@@ -314,93 +306,19 @@ export class ClickHouseFeed {
 
   /**
    * Copies the events PostgreSQL held when ClickHouse was first configured (those stored since were sent
-   * by their writers), resuming where an earlier start stopped, with its progress in the log.
+   * by their writers) and every conversion (clickhouse-copy.ts), then sends the conversions changed since.
    */
   async backfill(): Promise<void> {
     const started = Date.now();
-    // One node copies at a time (a PostgreSQL advisory lock on a connection of its own); the others wait
-    // for it, then find the copy done. A node that stops mid-copy lets go of the lock with its connection.
-    await this.db.connection().execute(async (connection) => {
-      for (;;) {
-        const { rows } = await sql<{
-          locked: boolean;
-        }>`select pg_try_advisory_lock(${BACKFILL_LOCK}) as locked`.execute(connection);
-        if (rows[0]?.locked) break;
-        await new Promise((resolve) => setTimeout(resolve, BACKFILL_WAIT_MS));
-      }
-      try {
-        await this.copyBefore();
-        await this.copyConversions();
-      } finally {
-        await sql`select pg_advisory_unlock(${BACKFILL_LOCK})`.execute(connection);
-      }
-    });
-    // Every conversion changed since it was copied.
+    const missed = await this.copy.run();
+    if (missed) {
+      this.log.warn(
+        `ClickHouse misses cost or conversion changes made while no ClickHouse was configured, and pruned since (${missed}); reports read PostgreSQL. Drop its database (or point CLICKHOUSE_URL at a new one) and restart: it is copied afresh.`,
+      );
+      return;
+    }
     await this.sendConversionChanges();
     this.backfilled = true;
     this.log.info(`ClickHouse: holds every event (checked in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  }
-
-  /** The id up to which `source` is copied: recorded once, the first time a copy of it starts. */
-  private async bound(step: (typeof COPIED)[number], source: string): Promise<number> {
-    const recorded = await this.store.progress(`bound:${step}`);
-    if (recorded !== null) return recorded;
-    const found = await sql<{ id: number | string | null }>`select max(id) as id from ${sql.table(source)}`.execute(
-      this.db,
-    );
-    const bound = Number(found.rows[0]?.id ?? 0);
-    await this.store.setProgress(`bound:${step}`, bound);
-    return bound;
-  }
-
-  /**
-   * Every conversion stored when ClickHouse was first configured, as it is now, at version 0: any change
-   * of it, before or after, is in the log at a higher version (the change log may have been pruned).
-   */
-  private async copyConversions(): Promise<void> {
-    const bound = await this.bound('conversions', 'conversions');
-    let done = (await this.store.progress('copied:conversions')) ?? 0;
-    while (done < bound) {
-      const { rows } = await sql<ConversionRecord & { id: number | string }>`
-        select e.id, ${conversionColumns()} from conversions e
-          left join tracker_clicks c on c.click_id = e.click_id
-          left join tracker_leads l on l.lead_id = e.lead_id
-        where e.id > ${done} and e.id <= ${bound} order by e.id limit ${this.backfillBatch}`.execute(this.db);
-      const full = rows.length === this.backfillBatch;
-      if (rows.length > 0) await this.store.appendConversions(rows.map((record) => conversionRow(record, 0)));
-      done = full ? Number(rows[rows.length - 1]!.id) : bound;
-      await this.store.setProgress('copied:conversions', done);
-    }
-  }
-
-  private async copyBefore(): Promise<void> {
-    for (const table of ['clicks', 'leads'] as const) {
-      const { table: source } = SOURCES[table];
-      const bound = await this.bound(table, source);
-      let done = (await this.store.progress(`copied:${table}`)) ?? 0;
-      if (done < bound) this.log.info(`ClickHouse: copying ${table} ${done + 1}…${bound} from PostgreSQL`);
-      // A stop between an insert and its progress leaves that batch sent but not recorded.
-      let again = true;
-      // One batch at a time: reading the next while ClickHouse stores this one gained little on two cores
-      // and slowed the clicks answered meanwhile (bench/README.md).
-      while (done < bound) {
-        const { rows } = await sql<EventRecord>`select ${eventColumns(table, 'unlogged')} from ${sql.table(source)} e
-          where e.id > ${done} and e.id <= ${bound} order by e.id limit ${this.backfillBatch}`.execute(this.db);
-        // A batch short of full was the last below the bound.
-        const full = rows.length === this.backfillBatch;
-        if (rows.length > 0) {
-          await this.append(
-            'backfill',
-            table,
-            rows.map((record) => columnarRow(record)),
-            again,
-          );
-          again = false;
-        }
-        done = full ? Number(rows[rows.length - 1]!.id) : bound;
-        await this.store.setProgress(`copied:${table}`, done);
-        if (full) this.log.info(`ClickHouse: ${table} copied up to id ${done} of ${bound}`);
-      }
-    }
   }
 }
