@@ -4,6 +4,7 @@ import { apiTokensMigration } from './api-tokens.js';
 import {
   clickCostChangesByClickMigration,
   clickCostChangesMigration,
+  clickCostChangesUnindexedMigration,
   clickOriginalCostMigration,
 } from './click-cost-changes.js';
 import { conversionChangesMigration } from './conversion-changes.js';
@@ -208,6 +209,7 @@ export function migrations(dialect: DatabaseDialect): Record<string, Migration> 
     '0019_click_cost_changes_by_click': clickCostChangesByClickMigration(),
     '0020_conversion_changes': conversionChangesMigration(dialect),
     '0021_click_original_cost': clickOriginalCostMigration(dialect),
+    '0022_click_cost_changes_unindexed': clickCostChangesUnindexedMigration(dialect),
   };
 }
 
