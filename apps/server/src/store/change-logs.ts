@@ -24,7 +24,7 @@ const PRUNE_EVERY_MS = 60_000;
 
 /**
  * The highest change of each log pruned while no ClickHouse read it (PostgreSQL without CLICKHOUSE_URL):
- * a ClickHouse configured again later finds there what it missed (columnar/clickhouse-feed.ts).
+ * a ClickHouse configured again later finds there what it missed (columnar/clickhouse-copy.ts).
  */
 export const PRUNED_UNREAD_KEY = 'change_logs.pruned_unread';
 /** Marks of how far each log reached, kept to prune unread changes once they are this old. */
