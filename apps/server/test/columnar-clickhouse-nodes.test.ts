@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type TReportQuery, ZCostUpdate, ZReportQuery } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
-import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { ClickHouseStore } from '../src/columnar/clickhouse.js';
@@ -18,9 +17,7 @@ import { loadConfig } from '../src/config.js';
 import { updateCampaignCost } from '../src/costs/service.js';
 import { ReportsService } from '../src/reports/service.js';
 import { pruneChangeLogs, prunedUnread, unreadHorizons } from '../src/store/change-logs.js';
-import { originalCost, recordCostChanges } from '../src/store/click-cost-changes.js';
 import { migrateToLatest, openStore, type Store } from '../src/store/database.js';
-import type { Database } from '../src/store/schema.js';
 import { EngineStore } from '../src/store/traffic/engine-store.js';
 import { EventWriter } from '../src/store/traffic/event-writer.js';
 import { Journal } from '../src/store/traffic/journal.js';
@@ -30,8 +27,10 @@ import { onClickHouse, runUrl } from './clickhouse-support.js';
 import {
   addEvents,
   changeConversions,
+  changeLogRows,
   generateConversions,
   generateEvents,
+  moveClickCost,
   PAGES,
   REPORTS,
   storeConversions,
@@ -272,13 +271,6 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
       .orderBy('id')
       .limit(3)
       .execute();
-    const move = (trx: Kysely<Database>, click: string, delta: number) =>
-      trx
-        .updateTable('tracker_clicks')
-        .set({ cost: sql`cost + ${delta}`, original_cost: originalCost() })
-        .where('click_id', '=', click)
-        .execute()
-        .then(() => recordCostChanges(trx, [{ click_id: click, delta }]));
     let release: (commit: boolean) => void = () => undefined;
     const decided = new Promise<boolean>((resolve) => {
       release = resolve;
@@ -292,7 +284,7 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
       store.db
         .transaction()
         .execute(async (trx) => {
-          await move(trx, click, delta);
+          await moveClickCost(trx, click, delta);
           opened();
           if (!(await decided)) throw rollback;
         })
@@ -304,7 +296,7 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
       // A change rolled back, then one committed after it: passed once the first is known to be gone.
       const rolledBack = open(clicks[0]!.click_id, 7);
       await isOpen;
-      await store.db.transaction().execute((trx) => move(trx, clicks[1]!.click_id, 0.5));
+      await store.db.transaction().execute((trx) => moveClickCost(trx, clicks[1]!.click_id, 0.5));
       release(false);
       await rolledBack;
       await node.feed.sendCostChanges();
@@ -324,12 +316,12 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
         release = resolve;
       });
       const held = store.db.transaction().execute(async (trx) => {
-        await move(trx, clicks[2]!.click_id, 2.25);
+        await moveClickCost(trx, clicks[2]!.click_id, 2.25);
         opened();
         await decidedAgain;
       });
       await later;
-      await store.db.transaction().execute((trx) => move(trx, clicks[1]!.click_id, 1));
+      await store.db.transaction().execute((trx) => moveClickCost(trx, clicks[1]!.click_id, 1));
       await node.feed.sendCostChanges();
       vi.setSystemTime(Date.now() + 10 * 60_000);
       await node.feed.sendCostChanges();
@@ -388,13 +380,6 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
       .orderBy('id')
       .limit(2)
       .execute();
-    const move = (trx: Kysely<Database>, click: string, delta: number) =>
-      trx
-        .updateTable('tracker_clicks')
-        .set({ cost: sql`cost + ${delta}`, original_cost: originalCost() })
-        .where('click_id', '=', click)
-        .execute()
-        .then(() => recordCostChanges(trx, [{ click_id: click, delta }]));
     let opened: () => void = () => undefined;
     const isOpen = new Promise<void>((resolve) => {
       opened = resolve;
@@ -404,12 +389,12 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
       commit = resolve;
     });
     const held = store.db.transaction().execute(async (trx) => {
-      await move(trx, clicks[0]!.click_id, 1.5);
+      await moveClickCost(trx, clicks[0]!.click_id, 1.5);
       opened();
       await committed;
     });
     await isOpen;
-    await store.db.transaction().execute((trx) => move(trx, clicks[1]!.click_id, 0.75));
+    await store.db.transaction().execute((trx) => moveClickCost(trx, clicks[1]!.click_id, 0.75));
     await node.feed.sendCostChanges();
     const waiting = (await node.feed.followed())!.costChanges;
     // Another node starts now: it resumes before the change still open, not past what was sent after it.
@@ -435,15 +420,6 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
   });
 
   it('prunes the changes ClickHouse holds; a click sent after, and a ClickHouse copied afresh, count each cost once', async () => {
-    const count = async (table: 'tracker_click_cost_changes' | 'conversion_changes') =>
-      Number(
-        (
-          await store.db
-            .selectFrom(table)
-            .select((eb) => eb.fn.countAll().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
     // Clicks stored while ClickHouse was out of reach for their writer, and a cost set over them.
     const late = generateEvents(300, 41, 60_000);
     await write(late);
@@ -458,10 +434,10 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
     await node.feed.sendConversionChanges();
     const horizons = await node.feed.followed();
     expect(horizons).not.toBeNull();
-    const logged = (await count('tracker_click_cost_changes')) + (await count('conversion_changes'));
+    const logged = await changeLogRows(store.db);
     expect(await pruneChangeLogs(store.db, horizons!)).toBe(logged);
     expect(logged).toBeGreaterThan(0);
-    expect((await count('tracker_click_cost_changes')) + (await count('conversion_changes'))).toBe(0);
+    expect(await changeLogRows(store.db)).toBe(0);
     // Their writer sends them now, with the cost they were stored with: the change counts once.
     await node.feed.sendEvents(
       late.clicks.map((click) => click.click_id),
@@ -660,15 +636,6 @@ onClickHouse('changes pruned while no ClickHouse read them [postgres]', () => {
   const url = runUrl('unread');
   let store: Store;
   const day = 24 * 3600_000;
-  const count = async (table: 'tracker_click_cost_changes' | 'conversion_changes') =>
-    Number(
-      (
-        await store.db
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
 
   beforeAll(async () => {
     store = openStore(loadConfig({ ...(await db.createDatabase()) }));
@@ -699,7 +666,7 @@ onClickHouse('changes pruned while no ClickHouse read them [postgres]', () => {
       ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 61 }),
     );
     await changeConversions(store.db, 61);
-    const logged = (await count('tracker_click_cost_changes')) + (await count('conversion_changes'));
+    const logged = await changeLogRows(store.db);
     expect(logged).toBeGreaterThan(0);
     // A node without CLICKHOUSE_URL marks where the logs reached, and prunes that a week later.
     const now = Date.now();

@@ -14,6 +14,7 @@ import { EventWriter } from '../src/store/traffic/event-writer.js';
 import {
   addEvents,
   changeConversions,
+  changeLogRows,
   generateConversions,
   generateEvents,
   PAGES,
@@ -171,15 +172,6 @@ describe('the embedded columnar store [sqlite]', () => {
   });
 
   it('prunes the changes it holds; a store rebuilt after pruning still agrees, and later changes are followed', async () => {
-    const count = async (table: 'tracker_click_cost_changes' | 'conversion_changes') =>
-      Number(
-        (
-          await store.db
-            .selectFrom(table)
-            .select((eb) => eb.fn.countAll().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
     const events = new ReportsService(store.db, { rollups: false });
     const report = query({ group_by: 'campaign,var1', timezone: 'Europe/Berlin' });
     await updateCampaignCost(
@@ -194,14 +186,14 @@ describe('the embedded columnar store [sqlite]', () => {
       .where('conversion_id', 'like', 'conv-7-4%')
       .execute();
     await follower.catchUp();
-    const logged = (await count('tracker_click_cost_changes')) + (await count('conversion_changes'));
+    const logged = await changeLogRows(store.db);
     expect(logged).toBeGreaterThan(0);
     // A change the store does not hold yet stays.
     await store.db.updateTable('conversions').set({ payout: 12.25 }).where('conversion_id', '=', 'conv-7-6').execute();
     // In slices of 100 ids (5,000 when the server prunes).
     expect(await pruneChangeLogs(store.db, follower.followed, 100)).toBe(logged);
-    expect(await count('tracker_click_cost_changes')).toBe(0);
-    expect(await count('conversion_changes')).toBe(1);
+    expect(await changeLogRows(store.db, 'tracker_click_cost_changes')).toBe(0);
+    expect(await changeLogRows(store.db, 'conversion_changes')).toBe(1);
 
     // Later changes get later ids, and the store follows them.
     await updateCampaignCost(
@@ -289,30 +281,19 @@ describe('the server on SQLite [sqlite]', () => {
       'camp-a',
       ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 12 }),
     );
-    const logged = async (on: FastifyInstance) => {
-      let rows = 0;
-      for (const table of ['tracker_click_cost_changes', 'conversion_changes'] as const) {
-        const found = await on.store.db
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow();
-        rows += Number(found.n);
-      }
-      return rows;
-    };
-    expect(await logged(app)).toBeGreaterThan(100);
+    expect(await changeLogRows(app.store.db)).toBeGreaterThan(100);
     // The next start copies what it missed, then prunes what it holds.
     await app.close();
     const restarted = await db.buildAppOnSameDatabase(app, {
       env: { SWITCHYARD_ADMIN_EMAIL: ADMIN_EMAIL, SWITCHYARD_ADMIN_PASSWORD: ADMIN_PASSWORD },
     });
-    await expect.poll(() => logged(restarted), { timeout: 20_000 }).toBe(0);
+    await expect.poll(() => changeLogRows(restarted.store.db), { timeout: 20_000 }).toBe(0);
     // Changes made since are kept until the store holds them.
     await updateCampaignCost(
       restarted.store,
       'camp-b',
       ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 3 }),
     );
-    expect(await logged(restarted)).toBeGreaterThan(0);
+    expect(await changeLogRows(restarted.store.db)).toBeGreaterThan(0);
   });
 });
