@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type TReportQuery, ZCostUpdate, ZReportQuery } from '@switchyard/domain';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDBStore } from '../src/columnar/duckdb.js';
 import { ColumnarFollower } from '../src/columnar/follower.js';

@@ -114,7 +114,7 @@ export async function updateCampaignCost(
       for (let start = 0; start < ids.length; start += ID_CHUNK) {
         await trx
           .updateTable('tracker_clicks')
-          .set({ cost, original_cost: originalCost() })
+          .set({ cost, ...originalCost(store.dialect) })
           .where('id', 'in', ids.slice(start, start + ID_CHUNK))
           .execute();
         written += ID_CHUNK;

@@ -1,7 +1,7 @@
 // Issue 23: each change to a stored click's cost (a campaign's cost set, a cost model paid by conversion),
 // kept in order in the transaction that makes it, so the append-only columnar store adds it as an
 // adjustment row (columnar/schema.ts) instead of rewriting the click.
-import { type Generated, type Kysely, type Migration, sql, type Transaction } from 'kysely';
+import { type Generated, type Kysely, type Migration, type RawBuilder, sql, type Transaction } from 'kysely';
 import type { DatabaseDialect } from '../config.js';
 import type { Database } from './schema.js';
 
@@ -98,7 +98,11 @@ export function clickCostChangesUnindexedMigration(dialect: DatabaseDialect): Mi
   };
 }
 
-/** What an update of clicks' cost sets beside it: the cost they were stored with, on their first change. */
-export function originalCost() {
-  return sql<number>`coalesce(original_cost, cost)`;
+/**
+ * What an update of clicks' cost sets beside it: on PostgreSQL, the cost they were stored with, on their
+ * first change. Only the ClickHouse feed reads it, and only PostgreSQL feeds ClickHouse; on SQLite the write
+ * made a cost update over a million clicks 6–18 % slower for nothing.
+ */
+export function originalCost(dialect: DatabaseDialect): { original_cost?: RawBuilder<number> } {
+  return dialect === 'postgres' ? { original_cost: sql<number>`coalesce(original_cost, cost)` } : {};
 }

@@ -79,11 +79,12 @@ export async function moveClickCost(
   trx: Transaction<Database>,
   click: ConversionCost['click'],
   delta: number,
+  dialect: DatabaseDialect,
 ): Promise<void> {
   if (delta === 0) return;
   await trx
     .updateTable('tracker_clicks')
-    .set({ cost: sql`cost + ${delta}`, original_cost: originalCost() })
+    .set({ cost: sql`cost + ${delta}`, ...originalCost(dialect) })
     .where('click_id', '=', click.click_id)
     .execute();
   await recordCostChanges(trx, [{ click_id: click.click_id, delta }]);

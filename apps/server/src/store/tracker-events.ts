@@ -75,7 +75,7 @@ export interface TrackerClickTable extends VarColumns, VisitorColumns {
   /** JSON object: every var the click carried (subaff, utm_*, var1…var10, …). */
   vars: string;
   cost: number;
-  /** Issue 23: the cost it was stored with, set by the first change of its cost; null until then. */
+  /** Issue 23, PostgreSQL: the cost it was stored with, set by the first change of its cost; null until then (always on SQLite, but for migration 0021). */
   original_cost: ColumnType<number | null, number | null | undefined, number | null>;
   /** Issue 20, Auto cost: `missing` or `invalid` when the click's cost parameter gave no cost; else null. */
   cost_flag: ColumnType<string | null, string | null | undefined, string | null>;

@@ -4,6 +4,7 @@
 import { type ConversionState, canMove, type PostbackOutcome } from '@switchyard/domain';
 import type SQLite from 'better-sqlite3';
 import { type Kysely, type Selectable, sql } from 'kysely';
+import type { DatabaseDialect } from '../../config.js';
 import type { NewConversion, NewPostbackLog } from '../conversions.js';
 import { type ConversionCost, conversionCost, moveClickCost } from '../cost-models.js';
 import type { Database } from '../schema.js';
@@ -58,6 +59,10 @@ export class EngineStore {
     /** PostgreSQL with ClickHouse (issue 23): replayed events are sent on too. */
     private readonly feed?: EventFeed,
   ) {}
+
+  private get dialect(): DatabaseDialect {
+    return this.sqlite ? 'sqlite' : 'postgres';
+  }
 
   routingRows(kinds: readonly string[]): Promise<ConfigRowRead[]> {
     return this.db
@@ -195,7 +200,7 @@ export class EngineStore {
         .returning('id')
         .executeTakeFirst();
       if (inserted) {
-        if (costing) await moveClickCost(trx, costing.click, added);
+        if (costing) await moveClickCost(trx, costing.click, added, this.dialect);
         await logged('converted', conversion.conversion_id);
         if (outbound && conversion.state !== 'rejected') {
           await trx
@@ -241,7 +246,7 @@ export class EngineStore {
       const amountSent = conversion.revenue !== null && conversion.revenue !== undefined;
       // What the conversion adds to its click's cost now, in place of what it added before.
       const cost = costOf(to, Number(found.is_conversion), amountSent ? conversion.payout : Number(found.payout));
-      if (costing) await moveClickCost(trx, costing.click, cost - Number(found.cost));
+      if (costing) await moveClickCost(trx, costing.click, cost - Number(found.cost), this.dialect);
       await trx
         .updateTable('conversions')
         .set({
