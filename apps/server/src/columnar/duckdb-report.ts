@@ -12,9 +12,10 @@ import {
   type Source,
   WEEKDAY_LIST,
 } from '../reports/plan.js';
+import type { CodeBook } from './duckdb-codes.js';
 import { binder, type DuckQuery, dayText, groupedQuery, hourText, localDays } from './duckdb-sql.js';
 
-export function duckdbReport(paged: PagedPlan): DuckQuery {
+export function duckdbReport(paged: PagedPlan, codes?: CodeBook): DuckQuery {
   const { bind, values } = binder();
   const columns = paged.groups.map((_, index) => `v${index}`);
 
@@ -24,7 +25,7 @@ export function duckdbReport(paged: PagedPlan): DuckQuery {
   const grouped = (source: Source) => {
     const plan = paged.plans[source];
     // Clicks, millions of rows, one local day at a time (duckdb-sql.ts, groupedQuery).
-    const query = groupedQuery(plan, bind, { byDay: source === 'clicks' && valueGroups >= 2 });
+    const query = groupedQuery(plan, bind, { byDay: source === 'clicks' && valueGroups >= 2, codes });
     // Time groups stay numbers until the page is formatted: day numbers, hours of the day, weekdays
     // (0 Monday; 1970-01-01, day 0, was a Thursday).
     const day = query.hours ? '(b // 24)' : 'b';

@@ -10,6 +10,7 @@ import {
   type PagedPlan,
   type PagedRows,
 } from '../reports/plan.js';
+import { CODED_COLUMNS, CODES_DDL, Codes, codeColumn } from './duckdb-codes.js';
 import { duckdbReport } from './duckdb-report.js';
 import { duckdbAggregate } from './duckdb-sql.js';
 import {
@@ -22,7 +23,10 @@ import {
 
 const TABLES: readonly ColumnarTable[] = ['clicks', 'leads'];
 
-/** Rows in the order the tables declare them, appended in the same order. */
+/**
+ * Rows in the order the tables declare them, appended in the same order; the coded columns' numbers last
+ * (duckdb-codes.ts).
+ */
 const DDL = (table: ColumnarTable) => `create table if not exists ${table} (
   row_key varchar not null,
   source_id bigint not null,
@@ -33,8 +37,15 @@ const DDL = (table: ColumnarTable) => `create table if not exists ${table} (
   cost double not null,
   asn bigint,
   is_bot tinyint not null,
-  ${COLUMNAR_TEXT_COLUMNS.map((name) => `"${name}" varchar`).join(',\n  ')}
+  ${COLUMNAR_TEXT_COLUMNS.map((name) => `"${name}" varchar`).join(',\n  ')},
+  ${CODED_COLUMNS.map((name) => `${codeColumn(name)} uinteger`).join(',\n  ')}
 )`;
+
+/**
+ * The store's layout. A store written in an older one (before its coded columns: none recorded) is
+ * emptied at start and copied again from the event tables, as a store deleted by hand is.
+ */
+const FORMAT = 2;
 
 /**
  * Conversions as they are now: one row each, replaced when it changes (store/conversion-changes.ts);
@@ -57,9 +68,11 @@ const CONVERSIONS_DDL = `create table if not exists conversions (
 const HELPER_DDL = [
   'create table if not exists conversions_changed (conversion_id varchar not null)',
   'create table if not exists progress (name varchar not null, value bigint not null)',
+  CODES_DDL,
 ];
+const ALL_TABLES = [...TABLES, 'conversions', 'conversions_changed', 'progress', 'codes'];
 
-function appendRow(appender: DuckDBAppender, row: ColumnarRow): void {
+function appendRow(appender: DuckDBAppender, row: ColumnarRow, codes: Codes): void {
   appender.appendVarchar(row.row_key);
   appender.appendBigInt(BigInt(row.source_id));
   appender.appendInteger(row.workspace_id);
@@ -75,6 +88,7 @@ function appendRow(appender: DuckDBAppender, row: ColumnarRow): void {
     if (value === null) appender.appendNull();
     else appender.appendVarchar(value);
   }
+  for (const name of CODED_COLUMNS) codes.append(appender, name, row[name]);
   appender.endRow();
 }
 
@@ -85,6 +99,12 @@ function plain(value: unknown): unknown {
 
 export class DuckDBStore implements ColumnarStore {
   readonly kind = 'duckdb';
+
+  /** The coded columns' dictionaries (duckdb-codes.ts): the follower appends rows with them. */
+  readonly codes = new Codes();
+  private inTransaction = false;
+  /** Whether the store was written in an older layout and emptied at open, to be copied again. */
+  relaid = false;
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -97,16 +117,39 @@ export class DuckDBStore implements ColumnarStore {
     if (options.threads) settings.threads = String(options.threads);
     const instance = await DuckDBInstance.create(file, settings);
     const connection = await instance.connect();
+    const layout = await DuckDBStore.format(connection);
+    if (layout !== FORMAT) {
+      for (const table of ALL_TABLES) await connection.run(`drop table if exists ${table}`);
+    }
     for (const table of TABLES) await connection.run(DDL(table));
     await connection.run(CONVERSIONS_DDL);
     for (const statement of HELPER_DDL) await connection.run(statement);
-    return new DuckDBStore(instance, connection);
+    const store = new DuckDBStore(instance, connection);
+    store.relaid = layout !== 0 && layout !== FORMAT;
+    await store.setProgress('format', FORMAT);
+    await store.codes.load(connection);
+    return store;
+  }
+
+  /**
+   * The layout of the store at `connection` (FORMAT): 0 for an empty one, 1 for one written before its
+   * layout was recorded.
+   */
+  private static async format(connection: DuckDBConnection): Promise<number> {
+    const tables = await connection.runAndReadAll(
+      "select table_name from information_schema.tables where table_name in ('clicks', 'progress') and table_schema = 'main'",
+    );
+    const names = tables.getRows().map((row) => String(row[0]));
+    if (names.length === 0) return 0;
+    if (!names.includes('progress')) return 1;
+    const reader = await connection.runAndReadAll("select max(value) from progress where name = 'format'");
+    return Number(reader.getRows()[0]?.[0] ?? 1);
   }
 
   async append(table: ColumnarTable, rows: readonly ColumnarRow[]): Promise<void> {
     if (rows.length === 0) return;
     await this.appendWith(table, (appender) => {
-      for (const row of rows) appendRow(appender, row);
+      for (const row of rows) appendRow(appender, row, this.codes);
     });
   }
 
@@ -118,6 +161,8 @@ export class DuckDBStore implements ColumnarStore {
     table: ColumnarTable | 'conversions' | 'conversions_changed',
     write: (appender: DuckDBAppender) => void,
   ): Promise<void> {
+    // Rows and the new numbers they use are committed together.
+    if (!this.inTransaction) return this.transaction(() => this.appendWith(table, write));
     const appender = await this.connection.createAppender(table);
     try {
       write(appender);
@@ -125,18 +170,29 @@ export class DuckDBStore implements ColumnarStore {
     } finally {
       appender.closeSync();
     }
+    await this.codes.write(this.connection);
   }
 
   /** Runs `work` in one transaction: everything it appends is kept, or none of it. */
   async transaction(work: () => Promise<void>): Promise<void> {
     await this.connection.run('begin transaction');
+    this.inTransaction = true;
     try {
       await work();
     } catch (error) {
+      this.inTransaction = false;
       await this.connection.run('rollback');
+      await this.codes.load(this.connection);
       throw error;
     }
-    await this.connection.run('commit');
+    this.inTransaction = false;
+    try {
+      await this.connection.run('commit');
+    } catch (error) {
+      // Numbers given in a transaction that did not commit are not in the store.
+      await this.codes.load(this.connection);
+      throw error;
+    }
   }
 
   /** The highest event id stored in `table` (adjustments excluded), 0 when empty: where following resumes. */
@@ -190,7 +246,7 @@ export class DuckDBStore implements ColumnarStore {
   }
 
   async aggregate(plan: AggregatePlan): Promise<AggregateRow[]> {
-    const query = duckdbAggregate(plan);
+    const query = duckdbAggregate(plan, this.codes);
     const reader = await this.connection.runAndReadAll(query.sql, query.values);
     return reader.getRowObjectsJS().map((row) => {
       const result: AggregateRow = {};
@@ -202,7 +258,7 @@ export class DuckDBStore implements ColumnarStore {
   /** A whole report, merged, ordered and paged here (duckdb-report.ts). */
   async report(paged: PagedPlan): Promise<PagedRows> {
     const read = async (page: PagedPlan) => {
-      const query = duckdbReport(page);
+      const query = duckdbReport(page, this.codes);
       const reader = await this.connection.runAndReadAll(query.sql, query.values);
       return reader.getRowObjectsJS();
     };

@@ -17,6 +17,7 @@ import SQLite from 'better-sqlite3';
 import { FROM_ORIGIN } from '../reports/service.js';
 import type { ChangeLogHorizons } from '../store/change-logs.js';
 import type { DuckDBStore } from './duckdb.js';
+import { CODED_COLUMNS } from './duckdb-codes.js';
 import { COLUMNAR_TEXT_COLUMNS, CONVERSION_TEXT_COLUMNS, type ColumnarTable } from './schema.js';
 
 /** Rows read per statement: large enough to append quickly, small enough not to hold up a report long. */
@@ -79,6 +80,8 @@ const CONVERSIONS_COPIED = 'conversions_copied';
 
 const AT = { eventId: 0, id: 1, createdAt: 2, isUnique: 3, cost: 4, asn: 5, isBot: 6, text: 7 } as const;
 const CAMPAIGN_AT = AT.text + COLUMNAR_TEXT_COLUMNS.indexOf('campaign_external_id');
+/** Where each coded column (duckdb-codes.ts) is among a row's values, whose numbers close the row. */
+const CODED_AT = CODED_COLUMNS.map((name) => AT.text + COLUMNAR_TEXT_COLUMNS.indexOf(name));
 
 type RawRow = unknown[];
 
@@ -335,6 +338,9 @@ export class ColumnarFollower {
       const value = at(AT.text + index);
       if (value === null) appender.appendNull();
       else appender.appendVarchar(String(value));
+    }
+    for (let index = 0; index < CODED_COLUMNS.length; index += 1) {
+      this.store.codes.append(appender, CODED_COLUMNS[index]!, at(CODED_AT[index]!));
     }
     appender.endRow();
   }

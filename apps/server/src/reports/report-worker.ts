@@ -47,6 +47,7 @@ async function openColumnar(file: string): Promise<{ reader: ColumnarReader; clo
   const { ColumnarFollower } = await import('../columnar/follower.js');
   const store = await DuckDBStore.open(file);
   const log = { info: (message: string) => send({ type: 'log', message }) };
+  if (store.relaid) log.info('columnar store: written in an older layout, emptied to be copied again');
   const follower = await ColumnarFollower.start(settings.file, store, log);
   // The change logs the follower has passed are pruned on a connection of their own (the one above only
   // reads), after the rebuild and then now and then after a catch-up.
