@@ -11,6 +11,7 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { ClickHouseStore } from '../src/columnar/clickhouse.js';
 import { ClickHouseClient, parseClickHouseUrl } from '../src/columnar/clickhouse-client.js';
+import { ClickHouseCopy } from '../src/columnar/clickhouse-copy.js';
 import { ClickHouseFeed } from '../src/columnar/clickhouse-feed.js';
 import { type ClickHouseNode, startClickHouse } from '../src/columnar/clickhouse-node.js';
 import { loadConfig } from '../src/config.js';
@@ -631,82 +632,136 @@ onClickHouse('a node whose ClickHouse is out of reach [postgres]', () => {
   });
 });
 
-onClickHouse('changes pruned while no ClickHouse read them [postgres]', () => {
+/**
+ * A PostgreSQL database holding 1,500 events and their conversions (`seed`), and the ClickHouse database
+ * `name`, dropped after the suite.
+ */
+function storedEvents(seed: number, name: string): { store: Store; url: string } {
   const db = new DatabaseUnderTest('postgres');
-  const url = runUrl('unread');
-  let store: Store;
-  const day = 24 * 3600_000;
-
+  const context = { store: undefined as unknown as Store, url: runUrl(name) };
   beforeAll(async () => {
-    store = openStore(loadConfig({ ...(await db.createDatabase()) }));
-    await migrateToLatest(store);
-    const events = generateEvents(1500, 61);
-    const writer = new EventWriter(store.db, { maxBatch: 300 });
+    context.store = openStore(loadConfig({ ...(await db.createDatabase()) }));
+    await migrateToLatest(context.store);
+    const events = generateEvents(1500, seed);
+    const writer = new EventWriter(context.store.db, { maxBatch: 300 });
     addEvents(writer, events);
     await writer.close();
-    await storeConversions(store.db, generateConversions(events, 61));
+    await storeConversions(context.store.db, generateConversions(events, seed));
   }, 60_000);
-
   afterAll(async () => {
-    await store?.db.destroy();
-    await dropDatabase(url);
+    await context.store?.db.destroy();
+    await dropDatabase(context.url);
     await db.cleanup();
   });
+  return context;
+}
+
+const DAY_MS = 24 * 3600_000;
+
+/**
+ * Cost and conversion changes made while no ClickHouse is configured, marked by a node without
+ * CLICKHOUSE_URL and pruned by it a week later.
+ */
+async function changedAndPrunedUnread(store: Store, seed: number): Promise<void> {
+  await updateCampaignCost(
+    store,
+    'camp-a',
+    ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: seed }),
+  );
+  await changeConversions(store.db, seed);
+  const logged = await changeLogRows(store.db);
+  expect(logged).toBeGreaterThan(0);
+  const now = Date.now();
+  expect(await unreadHorizons(store.db, now)).toBeNull();
+  expect(await unreadHorizons(store.db, now + 6 * DAY_MS)).toBeNull();
+  const horizons = await unreadHorizons(store.db, now + 7 * DAY_MS + 1);
+  expect(horizons).not.toBeNull();
+  expect(await pruneChangeLogs(store.db, horizons!)).toBe(logged);
+  expect(await prunedUnread(store.db)).toEqual(horizons);
+}
+
+/** A node started on a ClickHouse that lacks pruned changes: not read, and its log says what to do. */
+async function expectShortOfPruned(store: Store, url: string): Promise<void> {
+  const warnings: string[] = [];
+  const node = startClickHouse(store.db, url, { info: () => undefined, warn: (line) => warnings.push(line) });
+  await node.started;
+  expect(node.reader.ready).toBe(false);
+  expect(warnings.join('\n')).toMatch(/misses cost or conversion changes .*cost changes \d+…\d+.*Drop its database/);
+  await node.close();
+}
+
+/** Its database dropped, a ClickHouse is copied afresh with every figure as PostgreSQL holds it. */
+async function expectCopiedAfresh(store: Store, url: string): Promise<void> {
+  await dropDatabase(url);
+  const fresh = startClickHouse(store.db, url, silent, { pruneAfterMs: 0 });
+  try {
+    await fresh.started;
+    expect(fresh.reader.ready).toBe(true);
+    for (const report of [
+      query({ group_by: 'campaign,var1' }),
+      query({ group_by: 'offer,country', timezone: 'Asia/Tokyo' }),
+    ]) {
+      const fromColumns = await new ReportsService(store.db, { rollups: false, columnar: fresh.reader }).run(report);
+      expect(fromColumns).toEqual(await new ReportsService(store.db, { rollups: false }).run(report));
+      expect(fromColumns.totals.cost).toBeGreaterThan(0);
+      expect(fromColumns.totals.approved).toBeGreaterThan(0);
+    }
+  } finally {
+    await fresh.close();
+  }
+}
+
+onClickHouse('changes pruned while no ClickHouse read them [postgres]', () => {
+  const setup = storedEvents(61, 'unread');
 
   it('are pruned a week after they were made; a ClickHouse copied before says what it misses, and one copied afresh agrees', async () => {
+    const { store, url } = setup;
     // Copied once, then ClickHouse is no longer configured.
     const first = startClickHouse(store.db, url, silent, { pruneAfterMs: 0 });
     await first.started;
     expect(first.reader.ready).toBe(true);
     await first.close();
 
-    await updateCampaignCost(
-      store,
-      'camp-a',
-      ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 61 }),
-    );
-    await changeConversions(store.db, 61);
-    const logged = await changeLogRows(store.db);
-    expect(logged).toBeGreaterThan(0);
-    // A node without CLICKHOUSE_URL marks where the logs reached, and prunes that a week later.
-    const now = Date.now();
-    expect(await unreadHorizons(store.db, now)).toBeNull();
-    expect(await unreadHorizons(store.db, now + 6 * day)).toBeNull();
-    const horizons = await unreadHorizons(store.db, now + 7 * day + 1);
-    expect(horizons).not.toBeNull();
-    expect(await pruneChangeLogs(store.db, horizons!)).toBe(logged);
-    expect(await prunedUnread(store.db)).toEqual(horizons);
+    await changedAndPrunedUnread(store, 61);
 
     // ClickHouse configured again: its copy lacks those changes, so reports stay on PostgreSQL.
-    const warnings: string[] = [];
-    const again = startClickHouse(store.db, url, { info: () => undefined, warn: (line) => warnings.push(line) });
-    await again.started;
-    expect(again.reader.ready).toBe(false);
-    expect(warnings.join('\n')).toMatch(/misses cost or conversion changes .*cost changes \d+…\d+.*Drop its database/);
-    await again.close();
+    await expectShortOfPruned(store, url);
 
-    // Dropped, it is copied afresh with every figure as PostgreSQL holds it.
-    await dropDatabase(url);
-    const fresh = startClickHouse(store.db, url, silent, { pruneAfterMs: 0 });
-    try {
-      await fresh.started;
-      expect(fresh.reader.ready).toBe(true);
-      for (const report of [
-        query({ group_by: 'campaign,var1' }),
-        query({ group_by: 'offer,country', timezone: 'Asia/Tokyo' }),
-      ]) {
-        const fromColumns = await new ReportsService(store.db, { rollups: false, columnar: fresh.reader }).run(report);
-        expect(fromColumns).toEqual(await new ReportsService(store.db, { rollups: false }).run(report));
-        expect(fromColumns.totals.cost).toBeGreaterThan(0);
-        expect(fromColumns.totals.approved).toBeGreaterThan(0);
-      }
-      // And a later start of it is not taken for one that missed them.
-      const restarted = startClickHouse(store.db, url, silent);
-      await restarted.started;
-      expect(restarted.reader.ready).toBe(true);
-      await restarted.close();
-    } finally {
-      await fresh.close();
-    }
+    await expectCopiedAfresh(store, url);
+    // And a later start of it is not taken for one that missed them.
+    const restarted = startClickHouse(store.db, url, silent);
+    await restarted.started;
+    expect(restarted.reader.ready).toBe(true);
+    await restarted.close();
+  });
+});
+
+onClickHouse('a copy stopped midway while changes were pruned unread [postgres]', () => {
+  const setup = storedEvents(62, 'midway');
+
+  it('is found short of them when it resumes, and is not read', async () => {
+    const { store, url } = setup;
+    // The first start copies one batch of clicks, then stops (a node killed mid-copy).
+    const clickhouse = await new ClickHouseStore(url).open();
+    const copy = new ClickHouseCopy({
+      db: store.db,
+      store: clickhouse,
+      log: silent,
+      batch: 300,
+      append: async (table, rows) => {
+        if ((await clickhouse.progress(`copied:${table}`)) === 300) throw new Error('stopped');
+        await clickhouse.append(table, rows);
+      },
+    });
+    await expect(copy.run()).rejects.toThrow('stopped');
+    expect(await clickhouse.progress('copied:clicks')).toBe(300);
+    await clickhouse.close();
+
+    // Its copied clicks' costs change meanwhile, and those changes are pruned unread: resumed, the copy
+    // would never hold them.
+    await changedAndPrunedUnread(store, 62);
+    await expectShortOfPruned(store, url);
+
+    await expectCopiedAfresh(store, url);
   });
 });

@@ -3,8 +3,9 @@
 // still logged (the change pass sends those), then every conversion as it is now, at version 0. One node
 // copies at a time, with its progress in ClickHouse; a copy stopped midway resumes.
 //
-// A ClickHouse copied before and then left unconfigured while PostgreSQL pruned the change logs unread
-// (store/change-logs.ts, `pruneUnread`) lacks those changes: it is not read, and the log says so.
+// A ClickHouse copied before, wholly or in part, and then left unconfigured while PostgreSQL pruned the
+// change logs unread (store/change-logs.ts, `pruneUnread`) lacks those changes: it is not read, and the
+// log says so.
 import { type Kysely, sql } from 'kysely';
 import { type ChangeLogHorizons, prunedUnread } from '../store/change-logs.js';
 import type { Database } from '../store/schema.js';
@@ -59,12 +60,14 @@ export class ClickHouseCopy {
       try {
         missed = await this.missedUnread();
         if (missed) return;
-        const fresh = (await this.context.store.progress('bound:clicks')) === null;
+        // A copy begun now holds every change pruned unread before it (clicks with their cost now,
+        // conversions as they are), and none pruned later: recorded before its first row, so that a copy
+        // stopped midway and resumed after more were pruned is found short of them.
+        if ((await this.context.store.progress('bound:clicks')) === null) {
+          await this.recordUnread(await prunedUnread(this.context.db));
+        }
         await this.copyBefore();
         await this.copyConversions();
-        // A copy made now holds every change pruned unread so far (clicks with their cost now,
-        // conversions as they are).
-        if (fresh) await this.recordUnread(await prunedUnread(this.context.db));
       } finally {
         await sql`select pg_advisory_unlock(${BACKFILL_LOCK})`.execute(connection);
       }
@@ -83,12 +86,13 @@ export class ClickHouseCopy {
   }
 
   /**
-   * Whether this ClickHouse, copied before, lacks changes pruned while no ClickHouse read the logs
-   * (store/change-logs.ts, `pruneUnread`): what it followed and what its copy held fall short of them.
-   * Answers which, or null.
+   * Whether this ClickHouse, copied before (wholly or in part), lacks changes pruned while no ClickHouse
+   * read the logs (store/change-logs.ts, `pruneUnread`): what it followed and what its copy held fall
+   * short of them. Answers which, or null.
    */
   private async missedUnread(): Promise<string | null> {
-    if (!(await this.complete())) return null;
+    // A copy not begun yet will hold them all.
+    if ((await this.context.store.progress('bound:clicks')) === null) return null;
     const pruned = await prunedUnread(this.context.db);
     if (pruned.costChanges === 0 && pruned.conversionChanges === 0) return null;
     const costs = Math.max(
