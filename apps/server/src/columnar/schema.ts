@@ -11,8 +11,11 @@ import { VAR_COLUMNS } from '../store/tracker-events.js';
 
 export type ColumnarTable = 'clicks' | 'leads';
 
-/** Text columns every row has, by their event-table names: what reports group and filter by. */
-export const COLUMNAR_TEXT_COLUMNS = [
+/**
+ * Text columns whose values come from the configuration or a fixed set (routing ids; the visitor's
+ * country, device, platform and browser), never from what a visitor or a source sends.
+ */
+export const BOUNDED_TEXT_COLUMNS = [
   'campaign_external_id',
   'flow_external_id',
   'path_group_id',
@@ -24,6 +27,11 @@ export const COLUMNAR_TEXT_COLUMNS = [
   'device',
   'platform',
   'browser',
+] as const;
+
+/** Text columns every row has, by their event-table names: what reports group and filter by. */
+export const COLUMNAR_TEXT_COLUMNS = [
+  ...BOUNDED_TEXT_COLUMNS,
   'subaff',
   ...VAR_COLUMNS,
   'region',
