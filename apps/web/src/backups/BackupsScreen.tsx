@@ -108,7 +108,7 @@ export function BackupsScreen() {
         </Paper>
       ) : (
         <Paper withBorder radius="md">
-          <Table.ScrollContainer minWidth={480}>
+          <Table.ScrollContainer minWidth={640}>
             <Table verticalSpacing="sm">
               <Table.Thead>
                 <Table.Tr>
@@ -128,8 +128,10 @@ export function BackupsScreen() {
                         {backup.name}
                       </Text>
                     </Table.Td>
-                    <Table.Td>{formatDateTime(backup.created_at, i18n.language)}</Table.Td>
-                    <Table.Td>{formatBytes(backup.bytes, i18n.language)}</Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                      {formatDateTime(backup.created_at, i18n.language)}
+                    </Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatBytes(backup.bytes, i18n.language)}</Table.Td>
                     <Table.Td>
                       <Group gap="xs" justify="flex-end" wrap="nowrap">
                         <Button
