@@ -184,7 +184,8 @@ function effectiveMap(base: StatusMap, fromUrl: Partial<StatusMap>): StatusMap {
 /**
  * The postback event: by `event` (external id, else name, case-insensitive); else the first of the
  * campaign's postback events whose status values contain `status`, else the first whose status mapping
- * knows it (so lead, sale and rejected of one conversion reach the same event). A postback naming
+ * knows it (so lead, sale and rejected of one conversion reach the same event), else the first that
+ * takes unknown statuses as pending. A postback naming
  * neither event nor status is a plain conversion; one whose event matches nothing is kept but not
  * counted; one whose status no mapping lists is refused, or pending where its event says so.
  */
@@ -213,6 +214,8 @@ export function resolvePostbackEvent(
     event =
       candidates.find((candidate) => candidate.statusValues.includes(status)) ??
       candidates.find((candidate) => stateOfStatus(effectiveMap(candidate.statusMap, params.urlStatusMap), status)) ??
+      // A status no event knows goes to the first that takes unknown statuses as pending (issue 41).
+      candidates.find((candidate) => candidate.unknownStatuses === 'pending') ??
       null;
   }
   const mapped =
