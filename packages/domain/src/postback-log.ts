@@ -57,8 +57,10 @@ export const POSTBACK_OUTCOME_STATUS: Record<PostbackOutcome, number> = {
 
 /**
  * What a postback (or an imported line) may bring, whole (issue 41): longer is refused with 400, never
- * cut, so two txids that differ late are two conversions. A txid is stored in a unique index: 500
- * characters stay within PostgreSQL's limit for an index entry even in 4-byte characters.
+ * cut, so two txids that differ late are two conversions. Lengths count UTF-16 units (a JavaScript
+ * string's length). A txid is part of a unique index: 500 units are at most 1,500 bytes of UTF-8, well
+ * within PostgreSQL's limit for an index entry (about 2,700 bytes); the columns are `text` on both
+ * databases, so nothing shorter than the limit is cut by them.
  */
 export const POSTBACK_TEXT_LIMITS = {
   /** Characters of any value: txid, click id, status, payout, … */
