@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import { type RecordRef, recordNames } from '../postback-log/service.js';
 import { maskAmounts } from '../reports/money.js';
 import type { Database } from '../store/schema.js';
+import type { Scope } from '../store/scope.js';
 import { conversionsOf } from './click-conversions.js';
 
 type Inspected = Pick<ClickReplay['click'], 'campaign' | 'flow' | 'offer' | 'lander' | 'conversions'>;
@@ -14,6 +15,7 @@ async function inspect(
   db: Kysely<Database>,
   event: ReplayedClick['click'] | ReplayedLead['lead'],
   seesMoney: boolean,
+  scope: Scope,
 ): Promise<Inspected> {
   const tracker = 'click_id' in event;
   const campaign: RecordRef = {
@@ -32,8 +34,8 @@ async function inspect(
   };
   const id = tracker ? event.click_id : event.lead_id;
   const [named, conversions] = await Promise.all([
-    recordNames(db, [campaign, ...Object.values(refs).filter((ref) => ref !== null)]),
-    conversionsOf(db, tracker ? 'click_id' : 'lead_id', [id]),
+    recordNames(db, [campaign, ...Object.values(refs).filter((ref) => ref !== null)], scope),
+    conversionsOf(db, tracker ? 'click_id' : 'lead_id', [id], scope),
   ]);
   const name = (ref: RecordRef | null): LoggedRecord | null => (ref ? named(ref) : null);
   const list = conversions.get(id) ?? [];
@@ -47,11 +49,11 @@ async function inspect(
   };
 }
 
-export async function inspectClick(db: Kysely<Database>, answer: ReplayedClick, seesMoney: boolean) {
-  return { ...answer, click: { ...answer.click, ...(await inspect(db, answer.click, seesMoney)) } };
+export async function inspectClick(db: Kysely<Database>, answer: ReplayedClick, seesMoney: boolean, scope: Scope) {
+  return { ...answer, click: { ...answer.click, ...(await inspect(db, answer.click, seesMoney, scope)) } };
 }
 
-export async function inspectLead(db: Kysely<Database>, answer: ReplayedLead, seesMoney: boolean) {
-  const { lander: _lander, ...inspected } = await inspect(db, answer.lead, seesMoney);
+export async function inspectLead(db: Kysely<Database>, answer: ReplayedLead, seesMoney: boolean, scope: Scope) {
+  const { lander: _lander, ...inspected } = await inspect(db, answer.lead, seesMoney, scope);
   return { ...answer, lead: { ...answer.lead, ...inspected } };
 }

@@ -37,7 +37,7 @@ export function eventReplayRoutes(app: FastifyInstance, db: Kysely<Database>, en
       const answer = await engine.replayClick(request.params.click_id, workspaceId, inWorkspace);
       // Another workspace's click is not found, as an unknown one.
       if (!answer) throw new NotFoundError();
-      return inspectClick(db, answer, seesMoney(actor));
+      return inspectClick(db, answer, seesMoney(actor), { workspaceId });
     },
   );
 
@@ -45,6 +45,6 @@ export function eventReplayRoutes(app: FastifyInstance, db: Kysely<Database>, en
     const { actor, workspaceId, inWorkspace } = scope(request, 'campaigns');
     const answer = await engine.replayLead(request.params.lead_id, workspaceId, inWorkspace);
     if (!answer) throw new NotFoundError();
-    return inspectLead(db, answer, seesMoney(actor));
+    return inspectLead(db, answer, seesMoney(actor), { workspaceId });
   });
 }

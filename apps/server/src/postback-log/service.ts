@@ -25,6 +25,7 @@ import {
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { nextDay, startOfLocalDay } from '../reports/time.js';
 import type { Database } from '../store/schema.js';
+import { type Scope, scopeCondition } from '../store/scope.js';
 
 /** The config kinds a logged campaign can be: tracker campaigns take clicks, API campaigns leads. */
 const TRACKER_CAMPAIGNS = 'tracker-campaigns';
@@ -37,7 +38,12 @@ export interface RecordRef {
 }
 
 /** Names of the records a page mentions, in one query; a deleted record keeps its id, with no name. */
-export async function recordNames(db: Kysely<Database>, refs: RecordRef[]): Promise<(ref: RecordRef) => LoggedRecord> {
+export async function recordNames(
+  db: Kysely<Database>,
+  refs: RecordRef[],
+  /** Issue 40: only the scope's records are named; another workspace's keeps its id, with no name. */
+  scope: Scope,
+): Promise<(ref: RecordRef) => LoggedRecord> {
   const ids = [...new Set(refs.map((ref) => ref.external_id))];
   const kinds = [...new Set(refs.map((ref) => ref.kind))];
   const names = new Map<string, string>();
@@ -47,6 +53,7 @@ export async function recordNames(db: Kysely<Database>, refs: RecordRef[]): Prom
       .select(['kind', 'external_id', 'name'])
       .where('kind', 'in', kinds)
       .where('external_id', 'in', ids)
+      .where(scopeCondition(scope, 'workspace_id'))
       .execute();
     for (const row of rows) names.set(`${row.kind}\u0000${row.external_id}`, row.name);
   }
@@ -77,9 +84,15 @@ function outboundState(state: string, attempts: number): OutboundState {
   return attempts > 0 ? 'retrying' : 'pending';
 }
 
-export interface LogScope {
-  workspaceId: number;
-  unkeyed?: boolean;
+/**
+ * Issue 40, required: a workspace's rows (with `unkeyed`, also the refusals that named no workspace, which
+ * only root sees), or the instance's.
+ */
+export type LogScope = { workspaceId: number; unkeyed?: boolean } | { instance: true };
+
+/** Whose records a page of the log may name: root, reading the unkeyed refusals too, any workspace's. */
+function namingScope(scope: LogScope): Scope {
+  return 'workspaceId' in scope && !scope.unkeyed ? { workspaceId: scope.workspaceId } : { instance: true };
 }
 
 export class PostbackLogService {
@@ -89,21 +102,21 @@ export class PostbackLogService {
    * `scope`: the acting workspace's rows (issue 19); with `unkeyed`, also the refusals that named no
    * workspace (no key, a wrong key), which only root sees.
    */
-  async incoming(query: TPostbackLogQuery, scope?: LogScope): Promise<ListResponse<PostbackLogEntry>> {
+  async incoming(query: TPostbackLogQuery, scope: LogScope): Promise<ListResponse<PostbackLogEntry>> {
     const from = query.date_from ? startOfLocalDay(query.date_from, query.timezone).toISOString() : undefined;
     const to = query.date_to ? startOfLocalDay(nextDay(query.date_to), query.timezone).toISOString() : undefined;
     const filter = (eb: ExpressionBuilder<Database, 'postback_log'>) => {
       const conditions = [];
-      if (scope) {
-        conditions.push(
-          scope.unkeyed
+      conditions.push(
+        !('workspaceId' in scope)
+          ? scopeCondition(scope, 'postback_log.workspace_id')
+          : scope.unkeyed
             ? eb.or([
                 eb('postback_log.workspace_id', '=', scope.workspaceId),
                 eb('postback_log.workspace_id', 'is', null),
               ])
             : eb('postback_log.workspace_id', '=', scope.workspaceId),
-        );
-      }
+      );
       if (query.outcome) conditions.push(eb('postback_log.outcome', '=', query.outcome));
       if (query.search) {
         conditions.push(
@@ -190,7 +203,7 @@ export class PostbackLogService {
       }
       return found;
     });
-    const named = await recordNames(this.db, refs);
+    const named = await recordNames(this.db, refs, namingScope(scope));
 
     const list = rows.map((row): PostbackLogEntry => {
       const outcome = asOutcome(row.outcome);
@@ -230,22 +243,20 @@ export class PostbackLogService {
     return { list, total: Number(count.total) };
   }
 
-  async outbound(query: TOutboundPostbackQuery, scope?: LogScope): Promise<ListResponse<OutboundPostbackEntry>> {
+  async outbound(query: TOutboundPostbackQuery, scope: LogScope): Promise<ListResponse<OutboundPostbackEntry>> {
     const filter = (eb: ExpressionBuilder<Database, 'outbound_postbacks'>) => {
       const conditions = [];
-      if (scope) {
-        // An outbound postback belongs to its conversion's workspace.
-        conditions.push(
-          eb(
-            'outbound_postbacks.conversion_id',
-            'in',
-            eb
-              .selectFrom('conversions')
-              .select('conversions.conversion_id')
-              .where('conversions.workspace_id', '=', scope.workspaceId),
-          ),
-        );
-      }
+      // An outbound postback belongs to its conversion's workspace.
+      conditions.push(
+        eb(
+          'outbound_postbacks.conversion_id',
+          'in',
+          eb
+            .selectFrom('conversions')
+            .select('conversions.conversion_id')
+            .where(scopeCondition(scope, 'conversions.workspace_id')),
+        ),
+      );
       switch (query.state) {
         case 'pending':
           conditions.push(eb('outbound_postbacks.state', '=', 'pending'), eb('outbound_postbacks.attempts', '=', 0));
@@ -326,6 +337,7 @@ export class PostbackLogService {
     const named = await recordNames(
       this.db,
       rows.map(campaignOf).filter((ref) => ref !== null),
+      namingScope(scope),
     );
 
     const list = rows.map((row): OutboundPostbackEntry => {

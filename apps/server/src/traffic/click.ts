@@ -103,6 +103,7 @@ export async function routeClick(parts: EngineParts, request: ClickRequest): Pro
     os_version: traits.osVersion ?? null,
     browser_version: traits.browserVersion ?? null,
     bot_reason: reading.botReason,
+    workspace_id: campaign.eventWorkspaceId,
   };
   const event = parts.events.addClick(row);
   // Nearly free while nobody listens: one property read.

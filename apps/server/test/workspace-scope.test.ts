@@ -1,0 +1,359 @@
+import type { ClickEvent, ListResponse, PostbackLogEntry } from '@switchyard/domain';
+import { ZEventQuery, ZOutboundPostbackQuery, ZPostbackLogQuery, ZReportQuery } from '@switchyard/domain';
+import type { FastifyInstance } from 'fastify';
+import { type Kysely, Migrator, sql } from 'kysely';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { EventsService } from '../src/events/service.js';
+import { PostbackLogService } from '../src/postback-log/service.js';
+import { ReportsService } from '../src/reports/service.js';
+import { migrateToLatest, openStore, type Store } from '../src/store/database.js';
+import { InCodeMigrationProvider } from '../src/store/migrations.js';
+import type { Database } from '../src/store/schema.js';
+import { ScopeError, ScopeGuard, scopeCondition, workspaceTables } from '../src/store/scope.js';
+import type { NewTrackerClick } from '../src/store/tracker-events.js';
+import { storeEventRows } from '../src/store/traffic/kysely-sink.js';
+import {
+  eventLine,
+  eventPayload,
+  payloadBatches,
+  rowObjects,
+  SqliteEventStore,
+} from '../src/store/traffic/sqlite-events.js';
+import { createRecord, type StoredRecord } from './fixtures/config-records.js';
+import { DESKTOP, US_IP } from './fixtures/traffic.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, createUserWithPermissions, forEachDatabase, login } from './harness.js';
+
+// Issue 40: the store scopes, callers cannot forget. Every workspace-owned table carries workspace_id
+// (read from the live database), the event tables too, filled by migration 0023 and written by the
+// engine; the services read them only within a required scope, and ScopeGuard refuses a query that
+// drops it.
+
+/** The tables that must carry workspace_id: config, accounts' workspace records, and every event table. */
+const OWNED = [
+  'api_tokens',
+  'config_records',
+  'conversions',
+  'custom_metrics',
+  'history',
+  'postback_log',
+  'report_views',
+  'tracker_clicks',
+  'tracker_leads',
+];
+
+const BEFORE_0023 = '0022_click_cost_changes_unindexed';
+
+forEachDatabase('workspace scope: the store', (db) => {
+  let store: Store | undefined;
+  afterEach(async () => {
+    await store?.db.destroy();
+    store = undefined;
+  });
+
+  async function openMigrated(to?: string): Promise<Store> {
+    store = openStore(loadConfig({ ...(await db.createDatabase()) }));
+    if (to) {
+      const { error } = await new Migrator({
+        db: store.db,
+        provider: new InCodeMigrationProvider(store.dialect),
+      }).migrateTo(to);
+      if (error) throw error;
+    } else await migrateToLatest(store);
+    return store;
+  }
+
+  it('every workspace-owned table carries workspace_id, clicks and leads too', async () => {
+    const opened = await openMigrated();
+    expect(await workspaceTables(opened.db as Kysely<unknown>, opened.dialect)).toEqual(expect.arrayContaining(OWNED));
+  });
+
+  it('refuses a query on a workspace-owned table that drops its scope, and lets a scoped one through', async () => {
+    const opened = await openMigrated();
+    const tables = await workspaceTables(opened.db as Kysely<unknown>, opened.dialect);
+    const guarded = opened.db.withPlugin(new ScopeGuard(tables));
+    for (const table of ['tracker_clicks', 'tracker_leads', 'conversions', 'postback_log'] as const) {
+      await expect(guarded.selectFrom(table).select('id').execute()).rejects.toThrow(ScopeError);
+      await expect(
+        guarded.selectFrom(table).select('id').where('created_at', '>=', '2026-01-01').execute(),
+      ).rejects.toThrow(ScopeError);
+      await expect(sql`select count(*) from ${sql.table(table)}`.execute(guarded)).rejects.toThrow(ScopeError);
+      await expect(guarded.deleteFrom(table).where('id', '=', 1).execute()).rejects.toThrow(ScopeError);
+      expect(
+        await guarded
+          .selectFrom(table)
+          .select('id')
+          .where(scopeCondition({ workspaceId: 1 }, 'workspace_id'))
+          .execute(),
+      ).toEqual([]);
+      expect(
+        await sql`select count(*) as n from ${sql.table(table)} where ${scopeCondition({ instance: true }, 'workspace_id')}`.execute(
+          guarded,
+        ),
+      ).toBeDefined();
+    }
+    // A table no workspace owns is read freely.
+    expect(await guarded.selectFrom('workspaces').select('id').execute()).toEqual([]);
+  });
+
+  it("0023 gives stored clicks and leads their campaign's workspace, else the default one", async () => {
+    const opened = await openMigrated(BEFORE_0023);
+    const any = opened.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+    const now = '2026-11-01T00:00:00.000Z';
+    const [first, second] = await Promise.all(
+      ['A', 'B'].map(async (name) =>
+        Number(
+          (
+            await any
+              .insertInto('workspaces')
+              .values({ name, created_at: now, updated_at: now })
+              .returning('id')
+              .executeTakeFirstOrThrow()
+          ).id,
+        ),
+      ),
+    );
+    const lowest = Math.min(first!, second!);
+    const other = Math.max(first!, second!);
+    await any
+      .insertInto('config_records')
+      .values([
+        {
+          kind: 'tracker-campaigns',
+          external_id: 'tc-b',
+          workspace_id: other,
+          name: 'b',
+          created_at: now,
+          updated_at: now,
+        },
+        {
+          kind: 'tracker-campaigns',
+          external_id: 'tc-none',
+          workspace_id: null,
+          name: 'n',
+          created_at: now,
+          updated_at: now,
+        },
+        // The same external id as an API campaign of the other kind: a click reads tracker campaigns only.
+        {
+          kind: 'campaigns',
+          external_id: 'tc-lowest',
+          workspace_id: other,
+          name: 'x',
+          created_at: now,
+          updated_at: now,
+        },
+        { kind: 'campaigns', external_id: 'ac-b', workspace_id: other, name: 'a', created_at: now, updated_at: now },
+      ])
+      .execute();
+    const click = (id: string, campaign: string) => ({
+      click_id: id,
+      created_at: now,
+      campaign_external_id: campaign,
+      visitor_id: 'v',
+      reason: 'matched',
+    });
+    await any
+      .insertInto('tracker_clicks')
+      .values([click('k1', 'tc-b'), click('k2', 'tc-none'), click('k3', 'tc-lowest'), click('k4', 'gone')])
+      .execute();
+    const lead = (id: string, campaign: string) => ({
+      lead_id: id,
+      created_at: now,
+      campaign_external_id: campaign,
+      email_hash: 'h',
+      email_domain: 'd',
+      decision: 'routed',
+      reason: 'matched',
+    });
+    await any
+      .insertInto('tracker_leads')
+      .values([lead('l1', 'ac-b'), lead('l2', 'tc-b')])
+      .execute();
+
+    await migrateToLatest(opened);
+    const clicks = await opened.db.selectFrom('tracker_clicks').select(['click_id', 'workspace_id']).execute();
+    expect(Object.fromEntries(clicks.map((row) => [row.click_id, Number(row.workspace_id)]))).toEqual({
+      k1: other,
+      k2: lowest,
+      k3: lowest,
+      k4: lowest,
+    });
+    const leads = await opened.db.selectFrom('tracker_leads').select(['lead_id', 'workspace_id']).execute();
+    expect(Object.fromEntries(leads.map((row) => [row.lead_id, Number(row.workspace_id)]))).toEqual({
+      l1: other,
+      l2: lowest,
+    });
+  });
+
+  it("stores a journal line written before 0023 in its campaign's workspace", async () => {
+    const opened = await openMigrated();
+    const any = opened.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+    const now = '2026-11-01T00:00:00.000Z';
+    const ids: number[] = [];
+    for (const name of ['A', 'B']) {
+      const row = await any
+        .insertInto('workspaces')
+        .values({ name, created_at: now, updated_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      ids.push(Number(row.id));
+    }
+    await any
+      .insertInto('config_records')
+      .values({
+        kind: 'tracker-campaigns',
+        external_id: 'tc-b',
+        workspace_id: ids[1]!,
+        name: 'b',
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    const click = (id: string, campaign: string) =>
+      eventLine('tracker_clicks', {
+        click_id: id,
+        created_at: now,
+        campaign_external_id: campaign,
+        visitor_id: 'v',
+        is_unique: 0,
+        vars: '{}',
+        cost: 0,
+        is_bot: 0,
+        reason: 'matched',
+        workspace_id: 0,
+      });
+    // A line of an earlier version ends before its workspace (`n0;`, the last value written here).
+    const older = (line: string) => {
+      expect(line.endsWith('n0;')).toBe(true);
+      return line.slice(0, -'n0;'.length);
+    };
+    const lines = [older(click('j1', 'tc-b')), older(click('j2', 'unknown')), click('j3', 'tc-b')];
+    // As the journal's replay stores them (engine-store.ts, replayJournal).
+    const batches = payloadBatches(eventPayload(['tracker_clicks', 'tracker_clicks', 'tracker_clicks'], lines));
+    if (opened.sqlite) new SqliteEventStore(opened.sqlite).write(batches);
+    else {
+      const rows = rowObjects('tracker_clicks', batches[0]!.rows) as NewTrackerClick[];
+      await storeEventRows(opened.db, rows, []);
+    }
+    const rows = await opened.db.selectFrom('tracker_clicks').select(['click_id', 'workspace_id']).execute();
+    expect(Object.fromEntries(rows.map((row) => [row.click_id, Number(row.workspace_id)]))).toEqual({
+      j1: ids[1],
+      j2: ids[0],
+      j3: ids[1],
+    });
+  });
+});
+
+forEachDatabase('workspace scope: the services', (db) => {
+  let app: FastifyInstance;
+  let guarded: Kysely<Database>;
+  const workspace = { A: 0, B: 0 };
+  const campaigns: Record<'A' | 'B', StoredRecord | null> = { A: null, B: null };
+
+  /** A tracker campaign of the token's workspace, on a flow whose one path goes to one offer. */
+  async function trackerCampaign(token: string): Promise<StoredRecord> {
+    const offer = await createRecord(app, token, 'tracker-offers', { url: 'https://offer.example/?c={clickid}' });
+    const flow = await createRecord(app, token, 'tracker-flows', {
+      path_groups: [
+        { id: 'g', name: 'All', paths: [{ id: 'p', offers: [{ id: 'o', offer_external_id: offer.external_id }] }] },
+      ],
+    });
+    const source = await createRecord(app, token, 'traffic-sources');
+    return createRecord(app, token, 'tracker-campaigns', {
+      traffic_source_external_id: source.external_id,
+      flow_external_id: flow.external_id,
+    });
+  }
+
+  async function click(on: StoredRecord): Promise<void> {
+    const response = await app.inject({
+      method: 'GET',
+      url: `/c/${on.external_id}`,
+      remoteAddress: US_IP,
+      headers: { 'user-agent': DESKTOP },
+    });
+    expect(response.statusCode, response.body).toBe(302);
+  }
+
+  beforeAll(async () => {
+    app = await db.buildApp({
+      env: { SWITCHYARD_ADMIN_EMAIL: ADMIN_EMAIL, SWITCHYARD_ADMIN_PASSWORD: ADMIN_PASSWORD },
+      engine: { outbound: { intervalMs: 0 } },
+    });
+    const root = await login(app, ADMIN_EMAIL, ADMIN_PASSWORD);
+    workspace.A = (await app.store.db.selectFrom('workspaces').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
+    const made = await app.inject({
+      method: 'POST',
+      url: '/api/workspaces',
+      headers: bearer(root),
+      payload: { name: 'Scope B' },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    workspace.B = made.json<{ id: number }>().id;
+    const memberOfB = await createUserWithPermissions(app, root, ['/api', '/tracker', '/general'], {
+      workspaces: [workspace.B],
+    });
+    campaigns.A = await trackerCampaign(root);
+    campaigns.B = await trackerCampaign(memberOfB.token);
+    for (let index = 0; index < 3; index += 1) await click(campaigns.A);
+    for (let index = 0; index < 2; index += 1) await click(campaigns.B);
+    await app.engine.flush();
+    const tables = await workspaceTables(app.store.db as Kysely<unknown>, app.store.dialect);
+    guarded = app.store.db.withPlugin(new ScopeGuard(tables));
+  });
+
+  it("the engine writes each click with its campaign's workspace", async () => {
+    const rows = await app.store.db
+      .selectFrom('tracker_clicks')
+      .select(['campaign_external_id', 'workspace_id'])
+      .where(scopeCondition({ instance: true }, 'workspace_id'))
+      .execute();
+    expect(rows).toHaveLength(5);
+    for (const row of rows) {
+      const side = row.campaign_external_id === campaigns.A!.external_id ? 'A' : 'B';
+      expect(Number(row.workspace_id)).toBe(workspace[side]);
+    }
+  });
+
+  describe('every query of a service names its scope', () => {
+    it('reports: a workspace sees its own events, the instance every one', async () => {
+      for (const rollups of [true, false]) {
+        const reports = new ReportsService(guarded, { rollups });
+        for (const group_by of ['campaign', 'day', 'campaign,offer', 'subaff']) {
+          const query = ZReportQuery.parse({ group_by });
+          expect((await reports.run(query, { workspaceId: workspace.A })).totals.clicks).toBe(3);
+          expect((await reports.run(query, { workspaceId: workspace.B })).totals.clicks).toBe(2);
+          expect((await reports.run(query, { instance: true })).totals.clicks).toBe(5);
+        }
+        const named = await reports.run(ZReportQuery.parse({ group_by: 'campaign' }), { workspaceId: workspace.B });
+        expect(named.list.map((row) => [row.campaign, row.campaign_name])).toEqual([
+          [campaigns.B!.external_id, campaigns.B!.name],
+        ]);
+      }
+    });
+
+    it('event tables: a workspace lists its own clicks', async () => {
+      const events = new EventsService(guarded);
+      const query = ZEventQuery.parse({});
+      const ofA = (await events.list('clicks', query, { workspaceId: workspace.A })) as ListResponse<ClickEvent>;
+      expect(ofA.total).toBe(3);
+      expect(new Set(ofA.list.map((row) => row.campaign.external_id))).toEqual(new Set([campaigns.A!.external_id]));
+      expect((await events.list('clicks', query, { workspaceId: workspace.B })).total).toBe(2);
+      expect((await events.list('leads', query, { workspaceId: workspace.B })).total).toBe(0);
+      expect((await events.list('conversions', query, { instance: true })).total).toBe(0);
+    });
+
+    it('postback log: read within the scope', async () => {
+      const log = new PostbackLogService(guarded);
+      const query = ZPostbackLogQuery.parse({});
+      const page: ListResponse<PostbackLogEntry> = await log.incoming(query, { workspaceId: workspace.A });
+      expect(page.total).toBe(0);
+      await log.incoming(query, { workspaceId: workspace.A, unkeyed: true });
+      await log.incoming(query, { instance: true });
+      const outbound = ZOutboundPostbackQuery.parse({});
+      expect((await log.outbound(outbound, { workspaceId: workspace.B })).total).toBe(0);
+      await log.outbound(outbound, { instance: true });
+    });
+  });
+});
