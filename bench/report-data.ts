@@ -180,14 +180,14 @@ export function generateEvents(file: string, routing: GeneratedRouting, options:
     revenue: 0,
     revenueConfirmed: 0,
   };
-  const upsertRollup = db.prepare(UPSERT_ONE);
+  const upsertRollup = withWorkspace ? db.prepare(UPSERT_ONE) : null;
 
   type Conversion = unknown[];
   const writeChunk = db.transaction((clicks: NewTrackerClick[], conversions: Conversion[]) => {
     for (const click of clicks) insertClick.run(click);
-    for (const delta of rollupDeltas(clicks, [])) {
-      upsertRollup.run(upsertParameters(delta));
-    }
+    // A schema before 0023 (bench/migrate-workspace.ts) has rollups without workspaces: that migration
+    // builds them from the events.
+    if (withWorkspace) for (const delta of rollupDeltas(clicks, [])) upsertRollup?.run(upsertParameters(delta));
     for (const conversion of conversions) insertConversion.run(conversion);
   });
 

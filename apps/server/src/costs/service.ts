@@ -74,7 +74,15 @@ export async function updateCampaignCost(
     for (let after = 0; ; ) {
       let query = trx
         .selectFrom('tracker_clicks')
-        .select(['id', 'click_id', 'created_at', 'cost', 'is_unique', ...Object.values(DIMENSION_COLUMNS)])
+        .select([
+          'id',
+          'click_id',
+          'created_at',
+          'cost',
+          'is_unique',
+          'workspace_id',
+          ...Object.values(DIMENSION_COLUMNS),
+        ])
         .where('campaign_external_id', '=', campaignExternalId)
         .where('created_at', '>=', from)
         .where('created_at', '<', to)
@@ -145,13 +153,14 @@ export async function updateCampaignCost(
 function mergeDeltas(deltas: readonly RollupDelta[]): RollupDelta[] {
   const merged = new Map<string, RollupDelta>();
   for (const delta of deltas) {
-    const key = [delta.cube, delta.bucket, delta.k1, delta.k2].join('\u0000');
+    const key = [delta.workspace_id, delta.cube, delta.bucket, delta.k1, delta.k2].join('\u0000');
     const found = merged.get(key);
     if (found) found.cost += delta.cost;
     else merged.set(key, { ...delta });
   }
-  // The order rollupDeltas gives (cube, bucket, k1, k2), so that concurrent writers lock rows alike.
+  // The order rollupDeltas gives (workspace, cube, bucket, k1, k2), so that concurrent writers lock rows alike.
   const order = (a: RollupDelta, b: RollupDelta) => {
+    if (a.workspace_id !== b.workspace_id) return a.workspace_id - b.workspace_id;
     for (const name of ['cube', 'bucket', 'k1', 'k2'] as const) {
       if (a[name] !== b[name]) return a[name] < b[name] ? -1 : 1;
     }

@@ -178,10 +178,8 @@ function parsedMetrics(metrics: readonly CustomMetricDefinition[] = []): { key: 
 async function rollupFilters(
   filters: Partial<Record<ReportFilterGroup, string | null>>,
   config: Promise<ConfigNames>,
-  campaigns: readonly string[] | null,
 ): Promise<DimensionFilters | null> {
   const result: DimensionFilters = {};
-  if (campaigns) result.campaign = campaigns;
   for (const [group, value] of Object.entries(filters) as [ReportFilterGroup, string | null][]) {
     if (group === 'affiliate_network') {
       if (value === null || 'offer' in filters) return null;
@@ -190,11 +188,6 @@ async function rollupFilters(
       continue;
     }
     if (!isRollupDimension(group)) return null;
-    // A campaign outside the workspace's has no events here.
-    if (group === 'campaign' && campaigns && (value === null || !campaigns.includes(value))) {
-      result.campaign = [];
-      continue;
-    }
     result[group] = value;
   }
   return result;
@@ -243,8 +236,8 @@ export class ReportsService {
       filters: query.filters,
       config: configuring,
       workspace,
-      // The event tables keep to the workspace by their workspace_id; the rollups and the columnar
-      // stores still by its campaigns (their rows' keys).
+      // The event tables and the rollups keep to the workspace by their workspace_id; the columnar
+      // stores still by its campaigns.
       campaigns: workspace === null ? null : await this.workspaceCampaigns(workspace),
     };
     const inStore = await this.reportInStore(query, range, narrowing, metrics);
@@ -451,10 +444,11 @@ export class ReportsService {
     narrowing: Narrowing,
   ): Promise<AggregateRow[]> {
     if (this.options.rollups !== false && source !== 'conversions' && Object.keys(narrowing.vars).length === 0) {
-      const dimensionFilters = await rollupFilters(narrowing.filters, narrowing.config, narrowing.campaigns);
+      const dimensionFilters = await rollupFilters(narrowing.filters, narrowing.config);
+      const scope: Scope = narrowing.workspace === null ? { instance: true } : { workspaceId: narrowing.workspace };
       const rows =
         dimensionFilters &&
-        (await aggregateFromRollups(this.db, source, groups, range, range.timezone, dimensionFilters));
+        (await aggregateFromRollups(this.db, source, groups, range, range.timezone, dimensionFilters, scope));
       if (rows) return rows;
     }
     const plan = await planOf(source, groups, range, narrowing);
