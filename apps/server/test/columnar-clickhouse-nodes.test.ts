@@ -67,7 +67,12 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
     const before = generateEvents(2000, 7);
     await write(before);
     await storeConversions(store.db, generateConversions(before, 7));
-    await updateCampaignCost(store, 'camp-c', ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 9 }));
+    await updateCampaignCost(
+      store,
+      'camp-c',
+      ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 9 }),
+      { instance: true },
+    );
     // In batches of 300, the last one short.
     node = startClickHouse(store.db, url, silent, { backfillBatch: 300, pruneAfterMs: 0 });
     await node.started;
@@ -83,12 +88,14 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
       store,
       'camp-a',
       ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 123.45 }),
+      { instance: true },
     );
     await write(generateEvents(500, 9, 20_000), node.feed);
     await updateCampaignCost(
       store,
       'camp-b',
       ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 77, filter: { var1: 'zone-2' } }),
+      { instance: true },
     );
     // A journal replayed after a crash sends events PostgreSQL and ClickHouse both hold already.
     const again = generateEvents(2000, 8, 10_000);
@@ -238,7 +245,12 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
   });
 
   it('a new cost reaches the next report, without waiting for the timer', async () => {
-    await updateCampaignCost(store, 'camp-a', ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 5 }));
+    await updateCampaignCost(
+      store,
+      'camp-a',
+      ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 5 }),
+      { instance: true },
+    );
     const report = query({ group_by: 'campaign,subaff' });
     const fromColumns = await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(report, {
       instance: true,
@@ -376,6 +388,7 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
         store,
         'camp-b',
         ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount, filter: { var1: 'zone-1' } }),
+        { instance: true },
       );
       const [one, two] = await Promise.all([first!.sendCostChanges(), second!.sendCostChanges()]);
       expect(one + two).toBeGreaterThan(0);
@@ -442,6 +455,7 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
       store,
       'camp-a',
       ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 41.2, filter: { var1: 'zone-1' } }),
+      { instance: true },
     );
     await changeConversions(store.db, 8);
     // The changes reach ClickHouse before those clicks do, and are pruned.
@@ -686,6 +700,7 @@ async function changedAndPrunedUnread(store: Store, seed: number): Promise<void>
     store,
     'camp-a',
     ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: seed }),
+    { instance: true },
   );
   await changeConversions(store.db, seed);
   const logged = await changeLogRows(store.db);

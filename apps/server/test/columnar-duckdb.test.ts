@@ -140,6 +140,7 @@ describe('the embedded columnar store [sqlite]', () => {
       store,
       'camp-a',
       ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 123.45 }),
+      { instance: true },
     );
     expect(await reports.run(report, { instance: true })).toEqual(await events.run(report, { instance: true }));
     // Clicks not yet copied when their cost moves: the pass that copies them carries the cost once.
@@ -148,6 +149,7 @@ describe('the embedded columnar store [sqlite]', () => {
       store,
       'camp-b',
       ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 77, filter: { var1: 'zone-2' } }),
+      { instance: true },
     );
     const after = await events.run(report, { instance: true });
     expect(await reports.run(report, { instance: true })).toEqual(after);
@@ -181,6 +183,7 @@ describe('the embedded columnar store [sqlite]', () => {
       store,
       'camp-c',
       ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 31.5 }),
+      { instance: true },
     );
     await changeConversions(store.db, 11);
     await store.db
@@ -203,6 +206,7 @@ describe('the embedded columnar store [sqlite]', () => {
       store,
       'camp-a',
       ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 64.1, filter: { var1: 'zone-1' } }),
+      { instance: true },
     );
     await store.db
       .updateTable('conversions')
@@ -287,6 +291,7 @@ describe('the server on SQLite [sqlite]', () => {
       app.store,
       'camp-a',
       ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 12 }),
+      { instance: true },
     );
     expect(await changeLogRows(app.store.db)).toBeGreaterThan(100);
     // The next start copies what it missed, then prunes what it holds.
@@ -300,6 +305,7 @@ describe('the server on SQLite [sqlite]', () => {
       restarted.store,
       'camp-b',
       ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 3 }),
+      { instance: true },
     );
     expect(await changeLogRows(restarted.store.db)).toBeGreaterThan(0);
   });

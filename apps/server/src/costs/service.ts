@@ -11,6 +11,7 @@ import { originalCost, recordCostChanges } from '../store/click-cost-changes.js'
 import type { Store } from '../store/database.js';
 import { applyRollupDeltas, DIMENSION_COLUMNS, type RollupDelta, rollupDeltas } from '../store/report-rollups.js';
 import type { Database } from '../store/schema.js';
+import { type Scope, scopeCondition } from '../store/scope.js';
 
 /** Costs are stored to the millionth: each click gets amount / N so rounded, the remainder on the last. */
 const MICROS = 1_000_000;
@@ -61,6 +62,8 @@ export async function updateCampaignCost(
   store: Store,
   campaignExternalId: string,
   input: TCostUpdate,
+  /** Issue 40: whose clicks; the campaign's workspace, or the instance's for the engine's own work. */
+  scope: Scope,
 ): Promise<number> {
   const from = startOfLocalDay(input.start, input.timezone).toISOString();
   const to = startOfLocalDay(nextDay(input.end), input.timezone).toISOString();
@@ -83,6 +86,7 @@ export async function updateCampaignCost(
           'workspace_id',
           ...Object.values(DIMENSION_COLUMNS),
         ])
+        .where(scopeCondition(scope, 'workspace_id'))
         .where('campaign_external_id', '=', campaignExternalId)
         .where('created_at', '>=', from)
         .where('created_at', '<', to)
