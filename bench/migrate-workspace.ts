@@ -4,7 +4,9 @@
 // one in none); then the remaining migrations run and are timed. With --postgres the same rows are
 // copied into a PostgreSQL database of the run's own (report-data-pg.ts), migrated there and timed.
 //
-//   npx tsx bench/migrate-workspace.ts [--clicks 1000000] [--postgres]
+// --workspaces 1 puts every campaign in one workspace: the rollups are then copied, not built again.
+//
+//   npx tsx bench/migrate-workspace.ts [--clicks 1000000] [--workspaces 2] [--postgres] [--keep]
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,11 +26,12 @@ function argument(name: string): string | undefined {
 }
 
 const clicks = Number(argument('clicks') ?? 1_000_000);
+const workspaceCount = Number(argument('workspaces') ?? 2);
 const withPostgres = process.argv.includes('--postgres');
 /** --keep: the PostgreSQL database is left migrated up to 0022, to try statements on by hand. */
 const keep = process.argv.includes('--keep');
 
-/** 20 campaigns: even ones in the first workspace, odd ones in the second, and one of no workspace. */
+/** 20 campaigns: even ones in the first workspace, odd ones in the second (or all in one), and one of none. */
 const ROUTING: GeneratedRouting = {
   campaigns: Array.from({ length: 21 }, (_, index) => ({
     externalId: `mw-campaign-${index}`,
@@ -67,7 +70,7 @@ async function preparedStore(store: Store): Promise<void> {
         kind: 'tracker-campaigns',
         external_id: campaign.externalId,
         name: campaign.externalId,
-        workspace_id: index === 20 ? null : ids[index % 2],
+        workspace_id: index === 20 ? null : ids[workspaceCount === 1 ? 0 : index % 2],
         created_at: now,
         updated_at: now,
       })),
@@ -132,7 +135,7 @@ async function main(): Promise<void> {
           return;
         }
         console.log(
-          `PostgreSQL: 0023 on ${clicks.toLocaleString('en')} clicks: ${(await timedMigration(postgres)).toFixed(1)} s`,
+          `PostgreSQL: 0023 on ${clicks.toLocaleString('en')} clicks: ${(await timedMigration(postgres)).toFixed(1)} s (${workspaceCount} workspaces)`,
         );
       } finally {
         await postgres.db.destroy();
@@ -141,7 +144,7 @@ async function main(): Promise<void> {
       const store = openStore({ databaseUrl: undefined, dataDir: dir });
       try {
         console.log(
-          `SQLite: 0023 on ${clicks.toLocaleString('en')} clicks: ${(await timedMigration(store)).toFixed(1)} s`,
+          `SQLite: 0023 on ${clicks.toLocaleString('en')} clicks: ${(await timedMigration(store)).toFixed(1)} s (${workspaceCount} workspaces)`,
         );
       } finally {
         await store.db.destroy();

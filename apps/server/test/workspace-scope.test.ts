@@ -184,6 +184,67 @@ forEachDatabase('workspace scope: the store', (db) => {
       l1: other,
       l2: lowest,
     });
+    // Events of two workspaces: the cubes built again from them, each workspace's apart.
+    const totals = await opened.db
+      .selectFrom('report_rollups')
+      .select(['workspace_id', 'clicks', 'leads'])
+      .where('cube', '=', 'all/day')
+      .orderBy('workspace_id')
+      .execute();
+    expect(totals.map((row) => [Number(row.workspace_id), Number(row.clicks), Number(row.leads)])).toEqual([
+      [lowest, 3, 1],
+      [other, 1, 1],
+    ]);
+  });
+
+  it('0023 keeps the cubes of an instance whose events are all of one workspace, in that workspace', async () => {
+    const opened = await openMigrated(BEFORE_0023);
+    const any = opened.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+    const now = '2026-11-01T00:00:00.000Z';
+    const { id } = await any
+      .insertInto('workspaces')
+      .values({ name: 'Only', created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await any
+      .insertInto('tracker_clicks')
+      .values({ click_id: 'k1', created_at: now, campaign_external_id: 'c', visitor_id: 'v', reason: 'matched' })
+      .execute();
+    // Cube rows as the writer left them (not what one click adds: copied, not counted again).
+    await any
+      .insertInto('report_rollups')
+      .values([
+        { cube: 'all/day', bucket: '2026-11-01', k1: '', k2: '', clicks: 7, unique_clicks: 2, cost: 1.5, leads: 3 },
+        {
+          cube: 'country',
+          bucket: '2026-11-01T00:00',
+          k1: 'GB',
+          k2: '',
+          clicks: 7,
+          unique_clicks: 2,
+          cost: 1.5,
+          leads: 3,
+        },
+      ])
+      .execute();
+    await migrateToLatest(opened);
+    const rows = await opened.db
+      .selectFrom('report_rollups')
+      .select(['workspace_id', 'cube', 'k1', 'clicks', 'unique_clicks', 'cost', 'leads'])
+      .orderBy('cube')
+      .execute();
+    expect(
+      rows.map((row) => ({
+        ...row,
+        workspace_id: Number(row.workspace_id),
+        clicks: Number(row.clicks),
+        unique_clicks: Number(row.unique_clicks),
+        leads: Number(row.leads),
+      })),
+    ).toEqual([
+      { workspace_id: Number(id), cube: 'all/day', k1: '', clicks: 7, unique_clicks: 2, cost: 1.5, leads: 3 },
+      { workspace_id: Number(id), cube: 'country', k1: 'GB', clicks: 7, unique_clicks: 2, cost: 1.5, leads: 3 },
+    ]);
   });
 
   it("stores a journal line written before 0023 in its campaign's workspace", async () => {
