@@ -5,7 +5,7 @@
 // workspace-scope.ts does for config records.
 import { type Kysely, type Migration, sql } from 'kysely';
 import type { DatabaseDialect } from '../config.js';
-import { rollupsByWorkspace } from './report-rollups.js';
+import { backfillRollups, COLUMNS, KEYS } from './report-rollups.js';
 import type { EventTable } from './tracker-events.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as typed today.
@@ -65,6 +65,54 @@ async function copyWithWorkspace(db: AnyDb, table: EventTable): Promise<void> {
   }
   for (const { definition } of indexes) await sql.raw(definition).execute(db);
   await sql`analyze ${sql.table(table)}`.execute(db);
+}
+
+/**
+ * 0023 (issue 40): the cubes kept per workspace, workspace_id first in the key (a scoped report reads its
+ * own rows of a cube). When every stored event is of one workspace (an instance with one, the most of
+ * them), the rows are copied with it; else the cubes are built again from the events, which carry their
+ * workspace from that migration on (a scan of the events per cube: half a minute per million clicks).
+ */
+async function rollupsByWorkspace(db: AnyDb, dialect: DatabaseDialect): Promise<void> {
+  const money = dialect === 'postgres' ? 'double precision' : 'real';
+  const count = dialect === 'postgres' ? 'bigint' : 'integer';
+  const old = 'report_rollups_0006';
+  await db.schema.alterTable('report_rollups').renameTo(old).execute();
+  // Its key's name is free for the new table's (PostgreSQL names the key's index after it).
+  if (dialect === 'postgres') {
+    await sql`alter table ${sql.table(old)} rename constraint report_rollups_pk to report_rollups_0006_pk`.execute(db);
+  }
+  await db.schema
+    .createTable('report_rollups')
+    .addColumn('workspace_id', 'integer', (column) => column.notNull())
+    .addColumn('cube', 'text', (column) => column.notNull())
+    .addColumn('bucket', 'text', (column) => column.notNull())
+    .addColumn('k1', 'text', (column) => column.notNull())
+    .addColumn('k2', 'text', (column) => column.notNull())
+    .addColumn('clicks', count, (column) => column.notNull().defaultTo(0))
+    .addColumn('unique_clicks', count, (column) => column.notNull().defaultTo(0))
+    .addColumn('cost', money, (column) => column.notNull().defaultTo(0))
+    .addColumn('leads', count, (column) => column.notNull().defaultTo(0))
+    .addPrimaryKeyConstraint('report_rollups_pk', [...KEYS])
+    .execute();
+  // The lowest and highest workspace of clicks and leads, each read off their (workspace_id, created_at)
+  // index (SQLite does so for a query of one min or max only).
+  const workspaces = new Set<number>();
+  for (const table of ['tracker_clicks', 'tracker_leads']) {
+    for (const bound of [sql`min(workspace_id)`, sql`max(workspace_id)`]) {
+      const { rows } = await sql<{
+        id: number | string | null;
+      }>`select ${bound} as id from ${sql.table(table)}`.execute(db);
+      if (rows[0]?.id !== null && rows[0]?.id !== undefined) workspaces.add(Number(rows[0].id));
+    }
+  }
+  if (workspaces.size <= 1) {
+    await sql`insert into report_rollups (${sql.raw(COLUMNS.join(', '))})
+      select ${sql.lit([...workspaces][0] ?? 0)}, ${sql.raw(COLUMNS.slice(1).join(', '))} from ${sql.table(old)}`.execute(
+      db,
+    );
+  } else await backfillRollups(db, true);
+  await db.schema.dropTable(old).execute();
 }
 
 /**
