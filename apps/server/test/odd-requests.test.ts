@@ -1,7 +1,35 @@
+import { getResource, VALIDATION_MESSAGES as M, type ResourceName } from '@switchyard/domain';
 import { describe, expect, it } from 'vitest';
-import { bearer, expectError, forEachDatabase, useSeededApp } from './harness.js';
+import { type Body, createRecord, minimalBody, recordId } from './fixtures/config-records.js';
+import { bearer, expectError, forEachDatabase, listTotal, useSeededApp } from './harness.js';
 
 // Issue 41, points 6 to 10: odd requests that once reached the database, a redirect or a reset link.
+
+/** Every resource that takes conditions, and where its condition goes (as in condition-trees.test.ts). */
+const CONDITION_PLACES: readonly { resource: ResourceName; field: string; body: (condition: string) => Body }[] = [
+  { resource: 'segments', field: 'condition', body: (condition) => ({ condition }) },
+  { resource: 'tracker-segments', field: 'condition', body: (condition) => ({ condition }) },
+  ...(['flows', 'tracker-flows'] as const).map((resource) => ({
+    resource,
+    field: 'path_groups.0.condition',
+    body: (condition: string) => ({ path_groups: [{ id: 'g1', name: 'Hours', condition, paths: [] }] }),
+  })),
+  ...(['campaigns', 'tracker-campaigns'] as const).map((resource) => ({
+    resource,
+    field: 'payout_rule_sets.0.rules.0.condition',
+    body: (condition: string) => ({
+      payout_rule_sets: [
+        { id: 's1', postback_event_external_id: 'anyEvent1', rules: [{ id: 'r1', payout: 1, condition }] },
+      ],
+    }),
+  })),
+];
+
+const hours = (Start: string, End: string, Timezone: string) =>
+  JSON.stringify({ type: 'BetweenCondition', data: { Var: 'timeOfDay', Values: { Start, End, Timezone } } });
+
+const timeMessage = (value: string) =>
+  M.invalidConditionValue.replace('{{field}}', 'timeOfDay').replace('{{value}}', value);
 
 forEachDatabase('odd requests', (db) => {
   const ctx = useSeededApp(db);
@@ -27,6 +55,49 @@ forEachDatabase('odd requests', (db) => {
 
     it('still asks for a session first', async () => {
       expectError(await ctx.app.inject({ method: 'GET', url: '/api/events/clicks/%00/replay' }), 401);
+    });
+  });
+
+  describe.each(CONDITION_PLACES)('point 8: $resource checks time rules on $field', (place) => {
+    const { apiPath } = getResource(place.resource);
+
+    it.each([
+      ['an hour past 23', hours('25:99', '10:00', 'UTC'), '25:99'],
+      ['a minute past 59', hours('09:00', '17:60', 'UTC'), '17:60'],
+      ['a time zone that does not exist', hours('09:00', '17:00', 'Mars/Olympus'), 'Mars/Olympus'],
+    ])('refuses %s, on create and on update', async (_case, condition, bad) => {
+      const before = await listTotal(ctx.app, ctx.adminToken, apiPath);
+      const base = await minimalBody(ctx.app, ctx.adminToken, place.resource);
+      const created = await ctx.app.inject({
+        method: 'POST',
+        url: `/api/${apiPath}`,
+        headers: bearer(ctx.adminToken),
+        payload: { ...base, ...place.body(condition) },
+      });
+      expect(expectError(created, 400).errors).toEqual({ [place.field]: [timeMessage(bad)] });
+      expect(await listTotal(ctx.app, ctx.adminToken, apiPath)).toBe(before);
+
+      const record = await createRecord(ctx.app, ctx.adminToken, place.resource, base);
+      const updated = await ctx.app.inject({
+        method: 'PUT',
+        url: `/api/${apiPath}/${recordId(getResource(place.resource), record)}`,
+        headers: bearer(ctx.adminToken),
+        payload: { ...base, ...place.body(condition) },
+      });
+      expect(expectError(updated, 400).errors).toEqual({ [place.field]: [timeMessage(bad)] });
+    });
+
+    it('takes a window past midnight in a real zone (the campaigns refuse only their unknown event)', async () => {
+      const base = await minimalBody(ctx.app, ctx.adminToken, place.resource);
+      const response = await ctx.app.inject({
+        method: 'POST',
+        url: `/api/${apiPath}`,
+        headers: bearer(ctx.adminToken),
+        payload: { ...base, ...place.body(hours('22:00', '06:00', 'Asia/Tokyo')) },
+      });
+      const answer = response.json<{ errors?: Record<string, string[]> }>();
+      expect(answer.errors?.[place.field], response.body).toBeUndefined();
+      expect([201, 400]).toContain(response.statusCode);
     });
   });
 });
