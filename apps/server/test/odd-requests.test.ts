@@ -1,7 +1,17 @@
 import { getResource, VALIDATION_MESSAGES as M, type ResourceName } from '@switchyard/domain';
 import { describe, expect, it } from 'vitest';
+import { newLinkToken } from '../src/api/accounts/links.js';
+import { expectInvalidLink, expectSessionAlive, post, STRONG_PASSWORD } from './accounts-support.js';
 import { type Body, createRecord, minimalBody, recordId } from './fixtures/config-records.js';
-import { bearer, expectError, forEachDatabase, listTotal, useSeededApp } from './harness.js';
+import {
+  bearer,
+  createUserWithPermissions,
+  expectError,
+  forEachDatabase,
+  listTotal,
+  login,
+  useSeededApp,
+} from './harness.js';
 
 // Issue 41, points 6 to 10: odd requests that once reached the database, a redirect or a reset link.
 
@@ -98,6 +108,73 @@ forEachDatabase('odd requests', (db) => {
       const answer = response.json<{ errors?: Record<string, string[]> }>();
       expect(answer.errors?.[place.field], response.body).toBeUndefined();
       expect([201, 400]).toContain(response.statusCode);
+    });
+  });
+
+  describe('point 9: a new password ends every reset link and every other session', () => {
+    /** A live reset link of the user, as forgot-password stores it (only its hash). */
+    async function resetLinkOf(userId: number): Promise<string> {
+      const { token, hash } = newLinkToken();
+      const timestamp = Date.now();
+      await ctx.app.store.db
+        .insertInto('account_tokens')
+        .values({
+          token_hash: hash,
+          purpose: 'reset-password',
+          user_id: userId,
+          created_at: new Date(timestamp).toISOString(),
+          expires_at: new Date(timestamp + 3_600_000).toISOString(),
+        })
+        .execute();
+      return token;
+    }
+
+    it('on the profile: the link is refused, the other session ends, this one stays', async () => {
+      const user = await createUserWithPermissions(ctx.app, ctx.adminToken, []);
+      const other = await login(ctx.app, user.email, user.password);
+      const link = await resetLinkOf(user.id);
+      const changed = await post(
+        ctx.app,
+        'profile/password',
+        { current_password: user.password, password: STRONG_PASSWORD },
+        { token: user.token },
+      );
+      expect(changed.statusCode, changed.body).toBe(200);
+      expectInvalidLink(await post(ctx.app, 'reset-password', { token: link, password: 'taken over by the link' }));
+      await expectSessionAlive(ctx.app, other, false);
+      await expectSessionAlive(ctx.app, user.token, true);
+      await login(ctx.app, user.email, STRONG_PASSWORD);
+    });
+
+    it('by an administrator on the user: the link is refused and every session of the user ends', async () => {
+      const user = await createUserWithPermissions(ctx.app, ctx.adminToken, []);
+      const link = await resetLinkOf(user.id);
+      const changed = await ctx.app.inject({
+        method: 'PUT',
+        url: `/api/users/${user.id}`,
+        headers: bearer(ctx.adminToken),
+        payload: {
+          name: 'Reset by admin',
+          email: user.email,
+          permissions: [],
+          active: true,
+          password: STRONG_PASSWORD,
+        },
+      });
+      expect(changed.statusCode, changed.body).toBe(200);
+      expectInvalidLink(await post(ctx.app, 'reset-password', { token: link, password: 'taken over by the link' }));
+      await expectSessionAlive(ctx.app, user.token, false);
+      await expectSessionAlive(ctx.app, ctx.adminToken, true);
+    });
+
+    it('by a reset link: every other link and every session end', async () => {
+      const user = await createUserWithPermissions(ctx.app, ctx.adminToken, []);
+      const first = await resetLinkOf(user.id);
+      const second = await resetLinkOf(user.id);
+      const reset = await post(ctx.app, 'reset-password', { token: first, password: STRONG_PASSWORD });
+      expect(reset.statusCode, reset.body).toBe(200);
+      expectInvalidLink(await post(ctx.app, 'reset-password', { token: second, password: 'taken over by the link' }));
+      await expectSessionAlive(ctx.app, user.token, false);
     });
   });
 });
