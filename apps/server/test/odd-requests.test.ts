@@ -2,7 +2,8 @@ import { getResource, VALIDATION_MESSAGES as M, type ResourceName } from '@switc
 import { describe, expect, it } from 'vitest';
 import { newLinkToken } from '../src/api/accounts/links.js';
 import { expectInvalidLink, expectSessionAlive, post, STRONG_PASSWORD } from './accounts-support.js';
-import { type Body, createRecord, minimalBody, recordId } from './fixtures/config-records.js';
+import { type Body, createRecord, minimalBody, recordId, type StoredRecord } from './fixtures/config-records.js';
+import { GB_IP, IPHONE } from './fixtures/traffic.js';
 import {
   bearer,
   createUserWithPermissions,
@@ -176,5 +177,106 @@ forEachDatabase('odd requests', (db) => {
       expectInvalidLink(await post(ctx.app, 'reset-password', { token: second, password: 'taken over by the link' }));
       await expectSessionAlive(ctx.app, user.token, false);
     });
+  });
+
+  describe('point 6: no macro chooses where a URL goes', () => {
+    /** Hosts a browser reads from a macro, though no brace stands before the first `/`. */
+    const HOSTILE_URLS = ['https://\\{var1}/x', 'https:/\\{var1}/x', 'https:\\\\{var1}.example/x'];
+
+    it.each([
+      ['tracker-offers', 'url'],
+      ['offers', 'url'],
+      ['tracker-landers', 'url'],
+    ] as const)('%s refuses them on save, under the field', async (kind, field) => {
+      const { apiPath } = getResource(kind);
+      for (const url of HOSTILE_URLS) {
+        const body = { ...(await minimalBody(ctx.app, ctx.adminToken, kind)), url };
+        const response = await ctx.app.inject({
+          method: 'POST',
+          url: `/api/${apiPath}`,
+          headers: bearer(ctx.adminToken),
+          payload: body,
+        });
+        const { errors } = expectError(response, 400);
+        expect(Object.keys(errors ?? {}), url).toEqual([field]);
+        expect(errors?.[field], url).toContain(M.macroInHost);
+      }
+    });
+
+    it("a traffic source's postback URL refuses them on save, under the field", async () => {
+      const event = await createRecord(ctx.app, ctx.adminToken, 'postback-events');
+      for (const url of HOSTILE_URLS) {
+        const response = await ctx.app.inject({
+          method: 'POST',
+          url: '/api/traffic-sources',
+          headers: bearer(ctx.adminToken),
+          payload: {
+            name: `Source ${Math.random().toString(36).slice(2, 8)}`,
+            postback_events: [{ postback_event_external_id: event.external_id, postback_url: `${url}?c={clickid}` }],
+          },
+        });
+        const { errors } = expectError(response, 400);
+        expect(Object.keys(errors ?? {}), url).toEqual(['postback_events.0.postback_url']);
+        expect(errors?.['postback_events.0.postback_url'], url).toContain(M.macroInHost);
+      }
+    });
+
+    it('a click is never sent to a host a visitor chose, even by a URL stored before the check', async () => {
+      const { app, adminToken: token } = ctx;
+      const source = await createRecord(app, token, 'traffic-sources', {
+        parameters: [{ name: 'Zone', ts_parameter: 'zone', ts_token: '{zone}', internal_token: 'var1', enabled: true }],
+      });
+      const offer = await createRecord(app, token, 'tracker-offers', { url: 'https://offer.example/x?z={var1}' });
+      const lander = await createRecord(app, token, 'tracker-landers', { url: 'https://lander.example/x?z={var1}' });
+      const path = (id: string, landers: Body[]) => ({
+        id,
+        offers: [{ id: `${id}-o`, offer_external_id: offer.external_id }],
+        landers,
+      });
+      const direct = await campaignWith(source, [path('p1', [])]);
+      const landed = await campaignWith(source, [path('p2', [{ id: 'l1', lander_external_id: lander.external_id }])]);
+      const click = (campaign: StoredRecord, query = 'zone=evil.example') =>
+        app.inject({
+          method: 'GET',
+          url: `/c/${campaign.external_id}?${query}`,
+          remoteAddress: GB_IP,
+          headers: { 'user-agent': IPHONE },
+        });
+      expect((await click(direct)).headers.location).toBe('https://offer.example/x?z=evil.example');
+
+      // Stored as an older version would have kept them, then loaded by the engine.
+      for (const [kind, record, url] of [
+        ['tracker-offers', offer, 'https://\\{var1}/x'],
+        ['tracker-landers', lander, 'https://\\{var1}/y'],
+      ] as const) {
+        const stored = app.store.db
+          .selectFrom('config_records')
+          .where('kind', '=', kind)
+          .where('external_id', '=', String(record.external_id));
+        const row = await stored.select(['id', 'body']).executeTakeFirstOrThrow();
+        await app.store.db
+          .updateTable('config_records')
+          .set({ body: JSON.stringify({ ...JSON.parse(row.body), url }) })
+          .where('id', '=', row.id)
+          .execute();
+      }
+      await app.engine.resync();
+
+      for (const campaign of [direct, landed]) {
+        const answer = await click(campaign);
+        expect(answer.statusCode, answer.body).not.toBe(302);
+        expect(String(answer.headers.location ?? '')).not.toContain('evil');
+      }
+    });
+
+    async function campaignWith(source: StoredRecord, paths: Body[]): Promise<StoredRecord> {
+      const flow = await createRecord(ctx.app, ctx.adminToken, 'tracker-flows', {
+        path_groups: [{ id: 'g1', name: 'All', paths }],
+      });
+      return createRecord(ctx.app, ctx.adminToken, 'tracker-campaigns', {
+        traffic_source_external_id: source.external_id,
+        flow_external_id: flow.external_id,
+      });
+    }
   });
 });
