@@ -1,7 +1,8 @@
 // Issue 41, point 10: how long a CSV cost import of N lines takes to answer, on SQLite and PostgreSQL.
-// `npx tsx bench/cost-import.ts [lines] [sqlite|postgres]` (default 3000, both). Ten campaigns, each line
-// one (day, campaign, var1 value) with one click, written straight to the table; the import goes through
-// the API as an operator's would. Prints one line per database: lines, clicks, seconds to answer.
+// `npx tsx bench/cost-import.ts [lines] [sqlite|postgres|both] [clicks per line]` (default 3000, both, 1).
+// Ten campaigns, each line one (day, campaign, var1 value) with its clicks, written straight to the table;
+// the import goes through the API as an operator's would. Prints one line per database: lines, clicks,
+// seconds to answer.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,7 +11,8 @@ import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
 
 const LINES = Number(process.argv[2] ?? 3000);
-const KINDS = process.argv[3] ? [process.argv[3]] : ['sqlite', 'postgres'];
+const KINDS = process.argv[3] && process.argv[3] !== 'both' ? [process.argv[3]] : ['sqlite', 'postgres'];
+const CLICKS_PER_LINE = Number(process.argv[4] ?? 1);
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const EMAIL = 'bench@switchyard.local';
 const PASSWORD = 'bench-password-1';
@@ -76,19 +78,20 @@ async function run(kind: string): Promise<void> {
       const value = `zone-${Math.floor(line / CAMPAIGNS) % VALUES}`;
       const day = new Date(Date.UTC(2026, 0, 1 + Math.floor(line / CAMPAIGNS / VALUES))).toISOString().slice(0, 10);
       lines.push(`${day},${campaign},var1,${value},${(line % 7) + 0.5}`);
-      clicks.push({
-        click_id: `c${line}`,
-        created_at: `${day}T12:00:00.000Z`,
-        campaign_external_id: campaign,
-        workspace_id: workspace.id,
-        visitor_id: `v${line}`,
-        reason: 'matched',
-        cost: 0.1,
-        is_unique: 1,
-        is_bot: 0,
-        var1: value,
-        vars: JSON.stringify({ var1: value }),
-      });
+      for (let copy = 0; copy < CLICKS_PER_LINE; copy += 1)
+        clicks.push({
+          click_id: `c${line}-${copy}`,
+          created_at: `${day}T12:00:00.000Z`,
+          campaign_external_id: campaign,
+          workspace_id: workspace.id,
+          visitor_id: `v${line}`,
+          reason: 'matched',
+          cost: 0.1,
+          is_unique: 1,
+          is_bot: 0,
+          var1: value,
+          vars: JSON.stringify({ var1: value }),
+        });
     }
     for (let start = 0; start < clicks.length; start += 1000) {
       await app.store.db
