@@ -86,7 +86,7 @@ export function readCsvLines(
       const line = offset + ((error as CsvError & { lines?: number }).lines ?? 1);
       const column = ((error as CsvError & { column?: number }).column ?? 0) + 1;
       problems.push({ line, column, message: error.message.replace(/ at line \d+/, '') });
-      from = line + 1;
+      from = Math.max(line, from) + 1;
     }
   }
   return { lines, problems };
