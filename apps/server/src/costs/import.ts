@@ -5,16 +5,16 @@
 // once, the lines are applied in memory in order, and only the clicks whose cost moved are written, a
 // few thousand per statement, in one transaction with their change log and rollups.
 import { COST_FILTER_KEYS, type CostImportLine, type TCostUpdate, ZCostUpdate } from '@switchyard/domain';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { CsvLine } from '../api/csv-lines.js';
 import { parseInput } from '../api/parse.js';
 import { ApiError, NotFoundError, ValidationError } from '../errors.js';
 import { nextDay, startOfLocalDay } from '../reports/time.js';
 import { recordCostChanges } from '../store/click-cost-changes.js';
 import type { Store } from '../store/database.js';
-import { applyRollupDeltas, DIMENSION_COLUMNS, type RollupDelta, rollupDeltas } from '../store/report-rollups.js';
+import { applyRollupDeltas, type RollupDelta, rollupDeltas } from '../store/report-rollups.js';
 import type { Database } from '../store/schema.js';
-import { scopeCondition } from '../store/scope.js';
+import { CHUNK, type Click, clicksOf, PAGE, writeCosts } from './import-clicks.js';
 import { MICROS, mergeDeltas, NO_CLICKS_MESSAGE, spread, turn } from './service.js';
 
 /** The column (from 1) of each field a line's error may name. */
@@ -28,13 +28,6 @@ const COLUMN_OF: Record<string, number> = {
   var_value: 4,
   amount: 5,
 };
-
-/** Values per statement: well under SQLite's (32,766) and PostgreSQL's (65,535) limits on bound values. */
-const CHUNK = 5000;
-/** Clicks read per page. */
-const PAGE = 20_000;
-
-type Click = { id: number; click_id: string; created_at: string; cost: number } & Record<string, unknown>;
 
 /** A line read and checked, with the instants of its local day. */
 interface CostLineUpdate {
@@ -247,66 +240,4 @@ export async function importCosts(
     await applyRollupDeltas(trx, mergeDeltas(deltas), turn);
   });
   return answers.map((answer) => answer!);
-}
-
-/** A campaign's clicks in the ranges, by created_at (then id), locked on PostgreSQL until the commit. */
-async function clicksOf(
-  store: Store,
-  trx: Kysely<Database>,
-  workspaceId: number,
-  campaign: string,
-  ranges: readonly [string, string][],
-): Promise<Click[]> {
-  const columns = [...new Set(['is_unique', 'workspace_id', ...Object.values(DIMENSION_COLUMNS), ...COST_FILTER_KEYS])];
-  const clicks: Click[] = [];
-  for (const [from, to] of ranges) {
-    for (let after = 0; ; ) {
-      const query = trx
-        .selectFrom('tracker_clicks')
-        .select(['id', 'click_id', 'created_at', 'cost', ...(columns as 'country'[])])
-        .where(scopeCondition({ workspaceId }, 'workspace_id'))
-        .where('campaign_external_id', '=', campaign)
-        .where('created_at', '>=', from)
-        .where('created_at', '<', to)
-        .where('id', '>', after)
-        .orderBy('id')
-        .limit(PAGE);
-      const page = (await (store.dialect === 'postgres' ? query.forUpdate() : query).execute()) as Click[];
-      for (const click of page) clicks.push({ ...click, id: Number(click.id) });
-      if (page.length < PAGE) break;
-      after = Number(page[page.length - 1]!.id);
-      await turn();
-    }
-  }
-  return clicks.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id - b.id));
-}
-
-/**
- * Each click's new cost, a chunk of clicks per statement. PostgreSQL takes a chunk as two arrays (binding
- * 10,000 values one by one cost it more than the update); SQLite as a list of values.
- */
-async function writeCosts(
-  store: Store,
-  trx: Kysely<Database>,
-  workspaceId: number,
-  clicks: readonly Click[],
-): Promise<void> {
-  const size = store.dialect === 'postgres' ? PAGE : CHUNK / 2;
-  for (let start = 0; start < clicks.length; start += size) {
-    if (start > 0) await turn();
-    const chunk = clicks.slice(start, start + size);
-    if (store.dialect === 'postgres') {
-      const ids = chunk.map((click) => click.id);
-      const costs = chunk.map((click) => click.cost);
-      await sql`update tracker_clicks
-        set cost = costs.cost, original_cost = coalesce(tracker_clicks.original_cost, tracker_clicks.cost)
-        from unnest(${ids}::bigint[], ${costs}::double precision[]) as costs(id, cost)
-        where tracker_clicks.id = costs.id and tracker_clicks.workspace_id = ${workspaceId}`.execute(trx);
-    } else {
-      const rows = chunk.map((click) => sql`(${click.id}, ${click.cost})`);
-      await sql`with costs(id, cost) as (values ${sql.join(rows)})
-        update tracker_clicks set cost = costs.cost
-        from costs where tracker_clicks.id = costs.id and tracker_clicks.workspace_id = ${workspaceId}`.execute(trx);
-    }
-  }
 }
