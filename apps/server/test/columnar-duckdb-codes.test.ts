@@ -129,4 +129,17 @@ describe('the embedded store names groups from its dictionaries', () => {
     expect(await shown(store, ['campaign_external_id', 'country'])).toEqual(['camp-a / US → 1']);
     await store.close();
   });
+
+  it("empties a store whose events took their campaign's workspace (layout 2), to be copied again", async () => {
+    const file = path.join(dir, 'campaign-workspaces.duckdb');
+    let store = await DuckDBStore.open(file);
+    await store.append('clicks', [click({ campaign_external_id: 'camp-a', country: 'US' })]);
+    await store.setProgress('format', 2);
+    await store.close();
+
+    store = await DuckDBStore.open(file);
+    expect(store.relaid).toBe(true);
+    expect(await store.lastSourceId('clicks')).toBe(0);
+    await store.close();
+  });
 });

@@ -219,13 +219,17 @@ function groupedOne(plan: AggregatePlan, bind: Bind, day: number | null, codes: 
           return found.length === 0 ? 'false' : `${codeColumn(name)} in (${found.map(codeLiteral).join(', ')})`;
         }
         const column = identifier(where.column.name);
-        // A workspace's campaigns, on every row: one list bound whole and searched per row costs about
-        // a fifth less than `in` with as many comparisons, up to a few dozen values (a list of as many
-        // parameters is built again for every chunk of rows); `in` hashes longer ones.
+        // One list bound whole and searched per row costs about a fifth less than `in` with as many
+        // comparisons, up to a few dozen values (a list of as many parameters is built again for every
+        // chunk of rows); `in` hashes longer ones.
         return where.values.length <= SHORT_LIST
           ? `list_contains(cast(${bind(listValue([...where.values]))} as varchar[]), ${column})`
           : `${column} in (${where.values.map((value) => bind(value)).join(', ')})`;
       }
+      case 'workspace':
+        // Each row's own workspace, copied from its event row (follower.ts).
+        if (!Number.isSafeInteger(where.workspace)) throw new Error(`not a workspace: ${where.workspace}`);
+        return `workspace_id = ${where.workspace}`;
       case 'time':
         return `${time} ${where.op} ${instant(where.at)}`;
       case 'never':
