@@ -175,16 +175,6 @@ function condition(plan: AggregatePlan, where: PlanCondition): string {
       if (value === 'campaign_external_id' && where.to !== '') return `ifNull(${value}, '') = ${literal(where.to)}`;
       return `${value} = ${literal(where.to)}`;
     }
-    case 'in': {
-      if (where.values.length === 0) return '0';
-      const name = readable(where.column);
-      const exact = `${name} IN (${list(where.values)})`;
-      if (name !== 'campaign_external_id') return exact;
-      // The sorting key's form, so the primary index narrows the read; it keeps out nulls too unless ''
-      // is one of the values, and only then is the column compared once more.
-      const keyed = `ifNull(${name}, '') IN (${list(where.values)})`;
-      return where.values.includes('') ? `${keyed} AND ${exact}` : keyed;
-    }
     case 'workspace':
       // Each row's own workspace (issue 40), the sorting key's first column: only its rows are read.
       return `workspace_id = ${literal(where.workspace)}`;

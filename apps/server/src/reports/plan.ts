@@ -33,8 +33,6 @@ export function shownAs(name: string): PlanValue['as'] {
 export type PlanCondition =
   /** The value equals `to`; `null`: the event has none. */
   | { kind: 'equals'; value: PlanValue; to: string | null }
-  /** The column is one of `values` (none: no row). */
-  | { kind: 'in'; column: PlanColumn; values: readonly string[] }
   /**
    * Issue 40: one workspace's events, by the workspace_id every event row carries (the event tables,
    * the rollups and the columnar stores alike), never by a list of its campaigns.
@@ -77,11 +75,7 @@ export function readsOrigin(plan: AggregatePlan): boolean {
   const origin = (column: PlanColumn | undefined) => column?.origin === true;
   return (
     plan.groups.some((group) => origin(group.value.column)) ||
-    plan.where.some(
-      (condition) =>
-        (condition.kind === 'equals' && origin(condition.value.column)) ||
-        (condition.kind === 'in' && origin(condition.column)),
-    )
+    plan.where.some((condition) => condition.kind === 'equals' && origin(condition.value.column))
   );
 }
 

@@ -40,10 +40,6 @@ function condition(plan: AggregatePlan, where: PlanCondition): Expression<SqlBoo
       const value = shownValue(where.value);
       return where.to === null ? sql<SqlBool>`${value} is null` : sql<SqlBool>`${value} = ${where.to}`;
     }
-    case 'in':
-      return where.values.length === 0
-        ? sql<SqlBool>`1 = 0`
-        : sql<SqlBool>`${column(where.column)} in (${sql.join(where.values.map((value) => sql`${value}`))})`;
     case 'workspace':
       // Issue 40: the acting workspace's events, by the column every event row carries.
       return scopeCondition({ workspaceId: where.workspace }, 'e.workspace_id');
