@@ -11,9 +11,9 @@ export const SOURCES: Record<ColumnarTable, { table: string; id: string }> = {
 };
 
 /**
- * The selected columns of an event row (`e`), its own workspace among them (issue 40). A click's cost: `stored`, the
- * one it was stored with (its changes are sent apart); `unlogged`, its cost now less the changes still
- * in the log (for a ClickHouse that has none of the pruned ones).
+ * The selected columns of an event row (`e`), its own workspace among them (issue 40). A click's cost:
+ * `stored`, the one it was stored with (its changes are sent apart); `unlogged`, its cost now less the
+ * changes still in the log (for a ClickHouse that has none of the pruned ones).
  */
 export function eventColumns(table: ColumnarTable, cost: 'stored' | 'unlogged' = 'stored') {
   const { id } = SOURCES[table];
