@@ -176,8 +176,9 @@ function condition(plan: AggregatePlan, where: PlanCondition): string {
       return `${value} = ${literal(where.to)}`;
     }
     case 'workspace':
-      // Each row's own workspace (issue 40), the sorting key's first column: only its rows are read.
-      return `workspace_id = ${literal(where.workspace)}`;
+      // Each row's own workspace (issue 40), the sorting key's first column: only its rows are read. 0 is
+      // an event of none (null in the event tables), which no workspace's report reads.
+      return where.workspace > 0 ? `workspace_id = ${literal(where.workspace)}` : '0';
     case 'time':
       return timeCondition(plan.time, where.op, where.at);
     case 'never':

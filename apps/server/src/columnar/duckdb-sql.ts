@@ -208,9 +208,10 @@ function groupedOne(plan: AggregatePlan, bind: Bind, day: number | null, codes: 
         return where.to === null ? `${shown(where.value)} is null` : `${shown(where.value)} = ${bind(where.to)}`;
       }
       case 'workspace':
-        // Each row's own workspace, copied from its event row (follower.ts).
+        // Each row's own workspace, copied from its event row (follower.ts). 0 is an event of none (null
+        // in the event tables), which no workspace's report reads.
         if (!Number.isSafeInteger(where.workspace)) throw new Error(`not a workspace: ${where.workspace}`);
-        return `workspace_id = ${where.workspace}`;
+        return where.workspace > 0 ? `workspace_id = ${where.workspace}` : 'false';
       case 'time':
         return `${time} ${where.op} ${instant(where.at)}`;
       case 'never':
