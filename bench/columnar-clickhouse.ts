@@ -1,6 +1,6 @@
 // Issue 23: the ClickHouse columnar store at size — append speed, then the five columnar reports of
-// `npm run bench` (b) as the server asks them: the same plans (reports/report-plans.ts, planOf, with the
-// acting workspace's campaigns) and the whole-report statement (ClickHouseStore.report), medians of 5.
+// `npm run bench` (b) as the server asks them: the same plans (reports/report-plans.ts, planOf, kept to
+// the acting workspace by its workspace_id) and the whole-report statement (ClickHouseStore.report), medians of 5.
 // The clicks carry conversions (one in a hundred) so that the merge of the three tables is timed too.
 // `npx tsx bench/columnar-clickhouse.ts [rows] [CLICKHOUSE_URL]`; prints figures, asserts nothing. A
 // database that already holds `rows` clicks is read as it is (the append is timed once).
@@ -163,7 +163,7 @@ const [parts] = await store.client.select(
 console.log(`parts: ${JSON.stringify(parts)}`);
 
 // The five columnar reports of part (b), as service.ts hands them to the store: every plan kept to the
-// workspace's campaigns, the range as local midnights, the first group's order, a page of 40.
+// workspace by its workspace_id, the range as local midnights, the first group's order, a page of 40.
 const campaigns = names('camp-', 40);
 const campaignNames = new Map(campaigns.map((id) => [id, `Campaign ${id.slice(5)}`]));
 const config: ConfigNames = {
@@ -188,7 +188,7 @@ for (const [title, groups, filters] of REPORTS) {
     timezone,
     attribution: 'postback',
   };
-  const narrowing = { vars: {}, filters, config: Promise.resolve(config), campaigns, workspace: 1 };
+  const narrowing = { vars: {}, filters, config: Promise.resolve(config), workspace: 1 };
   const paged: PagedPlan = {
     plans: {
       clicks: await planOf('clicks', groups, range, narrowing),

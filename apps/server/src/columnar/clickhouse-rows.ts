@@ -11,9 +11,9 @@ export const SOURCES: Record<ColumnarTable, { table: string; id: string }> = {
 };
 
 /**
- * The selected columns of an event row (`e`) and its campaign's workspace. A click's cost: `stored`, the
- * one it was stored with (its changes are sent apart); `unlogged`, its cost now less the changes still
- * in the log (for a ClickHouse that has none of the pruned ones).
+ * The selected columns of an event row (`e`), its own workspace among them (issue 40). A click's cost:
+ * `stored`, the one it was stored with (its changes are sent apart); `unlogged`, its cost now less the
+ * changes still in the log (for a ClickHouse that has none of the pruned ones).
  */
 export function eventColumns(table: ColumnarTable, cost: 'stored' | 'unlogged' = 'stored') {
   const { id } = SOURCES[table];
@@ -27,9 +27,7 @@ export function eventColumns(table: ColumnarTable, cost: 'stored' | 'unlogged' =
         ? 'coalesce(e.original_cost, e.cost)'
         : `e.cost - coalesce((select sum(x.delta) from tracker_click_cost_changes x where x.click_id = e.click_id), 0)`;
   return sql.raw(`e.${id} as event_id, e.id, e.created_at, e.is_unique, ${costOf} as cost, e.asn, e.is_bot,
-    ${text.join(', ')},
-    (select min(c.workspace_id) from config_records c
-      where c.kind in ('campaigns', 'tracker-campaigns') and c.external_id = e.campaign_external_id) as workspace_id`);
+    ${text.join(', ')}, e.workspace_id`);
 }
 
 export type EventRecord = Record<string, unknown> & {
@@ -68,9 +66,7 @@ export function conversionColumns() {
     FROM_ORIGIN.has(name) ? `coalesce(c.${name}, l.${name}) as ${name}` : `e.${name}`,
   );
   return sql.raw(`e.conversion_id, e.created_at, e.event_at, e.is_conversion, e.state, e.payout,
-    coalesce(c.asn, l.asn) as asn, coalesce(c.is_bot, l.is_bot) as is_bot, ${text.join(', ')},
-    (select min(w.workspace_id) from config_records w
-      where w.kind in ('campaigns', 'tracker-campaigns') and w.external_id = e.campaign_external_id) as workspace_id`);
+    coalesce(c.asn, l.asn) as asn, coalesce(c.is_bot, l.is_bot) as is_bot, ${text.join(', ')}, e.workspace_id`);
 }
 
 export type ConversionRecord = Record<string, unknown> & {

@@ -20,8 +20,8 @@
 //   `FINAL` on clicks and leads (on 18.16 it costs five to ten times the read): a batch that may have been
 //   sent before is checked against what ClickHouse holds and sent without those rows (clickhouse.ts);
 //   ReplacingMergeTree still merges away a key that came twice some other way.
-// - `ADD COLUMN IF NOT EXISTS` (19.x): a table made before the hash columns is checked for them first
-//   (clickhouse.ts, addHashColumns).
+// - `DROP COLUMN IF EXISTS` (19.x): a table made with the campaign hash columns of old is checked for
+//   them first (clickhouse.ts, dropHashColumns).
 // - formatDateTime patterns and toStartOfFifteenMinutes differ between versions: the hour is read as
 //   toStartOfHour and written `YYYY-MM-DDTHH` in TypeScript, the quarter as intDiv(toMinute(…), 15).
 import type { AggregatePlan, AggregateRow, PlanColumn, PlanCondition, PlanValue, Source } from '../reports/plan.js';
@@ -59,28 +59,6 @@ export const COLUMNS: readonly { name: string; type: string }[] = [
 ];
 
 export const COLUMN_NAMES = COLUMNS.map((column) => column.name);
-
-/**
- * Two hashes of a row's campaign, computed by ClickHouse as clicks and leads go in (never sent). A report
- * is kept to its workspace by the list of its campaigns: matching 64-bit numbers rather than nullable
- * text saves 18.16 a quarter of a by-subaff report over 10M clicks (bench/README.md). A row is admitted
- * only when both of its hashes are among the list's, so a campaign outside the list would have to share
- * a hash with a listed one under two unrelated functions at once, and be in the same workspace
- * (workspaceCampaigns). A null is 0 in both.
- */
-export const HASH_COLUMNS: readonly { name: string; type: string; expression: string }[] = [
-  { name: 'h_campaign', type: 'UInt64', expression: hashOf('cityHash64', 'campaign_external_id') },
-  { name: 'k_campaign', type: 'UInt64', expression: hashOf('sipHash64', 'campaign_external_id') },
-];
-
-function hashOf(hash: 'cityHash64' | 'sipHash64', column: string): string {
-  return `if(isNull(${column}), toUInt64(0), ${hash}(assumeNotNull(${column})))`;
-}
-
-/** A hash column's definition, for CREATE TABLE and for adding it to a table made before it existed. */
-export function hashColumnDefinition(column: (typeof HASH_COLUMNS)[number]): string {
-  return `${column.name} ${column.type} MATERIALIZED ${column.expression}`;
-}
 
 /**
  * Conversions as they are now: each change (store/conversion-changes.ts) sent as the conversion's whole
@@ -131,7 +109,7 @@ export function createTable(table: ColumnarTable): string {
   // Partitioned by month and sorted by workspace, campaign and time (issue 23); the row key last, so
   // ReplacingMergeTree keeps one row of a key sent twice when it merges.
   return `CREATE TABLE IF NOT EXISTS ${table} (
-  ${[...COLUMNS.map((column) => `${column.name} ${column.type}`), ...HASH_COLUMNS.map(hashColumnDefinition)].join(',\n  ')}
+  ${COLUMNS.map((column) => `${column.name} ${column.type}`).join(',\n  ')}
 ) ENGINE = ReplacingMergeTree
 PARTITION BY toYYYYMM(created_at)
 ORDER BY (workspace_id, ifNull(campaign_external_id, ''), created_at, row_key)`;
@@ -182,16 +160,6 @@ function list(values: readonly string[]): string {
   return values.map(literal).join(', ');
 }
 
-/**
- * A workspace's campaigns: its events and those of no known workspace (the sorting key's first column,
- * so only their rows are read; a campaign never moves workspace), then each row's campaign by both its
- * hashes (HASH_COLUMNS) rather than its text.
- */
-function workspaceCampaigns(workspace: number, values: readonly string[]): string {
-  const hashes = (hash: string) => values.map((value) => `${hash}(${literal(value)})`).join(', ');
-  return `workspace_id IN (0, ${literal(workspace)}) AND h_campaign IN (${hashes('cityHash64')}) AND k_campaign IN (${hashes('sipHash64')})`;
-}
-
 function condition(plan: AggregatePlan, where: PlanCondition): string {
   switch (where.kind) {
     case 'equals': {
@@ -207,20 +175,10 @@ function condition(plan: AggregatePlan, where: PlanCondition): string {
       if (value === 'campaign_external_id' && where.to !== '') return `ifNull(${value}, '') = ${literal(where.to)}`;
       return `${value} = ${literal(where.to)}`;
     }
-    case 'in': {
-      if (where.values.length === 0) return '0';
-      const name = readable(where.column);
-      const exact = `${name} IN (${list(where.values)})`;
-      if (name !== 'campaign_external_id') return exact;
-      // Conversions are few, and have no hash columns.
-      if (where.workspace !== undefined && plan.source !== 'conversions') {
-        return workspaceCampaigns(where.workspace, where.values);
-      }
-      // The sorting key's form, so the primary index narrows the read; it keeps out nulls too unless ''
-      // is one of the values, and only then is the column compared once more.
-      const keyed = `ifNull(${name}, '') IN (${list(where.values)})`;
-      return where.values.includes('') ? `${keyed} AND ${exact}` : keyed;
-    }
+    case 'workspace':
+      // Each row's own workspace (issue 40), the sorting key's first column: only its rows are read. 0 is
+      // an event of none (null in the event tables), which no workspace's report reads.
+      return where.workspace > 0 ? `workspace_id = ${literal(where.workspace)}` : '0';
     case 'time':
       return timeCondition(plan.time, where.op, where.at);
     case 'never':

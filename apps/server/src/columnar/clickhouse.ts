@@ -16,14 +16,14 @@ import {
   CONVERSION_COLUMN_NAMES,
   createConversionsTable,
   createTable,
-  HASH_COLUMNS,
-  hashColumnDefinition,
   literal,
   storedRow,
 } from './clickhouse-sql.js';
 import type { ColumnarRow, ColumnarStore, ColumnarTable } from './schema.js';
 
 const TABLES: readonly ColumnarTable[] = ['clicks', 'leads'];
+/** Two hashes of each row's campaign, once matched against a workspace's list of campaigns. */
+const OLD_HASH_COLUMNS = ['h_campaign', 'k_campaign'];
 
 export class ClickHouseStore implements ColumnarStore {
   readonly kind = 'clickhouse';
@@ -38,7 +38,7 @@ export class ClickHouseStore implements ColumnarStore {
     await this.client.execute(`CREATE DATABASE IF NOT EXISTS ${this.client.target.database}`, { inDatabase: false });
     for (const table of TABLES) {
       await this.client.execute(createTable(table));
-      await this.addHashColumns(table);
+      await this.dropHashColumns(table);
     }
     await this.client.execute(createConversionsTable());
     await this.client.execute(
@@ -48,28 +48,25 @@ export class ClickHouseStore implements ColumnarStore {
   }
 
   /**
-   * A table made before the hash columns existed gets them; ClickHouse computes them for its older parts
-   * as they are read, until those are merged.
+   * A table made when reports kept to a workspace by its campaigns' hashes (before issue 40) loses those
+   * columns, which ClickHouse computed for every row sent: reports read each row's workspace_id now.
    */
-  private async addHashColumns(table: ColumnarTable): Promise<void> {
-    const missing = await this.missingHashColumns(table);
-    if (missing.length === 0) return;
+  private async dropHashColumns(table: ColumnarTable): Promise<void> {
+    const held = await this.hashColumns(table);
+    if (held.length === 0) return;
     try {
-      await this.client.execute(
-        `ALTER TABLE ${table} ${missing.map((column) => `ADD COLUMN ${hashColumnDefinition(column)}`).join(', ')}`,
-      );
+      await this.client.execute(`ALTER TABLE ${table} ${held.map((name) => `DROP COLUMN ${name}`).join(', ')}`);
     } catch (error) {
-      // 18.16 has no ADD COLUMN IF NOT EXISTS: another node starting at the same time may have added them.
-      if ((await this.missingHashColumns(table)).length > 0) throw error;
+      // 18.16 has no DROP COLUMN IF EXISTS: another node starting at the same time may have dropped them.
+      if ((await this.hashColumns(table)).length > 0) throw error;
     }
   }
 
-  private async missingHashColumns(table: ColumnarTable): Promise<typeof HASH_COLUMNS> {
+  private async hashColumns(table: ColumnarTable): Promise<string[]> {
     const present = await this.client.select(
       `SELECT name FROM system.columns WHERE database = ${literal(this.client.target.database)} AND table = ${literal(table)}`,
     );
-    const names = new Set(present.map((row) => String(row.name)));
-    return HASH_COLUMNS.filter((column) => !names.has(column.name));
+    return present.map((row) => String(row.name)).filter((name) => OLD_HASH_COLUMNS.includes(name));
   }
 
   /**

@@ -5,7 +5,6 @@
 // here, shifting each row by its zone's offset (reports/time.ts, offsetSpans): converting every row with
 // the zone's rules costs seconds at 10M rows, a CASE over two or three spans costs little. Without a range
 // the rows are bucketed in UTC as render-sql.ts does, and service.ts folds them into local buckets.
-import { type DuckDBListValue, listValue } from '@duckdb/node-api';
 import type { AggregatePlan, PlanCondition, PlanValue } from '../reports/plan.js';
 import { nextDay, offsetSpans, startOfLocalDay } from '../reports/time.js';
 import { type CodeBook, type CodedColumn, codeColumn } from './duckdb-codes.js';
@@ -13,8 +12,8 @@ import { CONVERSION_TEXT_COLUMNS } from './schema.js';
 
 const COLUMNS: ReadonlySet<string> = new Set([...CONVERSION_TEXT_COLUMNS, 'asn', 'is_bot']);
 
-/** A bound value: text, a number, or a list of texts. */
-export type BoundValue = string | number | bigint | DuckDBListValue;
+/** A bound value: text or a number. */
+export type BoundValue = string | number | bigint;
 
 export interface DuckQuery {
   sql: string;
@@ -79,9 +78,6 @@ export interface GroupedQuery {
   /** Whether `b` counts hours (else days). */
   hours: boolean;
 }
-
-/** Values an `in` filter searches as a list (see condition). */
-const SHORT_LIST = 64;
 
 const DAY_US = 86_400_000_000;
 const HOUR_US = 3_600_000_000;
@@ -211,21 +207,11 @@ function groupedOne(plan: AggregatePlan, bind: Bind, day: number | null, codes: 
         }
         return where.to === null ? `${shown(where.value)} is null` : `${shown(where.value)} = ${bind(where.to)}`;
       }
-      case 'in': {
-        if (where.values.length === 0) return 'false';
-        const name = coded({ column: where.column, as: 'value' });
-        if (name) {
-          const found = codesOf(name, where.values);
-          return found.length === 0 ? 'false' : `${codeColumn(name)} in (${found.map(codeLiteral).join(', ')})`;
-        }
-        const column = identifier(where.column.name);
-        // A workspace's campaigns, on every row: one list bound whole and searched per row costs about
-        // a fifth less than `in` with as many comparisons, up to a few dozen values (a list of as many
-        // parameters is built again for every chunk of rows); `in` hashes longer ones.
-        return where.values.length <= SHORT_LIST
-          ? `list_contains(cast(${bind(listValue([...where.values]))} as varchar[]), ${column})`
-          : `${column} in (${where.values.map((value) => bind(value)).join(', ')})`;
-      }
+      case 'workspace':
+        // Each row's own workspace, copied from its event row (follower.ts). 0 is an event of none (null
+        // in the event tables), which no workspace's report reads.
+        if (!Number.isSafeInteger(where.workspace)) throw new Error(`not a workspace: ${where.workspace}`);
+        return where.workspace > 0 ? `workspace_id = ${where.workspace}` : 'false';
       case 'time':
         return `${time} ${where.op} ${instant(where.at)}`;
       case 'never':

@@ -42,10 +42,11 @@ const DDL = (table: ColumnarTable) => `create table if not exists ${table} (
 )`;
 
 /**
- * The store's layout. A store written in an older one (before its coded columns: none recorded) is
- * emptied at start and copied again from the event tables, as a store deleted by hand is.
+ * The store's layout. A store written in an older one is emptied at start and copied again from the
+ * event tables, as a store deleted by hand is: 1 (none recorded) had no coded columns; 2 took each
+ * event's workspace from its campaign's, 3 (issue 40) from the event row's own workspace_id.
  */
-const FORMAT = 2;
+const FORMAT = 3;
 
 /**
  * Conversions as they are now: one row each, replaced when it changes (store/conversion-changes.ts);

@@ -49,7 +49,7 @@ function selected(table: ColumnarTable, alias: string): string {
   );
   const cost = table === 'clicks' ? `${alias}.cost` : '0';
   return `${alias}.${SOURCES[table].id}, ${alias}.id, ${alias}.created_at, ${alias}.is_unique, ${cost},
-    ${alias}.asn, ${alias}.is_bot, ${text.join(', ')}`;
+    ${alias}.asn, ${alias}.is_bot, coalesce(${alias}.workspace_id, 0), ${text.join(', ')}`;
 }
 
 /** A conversion as the store keeps it (duckdb.ts): its own columns, FROM_ORIGIN's from its click or lead. */
@@ -58,7 +58,7 @@ function conversionSelected(): string {
     FROM_ORIGIN.has(name) ? `coalesce(c."${name}", l."${name}")` : `e."${name}"`,
   );
   return `e.conversion_id, e.created_at, e.event_at, e.is_conversion, e.state, e.payout,
-    coalesce(c.asn, l.asn), coalesce(c.is_bot, l.is_bot), ${text.join(', ')}`;
+    coalesce(c.asn, l.asn), coalesce(c.is_bot, l.is_bot), coalesce(e.workspace_id, 0), ${text.join(', ')}`;
 }
 
 const CONVERSION_AT = {
@@ -70,16 +70,15 @@ const CONVERSION_AT = {
   payout: 5,
   asn: 6,
   isBot: 7,
-  text: 8,
+  workspace: 8,
+  text: 9,
 };
-const CONVERSION_CAMPAIGN_AT = CONVERSION_AT.text + CONVERSION_TEXT_COLUMNS.indexOf('campaign_external_id');
 /** Conversion changes (store/conversion-changes.ts) one pass copies at most. */
 const CONVERSION_CHANGES_PASS = 50_000;
 /** The progress that says the store copied every conversion once (then follows their log). */
 const CONVERSIONS_COPIED = 'conversions_copied';
 
-const AT = { eventId: 0, id: 1, createdAt: 2, isUnique: 3, cost: 4, asn: 5, isBot: 6, text: 7 } as const;
-const CAMPAIGN_AT = AT.text + COLUMNAR_TEXT_COLUMNS.indexOf('campaign_external_id');
+const AT = { eventId: 0, id: 1, createdAt: 2, isUnique: 3, cost: 4, asn: 5, isBot: 6, workspace: 7, text: 8 } as const;
 /** Where each coded column (duckdb-codes.ts) is among a row's values, whose numbers close the row. */
 const CODED_AT = CODED_COLUMNS.map((name) => AT.text + COLUMNAR_TEXT_COLUMNS.indexOf(name));
 
@@ -101,8 +100,6 @@ export class ColumnarFollower {
   private readonly lastChangeId: SQLite.Statement<[], { id: number | null }>;
   /** Each change's id and delta, then its click's columns (selected). */
   private readonly changes: SQLite.Statement<[number, number], RawRow>;
-  private readonly workspaceOfCampaign: SQLite.Statement<[string], { workspace_id: number | null }>;
-  private readonly workspaces = new Map<string, number>();
   private running: Promise<unknown> = Promise.resolve();
   private caughtUp = false;
   private stopped = false;
@@ -152,9 +149,6 @@ export class ColumnarFollower {
          where e.id > ? order by e.id limit ?`,
       )
       .raw(true);
-    this.workspaceOfCampaign = this.sqlite.prepare(
-      `select workspace_id from config_records where kind in ('campaigns', 'tracker-campaigns') and external_id = ?`,
-    );
   }
 
   static async start(file: string, store: DuckDBStore, log: FollowerLog): Promise<ColumnarFollower> {
@@ -325,7 +319,8 @@ export class ColumnarFollower {
     const at = (index: number) => row[from + index];
     appender.appendVarchar(adjustment ? adjustment.key : String(at(AT.eventId)));
     appender.appendBigInt(BigInt(at(AT.id) as number));
-    appender.appendInteger(this.workspaceOf(String(row[from + CAMPAIGN_AT])));
+    // The event's own workspace (issue 40), as the event tables' reports read it.
+    appender.appendInteger(Number(at(AT.workspace)));
     appender.appendTimestamp(new DuckDBTimestampValue(BigInt(Date.parse(String(at(AT.createdAt)))) * 1000n));
     appender.appendTinyInt(adjustment ? 0 : 1);
     appender.appendTinyInt(!adjustment && Number(at(AT.isUnique)) === 1 ? 1 : 0);
@@ -350,7 +345,7 @@ export class ColumnarFollower {
     const at = (index: number) => row[index];
     const time = (value: unknown) => new DuckDBTimestampValue(BigInt(Date.parse(String(value))) * 1000n);
     appender.appendVarchar(String(at(CONVERSION_AT.id)));
-    appender.appendInteger(this.workspaceOf(String(at(CONVERSION_CAMPAIGN_AT))));
+    appender.appendInteger(Number(at(CONVERSION_AT.workspace)));
     appender.appendTimestamp(time(at(CONVERSION_AT.createdAt)));
     const eventAt = at(CONVERSION_AT.eventAt);
     if (eventAt === null || !Number.isFinite(Date.parse(String(eventAt)))) appender.appendNull();
@@ -370,15 +365,5 @@ export class ColumnarFollower {
       else appender.appendVarchar(String(value));
     }
     appender.endRow();
-  }
-
-  /** The workspace of a campaign, read once (a campaign never moves workspace); 0 when none. */
-  private workspaceOf(campaign: string): number {
-    let found = this.workspaces.get(campaign);
-    if (found === undefined) {
-      found = this.workspaceOfCampaign.get(campaign)?.workspace_id ?? 0;
-      this.workspaces.set(campaign, found);
-    }
-    return found;
   }
 }

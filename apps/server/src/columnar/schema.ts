@@ -52,7 +52,7 @@ export type ColumnarRow = {
   row_key: string;
   /** The event's integer id in its event table (an adjustment: its click's), to follow the table in order. */
   source_id: number;
-  /** The workspace of the event's campaign (0: none known); the stores order rows by it. */
+  /** The event's own workspace (its row's workspace_id, issue 40; 0: none); reports keep to it. */
   workspace_id: number;
   /** ISO-8601 UTC, as the event tables store it. */
   created_at: string;

@@ -34,12 +34,10 @@ export type PlanCondition =
   /** The value equals `to`; `null`: the event has none. */
   | { kind: 'equals'; value: PlanValue; to: string | null }
   /**
-   * The column is one of `values` (none: no row). `workspace`: the values are that workspace's campaigns
-   * (the acting workspace's list); a store that keeps each event's workspace may read only that
-   * workspace's events (and those of none) before comparing. The event tables (issue 40) keep to the
-   * workspace by their workspace_id alone (render-sql.ts).
+   * Issue 40: one workspace's events, by the workspace_id every event row carries (the event tables,
+   * the rollups and the columnar stores alike), never by a list of its campaigns.
    */
-  | { kind: 'in'; column: PlanColumn; values: readonly string[]; workspace?: number }
+  | { kind: 'workspace'; workspace: number }
   /** The event's time (`plan.time`) from (`>=`) or before (`<`) an ISO instant. */
   | { kind: 'time'; op: '>=' | '<'; at: string }
   /** No row: a filter on a value the table never has. */
@@ -77,11 +75,7 @@ export function readsOrigin(plan: AggregatePlan): boolean {
   const origin = (column: PlanColumn | undefined) => column?.origin === true;
   return (
     plan.groups.some((group) => origin(group.value.column)) ||
-    plan.where.some(
-      (condition) =>
-        (condition.kind === 'equals' && origin(condition.value.column)) ||
-        (condition.kind === 'in' && origin(condition.column)),
-    )
+    plan.where.some((condition) => condition.kind === 'equals' && origin(condition.value.column))
   );
 }
 

@@ -40,12 +40,9 @@ function condition(plan: AggregatePlan, where: PlanCondition): Expression<SqlBoo
       const value = shownValue(where.value);
       return where.to === null ? sql<SqlBool>`${value} is null` : sql<SqlBool>`${value} = ${where.to}`;
     }
-    case 'in':
+    case 'workspace':
       // Issue 40: the acting workspace's events, by the column every event row carries.
-      if (where.workspace !== undefined) return sql<SqlBool>`${sql.ref('e.workspace_id')} = ${where.workspace}`;
-      return where.values.length === 0
-        ? sql<SqlBool>`1 = 0`
-        : sql<SqlBool>`${column(where.column)} in (${sql.join(where.values.map((value) => sql`${value}`))})`;
+      return scopeCondition({ workspaceId: where.workspace }, 'e.workspace_id');
     case 'time':
       return where.op === '>='
         ? sql<SqlBool>`${sql.ref(`e.${plan.time}`)} >= ${where.at}`

@@ -103,8 +103,6 @@ export interface Narrowing {
    * instance's reports, which read every workspace's.
    */
   workspace: number | null;
-  /** The workspace's campaigns, for the stores that keep events by campaign (rollups, columnar). */
-  campaigns: readonly string[] | null;
 }
 
 export interface ReportRange {
@@ -129,7 +127,7 @@ export async function planOf(
   source: Source,
   groups: readonly ReportGroup[],
   range: ReportRange,
-  { vars, filters, config, campaigns, workspace }: Narrowing,
+  { vars, filters, config, workspace }: Narrowing,
 ): Promise<AggregatePlan> {
   const grouped: { alias: string; value: PlanValue }[] = [];
   for (const group of groups) {
@@ -145,11 +143,7 @@ export async function planOf(
     if (name !== null) grouped.push({ alias: `g_${group}`, value: planValue(source, name) });
   }
   const where: PlanCondition[] = [];
-  if (workspace === null) where.push({ kind: 'instance' });
-  else {
-    const column = planColumn(source, 'campaign_external_id');
-    where.push({ kind: 'in', column, values: campaigns ?? [], workspace });
-  }
+  where.push(workspace === null ? { kind: 'instance' } : { kind: 'workspace', workspace });
   if (range.from) where.push({ kind: 'time', op: '>=', at: range.from });
   if (range.to) where.push({ kind: 'time', op: '<', at: range.to });
   for (const [name, value] of Object.entries(vars) as [ReportVarFilter, string | null][]) {

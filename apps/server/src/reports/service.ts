@@ -236,9 +236,6 @@ export class ReportsService {
       filters: query.filters,
       config: configuring,
       workspace,
-      // The event tables and the rollups keep to the workspace by their workspace_id; the columnar
-      // stores still by its campaigns.
-      campaigns: workspace === null ? null : await this.workspaceCampaigns(workspace),
     };
     const inStore = await this.reportInStore(query, range, narrowing, metrics);
     if (inStore) return inStore;
@@ -415,17 +412,6 @@ export class ReportsService {
       total: page.total,
       totals: withCustomMetrics(figures(page.totals), metrics),
     };
-  }
-
-  /** The external ids of the workspace's campaigns, API and tracker. */
-  private async workspaceCampaigns(workspaceId: number): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom('config_records')
-      .select('external_id')
-      .where('kind', 'in', ['campaigns', 'tracker-campaigns'])
-      .where('workspace_id', '=', workspaceId)
-      .execute();
-    return rows.map((row) => row.external_id);
   }
 
   private label(group: ReportGroup, value: string | null, config: ConfigNames): string {
