@@ -59,14 +59,11 @@ describe('side menu (§2.3)', () => {
     expect(headings(permissions)).toEqual(expected);
   });
 
-  it('shows Currency rates to whoever may see the workspaces', () => {
-    expect(routes(['/general/workspace/get'])).toEqual([
-      '/admin',
-      '/admin/workspaces',
-      '/admin/currency-rates',
-      '/admin/history',
-    ]);
-    expect(routes(['/general/affiliate-network/get'])).not.toContain('/admin/currency-rates');
+  it("shows Currency rates and Bot protection to the instance's administrators only (issue 40)", () => {
+    expect(routes(['/general/workspace/get'])).toEqual(['/admin', '/admin/workspaces', '/admin/history']);
+    expect(routes(['/api', '/tracker', '/general'])).not.toContain('/admin/currency-rates');
+    expect(routes(['/api', '/tracker', '/general'])).not.toContain('/admin/bot-protection');
+    expect(routes(['/instance/settings/get'])).toEqual(['/admin', '/admin/currency-rates', '/admin/bot-protection']);
   });
 
   it('shows the live view to whoever may get reports, and to nobody else (issue 25)', () => {

@@ -18,7 +18,9 @@ import { isTimeZone } from './reports.js';
  *   (a rejected conversion stays rejected); both are answered `OK` and counted once;
  * - unknown_click, missing_click_id: no click or lead to convert;
  * - refused_key, refused_address: not from a caller allowed to send it;
- * - invalid_payout, unknown_currency: refused with nothing counted.
+ * - invalid_payout, unknown_currency: refused with nothing counted;
+ * - unconvertible_payout: refused, its payout converted into the workspace's currency not being a
+ *   finite amount (issue 40: never stored).
  */
 export const POSTBACK_OUTCOMES = [
   'converted',
@@ -31,6 +33,7 @@ export const POSTBACK_OUTCOMES = [
   'refused_address',
   'invalid_payout',
   'unknown_currency',
+  'unconvertible_payout',
 ] as const;
 export type PostbackOutcome = (typeof POSTBACK_OUTCOMES)[number];
 
@@ -46,6 +49,7 @@ export const POSTBACK_OUTCOME_STATUS: Record<PostbackOutcome, number> = {
   refused_address: 403,
   invalid_payout: 400,
   unknown_currency: 400,
+  unconvertible_payout: 400,
 };
 
 /**

@@ -11,6 +11,7 @@ import {
   type HistoryEntryDetail,
   RESOURCES,
   type ResourceName,
+  type Section,
   type THistoryQuery,
   VALIDATION_MESSAGES,
 } from '@switchyard/domain';
@@ -26,8 +27,10 @@ import type { HistoryTable } from '../store/history.js';
 import type { Database } from '../store/schema.js';
 
 /** History resources that are no registry resource, and what reading them needs. */
-const OTHER_RESOURCES: Record<string, { section: 'general'; resource: string }> = {
+const OTHER_RESOURCES: Record<string, { section: Section; resource: string }> = {
   'account-settings': { section: 'general', resource: 'user' },
+  // Issue 40: kept as of no workspace; read by whoever may read the instance's settings.
+  'currency-rates': { section: 'instance', resource: 'settings' },
   'bot-protection': { section: 'general', resource: 'user' },
   auth: { section: 'general', resource: 'user' },
   tokens: { section: 'general', resource: 'user' },

@@ -157,6 +157,14 @@ export async function takePostback(parts: EngineParts, request: PostbackRequest)
   const offerPayout =
     amount.value === undefined ? await offerPayoutIn(parts, workspace, row.offer_external_id, side) : undefined;
   const { payout, ruleId, source } = rulePayout(campaign, eventId, context, amount.value, offerPayout);
+  // Issue 40: a rate far off (stored before rates were checked) can convert to Infinity, which would
+  // spoil every report total of the workspace: refused, and said in the log, rather than stored.
+  if (!Number.isFinite(payout)) {
+    return refuse(
+      'unconvertible_payout',
+      `The payout converted to ${workspace.currency} is too large to keep: check the currency rates.`,
+    );
+  }
   const conversionId = newEventId(now.getTime());
   const leadId = origin.kind === 'lead' ? origin.row.lead_id : null;
   const conversion: NewConversion & { state: ConversionState; event_key: string; txid_key: string } = {

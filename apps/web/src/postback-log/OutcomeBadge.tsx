@@ -17,6 +17,7 @@ export const OUTCOME_COLORS: Record<PostbackOutcome, MantineColor> = {
   refused_address: 'red',
   invalid_payout: 'pink',
   unknown_currency: 'pink',
+  unconvertible_payout: 'pink',
 };
 
 export interface OutcomeBadgeProps {

@@ -102,12 +102,13 @@ export function accountRoutes(app: FastifyInstance, deps: AccountDependencies): 
     return invitations.revoke(invitationId(request), actor);
   });
 
+  // Issue 40: registration is the instance's, not a workspace's: its own permission.
   app.get('/account-settings', async (request) => {
-    authorize(request, 'general', 'user', 'get');
+    authorize(request, 'instance', 'settings', 'get');
     return settings.get();
   });
   app.put('/account-settings', async (request) => {
-    const actor = authorize(request, 'general', 'user', 'update');
+    const actor = authorize(request, 'instance', 'settings', 'update');
     return settings.update(parseInput(ZAccountSettings, request.body), actor);
   });
 
