@@ -166,6 +166,30 @@ forEachDatabase('instance settings', (db) => {
       expect(Object.keys(error.errors ?? {})).toEqual(['rates.0.rate']);
       expect(await storedRate('EUR')).toBe(before);
     });
+
+    it('refuses a rate that would turn a stored payout into infinity, and takes it once no such payout is stored', async () => {
+      // 1e280 converted between CHF at 1e-12 to the dollar and VND at 26,100, with room left for sums,
+      // is past the largest double; the largest payout a postback may send is not.
+      const offer = await createRecord(app, rootToken, 'tracker-offers', { payout: 1e280 });
+      const tooFar = { rates: [{ code: 'CHF', rate: 1e-12 }] };
+      const error = expectError(await send(rootToken, 'PUT', 'currency-rates', tooFar), 400);
+      expect(error.errors).toEqual({
+        'rates.0.rate': ['This rate would turn a payout into an amount too large to keep'],
+      });
+      const { body } = await app.store.db
+        .selectFrom('config_records')
+        .select('body')
+        .where('external_id', '=', String(offer.external_id))
+        .executeTakeFirstOrThrow();
+      await app.store.db
+        .updateTable('config_records')
+        .set({ body: JSON.stringify({ ...JSON.parse(body), payout: 1 }) })
+        .where('external_id', '=', String(offer.external_id))
+        .execute();
+      const taken = await send(rootToken, 'PUT', 'currency-rates', tooFar);
+      expect(taken.statusCode, taken.body).toBe(200);
+      expect(await storedRate('CHF')).toBe(1e-12);
+    });
   });
 
   describe('a rate stored before rates were checked', () => {
