@@ -23,9 +23,6 @@ export type Action = (typeof ACTIONS)[number] | (typeof REPORT_ACTIONS)[number];
  */
 export const INSTANCE_SETTINGS_ACTIONS = ['get', 'update'] as const;
 
-/** The permission that changes the instance's settings. */
-export const INSTANCE_SETTINGS_PERMISSION = '/instance/settings/update';
-
 /** The permission that shows money figures (held by root, `/tracker` and `/tracker/reports` too). */
 export const MONEY_PERMISSION = '/tracker/reports/money';
 
