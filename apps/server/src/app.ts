@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import http from 'node:http';
-import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import { accountRoutes } from './api/accounts/routes.js';
 import { authRoutes } from './api/auth/routes.js';
 import { AuthService } from './api/auth/service.js';
+import { backupRoutes } from './api/backups/routes.js';
 import { botProtectionRoutes } from './api/bot-protection/routes.js';
 import { trackerCampaignUrls } from './api/config-records/campaign-urls.js';
 import { networkPostbackUrls } from './api/config-records/postback-urls.js';
@@ -29,7 +28,7 @@ import { RedisLoginLimiter } from './auth/redis-login-limiter.js';
 import { Sessions } from './auth/sessions.js';
 import { actingWorkspace } from './auth/workspace.js';
 import { startClickHouse } from './columnar/clickhouse-node.js';
-import type { Config } from './config.js';
+import { type Config, journalDir } from './config.js';
 import { costRoutes } from './costs/routes.js';
 import { ForbiddenError, UnauthorizedError } from './errors.js';
 import { eventReplayRoutes } from './events/replay.js';
@@ -267,6 +266,7 @@ async function createServer(
       historyRoutes(api, new HistoryService(store.db, configServices, targets));
       referenceDataRoutes(api);
       botProtectionRoutes(api, store.db, onConfigChange);
+      backupRoutes(api, options.config);
       reportRoutes(api, reports, store.db);
       reportNoticeRoutes(api, engine);
       customMetricRoutes(api, store.db);
@@ -289,17 +289,6 @@ async function createServer(
   app.setNotFoundHandler(await dashboard(app, options.config.webDist));
   await app.ready();
   return app;
-}
-
-/**
- * The event journal's directory in the data directory: one per database, so that a data directory
- * pointed at another database never replays its events there.
- */
-function journalDir(config: Config): string {
-  if (!config.databaseUrl) return path.join(config.dataDir, 'journal');
-  const url = new URL(config.databaseUrl);
-  const database = `${url.hostname}:${url.port || 5432}${url.pathname}`;
-  return path.join(config.dataDir, `journal-${createHash('sha256').update(database).digest('hex').slice(0, 12)}`);
 }
 
 /** Cap counters and failed-login counts in Redis, shared with every node; the connection closes with the app. */

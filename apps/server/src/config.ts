@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PASSWORD_MIN_LENGTH } from '@switchyard/domain';
@@ -191,4 +192,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateTargets: parseFlag('SWITCHYARD_ALLOW_PRIVATE_TARGETS', nonEmpty(env.SWITCHYARD_ALLOW_PRIVATE_TARGETS)),
     postbackLogDays: parseLogDays(nonEmpty(env.SWITCHYARD_POSTBACK_LOG_DAYS)),
   };
+}
+
+/**
+ * The event journal's directory in the data directory: one per database, so that a data directory
+ * pointed at another database never replays its events there.
+ */
+export function journalDir(config: Config): string {
+  if (!config.databaseUrl) return path.join(config.dataDir, 'journal');
+  const url = new URL(config.databaseUrl);
+  const database = `${url.hostname}:${url.port || 5432}${url.pathname}`;
+  return path.join(config.dataDir, `journal-${createHash('sha256').update(database).digest('hex').slice(0, 12)}`);
 }

@@ -1,13 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { type Answer, freePort, inParallel, killed, request, type Server, startServer } from './child-server.js';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { postbackPath } from './fixtures/postbacks.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, forEachDatabase, login } from './harness.js';
@@ -18,7 +15,6 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, forEachDatabase, login } from './harness.j
 // answered (a postback for each is accepted, none 404s), and caps set before the crash must hold exactly
 // across it.
 
-const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLICKS = 3000;
 const LEADS = 300;
 /** The click cap and the lead cap (a path's Regs Daily Cap), and how many of each come before the kill. */
@@ -27,119 +23,6 @@ const CLICKS_ON_CAP_BEFORE = 30;
 const LEAD_CAP = 40;
 const LEADS_ON_CAP_BEFORE = 25;
 const CONNECTIONS = 50;
-
-const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-
-interface Answer {
-  status: number;
-  location: string | undefined;
-  body: string;
-}
-
-function request(port: number, method: string, url: string, body?: object, headers: object = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const payload = body ? JSON.stringify(body) : undefined;
-    const outgoing = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        method,
-        path: url,
-        agent,
-        headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) },
-      },
-      (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk) => {
-          text += chunk;
-        });
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, location: response.headers.location, body: text }),
-        );
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end(payload);
-  });
-}
-
-/** Runs `tasks` with at most `limit` at once; answers their results in order. */
-async function inParallel<T>(limit: number, tasks: (() => Promise<T>)[]): Promise<T[]> {
-  const results: T[] = new Array(tasks.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: limit }, async () => {
-      while (next < tasks.length) {
-        const index = next++;
-        results[index] = await tasks[index]!();
-      }
-    }),
-  );
-  return results;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-interface Server {
-  child: ChildProcess;
-  output: string[];
-}
-
-async function startServer(env: NodeJS.ProcessEnv, port: number): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: SERVER_DIR,
-    env: {
-      ...process.env,
-      DATABASE_URL: '',
-      REDIS_URL: '',
-      ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      NODE_ENV: 'test',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  const keep = (chunk: Buffer) => {
-    for (const line of chunk.toString('utf8').split('\n')) {
-      // Kept: what a restart says of the journal, and every warning or error.
-      // Also any line that is not the JSON log (a failed start says why in plain text).
-      const plain = line.trim() !== '' && !line.startsWith('{');
-      if (plain || line.includes('journal') || /"level":(40|50|60)/.test(line)) output.push(line);
-    }
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}): ${output.join('\n')}`);
-    try {
-      await request(port, 'GET', '/api/me');
-      return { child, output };
-    } catch {
-      if (Date.now() > deadline) throw new Error(`the server did not answer on ${port}: ${output.join('\n')}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
-
-async function killed(server: Server, signal: NodeJS.Signals): Promise<void> {
-  if (server.child.exitCode !== null || server.child.signalCode !== null) return;
-  const exited = new Promise((resolve) => server.child.once('exit', resolve));
-  server.child.kill(signal);
-  await exited;
-}
 
 const idOf = (location: string | undefined) => new URL(String(location)).searchParams.get('c') ?? '';
 const hostOf = (location: string | undefined) => new URL(String(location)).hostname;

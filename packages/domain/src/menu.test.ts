@@ -9,7 +9,7 @@ const headings = (permissions: string[]) =>
     .map((section) => section.section);
 
 describe('side menu (§2.3)', () => {
-  it('has the 17 entries of the spec, in its order, Live view after Reports (issue 25), Currency rates after Workspaces (issue 18), History last (issue 21)', () => {
+  it('has the 17 entries of the spec, in its order, Live view after Reports (issue 25), Currency rates after Workspaces (issue 18), Backups after Bot protection (issue 39), History last (issue 21)', () => {
     expect(MENU.flatMap((section) => section.entries.map((entry) => entry.route))).toEqual([
       '/admin',
       '/admin/flows',
@@ -31,12 +31,13 @@ describe('side menu (§2.3)', () => {
       '/admin/currency-rates',
       '/admin/users',
       '/admin/bot-protection',
+      '/admin/backups',
       '/admin/history',
     ]);
   });
 
   it('shows everything with its headings to an administrator', () => {
-    expect(routes(['/'])).toHaveLength(21);
+    expect(routes(['/'])).toHaveLength(22);
     expect(headings(['/'])).toEqual(['api', 'tracker', 'general']);
   });
 
@@ -64,6 +65,11 @@ describe('side menu (§2.3)', () => {
     expect(routes(['/api', '/tracker', '/general'])).not.toContain('/admin/currency-rates');
     expect(routes(['/api', '/tracker', '/general'])).not.toContain('/admin/bot-protection');
     expect(routes(['/instance/settings/get'])).toEqual(['/admin', '/admin/currency-rates', '/admin/bot-protection']);
+  });
+
+  it('shows Backups to whoever may change the instance-wide settings, and to nobody who only reads them (issue 39)', () => {
+    expect(routes(['/general/user/update'])).toContain('/admin/backups');
+    expect(routes(['/general/user/get'])).not.toContain('/admin/backups');
   });
 
   it('shows the live view to whoever may get reports, and to nobody else (issue 25)', () => {

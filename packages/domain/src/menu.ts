@@ -69,6 +69,16 @@ const SCREEN_ENTRIES: readonly { section: Section; after: ResourceName | null; e
     },
   },
   {
+    // Issue 39: copies of the SQLite database, for the instance's administrators.
+    section: 'general',
+    after: 'users',
+    entry: {
+      labelKey: 'menu.backups',
+      route: '/admin/backups',
+      permission: { section: 'general', resource: 'user', action: 'update' },
+    },
+  },
+  {
     // Issue 21: the workspace's change history, for whoever may read some kind of record (the API shows
     // each reader the entries of what they may read).
     section: 'general',

@@ -1,6 +1,7 @@
 // Issue 19: every /api request acts in one workspace: the one the `X-Workspace` header names, else the
 // user's first. A user who does not belong to the named workspace is refused, unless they hold the root
-// permission, which reaches every workspace.
+// permission, which reaches every workspace. Issue 40: an API token acts in its own workspace only, whatever
+// its permissions: root's reach is a session's.
 import { ROOT_PERMISSION } from '@switchyard/domain';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -10,8 +11,14 @@ import type { Actor } from './actor.js';
 
 export const WORKSPACE_HEADER = 'x-workspace';
 
-export function isRoot(actor: Pick<Actor, 'permissions'>): boolean {
-  return actor.permissions.includes(ROOT_PERMISSION);
+export const TOKEN_OWN_WORKSPACE = 'This API token acts in its own workspace only.';
+
+/**
+ * Whether the actor reaches every workspace: a session holding the root permission. A token never does (issue
+ * 40): with `/` it may do anything, but in the workspace it was made in only.
+ */
+export function isRoot(actor: Pick<Actor, 'permissions' | 'token'>): boolean {
+  return actor.token === undefined && actor.permissions.includes(ROOT_PERMISSION);
 }
 
 /** The workspace a request acts in, or null for a user who belongs to none (and is not root). */
@@ -26,10 +33,11 @@ export async function actingWorkspace(
   if (actor.token) {
     const own = actor.token.workspaceId;
     if (named !== undefined && named.trim() !== '' && Number(named) !== own) {
-      throw new ForbiddenError(undefined, 'This API token acts in its own workspace only.');
+      throw new ForbiddenError(undefined, TOKEN_OWN_WORKSPACE);
     }
+    // Root's token may be made in a workspace its user reaches without belonging to it.
     const member =
-      isRoot(actor) ||
+      actor.permissions.includes(ROOT_PERMISSION) ||
       (await db
         .selectFrom('user_workspaces')
         .select('workspace_id')

@@ -3,18 +3,13 @@
 import type { ClickReplay, LoggedRecord, ReplayedClick, ReplayedLead } from '@switchyard/domain';
 import type { Kysely } from 'kysely';
 import { type RecordRef, recordNames } from '../postback-log/service.js';
-import { maskAmounts } from '../reports/money.js';
 import type { Database } from '../store/schema.js';
 import { conversionsOf } from './click-conversions.js';
 
 type Inspected = Pick<ClickReplay['click'], 'campaign' | 'flow' | 'offer' | 'lander' | 'conversions'>;
 
 /** The records a click (tracker kinds) or a lead (API kinds) names, and its conversions. */
-async function inspect(
-  db: Kysely<Database>,
-  event: ReplayedClick['click'] | ReplayedLead['lead'],
-  seesMoney: boolean,
-): Promise<Inspected> {
+async function inspect(db: Kysely<Database>, event: ReplayedClick['click'] | ReplayedLead['lead']): Promise<Inspected> {
   const tracker = 'click_id' in event;
   const campaign: RecordRef = {
     kind: tracker ? 'tracker-campaigns' : 'campaigns',
@@ -42,16 +37,15 @@ async function inspect(
     flow: name(refs.flow),
     offer: name(refs.offer),
     lander: name(refs.lander),
-    // Without the money permission the payout is left out, as the event tables leave it out.
-    conversions: seesMoney ? list : list.map(maskAmounts),
+    conversions: list,
   };
 }
 
-export async function inspectClick(db: Kysely<Database>, answer: ReplayedClick, seesMoney: boolean) {
-  return { ...answer, click: { ...answer.click, ...(await inspect(db, answer.click, seesMoney)) } };
+export async function inspectClick(db: Kysely<Database>, answer: ReplayedClick) {
+  return { ...answer, click: { ...answer.click, ...(await inspect(db, answer.click)) } };
 }
 
-export async function inspectLead(db: Kysely<Database>, answer: ReplayedLead, seesMoney: boolean) {
-  const { lander: _lander, ...inspected } = await inspect(db, answer.lead, seesMoney);
+export async function inspectLead(db: Kysely<Database>, answer: ReplayedLead) {
+  const { lander: _lander, ...inspected } = await inspect(db, answer.lead);
   return { ...answer, lead: { ...answer.lead, ...inspected } };
 }

@@ -1,14 +1,15 @@
 // Issue 25: `GET /api/events/clicks/{click_id}/replay` and `/api/events/leads/{lead_id}/replay`, a stored
 // event's context routed again against today's configuration (simulate), beside what happened when it
 // was routed. Read as the event tables are (the reports permission), and only for an event of the acting
-// workspace's campaigns. With the records it names and its conversions, for the click inspector.
+// workspace's campaigns. With the records it names and its conversions, for the click inspector; the
+// whole answer without money (payouts, raw amounts) for who may not see it.
 import type { ClickReplay, LeadReplay } from '@switchyard/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { authorize } from '../api/guard.js';
 import { workspaceOf } from '../auth/workspace.js';
 import { NotFoundError } from '../errors.js';
-import { seesMoney } from '../reports/money.js';
+import { moneyFor } from '../reports/money.js';
 import type { Database } from '../store/schema.js';
 import type { TrafficEngine } from '../traffic/engine.js';
 import { inspectClick, inspectLead } from './inspected.js';
@@ -37,7 +38,7 @@ export function eventReplayRoutes(app: FastifyInstance, db: Kysely<Database>, en
       const answer = await engine.replayClick(request.params.click_id, workspaceId, inWorkspace);
       // Another workspace's click is not found, as an unknown one.
       if (!answer) throw new NotFoundError();
-      return inspectClick(db, answer, seesMoney(actor));
+      return moneyFor(actor, await inspectClick(db, answer));
     },
   );
 
@@ -45,6 +46,6 @@ export function eventReplayRoutes(app: FastifyInstance, db: Kysely<Database>, en
     const { actor, workspaceId, inWorkspace } = scope(request, 'campaigns');
     const answer = await engine.replayLead(request.params.lead_id, workspaceId, inWorkspace);
     if (!answer) throw new NotFoundError();
-    return inspectLead(db, answer, seesMoney(actor));
+    return moneyFor(actor, await inspectLead(db, answer));
   });
 }

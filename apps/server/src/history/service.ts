@@ -1,7 +1,8 @@
 // Issue 21: reading the change history and putting an earlier version back. Entries are the acting
-// workspace's (and, for whoever may read users, those of no workspace: users, settings, logins), and only
-// of the resources the reader may `get`. A restore saves an entry's "before" as a new change, through the
-// record's own update (its validation and the update permission) and kept as a restore of that entry.
+// workspace's, and only of the resources the reader may `get`. A restore saves an entry's "before" as a
+// new change, through the record's own update (its validation and the update permission) and kept as a
+// restore of that entry. Issue 40: entries about users (their changes, logins) are shown only for users of
+// the acting workspace, and the instance's own entries (its settings) only to its administrators.
 import {
   can,
   HISTORY_ACTIONS,
@@ -11,15 +12,15 @@ import {
   type HistoryEntryDetail,
   RESOURCES,
   type ResourceName,
-  type Section,
   type THistoryQuery,
   VALIDATION_MESSAGES,
 } from '@switchyard/domain';
-import type { Kysely, Selectable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { ConfigForm, ConfigRecordsService } from '../api/config-records/service.js';
 import type { Actor } from '../auth/actor.js';
-import { isRoot, workspaceOf } from '../auth/workspace.js';
+import { isInstanceAdmin } from '../auth/instance.js';
+import { workspaceOf } from '../auth/workspace.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import { checkOutboundTargets, type TargetOptions } from '../http/outbound-targets.js';
 import { nextDay, startOfLocalDay } from '../reports/time.js';
@@ -27,16 +28,25 @@ import type { HistoryTable } from '../store/history.js';
 import type { Database } from '../store/schema.js';
 
 /** History resources that are no registry resource, and what reading them needs. */
-const OTHER_RESOURCES: Record<string, { section: Section; resource: string }> = {
-  'account-settings': { section: 'general', resource: 'user' },
-  // Issue 40: kept as of no workspace; read by whoever may read the instance's settings.
-  'currency-rates': { section: 'instance', resource: 'settings' },
-  'bot-protection': { section: 'general', resource: 'user' },
+const OTHER_RESOURCES: Record<string, { section: 'general'; resource: string }> = {
   auth: { section: 'general', resource: 'user' },
   tokens: { section: 'general', resource: 'user' },
 };
 
-/** The history resources `actor` may read: those whose records they may get. */
+/**
+ * Issue 40: history kinds about the instance rather than a workspace, its settings: read by the
+ * instance's administrators only. Any other entry kept without a workspace that is not about one user or
+ * one workspace is the instance's too (workspaceEntries).
+ */
+export const INSTANCE_RESOURCES: readonly string[] = [
+  'account-settings',
+  'bot-protection',
+  'currency-rates',
+  'registration',
+  'smtp',
+];
+
+/** The history resources `actor` may read: those whose records they may get, and the instance's own. */
 export function readableResources(actor: Actor): string[] {
   const readable = RESOURCES.filter((definition) =>
     can(actor, definition.permission.section, definition.permission.resource, 'get'),
@@ -44,7 +54,42 @@ export function readableResources(actor: Actor): string[] {
   for (const [resource, permission] of Object.entries(OTHER_RESOURCES)) {
     if (can(actor, permission.section, permission.resource, 'get')) readable.push(resource);
   }
+  if (isInstanceAdmin(actor)) readable.push(...INSTANCE_RESOURCES);
   return readable;
+}
+
+/** History kinds whose record is a user (its id is the record id): a user's changes, logins. */
+const USER_RESOURCES = ['users', 'auth'];
+
+type HistoryScope = ExpressionBuilder<Database & { h: HistoryTable }, 'h'>;
+
+/**
+ * The entries a reader who is not the instance's administrator may see, beside the readable resources:
+ * the acting workspace's, those about users only for its members; of those kept without a workspace,
+ * only the ones about its members (a user made by no workspace, a login) and about the workspace itself.
+ */
+function workspaceEntries(eb: HistoryScope, workspaceId: number) {
+  const members = eb
+    .selectFrom('user_workspaces')
+    .select(sql<string>`cast(user_workspaces.user_id as text)`.as('id'))
+    .where('user_workspaces.workspace_id', '=', workspaceId);
+  const aboutMember = eb.and([eb('h.resource', 'in', USER_RESOURCES), eb('h.record_id', 'in', members)]);
+  return eb.and([
+    eb('h.resource', 'not in', INSTANCE_RESOURCES),
+    eb.or([
+      eb.and([
+        eb('h.workspace_id', '=', workspaceId),
+        eb.or([eb('h.resource', 'not in', USER_RESOURCES), aboutMember]),
+      ]),
+      eb.and([
+        eb('h.workspace_id', 'is', null),
+        eb.or([
+          aboutMember,
+          eb.and([eb('h.resource', '=', 'workspaces'), eb('h.record_id', '=', String(workspaceId))]),
+        ]),
+      ]),
+    ]),
+  ]);
 }
 
 function parseJson(text: string | null): Record<string, unknown> | null {
@@ -63,19 +108,22 @@ export class HistoryService {
     private readonly targets: TargetOptions,
   ) {}
 
-  /** Entries the actor may read: their workspace's, and those of none for who may read users. */
+  /**
+   * Entries the actor may read, of the resources they may get: the instance's administrators see their
+   * acting workspace's and every one kept without a workspace; anyone else, workspaceEntries.
+   */
   private visible(actor: Actor) {
     const workspaceId = workspaceOf(actor);
     const readable = readableResources(actor);
-    const seesGlobal = isRoot(actor) || can(actor, 'general', 'user', 'get');
+    const instance = isInstanceAdmin(actor);
     return this.db
       .selectFrom('history as h')
       .leftJoin('users as u', 'u.id', 'h.user_id')
       .where((eb) =>
         eb.and([
-          seesGlobal
+          instance
             ? eb.or([eb('h.workspace_id', '=', workspaceId), eb('h.workspace_id', 'is', null)])
-            : eb('h.workspace_id', '=', workspaceId),
+            : workspaceEntries(eb, workspaceId),
           readable.length > 0 ? eb('h.resource', 'in', readable) : sql<boolean>`1 = 0`,
         ]),
       );

@@ -1,11 +1,9 @@
 // What a live message says of each kind of event: ids, time, campaign, offer, path group, visitor and
-// bot verdict; cost and payout only to whom may see money (maskMoney). Built only while someone listens.
+// bot verdict; cost and payout only to whom may see money (live/routes.ts masks them with withoutMoney).
+// Built only while someone listens.
 import type { NewConversion } from '../store/conversions.js';
 import type { NewTrackerClick, NewTrackerLead } from '../store/tracker-events.js';
 import type { LiveEvent } from './hub.js';
-
-/** The keys of a live message that carry money (issue 19: left out, not zeroed, without the permission). */
-const MONEY_KEYS = ['cost', 'payout', 'revenue', 'currency'] as const;
 
 /** What a click's and a lead's messages both say: when, where it went, and who the visitor was. */
 function routed(row: NewTrackerClick | NewTrackerLead) {
@@ -105,11 +103,4 @@ export function postbackEvent(attempt: OutboundAttempt): LiveEvent {
       attempts: attempt.attempts,
     },
   };
-}
-
-export function maskMoney(data: Record<string, unknown>): Record<string, unknown> {
-  if (!MONEY_KEYS.some((key) => key in data)) return data;
-  const copy = { ...data };
-  for (const key of MONEY_KEYS) delete copy[key];
-  return copy;
 }

@@ -7,9 +7,8 @@ import { z } from 'zod';
 import { authorize } from '../api/guard.js';
 import { parseInput } from '../api/parse.js';
 import { workspaceOf } from '../auth/workspace.js';
-import { seesMoney } from '../reports/money.js';
+import { seesMoney, withoutMoney } from '../reports/money.js';
 import type { LiveHub } from './hub.js';
-import { maskMoney } from './messages.js';
 
 export const ZLiveQuery = z.object({
   campaign: z.string().min(1).max(255).optional(),
@@ -58,7 +57,11 @@ export function liveRoutes(app: FastifyInstance, hub: LiveHub): void {
         end();
         return;
       }
-      const data = { ...(money ? event.data : maskMoney(event.data)), sampled: sampling.sampled, rate: sampling.rate };
+      const data = {
+        ...(money ? event.data : withoutMoney(event.data)),
+        sampled: sampling.sampled,
+        rate: sampling.rate,
+      };
       response.write(`event: ${event.kind}\ndata: ${JSON.stringify(data)}\n\n`);
     });
     const heartbeat = setInterval(() => response.write(': ping\n\n'), HEARTBEAT_MS);

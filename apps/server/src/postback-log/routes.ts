@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { authorize } from '../api/guard.js';
 import { parseInput } from '../api/parse.js';
 import { isRoot, workspaceOf } from '../auth/workspace.js';
-import { maskAmounts, maskPostbackLogEntry, seesMoney } from '../reports/money.js';
+import { moneyFor } from '../reports/money.js';
 import type { Database } from '../store/schema.js';
 import { PostbackLogService } from './service.js';
 
@@ -21,7 +21,7 @@ export function postbackLogRoutes(app: FastifyInstance, db: Kysely<Database>): v
       unkeyed: isRoot(actor),
     });
     // Payouts and revenue only for a user allowed to see money.
-    return seesMoney(actor) ? page : { ...page, list: page.list.map(maskPostbackLogEntry) };
+    return moneyFor(actor, page);
   });
   app.get('/outbound-postbacks', async (request) => {
     const actor = authorize(request, 'tracker', 'reports', 'get');
@@ -29,6 +29,6 @@ export function postbackLogRoutes(app: FastifyInstance, db: Kysely<Database>): v
       workspaceId: workspaceOf(actor),
     });
     // The URL is kept as it was sent to the traffic source; no amount field beside it.
-    return seesMoney(actor) ? page : { ...page, list: page.list.map(maskAmounts) };
+    return moneyFor(actor, page);
   });
 }

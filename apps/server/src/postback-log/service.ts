@@ -36,21 +36,47 @@ export interface RecordRef {
   external_id: string;
 }
 
-/** Names of the records a page mentions, in one query; a deleted record keeps its id, with no name. */
-export async function recordNames(db: Kysely<Database>, refs: RecordRef[]): Promise<(ref: RecordRef) => LoggedRecord> {
+/** The stored records a page mentions, with their workspace, in one query. */
+async function storedRecords(
+  db: Kysely<Database>,
+  refs: RecordRef[],
+): Promise<Map<string, { name: string; workspace_id: number | null }>> {
   const ids = [...new Set(refs.map((ref) => ref.external_id))];
   const kinds = [...new Set(refs.map((ref) => ref.kind))];
-  const names = new Map<string, string>();
+  const records = new Map<string, { name: string; workspace_id: number | null }>();
   if (ids.length > 0) {
     const rows = await db
       .selectFrom('config_records')
-      .select(['kind', 'external_id', 'name'])
+      .select(['kind', 'external_id', 'name', 'workspace_id'])
       .where('kind', 'in', kinds)
       .where('external_id', 'in', ids)
       .execute();
-    for (const row of rows) names.set(`${row.kind}\u0000${row.external_id}`, row.name);
+    for (const row of rows) records.set(`${row.kind}\u0000${row.external_id}`, row);
   }
-  return (ref) => ({ ...ref, name: names.get(`${ref.kind}\u0000${ref.external_id}`) ?? null });
+  return records;
+}
+
+/** Names of the records a page mentions, in one query; a deleted record keeps its id, with no name. */
+export async function recordNames(db: Kysely<Database>, refs: RecordRef[]): Promise<(ref: RecordRef) => LoggedRecord> {
+  const records = await storedRecords(db, refs);
+  return (ref) => ({ ...ref, name: records.get(`${ref.kind}\u0000${ref.external_id}`)?.name ?? null });
+}
+
+/**
+ * Issue 40: as recordNames, for a log row of `workspaceId`: a record of another workspace is not named at
+ * all (null), so a refusal naming another workspace's click shows nothing of it. A row of no workspace
+ * (seen by root only) names any.
+ */
+async function namesInWorkspace(
+  db: Kysely<Database>,
+  refs: RecordRef[],
+): Promise<(ref: RecordRef, workspaceId: number | null) => LoggedRecord | null> {
+  const records = await storedRecords(db, refs);
+  return (ref, workspaceId) => {
+    const record = records.get(`${ref.kind}\u0000${ref.external_id}`);
+    if (workspaceId !== null && record && record.workspace_id !== workspaceId) return null;
+    return { ...ref, name: record?.name ?? null };
+  };
 }
 
 function parseRaw(text: string): Record<string, string> {
@@ -146,6 +172,7 @@ export class PostbackLogService {
           'p.state as log_state',
           'p.previous_state',
           'p.reason',
+          'p.workspace_id',
           'c.conversion_id',
           'c.state',
           'c.original_currency',
@@ -190,7 +217,7 @@ export class PostbackLogService {
       }
       return found;
     });
-    const named = await recordNames(this.db, refs);
+    const named = await namesInWorkspace(this.db, refs);
 
     const list = rows.map((row): PostbackLogEntry => {
       const outcome = asOutcome(row.outcome);
@@ -212,7 +239,7 @@ export class PostbackLogService {
               currency: row.currency ?? 'USD',
               status: row.status,
               event: row.postback_event_external_id
-                ? named({ kind: POSTBACK_EVENTS, external_id: row.postback_event_external_id })
+                ? named({ kind: POSTBACK_EVENTS, external_id: row.postback_event_external_id }, row.workspace_id)
                 : null,
               is_conversion: Number(row.is_conversion) === 1,
               state: asState(row.state) ?? 'approved',
@@ -224,7 +251,7 @@ export class PostbackLogService {
         state: asState(row.log_state),
         previous_state: asState(row.previous_state),
         reason: row.reason,
-        campaign: campaign ? named(campaign) : null,
+        campaign: campaign ? named(campaign, row.workspace_id) : null,
       };
     });
     return { list, total: Number(count.total) };
@@ -308,6 +335,7 @@ export class PostbackLogService {
           'c.lead_id',
           'c.txid',
           'c.campaign_external_id',
+          'c.workspace_id',
         ])
         .orderBy('o.created_at', 'desc')
         .orderBy('o.id', 'desc')
@@ -323,7 +351,7 @@ export class PostbackLogService {
       row.campaign_external_id
         ? { kind: row.click_id ? TRACKER_CAMPAIGNS : API_CAMPAIGNS, external_id: row.campaign_external_id }
         : null;
-    const named = await recordNames(
+    const named = await namesInWorkspace(
       this.db,
       rows.map(campaignOf).filter((ref) => ref !== null),
     );
@@ -346,7 +374,7 @@ export class PostbackLogService {
         click_id: row.click_id,
         lead_id: row.lead_id,
         txid: row.txid,
-        campaign: campaign ? named(campaign) : null,
+        campaign: campaign ? named(campaign, row.workspace_id) : null,
       };
     });
     return { list, total: Number(count.total) };

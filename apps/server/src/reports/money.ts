@@ -1,21 +1,13 @@
 // Issue 19: money masking. A user without `/tracker/reports/money` (Keitaro's "reports restrictions",
 // Binom's column rights) gets reports, the dashboard's figures and the postback log without cost,
 // revenue, profit, ROI, EPC or payouts: the keys are left out, not set to zero, so nothing reads a masked
-// figure as a real zero. The routes apply these to the services' answers; the services stay unaware.
+// figure as a real zero. The routes apply withoutMoney to the services' answers (reports, events and
+// their CSV export, the postback log, the live stream, replay and the inspector); the services stay
+// unaware.
 
-import {
-  can,
-  isMoneyMetric,
-  MONEY_METRICS,
-  type PermissionHolder,
-  type PostbackLogEntry,
-  type ReportResponse,
-  type TReportQuery,
-} from '@switchyard/domain';
+import { can, isMoneyMetric, MONEY_METRICS, type PermissionHolder, type TReportQuery } from '@switchyard/domain';
 import { ValidationError } from '../errors.js';
-
-/** The postback parameters that carry the network's amount (the tracker's payout aliases). */
-const AMOUNT_PARAMETERS = ['payout', 'revenue', 'sum'] as const;
+import { PAYOUT_PARAMETERS } from '../traffic/rules/postback-rules.js';
 
 export function seesMoney(actor: PermissionHolder): boolean {
   return can(actor, 'tracker', 'reports', 'money');
@@ -33,35 +25,48 @@ export function refuseMoneyOrder(query: Pick<TReportQuery, 'order_by'>, moneyKey
   }
 }
 
-function withoutMoney<T extends object>(figures: T, moneyKeys: readonly string[]): T {
-  const copy = { ...figures } as Record<string, unknown>;
-  for (const metric of [...MONEY_METRICS, ...moneyKeys]) delete copy[metric];
-  return copy as T;
+/** Keys that carry an amount, wherever they sit in an answer (the report's money figures among them). */
+const MONEY_KEYS: ReadonlySet<string> = new Set<string>(['payout', 'revenue', 'cost', 'profit', ...MONEY_METRICS]);
+
+/**
+ * Parameters of a network's raw postback that carry its amount: the names the tracker reads a payout
+ * from (postback-rules.ts), and the usual others (a network's `amount`, `commission`, `aff_payout`...).
+ */
+const AMOUNT_NAME = /payout|revenue|amount|commission|profit|^(sum|cost|price)$/i;
+
+export function isAmountParameter(name: string): boolean {
+  return AMOUNT_NAME.test(name) || PAYOUT_PARAMETERS.includes(name.toLowerCase());
 }
 
-/** The report without money figures in its rows and totals, nor the custom metrics made of them. */
-export function maskReport<T extends ReportResponse>(report: T, moneyKeys: readonly string[] = []): T {
-  return {
-    ...report,
-    list: report.list.map((row) => withoutMoney(row, moneyKeys)),
-    totals: withoutMoney(report.totals, moneyKeys),
+function withoutAmountParameters(raw: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(raw).filter(([name]) => !isAmountParameter(name)));
+}
+
+/**
+ * Issue 40: the one money mask. `value` (an answer, a page, a live message) without any money at any
+ * depth: every money key left out (not zeroed, so nothing reads a masked figure as a real zero), and a
+ * `raw` payload's amount parameters left out of it. `moneyKeys`: more keys to leave out, a report's
+ * custom metrics made of money.
+ */
+export function withoutMoney<T>(value: T, moneyKeys: readonly string[] = []): T {
+  const more = new Set(moneyKeys);
+  const strip = (item: unknown): unknown => {
+    if (Array.isArray(item)) return item.map(strip);
+    if (typeof item !== 'object' || item === null) return item;
+    const copy: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(item)) {
+      if (MONEY_KEYS.has(key) || more.has(key)) continue;
+      copy[key] =
+        key === 'raw' && typeof child === 'object' && child !== null && !Array.isArray(child)
+          ? withoutAmountParameters(child as Record<string, unknown>)
+          : strip(child);
+    }
+    return copy;
   };
+  return strip(value) as T;
 }
 
-/** A postback log entry without the conversion's payout and revenue, nor the amount the network sent. */
-export function maskPostbackLogEntry(entry: PostbackLogEntry): PostbackLogEntry {
-  const raw: Record<string, string> = {};
-  for (const [name, value] of Object.entries(entry.raw)) {
-    if (!(AMOUNT_PARAMETERS as readonly string[]).includes(name.toLowerCase())) raw[name] = value;
-  }
-  if (!entry.conversion) return { ...entry, raw };
-  const { payout: _payout, revenue: _revenue, ...conversion } = entry.conversion;
-  return { ...entry, raw, conversion: conversion as PostbackLogEntry['conversion'] };
-}
-
-/** Drops any payout or revenue field of a list's entries (an outbound postback keeps its URL as sent). */
-export function maskAmounts<T extends object>(entry: T): T {
-  const copy = { ...entry } as Record<string, unknown>;
-  for (const name of ['payout', 'revenue', 'cost', 'profit']) delete copy[name];
-  return copy as T;
+/** `value` as `actor` may see it: whole with the money permission, else without money (withoutMoney). */
+export function moneyFor<T>(actor: PermissionHolder, value: T): T {
+  return seesMoney(actor) ? value : withoutMoney(value);
 }

@@ -7,7 +7,7 @@ import { workspaceOf } from '../auth/workspace.js';
 import { ValidationError } from '../errors.js';
 import type { Database } from '../store/schema.js';
 import { customMetricsOf, definitionsOf } from './custom-metrics.js';
-import { maskReport, refuseMoneyOrder, seesMoney } from './money.js';
+import { refuseMoneyOrder, seesMoney, withoutMoney } from './money.js';
 import type { ReportRunner } from './runner.js';
 
 /** §7.5 `GET /api/reports`; §6: tracker/reports/get, and tracker/reports/money for its money figures. */
@@ -27,6 +27,6 @@ export function reportRoutes(app: FastifyInstance, reports: ReportRunner, db: Ky
     // Issue 19: without the money permission, no money figure in the answer nor in its order.
     const moneyKeys = metrics.filter((metric) => metric.money).map((metric) => metric.key);
     refuseMoneyOrder(query, moneyKeys);
-    return maskReport(await reports.run(query, scope), moneyKeys);
+    return withoutMoney(await reports.run(query, scope), moneyKeys);
   });
 }

@@ -12,7 +12,7 @@ import type { Origin, PostbackWorkspace } from '../store/traffic/engine-store.js
 import { macroValues } from './event-macros.js';
 import { type EngineParts, storedEvent } from './parts.js';
 import { dayIn, pathPostbacksCapKey } from './rules/caps.js';
-import type { RoutingSnapshot } from './rules/compile.js';
+import { campaignKind, type RoutingSnapshot } from './rules/compile.js';
 import { type PostbackParams, resolvePostbackEvent, rulePayout } from './rules/postback-rules.js';
 import { conditionContext, PATH_CAP_TIMEZONE, type RoutingSubject } from './rules/routing.js';
 import { emailRate } from './visitor/email.js';
@@ -125,10 +125,20 @@ export async function takePostback(parts: EngineParts, request: PostbackRequest)
   const side = origin.kind === 'click' ? 'tracker' : 'api';
   const snapshot = parts.snapshot;
   const campaign = snapshot[side].campaigns.get(row.campaign_external_id);
-  if (campaign?.workspaceId != null && campaign.workspaceId !== workspace.id) {
+  // Issue 40: the click's workspace is its campaign's, read from the stored record when routing no longer
+  // holds it (archived, or out of routing): a campaign's state must not let another workspace's key in.
+  const owner =
+    campaign?.workspaceId ??
+    (await parts.store.campaignWorkspace(campaignKind(side), row.campaign_external_id))?.workspace_id;
+  if (owner !== workspace.id) {
     // Logged for root only: the key's workspace must not learn of the other's click and campaign.
     base.workspace_id = null;
-    return refuseCaller('refused_key', "The click belongs to another workspace than the postback key's.");
+    return refuseCaller(
+      'refused_key',
+      imported
+        ? "The click or lead is not one of this workspace's."
+        : "The click belongs to another workspace than the postback key's.",
+    );
   }
   const resolved = resolvePostbackEvent(snapshot, campaign, params);
   if (!imported) {

@@ -206,3 +206,20 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
 export function apiList<T>(path: string, options: Omit<RequestOptions, 'accept'> = {}): Promise<ListResponse<T>> {
   return api<ListResponse<T>>(path, { ...options, accept: LIST_MEDIA_TYPE });
 }
+
+/** A file the API answers (a backup): its bytes, or the API's error. */
+export async function apiFile(path: string): Promise<Blob> {
+  const response = await fetch(buildUrl(path), { headers: actingHeaders() });
+  if (response.ok) return response.blob();
+  const text = await response.text();
+  let body: Partial<ApiErrorBody> = {};
+  try {
+    body = JSON.parse(text) as Partial<ApiErrorBody>;
+  } catch {
+    body = { message: text };
+  }
+  throw new ApiError(response.status, {
+    message: body.message || response.statusText || ERROR_MESSAGES.internal,
+    errors: body.errors,
+  });
+}

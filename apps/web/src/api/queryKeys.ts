@@ -23,3 +23,8 @@ export const currencyRateKeys = {
 export const botProtectionKeys = {
   all: ['bot-protection'] as const,
 };
+
+/** Issue 39: the SQLite backups kept in the data directory. */
+export const backupKeys = {
+  all: ['backups'] as const,
+};

@@ -114,3 +114,19 @@ export const ZRestoredRecord = z.looseObject({
   created_at: ZTimestamp,
   updated_at: ZTimestamp,
 });
+
+/** Issue 39: a backup of the SQLite database kept in the data directory's `backups`. */
+export const ZBackup = z.object({
+  name: z.string(),
+  bytes: z.number().int().min(0),
+  created_at: ZTimestamp,
+});
+export type Backup = z.infer<typeof ZBackup>;
+
+/** `POST /api/backups`: the backup made, and the answered events it took from the journal. */
+export const ZBackupMade = ZBackup.extend({
+  journal_events: z.number().int().min(0),
+  added_from_journal: z.number().int().min(0),
+});
+
+export const ZBackupList = z.object({ list: z.array(ZBackup), total: z.number().int().min(0) });

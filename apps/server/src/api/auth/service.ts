@@ -103,12 +103,13 @@ export class AuthService {
         .where('user_roles.user_id', '=', actor.userId)
         .orderBy('roles.id')
         .execute(),
-      // Root reaches every workspace, so every one is theirs to switch to.
-      isRoot(actor)
+      // Root reaches every workspace, so every one is theirs to switch to; a token, only its own (issue 40).
+      isRoot(actor) || actor.token
         ? this.db
             .selectFrom('workspaces')
             .select(['workspaces.id', 'workspaces.name'])
             .where('workspaces.status', '=', 'active')
+            .$if(actor.token !== undefined, (query) => query.where('workspaces.id', '=', actor.token!.workspaceId))
             .orderBy('workspaces.id')
             .execute()
         : this.db

@@ -61,7 +61,9 @@ export function configRecordRoutes(
 
 /**
  * Issue 21: `POST /api/{resource}/{id}/clone` answers `201` with the copy; a campaign with `{ "with_flow":
- * true }` (or `?with_flow=true`) gets a copy of its flow as well, which needs the flow's create right too.
+ * true }` (or `?with_flow=true`) gets a copy of its flow as well, which needs the flow's rights too.
+ * Issue 40: a copy shows the whole source, so cloning needs the right to read the source (`get`) as well
+ * as to create one; checked before the source is looked up, so a refusal tells nothing of it.
  */
 function cloneRoute(
   app: FastifyInstance,
@@ -73,6 +75,7 @@ function cloneRoute(
   app.post<{ Params: { id: string }; Querystring: { with_flow?: string } }>(
     `/${definition.apiPath}/:id/clone`,
     async (request, reply) => {
+      authorize(request, section, resource, 'get');
       const actor = authorize(request, section, resource, 'create');
       const id = parseId(definition, request.params.id);
       const body = (request.body ?? {}) as { with_flow?: unknown };
@@ -83,6 +86,7 @@ function cloneRoute(
       }
       const flows = services.get(flowKind)!;
       const flowDefinition = getResource(flowKind);
+      authorize(request, flowDefinition.permission.section, flowDefinition.permission.resource, 'get');
       authorize(request, flowDefinition.permission.section, flowDefinition.permission.resource, 'create');
       const original = await service.get(id, actor);
       const flowCopy = await flows.clone(String(original.flow_external_id), actor);

@@ -7,8 +7,8 @@ import {
 } from '@switchyard/domain';
 import type { Kysely } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
-import { isRoot } from '../../auth/workspace.js';
-import { NotFoundError, ValidationError } from '../../errors.js';
+import { isRoot, TOKEN_OWN_WORKSPACE } from '../../auth/workspace.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
 import { keepChange } from '../../history/keep.js';
 import { newPostbackKey } from '../../store/conversion-states.js';
 import { now } from '../../store/database.js';
@@ -39,8 +39,10 @@ export class WorkspacesService implements ResourceService<Workspace, TWorkspaceF
   async list(query: TListQuery, actor: Actor): Promise<ListResponse<Workspace>> {
     const filter = listFilter(query, ['name']);
     const page = listPage(query);
-    const own = (builder: ReturnType<typeof this.workspaces>) =>
-      isRoot(actor)
+    const own = (builder: ReturnType<typeof this.workspaces>) => {
+      // Issue 40: a token lists its own workspace only, whatever else its user belongs to.
+      if (actor.token) return builder.where('id', '=', actor.token.workspaceId);
+      return isRoot(actor)
         ? builder
         : builder.where('id', 'in', (eb) =>
             eb
@@ -48,6 +50,7 @@ export class WorkspacesService implements ResourceService<Workspace, TWorkspaceF
               .select('user_workspaces.workspace_id')
               .where('user_workspaces.user_id', '=', actor.userId),
           );
+    };
     let rows = own(this.workspaces()).selectAll().where(filter).orderBy(listOrder(query));
     if (page) rows = rows.limit(page.limit).offset(page.offset);
     const [list, count] = await Promise.all([
@@ -69,6 +72,8 @@ export class WorkspacesService implements ResourceService<Workspace, TWorkspaceF
 
   /** Whoever creates a workspace (and is not root, who reaches every one anyway) becomes its member. */
   async create(input: TWorkspaceForm, actor: Actor): Promise<Workspace> {
+    // Issue 40: a new workspace is beyond the one a token acts in.
+    if (actor.token) throw new ForbiddenError(undefined, TOKEN_OWN_WORKSPACE);
     await this.checkCurrency(input.currency);
     const timestamp = now();
     const row = await this.db.transaction().execute(async (trx) => {

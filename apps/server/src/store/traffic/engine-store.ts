@@ -140,6 +140,19 @@ export class EngineStore {
     return this.db.selectFrom('tracker_leads').selectAll().where('lead_id', '=', leadId).executeTakeFirst();
   }
 
+  /**
+   * The workspace of a stored campaign, whatever its state (archived, or out of routing): a postback's click
+   * or lead is the workspace's whose campaign it came through. Undefined when no such campaign is stored.
+   */
+  campaignWorkspace(kind: string, externalId: string): Promise<{ workspace_id: number | null } | undefined> {
+    return this.db
+      .selectFrom('config_records')
+      .select('workspace_id')
+      .where('kind', '=', kind)
+      .where('external_id', '=', externalId)
+      .executeTakeFirst();
+  }
+
   async logPostback(entry: NewPostbackLog): Promise<void> {
     await this.db.insertInto('postback_log').values(entry).execute();
   }

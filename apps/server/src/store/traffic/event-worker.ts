@@ -10,6 +10,7 @@
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
+import { commitDurably } from './sqlite-durable.js';
 import { payloadBatches, SqliteEventStore } from './sqlite-events.js';
 
 export interface EventWorkerSettings {
@@ -24,8 +25,10 @@ export interface EventWorkerSettings {
 export type ToEventWorker =
   /** `rows` events as payloads (eventPayload), one after another. */
   | { type: 'rows'; seq: number; rows: number; text: string }
-  /** Write everything received so far, then answer `flushed`. */
+  /** Write everything received so far, then answer `answered`. */
   | { type: 'flush'; id: number }
+  /** Make every commit so far durable (sqlite-durable.ts), then answer `answered`. */
+  | { type: 'durable'; id: number }
   /** Forget batches up to `seq` (the main thread dropped them: too many rows waited). */
   | { type: 'drop'; upTo: number }
   | { type: 'close' };
@@ -33,7 +36,8 @@ export type ToEventWorker =
 export type FromEventWorker =
   | { type: 'written'; seqs: number[] }
   | { type: 'failed'; message: string; rows: number }
-  | { type: 'flushed'; id: number };
+  /** A flush or durable request done; `error` when the database refused it. */
+  | { type: 'answered'; id: number; error?: string };
 
 const port = parentPort;
 if (!port) throw new Error('event-worker.ts runs as a worker thread');
@@ -115,7 +119,15 @@ port.on('message', (message: ToEventWorker) => {
       break;
     case 'flush':
       writeAll();
-      send({ type: 'flushed', id: message.id });
+      send({ type: 'answered', id: message.id });
+      break;
+    case 'durable':
+      try {
+        commitDurably(db);
+        send({ type: 'answered', id: message.id });
+      } catch (error) {
+        send({ type: 'answered', id: message.id, error: error instanceof Error ? error.message : String(error) });
+      }
       break;
     case 'drop': {
       const kept = queue.filter((batch) => batch.seq > message.upTo);

@@ -96,7 +96,7 @@ export class EventWriter {
     this.log = options.log;
     this.journal = options.journal;
     this.sink = options.sqlite
-      ? new SqliteWorkerSink(options.sqlite.name, settings)
+      ? new SqliteWorkerSink(options.sqlite, settings)
       : new KyselySink(db, settings, options.feed);
     if (this.journal) {
       this.cleanupTimer = setInterval(() => void this.cleanUp(), JOURNAL_CLEANUP_MS);

@@ -148,7 +148,7 @@ export class Journal {
     this.syncTimer = null;
     clearInterval(this.aliveTimer);
     fs.rmSync(this.aliveFile, { force: true });
-    this.rotate(handedThrough);
+    this.rotate(handedThrough, true);
     // Closed for good: what is left of them is the next start's to replay.
     for (const segment of this.closed) OWN_SEGMENTS.delete(segment.file);
     return this.closed.filter((segment) => !segment.pinned).map((segment) => segment.file);
@@ -170,12 +170,22 @@ export class Journal {
     return this.active;
   }
 
-  private rotate(handedThrough: number): void {
+  /** `now`: at the last close, the segment is flushed and closed before this returns. */
+  private rotate(handedThrough: number, now = false): void {
     const segment = this.active;
     if (!segment) return;
     this.active = null;
     segment.handedThrough = handedThrough;
     this.closed.push(segment);
+    if (now) {
+      try {
+        fs.fdatasyncSync(segment.fd);
+      } catch {
+        // As below: what a failed flush loses is what a power loss would.
+      }
+      fs.closeSync(segment.fd);
+      return;
+    }
     // Flushed and closed off the event loop; a segment is deleted only after the database is durable.
     fs.fdatasync(segment.fd, () => fs.close(segment.fd, () => undefined));
   }
@@ -206,29 +216,41 @@ export class Journal {
   }
 }
 
-/** The segments left by earlier runs in `dir`, oldest first (not those of another live process). */
-export function leftSegments(dir: string, log: JournalLog): string[] {
+/** Every segment in `dir`, oldest first, with the process that wrote it. */
+export function segmentFiles(dir: string): { file: string; pid: number }[] {
   let names: string[];
   try {
     names = fs.readdirSync(dir);
   } catch {
     return [];
   }
-  const found: { file: string; time: number; sequence: number }[] = [];
+  const found: { file: string; pid: number; time: number; sequence: number }[] = [];
   for (const name of names) {
     const match = SEGMENT.exec(name);
     if (!match) continue;
-    const pid = Number(match[2]);
-    const file = path.join(dir, name);
-    if (OWN_SEGMENTS.has(file)) continue;
-    if (pid !== process.pid && processAlive(pid) && aliveRecently(dir, pid)) {
-      log.warn({ file: name, pid }, 'event journal segment of another running process left for it');
-      continue;
-    }
-    found.push({ file, time: Number(match[1]), sequence: Number(match[3]) });
+    found.push({
+      file: path.join(dir, name),
+      pid: Number(match[2]),
+      time: Number(match[1]),
+      sequence: Number(match[3]),
+    });
   }
   found.sort((a, b) => a.time - b.time || a.sequence - b.sequence);
-  return found.map((segment) => segment.file);
+  return found.map(({ file, pid }) => ({ file, pid }));
+}
+
+/** The segments left by earlier runs in `dir`, oldest first (not those of another live process). */
+export function leftSegments(dir: string, log: JournalLog): string[] {
+  const left: string[] = [];
+  for (const { file, pid } of segmentFiles(dir)) {
+    if (OWN_SEGMENTS.has(file)) continue;
+    if (pid !== process.pid && processAlive(pid) && aliveRecently(dir, pid)) {
+      log.warn({ file: path.basename(file), pid }, 'event journal segment of another running process left for it');
+      continue;
+    }
+    left.push(file);
+  }
+  return left;
 }
 
 function aliveRecently(dir: string, pid: number): boolean {
@@ -261,6 +283,11 @@ export function* readSegment(file: string, log: JournalLog): Generator<string> {
     log.error({ err: error, file }, 'event journal segment could not be read; left in place');
     return;
   }
+  yield* segmentPayloads(data, file, log);
+}
+
+/** The payloads of a segment's contents `data` (read from `file`), as readSegment. */
+export function* segmentPayloads(data: Buffer, file: string, log: JournalLog): Generator<string> {
   let at = 0;
   while (at < data.length) {
     const chunk = chunkAt(data, at);

@@ -1,12 +1,13 @@
 // The event writer's sink on SQLite: rows go to a worker thread (event-worker.ts) with its own
 // connection, so that inserts, commits and WAL checkpoints never hold up the event loop.
-import { type FileHandle, open } from 'node:fs/promises';
 import type { Worker } from 'node:worker_threads';
+import type SQLite from 'better-sqlite3';
 import { startWorkerThread } from '../../worker-thread.js';
 import { SQLITE_BUSY_TIMEOUT_MS } from '../database.js';
 import type { EventTable } from '../tracker-events.js';
 import type { EventWorkerSettings, FromEventWorker, ToEventWorker } from './event-worker.js';
 import type { EventSink, Settings } from './event-writer.js';
+import { commitDurably } from './sqlite-durable.js';
 
 /** Rows handed to the worker at once, and how long a row waits at most before it is handed over. */
 const POST_ROWS = 256;
@@ -36,13 +37,18 @@ export class SqliteWorkerSink implements EventSink {
   private postTimer: NodeJS.Timeout | null = null;
   private worker: Worker | null = null;
   private restartTimer: NodeJS.Timeout | null = null;
-  private readonly flushes = new Map<number, () => void>();
-  private flushSeq = 0;
+  /** Flush and durable requests the worker has not answered yet. */
+  private readonly requests = new Map<
+    number,
+    { type: 'flush' | 'durable'; resolve: () => void; reject: (error: Error) => void }
+  >();
+  private requestSeq = 0;
   private closing = false;
   private exited: Promise<void> = Promise.resolve();
 
+  /** `sqlite` is the main connection; the worker opens one of its own to the same file. */
   constructor(
-    private readonly file: string,
+    private readonly sqlite: SQLite.Database,
     private readonly settings: Settings,
   ) {}
 
@@ -64,15 +70,8 @@ export class SqliteWorkerSink implements EventSink {
 
   flush(): Promise<void> {
     this.post();
-    const worker = this.worker;
     // No worker (none needed yet, or one restarting): nothing handed over is waiting to be written.
-    if (!worker) return Promise.resolve();
-    const id = ++this.flushSeq;
-    return new Promise((resolve) => {
-      this.flushes.set(id, resolve);
-      worker.ref();
-      worker.postMessage({ type: 'flush', id } satisfies ToEventWorker);
-    });
+    return this.worker ? this.ask('flush') : Promise.resolve();
   }
 
   async close(): Promise<void> {
@@ -89,20 +88,28 @@ export class SqliteWorkerSink implements EventSink {
     }
   }
 
-  /** The database file and its write-ahead log flushed to the disk (the writer commits without waiting). */
-  async durable(): Promise<void> {
-    for (const file of [this.file, `${this.file}-wal`]) {
-      let handle: FileHandle | undefined;
-      try {
-        handle = await open(file, 'r');
-        await handle.sync();
-      } catch (error) {
-        // No write-ahead log (checkpointed away and removed): nothing of it to flush.
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      } finally {
-        await handle?.close();
-      }
+  /**
+   * Every commit so far made durable through SQLite (sqlite-durable.ts): by the worker, off the event
+   * loop; with no worker (closed, restarting, or none needed yet), by the main connection.
+   */
+  durable(): Promise<void> {
+    if (!this.worker) {
+      commitDurably(this.sqlite);
+      return Promise.resolve();
     }
+    return this.ask('durable');
+  }
+
+  /** Asks the worker to flush or to make its commits durable; settles when it answers. */
+  private ask(type: 'flush' | 'durable'): Promise<void> {
+    const worker = this.worker;
+    if (!worker) return Promise.resolve();
+    const id = ++this.requestSeq;
+    return new Promise((resolve, reject) => {
+      this.requests.set(id, { type, resolve, reject });
+      worker.ref();
+      worker.postMessage({ type, id } satisfies ToEventWorker);
+    });
   }
 
   /** Hands the queued rows to the worker (starting it if need be; while one restarts they wait here). */
@@ -154,7 +161,7 @@ export class SqliteWorkerSink implements EventSink {
   private ensureWorker(): Worker | null {
     if (this.worker || this.restartTimer || this.closing) return this.worker;
     const workerData: EventWorkerSettings = {
-      file: this.file,
+      file: this.sqlite.name,
       busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS,
       maxBatch: this.settings.maxBatch,
       flushIntervalMs: this.settings.flushIntervalMs,
@@ -177,8 +184,12 @@ export class SqliteWorkerSink implements EventSink {
         if (this.unwrittenRows > 0) this.settings.lost(this.unwrittenRows);
         this.unwritten.clear();
         this.unwrittenRows = 0;
-        for (const done of this.flushes.values()) done();
-        this.flushes.clear();
+        // A flush has nothing more to wait for (the journal keeps the lost rows); durability was not reached.
+        for (const request of this.requests.values()) {
+          if (request.type === 'flush') request.resolve();
+          else request.reject(new Error('the event writer thread stopped'));
+        }
+        this.requests.clear();
         this.restartTimer = setTimeout(() => {
           this.restartTimer = null;
           this.post();
@@ -202,11 +213,14 @@ export class SqliteWorkerSink implements EventSink {
       case 'failed':
         this.settings.log?.warn({ err: message.message, rows: message.rows }, 'tracker events not written; will retry');
         break;
-      case 'flushed':
-        this.flushes.get(message.id)?.();
-        this.flushes.delete(message.id);
-        if (this.flushes.size === 0) this.worker?.unref();
+      case 'answered': {
+        const request = this.requests.get(message.id);
+        this.requests.delete(message.id);
+        if (message.error === undefined) request?.resolve();
+        else request?.reject(new Error(message.error));
+        if (this.requests.size === 0) this.worker?.unref();
         break;
+      }
     }
   }
 }

@@ -186,6 +186,11 @@ const KINDS = {
   api: { campaign: 'campaigns', flow: 'flows', offer: 'offers', segment: 'segments' },
 } as const;
 
+/** The config kind of a side's campaigns: tracker campaigns take clicks, API campaigns leads. */
+export function campaignKind(side: 'tracker' | 'api'): string {
+  return KINDS[side].campaign;
+}
+
 /** The config kinds routing depends on: a change to any of them recompiles. */
 export const ROUTING_KINDS: ReadonlySet<string> = new Set([
   ...Object.values(KINDS.tracker),

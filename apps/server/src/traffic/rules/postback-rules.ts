@@ -26,6 +26,9 @@ const ALIASES = {
   currency: ['currency', 'cnv_currency'],
 } as const;
 
+/** The parameters a payout is read from: money, which a raw postback shows only to who may see it. */
+export const PAYOUT_PARAMETERS: readonly string[] = ALIASES.payout;
+
 /**
  * A macro the network left as it was (`{currency}`, `[payout]`, `%status%`, `${txid}`): it sent no value,
  * which is read as the parameter left out rather than as a currency or payout of that name.

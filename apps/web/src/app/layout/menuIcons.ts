@@ -8,6 +8,7 @@ import {
   IconBriefcase,
   IconChartPie,
   IconCoins,
+  IconDatabaseExport,
   IconFilter,
   IconHistory,
   IconLayoutDashboard,
@@ -45,6 +46,7 @@ const MENU_ICONS: Record<string, Icon> = {
   'menu.currency-rates': IconCoins,
   'menu.users': IconUsers,
   'menu.bot-protection': IconShieldCheck,
+  'menu.backups': IconDatabaseExport,
   'menu.history': IconHistory,
 };
 

@@ -139,6 +139,17 @@ export function appRoutes(screenRoutes: RouteObject[] = resourceRoutes()): Route
                       ],
                     },
                     {
+                      // Issue 39: backups of the database, for the instance's administrators.
+                      element: <RequirePermission section="general" resource="user" action="update" />,
+                      children: [
+                        {
+                          path: '/admin/backups',
+                          lazy: () =>
+                            import('../../backups/BackupsScreen').then((m) => ({ Component: m.BackupsScreen })),
+                        },
+                      ],
+                    },
+                    {
                       // Issue 21: every signed-in user sees the kept changes the API lets them read.
                       path: '/admin/history',
                       lazy: () => import('../../history/HistoryScreen').then((m) => ({ Component: m.HistoryScreen })),

@@ -1,0 +1,130 @@
+// The server as a child process (src/main.ts through tsx), as an operator runs it, and plain HTTP to it:
+// for the tests that kill it, restart it, or touch its files from outside (durability, SQLite files).
+import { type ChildProcess, spawn } from 'node:child_process';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** Connections kept open to the server at most (a load test's concurrency). */
+const MAX_SOCKETS = 50;
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS });
+
+export interface Answer {
+  status: number;
+  location: string | undefined;
+  body: string;
+}
+
+export function request(
+  port: number,
+  method: string,
+  url: string,
+  body?: object,
+  headers: object = {},
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const payload = body ? JSON.stringify(body) : undefined;
+    const outgoing = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: url,
+        agent,
+        headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk) => {
+          text += chunk;
+        });
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, location: response.headers.location, body: text }),
+        );
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(payload);
+  });
+}
+
+/** Runs `tasks` with at most `limit` at once; answers their results in order. */
+export async function inParallel<T>(limit: number, tasks: (() => Promise<T>)[]): Promise<T[]> {
+  const results: T[] = new Array(tasks.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < tasks.length) {
+        const index = next++;
+        results[index] = await tasks[index]!();
+      }
+    }),
+  );
+  return results;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Server {
+  child: ChildProcess;
+  output: string[];
+}
+
+export async function startServer(env: NodeJS.ProcessEnv, port: number): Promise<Server> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: SERVER_DIR,
+    env: {
+      ...process.env,
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      NODE_ENV: 'test',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const keep = (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n')) {
+      // Kept: what a restart says of the journal, and every warning or error.
+      // Also any line that is not the JSON log (a failed start says why in plain text).
+      const plain = line.trim() !== '' && !line.startsWith('{');
+      if (plain || line.includes('journal') || /"level":(40|50|60)/.test(line)) output.push(line);
+    }
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}): ${output.join('\n')}`);
+    try {
+      await request(port, 'GET', '/api/me');
+      return { child, output };
+    } catch {
+      if (Date.now() > deadline) throw new Error(`the server did not answer on ${port}: ${output.join('\n')}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+export async function killed(server: Server, signal: NodeJS.Signals): Promise<void> {
+  if (server.child.exitCode !== null || server.child.signalCode !== null) return;
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.kill(signal);
+  await exited;
+}

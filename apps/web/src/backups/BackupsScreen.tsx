@@ -1,0 +1,165 @@
+import {
+  Alert,
+  Anchor,
+  Breadcrumbs,
+  Button,
+  Center,
+  Group,
+  Loader,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import { IconAlertTriangle, IconChevronRight, IconDatabaseExport, IconDownload, IconTrash } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { downloadBackup, useBackupActions, useBackups } from '../api/useBackups';
+import { errorText } from '../app/errors/errorText';
+import { formatDateTime } from '../components/list/formatDateTime';
+
+/** Sizes as an operator reads them: 1.2 MB, 640 KB. */
+function formatBytes(bytes: number, language: string): string {
+  const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return new Intl.NumberFormat(language, {
+    style: 'unit',
+    unit: units[unit],
+    unitDisplay: 'short',
+    maximumFractionDigits: 1,
+  }).format(value);
+}
+
+/**
+ * /admin/backups (issue 39): copies of the SQLite database made while the server runs, kept in the data
+ * directory, for the instance's administrators. On PostgreSQL the API says to use pg_dump.
+ */
+export function BackupsScreen() {
+  const { t, i18n } = useTranslation('resources');
+  const backups = useBackups();
+  const { make, remove } = useBackupActions();
+
+  const confirmDelete = (name: string) =>
+    modals.openConfirmModal({
+      title: t('backups.delete.title'),
+      children: <Text size="sm">{t('backups.delete.text', { name })}</Text>,
+      labels: { confirm: t('backups.delete.confirm'), cancel: t('confirm.cancel') },
+      confirmProps: { color: 'red' },
+      onConfirm: () => remove.mutate(name),
+    });
+
+  const download = (name: string) =>
+    downloadBackup(name).catch((error: unknown) => notifications.show({ color: 'red', message: errorText(t, error) }));
+
+  return (
+    <Stack gap="md">
+      <nav aria-label={t('breadcrumbs.label')}>
+        <Breadcrumbs separator={<IconChevronRight size={14} className="sy-flip-rtl" aria-hidden />}>
+          <Anchor component={Link} to="/admin" size="sm">
+            {t('breadcrumbs.dashboard')}
+          </Anchor>
+          <Text size="sm" aria-current="page">
+            {t('backups.title')}
+          </Text>
+        </Breadcrumbs>
+      </nav>
+      <Group justify="space-between" align="flex-start" gap="sm">
+        <div>
+          <Title order={2}>{t('backups.title')}</Title>
+          <Text c="dimmed" size="sm" maw={720}>
+            {t('backups.intro')}
+          </Text>
+        </div>
+        <Button
+          leftSection={<IconDatabaseExport size={18} aria-hidden />}
+          loading={make.isPending}
+          onClick={() => make.mutate()}
+        >
+          {t('backups.make')}
+        </Button>
+      </Group>
+      {(make.error || remove.error) && (
+        <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
+          {errorText(t, make.error ?? remove.error)}
+        </Alert>
+      )}
+      {backups.isPending ? (
+        <Center py="xl">
+          <Loader aria-label={t('list.loading')} />
+        </Center>
+      ) : backups.isError ? (
+        <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
+          {errorText(t, backups.error)}
+        </Alert>
+      ) : backups.data.list.length === 0 ? (
+        <Paper withBorder p="xl" radius="md">
+          <Text ta="center" c="dimmed">
+            {t('backups.empty')}
+          </Text>
+        </Paper>
+      ) : (
+        <Paper withBorder radius="md">
+          <Table.ScrollContainer minWidth={640}>
+            <Table verticalSpacing="sm">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('backups.columns.name')}</Table.Th>
+                  <Table.Th>{t('backups.columns.created')}</Table.Th>
+                  <Table.Th>{t('backups.columns.size')}</Table.Th>
+                  <Table.Th>
+                    <VisuallyHidden>{t('backups.columns.actions')}</VisuallyHidden>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {backups.data.list.map((backup) => (
+                  <Table.Tr key={backup.name}>
+                    <Table.Td>
+                      <Text size="sm" ff="monospace" dir="ltr">
+                        {backup.name}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                      {formatDateTime(backup.created_at, i18n.language)}
+                    </Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatBytes(backup.bytes, i18n.language)}</Table.Td>
+                    <Table.Td>
+                      <Group gap="xs" justify="flex-end" wrap="nowrap">
+                        <Button
+                          variant="light"
+                          size="compact-sm"
+                          leftSection={<IconDownload size={16} aria-hidden />}
+                          onClick={() => void download(backup.name)}
+                        >
+                          {t('backups.download')}
+                        </Button>
+                        <Button
+                          variant="subtle"
+                          color="red"
+                          size="compact-sm"
+                          leftSection={<IconTrash size={16} aria-hidden />}
+                          onClick={() => confirmDelete(backup.name)}
+                        >
+                          {t('backups.delete.button')}
+                        </Button>
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        </Paper>
+      )}
+    </Stack>
+  );
+}
