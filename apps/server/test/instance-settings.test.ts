@@ -90,6 +90,20 @@ forEachDatabase('instance settings', (db) => {
       expect(allowed.statusCode, allowed.body).toBe(200);
     });
 
+    it.each(WRITES)(
+      '$method $url: an API token acts in its workspace only, so even one with the root permission is refused',
+      async (write) => {
+        const made = await send(rootToken, 'POST', 'tokens', {
+          name: uniqueName('Root token'),
+          expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+          permissions: ['/'],
+        });
+        expect(made.statusCode, made.body).toBe(201);
+        const { token } = made.json<{ token: string }>();
+        expectError(await send(token, write.method, write.url, write.body), 403);
+      },
+    );
+
     it('keeps the secret and server-wide settings from a workspace administrator, but not the rates a currency is chosen by', async () => {
       expectError(await send(adminOfB.token, 'GET', 'account-settings', undefined, workspace.B), 403);
       expectError(await send(adminOfB.token, 'GET', 'bot-protection', undefined, workspace.B), 403);

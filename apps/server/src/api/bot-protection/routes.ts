@@ -10,7 +10,7 @@ import { BOT_PROTECTION_KEY, defaultBotProtection, readBotProtection } from '../
 import { now } from '../../store/database.js';
 import type { Database } from '../../store/schema.js';
 import type { ConfigChangeListener } from '../config-records/service.js';
-import { authorize } from '../guard.js';
+import { authorizeInstance } from '../guard.js';
 import { parseInput } from '../parse.js';
 
 /** Said to the engine (and, with Redis, every node) when the list changes; the engine recompiles. */
@@ -54,11 +54,11 @@ async function save(
 
 export function botProtectionRoutes(app: FastifyInstance, db: Kysely<Database>, changed: ConfigChangeListener): void {
   app.get('/bot-protection', async (request) => {
-    authorize(request, 'instance', 'settings', 'get');
+    authorizeInstance(request, 'get');
     return readBotProtection(db);
   });
   app.put('/bot-protection', async (request) => {
-    const actor = authorize(request, 'instance', 'settings', 'update');
+    const actor = authorizeInstance(request, 'update');
     const input = parseInput(ZBotProtectionForm, request.body);
     // One entry per network, the first name kept.
     const seen = new Set<number>();
@@ -66,7 +66,7 @@ export function botProtectionRoutes(app: FastifyInstance, db: Kysely<Database>, 
     return save(db, actor, { datacenter_asns: unique }, changed);
   });
   app.delete('/bot-protection', async (request) => {
-    const actor = authorize(request, 'instance', 'settings', 'update');
+    const actor = authorizeInstance(request, 'update');
     return save(db, actor, null, changed);
   });
 }

@@ -6,12 +6,13 @@ import { CURRENCIES, can, VALIDATION_MESSAGES, ZCurrencyCode } from '@switchyard
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { canInstance } from '../../auth/instance.js';
 import { ForbiddenError, ValidationError } from '../../errors.js';
 import { keepChange } from '../../history/keep.js';
 import { CURRENCY_SNAPSHOT } from '../../store/currency-snapshot.js';
 import { now } from '../../store/database.js';
 import type { Database } from '../../store/schema.js';
-import { authorize, requireActor } from '../guard.js';
+import { authorizeInstance, requireActor } from '../guard.js';
 import { parseInput } from '../parse.js';
 import { largestConvertibleAmount, overflowingRates } from './limits.js';
 
@@ -56,14 +57,14 @@ export function currencyRateRoutes(app: FastifyInstance, db: Kysely<Database>): 
   // Read by whoever may see the workspaces too: a workspace's currency is chosen among the rated ones.
   app.get('/currency-rates', async (request) => {
     const actor = requireActor(request);
-    if (!can(actor, 'general', 'workspace', 'get') && !can(actor, 'instance', 'settings', 'get')) {
+    if (!can(actor, 'general', 'workspace', 'get') && !canInstance(actor, 'get')) {
       throw new ForbiddenError();
     }
     return rates();
   });
 
   app.put('/currency-rates', async (request) => {
-    const actor = authorize(request, 'instance', 'settings', 'update');
+    const actor = authorizeInstance(request, 'update');
     const input = parseInput(ZRates, request.body);
     const errors: Record<string, string[]> = {};
     input.rates.forEach((entry, index) => {
