@@ -68,8 +68,10 @@ describe('side menu (§2.3)', () => {
   });
 
   it('shows Backups to whoever may change the instance-wide settings, and to nobody who only reads them (issue 39)', () => {
-    expect(routes(['/general/user/update'])).toContain('/admin/backups');
-    expect(routes(['/general/user/get'])).not.toContain('/admin/backups');
+    expect(routes(['/instance/settings/update'])).toContain('/admin/backups');
+    expect(routes(['/instance/settings/get'])).not.toContain('/admin/backups');
+    // Issue 40: a workspace's administrator is not the instance's.
+    expect(routes(['/api', '/tracker', '/general'])).not.toContain('/admin/backups');
   });
 
   it('shows the live view to whoever may get reports, and to nobody else (issue 25)', () => {

@@ -75,7 +75,7 @@ const SCREEN_ENTRIES: readonly { section: Section; after: ResourceName | null; e
     entry: {
       labelKey: 'menu.backups',
       route: '/admin/backups',
-      permission: { section: 'general', resource: 'user', action: 'update' },
+      permission: { section: 'instance', resource: 'settings', action: 'update' },
     },
   },
   {

@@ -139,8 +139,8 @@ export function appRoutes(screenRoutes: RouteObject[] = resourceRoutes()): Route
                       ],
                     },
                     {
-                      // Issue 39: backups of the database, for the instance's administrators.
-                      element: <RequirePermission section="general" resource="user" action="update" />,
+                      // Issue 39: backups of the database, for the instance's administrators (issue 40).
+                      element: <RequirePermission section="instance" resource="settings" action="update" />,
                       children: [
                         {
                           path: '/admin/backups',
