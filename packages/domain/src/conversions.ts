@@ -76,7 +76,7 @@ export const ZStatusMap = z
 export const PAYOUT_SOURCES = ['rule', 'default', 'network', 'offer', 'none'] as const;
 export type PayoutSource = (typeof PAYOUT_SOURCES)[number];
 
-/** Postbacks are refused above this payout (Contract), and below 0. */
+/** Postbacks are refused above this payout as stored, in the workspace's currency (issue 41), and below 0. */
 export const MAX_POSTBACK_PAYOUT = 1_000_000;
 
 /** Lines one import may hold. */

@@ -20,6 +20,7 @@ export * from './macros.js';
 export * from './menu.js';
 export * from './messages.js';
 export * from './network-addresses.js';
+export * from './network-amounts.js';
 export * from './notifications.js';
 export * from './nul-characters.js';
 export * from './offer-urls.js';

@@ -19,6 +19,9 @@ import { isTimeZone } from './reports.js';
  * - unknown_click, missing_click_id: no click or lead to convert;
  * - refused_key, refused_address: not from a caller allowed to send it;
  * - invalid_payout, unknown_currency: refused with nothing counted;
+ * - unknown_status (issue 41): a status the postback event's mapping does not list, refused unless the
+ *   event takes unknown statuses as pending; too_long: a value, a parameter's name or the number of
+ *   parameters past POSTBACK_TEXT_LIMITS, refused rather than cut;
  * - unconvertible_payout: refused, its payout converted into the workspace's currency not being a
  *   finite amount (issue 40: never stored).
  */
@@ -33,6 +36,8 @@ export const POSTBACK_OUTCOMES = [
   'refused_address',
   'invalid_payout',
   'unknown_currency',
+  'unknown_status',
+  'too_long',
   'unconvertible_payout',
 ] as const;
 export type PostbackOutcome = (typeof POSTBACK_OUTCOMES)[number];
@@ -49,8 +54,26 @@ export const POSTBACK_OUTCOME_STATUS: Record<PostbackOutcome, number> = {
   refused_address: 403,
   invalid_payout: 400,
   unknown_currency: 400,
+  unknown_status: 400,
+  too_long: 400,
   unconvertible_payout: 400,
 };
+
+/**
+ * What a postback (or an imported line) may bring, whole (issue 41): longer is refused with 400, never
+ * cut, so two txids that differ late are two conversions. Lengths count UTF-16 units (a JavaScript
+ * string's length). A txid is part of a unique index: 500 units are at most 1,500 bytes of UTF-8, well
+ * within PostgreSQL's limit for an index entry (about 2,700 bytes); the columns are `text` on both
+ * databases, so nothing shorter than the limit is cut by them.
+ */
+export const POSTBACK_TEXT_LIMITS = {
+  /** Characters of any value: txid, click id, status, payout, … */
+  value: 500,
+  /** Characters of a parameter's name. */
+  name: 64,
+  /** Parameters one postback may carry. */
+  parameters: 50,
+} as const;
 
 /**
  * An outbound postback's state: not tried yet, failed and waiting for its next try, answered 2xx, or

@@ -7,6 +7,7 @@
 // - conversions.event_at: the time of the click (or lead) a conversion converts, so that reports can
 //   count conversions at click time (the default) as well as at postback time (created_at), each read
 //   through an index on (campaign, time).
+import { readNetworkAmount } from '@switchyard/domain';
 import type { Kysely, Migration, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { DatabaseDialect } from '../config.js';
@@ -23,15 +24,14 @@ export type CostFlag = (typeof COST_FLAGS)[number];
 export const MAX_CLICK_COST = 1_000_000;
 
 /**
- * A click's cost read off its URL for the Auto model: a plain decimal from 0 to MAX_CLICK_COST (a comma
- * as the decimal mark too, as some sources send it), or 0 with the reason it is not.
+ * A click's cost read off its URL for the Auto model: an amount by the rule every amount a source or a
+ * network sends is read by (readNetworkAmount, issue 41: `1,000` reads two ways and is not taken as 1),
+ * from 0 to MAX_CLICK_COST; else 0 with the reason it is not.
  */
 export function autoCost(value: string | undefined): { cost: number; flag: CostFlag | null } {
   if (value === undefined || value === '') return { cost: 0, flag: 'missing' };
-  const text = value.trim().replace(',', '.');
-  if (!/^\d{1,7}(\.\d{1,12})?$|^\.\d{1,12}$/.test(text)) return { cost: 0, flag: 'invalid' };
-  const cost = Number(text);
-  if (!(cost >= 0 && cost <= MAX_CLICK_COST)) return { cost: 0, flag: 'invalid' };
+  const cost = readNetworkAmount(value);
+  if (cost === undefined || !(cost >= 0 && cost <= MAX_CLICK_COST)) return { cost: 0, flag: 'invalid' };
   return { cost, flag: null };
 }
 

@@ -5,6 +5,7 @@ import { autoCost, type CostFlag } from '../store/cost-models.js';
 import type { NewTrackerClick } from '../store/tracker-events.js';
 import { macroValues } from './event-macros.js';
 import { type EngineParts, storedEvent } from './parts.js';
+import { ReadOnlyCapCounters } from './rules/caps.js';
 import type { CompiledCampaign } from './rules/compile.js';
 import { decide } from './rules/routing.js';
 import { readVisitor, visitorFields } from './visitor/context.js';
@@ -24,36 +25,55 @@ export interface ClickRequest {
   cookieHeader: string | undefined;
 }
 
-/** `event` is the click's commit in the event writer: its answer goes out only once that is kept. */
+/**
+ * `event` is the click's commit in the event writer: its answer goes out only once that is kept (0 for a
+ * click only looked at, which records nothing). `too-long`: a text the click would store is past its
+ * limit (CLICK_TEXT_LIMITS), refused rather than cut.
+ */
 export type ClickAnswer =
   | { kind: 'redirect'; location: string; cookies: string[]; clickId: string; event: number }
   | { kind: 'not-found' }
-  | { kind: 'no-route'; cookies: string[]; clickId: string; event: number };
+  | { kind: 'no-route'; cookies: string[]; clickId: string; event: number }
+  | { kind: 'too-long'; field: string; limit: number };
+
+/**
+ * Issue 41: the characters a click keeps of what the visitor sends, whole; a click bringing more is
+ * answered 400 (as a lead is, lead-input.ts). `var`: each var and the traffic source's click id.
+ */
+export const CLICK_TEXT_LIMITS = { var: 1024, userAgent: 2048, referrer: 2048 } as const;
 
 /** Query parameters that name the traffic source's own click id (`{external_id}`). */
 const EXTERNAL_CLICK_ID_PARAMETERS = new Set(['external_id', 'click_id', 'clickid', 'cid', 'subid']);
 /** Vars a click URL may carry as they are, besides the traffic source's mapped parameters. */
 const DIRECT_VAR = /^(subaff|email_source|step|utm_[a-z0-9_]{1,32}|var(10|[1-9]))$/;
-const MAX_VAR_LENGTH = 1024;
 
-export async function routeClick(parts: EngineParts, request: ClickRequest): Promise<ClickAnswer> {
+/**
+ * A click routed and recorded; or, with `record` false (issue 41: a HEAD from a link checker or a mail
+ * scanner), routed the same way on caps that count nothing, with no event, no rate counted, and nothing
+ * published: the answer is what a GET would get.
+ */
+export async function routeClick(parts: EngineParts, request: ClickRequest, record = true): Promise<ClickAnswer> {
   const snapshot = parts.snapshot;
   const campaign = snapshot.tracker.campaigns.get(request.campaignExternalId);
   if (!campaign) return { kind: 'not-found' };
   const now = parts.now();
-  const { traits, userAgent, reading, vars, externalClickId, visitor, fields } = readClick(
+  const { traits, userAgent, reading, vars, externalClickId, visitor, fields, tooLong } = readClick(
     parts,
     campaign,
     request,
     now,
-    true,
+    record,
   );
+  if (tooLong) return { kind: 'too-long', ...tooLong };
   const { cost, flag: costFlag } = clickCost(campaign, request.query);
   const decision = await decide(
     snapshot,
     campaign,
     { fields, vars, now },
-    { random: parts.random, caps: parts.caps },
+    // A look must not move the seeded sequence live clicks draw from (as simulate.ts).
+    record
+      ? { random: parts.random, caps: parts.caps }
+      : { random: Math.random, caps: new ReadOnlyCapCounters(parts.caps) },
     false,
   );
   const clickId = newEventId(now.getTime());
@@ -74,8 +94,8 @@ export async function routeClick(parts: EngineParts, request: ClickRequest): Pro
     device: traits.device,
     platform: traits.platform ?? null,
     browser: traits.browser ?? null,
-    user_agent: userAgent.slice(0, 2048) || null,
-    referrer: request.referrer?.slice(0, 2048) || null,
+    user_agent: userAgent || null,
+    referrer: request.referrer || null,
     external_click_id: externalClickId ?? null,
     subaff: vars.subaff ?? (decision.path?.subaff || null),
     // Written out rather than spread from varColumns: this object is built for every click.
@@ -104,9 +124,9 @@ export async function routeClick(parts: EngineParts, request: ClickRequest): Pro
     browser_version: traits.browserVersion ?? null,
     bot_reason: reading.botReason,
   };
-  const event = parts.events.addClick(row);
+  const event = record ? parts.events.addClick(row) : 0;
   // Nearly free while nobody listens: one property read.
-  if (parts.live.listening) parts.live.publish(clickEvent(row, campaign.workspaceId));
+  if (record && parts.live.listening) parts.live.publish(clickEvent(row, campaign.workspaceId));
   const macros = macroValues(row, clickId, undefined, vars);
   // The lander when the path has one (its offer link asks for the offer later), else the offer.
   const location = decision.lander
@@ -155,16 +175,23 @@ export function readClick(
   const reading = readVisitor(input, parts.bots);
   if (countRate && pastRateLimit(parts.clickRates, campaign, request.ip, now.getTime()))
     reading.botReason ??= 'click_rate';
-  const { vars, externalClickId } = clickVars(campaign, request.query);
+  const { vars, externalClickId, tooLong: longVar } = clickVars(campaign, request.query);
   const visitor = identifyVisitor(request.cookieHeader, campaign.externalId);
   const fields = visitorFields(reading, input, visitor.unique);
   fields.campaignId = campaign.externalId;
-  return { traits, userAgent, reading, vars, externalClickId, visitor, fields };
+  const tooLong =
+    longVar ??
+    (userAgent.length > CLICK_TEXT_LIMITS.userAgent
+      ? { field: 'user-agent', limit: CLICK_TEXT_LIMITS.userAgent }
+      : (request.referrer?.length ?? 0) > CLICK_TEXT_LIMITS.referrer
+        ? { field: 'referer', limit: CLICK_TEXT_LIMITS.referrer }
+        : undefined);
+  return { traits, userAgent, reading, vars, externalClickId, visitor, fields, tooLong };
 }
 
 function firstValue(value: unknown): string | undefined {
   const first = Array.isArray(value) ? value[0] : value;
-  return typeof first === 'string' ? first.slice(0, MAX_VAR_LENGTH) : undefined;
+  return typeof first === 'string' ? first : undefined;
 }
 
 const FREE: { cost: number; flag: null } = { cost: 0, flag: null };
@@ -187,22 +214,33 @@ function clickCost(
 function clickVars(
   campaign: CompiledCampaign,
   query: Readonly<Record<string, unknown>>,
-): { vars: Record<string, string>; externalClickId: string | undefined } {
+): {
+  vars: Record<string, string>;
+  externalClickId: string | undefined;
+  /** The first parameter kept that is past CLICK_TEXT_LIMITS.var. */
+  tooLong: { field: string; limit: number } | undefined;
+} {
   const vars: Record<string, string> = {};
-  let externalClickId = firstValue(query.external_id);
+  let tooLong: { field: string; limit: number } | undefined;
+  const kept = (name: string, value: string | undefined) => {
+    if (value !== undefined && value.length > CLICK_TEXT_LIMITS.var)
+      tooLong ??= { field: name, limit: CLICK_TEXT_LIMITS.var };
+    return value;
+  };
+  let externalClickId = kept('external_id', firstValue(query.external_id));
   for (const name in query) {
     if (!Object.hasOwn(query, name) || !DIRECT_VAR.test(name)) continue;
-    const value = firstValue(query[name]);
+    const value = kept(name, firstValue(query[name]));
     if (value !== undefined) vars[name] = value;
   }
   // The traffic source's parameters win over a var of the same name sent as it is.
   for (const parameter of campaign.parameters) {
-    const value = firstValue(query[parameter.tsParameter]);
+    const value = kept(parameter.tsParameter, firstValue(query[parameter.tsParameter]));
     if (value === undefined) continue;
     vars[parameter.internalToken] = value;
     if (externalClickId === undefined && EXTERNAL_CLICK_ID_PARAMETERS.has(parameter.tsParameter.toLowerCase())) {
       externalClickId = value;
     }
   }
-  return { vars, externalClickId };
+  return { vars, externalClickId, tooLong };
 }

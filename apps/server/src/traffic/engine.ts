@@ -201,6 +201,11 @@ export class TrafficEngine {
     return routeClick(this.parts, withoutNul(request));
   }
 
+  /** Issue 41: the answer a click would get, with nothing recorded and no cap taken (a HEAD request). */
+  lookAtClick(request: ClickRequest): Promise<ClickAnswer> {
+    return routeClick(this.parts, withoutNul(request), false);
+  }
+
   offerForClick(campaignExternalId: string, clickId: string): Promise<string | null> {
     return offerForClick(this.parts, campaignExternalId, clickId);
   }

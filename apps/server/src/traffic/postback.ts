@@ -4,7 +4,13 @@
 // conversion it creates or moves. The conversion, its log line and any outbound postback are committed
 // in one transaction before the answer, so an answered postback is never lost; a crash before the commit
 // leaves the network without its `OK`, and networks resend.
-import { type ConversionState, POSTBACK_OUTCOME_STATUS, type PostbackOutcome } from '@switchyard/domain';
+import {
+  type ConversionState,
+  MAX_POSTBACK_PAYOUT,
+  NETWORK_AMOUNT_RULE,
+  POSTBACK_OUTCOME_STATUS,
+  type PostbackOutcome,
+} from '@switchyard/domain';
 import { conversionEvent } from '../live/messages.js';
 import type { NewConversion, NewPostbackLog } from '../store/conversions.js';
 import type { ConversionCost } from '../store/cost-models.js';
@@ -36,6 +42,8 @@ export interface PostbackAnswer {
   state: ConversionState | null;
   /** Why it was refused, in words an operator reads. */
   reason: string | null;
+  /** The parameter a 400 is about, when the outcome alone does not say (`too_long`). */
+  field?: string;
 }
 
 /** Refusals an address may log per minute, and all addresses together: refusals cannot fill the disk. */
@@ -115,8 +123,11 @@ export async function takePostback(parts: EngineParts, request: PostbackRequest)
   if (!workspace) return refuseCaller('refused_key', 'The postback key is not one of this tracker.');
   base.workspace_id = workspace.id;
 
+  if (params.tooLong) {
+    return { ...(await refuse('too_long', params.tooLong.reason)), field: params.tooLong.field };
+  }
   if (params.clickId === undefined) return refuse('missing_click_id', 'No click id was sent.');
-  if (params.invalidPayout) return refuse('invalid_payout', 'The payout is not a number from 0 to 1,000,000.');
+  if (params.invalidPayout) return refuse('invalid_payout', `The payout must be ${NETWORK_AMOUNT_RULE}.`);
   const clickIdParam = params.clickId;
   // One still waiting in the event writer is written first.
   const origin = await storedEvent(parts, () => parts.store.origin(clickIdParam), clickIdParam);
@@ -158,8 +169,20 @@ export async function takePostback(parts: EngineParts, request: PostbackRequest)
     }
   }
 
+  if (resolved.unknownStatus) {
+    return refuse(
+      'unknown_status',
+      `The status "${params.status}" is not in the postback event's mapping${resolved.event ? '' : ' (no postback event took it)'}.`,
+    );
+  }
+
   const amount = await convertedAmount(parts, params, workspace, row.offer_external_id, side);
   if (amount.unknown) return refuse('unknown_currency', `The currency ${amount.unknown} has no rate.`);
+  // Issue 41: the limit holds on what is stored, in the workspace's currency.
+  if (amount.value !== undefined && amount.value > MAX_POSTBACK_PAYOUT) {
+    const limit = `${MAX_POSTBACK_PAYOUT.toLocaleString('en')} ${workspace.currency}`;
+    return refuse('invalid_payout', `The payout is ${amount.value} ${workspace.currency}, more than ${limit}.`);
+  }
 
   const vars = JSON.parse(row.vars) as Record<string, string>;
   const context = conditionContext(snapshot[side].segments, subjectOf(parts, origin, vars));

@@ -17,6 +17,8 @@ export const OUTCOME_COLORS: Record<PostbackOutcome, MantineColor> = {
   refused_address: 'red',
   invalid_payout: 'pink',
   unknown_currency: 'pink',
+  unknown_status: 'pink',
+  too_long: 'pink',
   unconvertible_payout: 'pink',
 };
 

@@ -4,6 +4,13 @@ import { ZName, ZOptionalExternalIdRef } from '../fields.js';
 import { VALIDATION_MESSAGES as M } from '../messages.js';
 import { defineResource } from './types.js';
 
+/**
+ * Issue 41: what a status that the event's mapping does not list becomes: refused (400, logged), or a
+ * pending conversion. Never approved: cancellation and fraud words a mapping forgot must not pay.
+ */
+export const UNKNOWN_STATUS_TREATMENTS = ['refuse', 'pending'] as const;
+export type UnknownStatusTreatment = (typeof UNKNOWN_STATUS_TREATMENTS)[number];
+
 export const ZPostbackEventForm = z.object({
   name: ZName,
   event_id: z.number({ error: M.required }).int().positive({ error: M.required }),
@@ -13,6 +20,7 @@ export const ZPostbackEventForm = z.object({
   is_conversion: z.boolean().default(false),
   /** Which status values mean pending, approved or rejected (issue 18). */
   status_map: ZStatusMap.default(DEFAULT_STATUS_MAP),
+  unknown_statuses: z.enum(UNKNOWN_STATUS_TREATMENTS, { error: M.invalidValue }).default('refuse'),
 });
 export type TPostbackEventForm = z.infer<typeof ZPostbackEventForm>;
 

@@ -37,7 +37,8 @@ export function importLines(text: string): { line: number; text: string; values:
     const values: Record<string, string> = {};
     IMPORT_COLUMNS.forEach((name, column) => {
       const cell = cells[column];
-      if (cell) values[name] = cell.slice(0, 255);
+      // Whole: a value past POSTBACK_TEXT_LIMITS is refused by paramsOf, never cut (issue 41).
+      if (cell) values[name] = cell;
     });
     lines.push({ line: index + 1, text: line.slice(0, 500), values });
   });

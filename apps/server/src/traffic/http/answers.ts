@@ -40,6 +40,7 @@ export interface AnswerHead {
  */
 export function answerOf(result: ClickOutcome): AnswerHead {
   if (result.kind === 'unavailable') return { status: 503, headers: UNAVAILABLE_HEADERS, body: UNAVAILABLE_BODY };
+  if (result.kind === 'too-long') return tooLongAnswer(result.field, result.limit);
   if (result.kind === 'redirect') {
     // A flat list of names and values: no object to build and walk for every click.
     const headers = ['cache-control', 'no-store', 'location', result.location, 'content-length', '0'];
@@ -49,6 +50,15 @@ export function answerOf(result: ClickOutcome): AnswerHead {
   const headers = [...NOT_FOUND_HEADERS];
   if (result.kind === 'no-route') for (const cookie of result.cookies) headers.push('set-cookie', cookie);
   return { status: 404, headers, body: NOT_FOUND_BODY };
+}
+
+/** Issue 41: a click bringing a text past its limit is refused whole, with the field that is too long. */
+function tooLongAnswer(field: string, limit: number): AnswerHead {
+  const body = JSON.stringify({
+    message: ERROR_MESSAGES.validation,
+    errors: { [field]: [`At most ${limit.toLocaleString('en')} characters`] },
+  });
+  return { status: 400, headers: jsonHeaders(body, 'cache-control', 'no-store'), body };
 }
 
 /** The answer when routing a click failed unexpectedly. */
@@ -103,5 +113,7 @@ export class AnswerBatch<Target> {
 
 /** The answer itself when its event was kept (committing what waits), else 503. */
 export function keptOrUnavailable(engine: TrafficEngine, result: ClickAnswer): ClickOutcome {
-  return result.kind === 'not-found' || engine.kept(result.event) ? result : { kind: 'unavailable' };
+  return result.kind === 'not-found' || result.kind === 'too-long' || engine.kept(result.event)
+    ? result
+    : { kind: 'unavailable' };
 }

@@ -1,4 +1,5 @@
 // Issue 5, Contract: the public tracker endpoints (no bearer token; they live outside /api).
+import type { PostbackOutcome } from '@switchyard/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   ForbiddenError,
@@ -7,7 +8,7 @@ import {
   UnauthorizedError,
   ValidationError,
 } from '../../errors.js';
-import type { TrafficEngine } from '../engine.js';
+import type { ClickRequest, TrafficEngine } from '../engine.js';
 import { readPostbackParams } from '../rules/postback-rules.js';
 import { answerOf, keptOrUnavailable } from './answers.js';
 import { parseLeadInput } from './lead-input.js';
@@ -19,6 +20,14 @@ const POSTBACK_KEY = /^[A-Za-z0-9_-]{22,128}$/;
 
 type CampaignParams = { Params: { campaign: string } };
 
+/** The field a refused postback's 400 names, by outcome (else the answer's own). */
+const REFUSED_FIELD: Partial<Record<PostbackOutcome, string>> = {
+  missing_click_id: 'clickid',
+  invalid_payout: 'payout',
+  unknown_currency: 'currency',
+  unknown_status: 'status',
+};
+
 /** Log levels below `warn`, at which Fastify writes two access-log lines per request. */
 const CHATTY_LEVELS = new Set(['trace', 'debug', 'info']);
 
@@ -28,11 +37,12 @@ export function trafficRoutes(app: FastifyInstance, engine: TrafficEngine): void
   // when the server logs warnings and up anyway: a route level makes pino rebuild each request's logger.)
   const clickRoute: { logLevel?: 'warn' } = CHATTY_LEVELS.has(app.log.level) ? { logLevel: 'warn' } : {};
 
-  // Over HTTP most clicks are answered before they reach Fastify (fast-click.ts), with the same answer.
-  app.get<CampaignParams>('/c/:campaign', clickRoute, async (request, reply) => {
+  // Over HTTP most clicks are answered before they reach Fastify (fast-click.ts), with the same answer;
+  // HEAD goes on to Fastify, and here.
+  const clickHandler = (look: boolean) => async (request: FastifyRequest<CampaignParams>, reply: FastifyReply) => {
     const { campaign } = request.params;
     if (!EXTERNAL_ID.test(campaign)) throw new NotFoundError();
-    const answer = await engine.click({
+    const click: ClickRequest = {
       campaignExternalId: campaign,
       query: (request.query ?? {}) as Record<string, unknown>,
       ip: request.ip,
@@ -40,17 +50,23 @@ export function trafficRoutes(app: FastifyInstance, engine: TrafficEngine): void
       referrer: request.headers.referer,
       acceptLanguage: request.headers['accept-language'],
       cookieHeader: request.headers.cookie,
-    });
+    };
+    const answer = look ? await engine.lookAtClick(click) : await engine.click(click);
     if (answer.kind === 'not-found') throw new NotFoundError();
-    const head = answerOf(keptOrUnavailable(engine, answer));
+    const head = answerOf(look ? answer : keptOrUnavailable(engine, answer));
     reply.code(head.status);
     for (let index = 0; index < head.headers.length; index += 2) {
       const name = head.headers[index]!;
-      // Fastify adds each Set-Cookie to those already set; it counts the body's length itself.
-      if (name !== 'content-length') reply.header(name, head.headers[index + 1]);
+      // Fastify adds each Set-Cookie to those already set; it counts the body's length itself. A look
+      // sets no cookie: it would mark as seen a visitor whose click was never recorded.
+      if (name !== 'content-length' && !(look && name === 'set-cookie')) reply.header(name, head.headers[index + 1]);
     }
     return reply.send(head.body);
-  });
+  };
+  // Issue 41: link checkers and mail scanners send HEAD. It is answered as GET would be, but records
+  // nothing and takes no cap (Fastify's own HEAD route would run the GET handler).
+  app.get<CampaignParams>('/c/:campaign', { ...clickRoute, exposeHeadRoute: false }, clickHandler(false));
+  app.head<CampaignParams>('/c/:campaign', clickRoute, clickHandler(true));
 
   app.get<CampaignParams & { Querystring: { clickid?: unknown } }>(
     '/c/:campaign/offer',
@@ -106,18 +122,20 @@ export function trafficRoutes(app: FastifyInstance, engine: TrafficEngine): void
         return reply.type('text/plain; charset=utf-8').send('OK');
       }
       if (answer.status === 400) {
-        const field =
-          answer.outcome === 'missing_click_id'
-            ? 'clickid'
-            : answer.outcome === 'invalid_payout'
-              ? 'payout'
-              : 'currency';
-        throw new ValidationError({ [field]: [answer.reason ?? 'Invalid'] });
+        throw new ValidationError({
+          [answer.field ?? REFUSED_FIELD[answer.outcome] ?? 'currency']: [answer.reason ?? 'Invalid'],
+        });
       }
       if (answer.status === 403) throw new ForbiddenError(undefined, answer.reason ?? undefined);
       throw new NotFoundError();
     };
-    for (const url of ['/:key/postback', '/postback']) scope.route({ method: ['GET', 'POST'], url, handler });
-    for (const url of ['/:key/click.php', '/click.php']) scope.route({ method: ['GET', 'POST'], url, handler });
+    // Issue 41: a HEAD (a link checker's) counts nothing: no conversion, no log line. It is answered as a
+    // URL that exists, without reading the key, so it tells nobody which keys are real.
+    const look = async (_request: FastifyRequest, reply: FastifyReply) =>
+      reply.header('cache-control', 'no-store').type('text/plain; charset=utf-8').send();
+    for (const url of ['/:key/postback', '/postback', '/:key/click.php', '/click.php']) {
+      scope.route({ method: ['GET', 'POST'], url, handler, exposeHeadRoute: false });
+      scope.route({ method: 'HEAD', url, handler: look });
+    }
   });
 }

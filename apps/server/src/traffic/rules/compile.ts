@@ -9,6 +9,7 @@ import {
   compileCondition,
   parseConditionText,
   type StatusMap,
+  type UnknownStatusTreatment,
   withNetworkParameters,
   ZAffiliateNetworkForm,
   ZCampaignForm,
@@ -131,6 +132,8 @@ export interface CompiledPostbackEvent {
   statusValues: readonly string[];
   /** Which status values mean pending, approved or rejected (issue 18). */
   statusMap: StatusMap;
+  /** Issue 41: what a status the mapping does not list becomes (refused, or pending; never approved). */
+  unknownStatuses: UnknownStatusTreatment;
   isConversion: boolean;
   affiliateNetworkExternalId: string | null;
 }
@@ -292,6 +295,7 @@ export function compileRouting(rows: readonly ConfigRow[]): RoutingSnapshot {
       name: row.name,
       statusValues: form.status_values.map((value) => value.toLowerCase()),
       statusMap: form.status_map,
+      unknownStatuses: form.unknown_statuses,
       isConversion: form.is_conversion,
       affiliateNetworkExternalId: form.affiliate_network_external_id ?? null,
     });

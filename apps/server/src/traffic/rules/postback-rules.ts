@@ -5,16 +5,14 @@ import {
   type ConversionState,
   DEFAULT_STATUS_MAP,
   evaluateCondition,
-  MAX_POSTBACK_PAYOUT,
   type PayoutSource,
+  POSTBACK_TEXT_LIMITS,
+  readNetworkAmount,
   type StatusMap,
   stateOfStatus,
   stripNul,
 } from '@switchyard/domain';
 import type { CampaignPostbackEvent, CompiledCampaign, CompiledPostbackEvent, RoutingSnapshot } from './compile.js';
-
-const MAX_VALUE_LENGTH = 255;
-const MAX_RAW_PARAMETERS = 50;
 
 /** Parameter names of the Contract, each with its aliases, first found wins. */
 const ALIASES = {
@@ -44,10 +42,18 @@ const URL_STATUS_MAP = {
 
 export interface PostbackParams {
   clickId: string | undefined;
-  /** The network's payout, when it sent one: a number, or `invalid` when it is not a sane one. */
+  /** The network's payout, when it sent one that reads as an amount (readNetworkAmount). */
   revenue: number | undefined;
-  /** True when a payout was sent that is not a finite number from 0 to MAX_POSTBACK_PAYOUT. */
+  /**
+   * True when a payout was sent that does not read as an amount. Its limit (MAX_POSTBACK_PAYOUT) is
+   * checked on the amount as stored, once converted to the workspace's currency (postback.ts).
+   */
   invalidPayout: boolean;
+  /**
+   * Issue 41: what is past POSTBACK_TEXT_LIMITS (a value, a name, too many parameters): the postback is
+   * refused whole rather than stored cut. `field` names the parameter.
+   */
+  tooLong: { field: string; reason: string } | undefined;
   status: string | undefined;
   event: string | undefined;
   txid: string | undefined;
@@ -55,42 +61,68 @@ export interface PostbackParams {
   currency: string | undefined;
   /** Status values the URL itself maps (Keitaro's `sale_status=…`), lowercased; they win over the event's. */
   urlStatusMap: Partial<StatusMap>;
-  /** Every parameter as received (first value of each, bounded), for the conversion and the log. */
+  /**
+   * Every parameter as received (first value of each), for the conversion and the log; a refused
+   * postback's over-long values are logged cut, marked with `…`.
+   */
   raw: Record<string, string>;
 }
 
 function firstString(value: unknown): string | undefined {
   const first = Array.isArray(value) ? value[0] : value;
-  if (typeof first === 'string') return first.trim().slice(0, MAX_VALUE_LENGTH);
+  if (typeof first === 'string') return first.trim();
   if (typeof first === 'number') return String(first);
   return undefined;
 }
 
-/** A network's number: `2,5` is 2.5; anything else that is not plainly a number is refused. */
-function parseAmount(text: string): number {
-  const normalized = text.replace(',', '.');
-  return /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(normalized) ? Number(normalized) : Number.NaN;
+const { value: MAX_VALUE, name: MAX_NAME, parameters: MAX_PARAMETERS } = POSTBACK_TEXT_LIMITS;
+
+/** The first of `raw`'s values past its limit, as a refusal; over-long values are cut for the log. */
+function overLong(raw: Record<string, string>): PostbackParams['tooLong'] {
+  let found: PostbackParams['tooLong'];
+  for (const [name, value] of Object.entries(raw)) {
+    if (value.length <= MAX_VALUE) continue;
+    found ??= { field: name, reason: `The ${name} is longer than ${MAX_VALUE} characters.` };
+    raw[name] = `${value.slice(0, MAX_VALUE)}…`;
+  }
+  return found;
 }
 
 /** Query string and body (JSON or form) merged; the query wins for a name sent in both. */
 export function readPostbackParams(query: unknown, body: unknown): PostbackParams {
   const raw: Record<string, string> = {};
+  let tooLong: PostbackParams['tooLong'];
   for (const source of [body, query]) {
     if (typeof source !== 'object' || source === null || Array.isArray(source)) continue;
     for (const [name, value] of Object.entries(source as Record<string, unknown>)) {
       const text = firstString(value);
       if (text === undefined) continue;
       // A network's odd bytes must not lose its postback: NULs are stripped, not refused.
-      const key = stripNul(name).slice(0, 64);
-      if (!(key in raw) && Object.keys(raw).length >= MAX_RAW_PARAMETERS) continue;
+      let key = stripNul(name);
+      if (key.length > MAX_NAME) {
+        tooLong ??= {
+          field: key.slice(0, MAX_NAME),
+          reason: `A parameter's name is longer than ${MAX_NAME} characters.`,
+        };
+        key = `${key.slice(0, MAX_NAME)}…`;
+      }
+      if (!(key in raw) && Object.keys(raw).length >= MAX_PARAMETERS) {
+        tooLong ??= { field: key, reason: `A postback carries at most ${MAX_PARAMETERS} parameters.` };
+        continue;
+      }
       raw[key] = stripNul(text);
     }
   }
-  return paramsOf(raw);
+  const params = paramsOf(raw);
+  return tooLong ? { ...params, tooLong } : params;
 }
 
-/** The Contract's parameters out of named values (a postback's, or an imported line's). */
+/**
+ * The Contract's parameters out of named values (a postback's, or an imported line's). A value past
+ * POSTBACK_TEXT_LIMITS is marked `tooLong` (and cut in `raw`, which then only reaches the log).
+ */
 export function paramsOf(raw: Record<string, string>): PostbackParams {
+  const tooLong = overLong(raw);
   const pick = (names: readonly string[]) => {
     for (const name of names) {
       const value = raw[name];
@@ -99,8 +131,7 @@ export function paramsOf(raw: Record<string, string>): PostbackParams {
     return undefined;
   };
   const payoutText = pick(ALIASES.payout);
-  const payout = payoutText === undefined ? undefined : parseAmount(payoutText);
-  const sane = payout !== undefined && Number.isFinite(payout) && payout >= 0 && payout <= MAX_POSTBACK_PAYOUT;
+  const payout = payoutText === undefined ? undefined : readNetworkAmount(payoutText);
   const urlStatusMap: Partial<StatusMap> = {};
   for (const [state, name] of Object.entries(URL_STATUS_MAP) as [ConversionState, string][]) {
     const values = raw[name]
@@ -111,8 +142,9 @@ export function paramsOf(raw: Record<string, string>): PostbackParams {
   }
   return {
     clickId: pick(ALIASES.clickId),
-    revenue: sane ? payout : undefined,
-    invalidPayout: payout !== undefined && !sane,
+    revenue: payout,
+    invalidPayout: payoutText !== undefined && payout === undefined,
+    tooLong,
     status: pick(ALIASES.status),
     event: pick(ALIASES.event),
     txid: pick(ALIASES.txid),
@@ -132,6 +164,11 @@ export interface ResolvedEvent {
    * mapping without an event). No status, or one that names the event without a state, is a sale.
    */
   state: ConversionState;
+  /**
+   * Issue 41: a status that no mapping lists and that does not name the event, which the event does not
+   * take as pending: the postback is refused. An unknown status is never approved.
+   */
+  unknownStatus: boolean;
 }
 
 /** The event's mapping with the URL's values put first (a value the URL maps is taken from the others). */
@@ -147,9 +184,10 @@ function effectiveMap(base: StatusMap, fromUrl: Partial<StatusMap>): StatusMap {
 /**
  * The postback event: by `event` (external id, else name, case-insensitive); else the first of the
  * campaign's postback events whose status values contain `status`, else the first whose status mapping
- * knows it (so lead, sale and rejected of one conversion reach the same event). A postback naming
- * neither event nor status is a plain conversion; one whose event or status matches nothing is kept
- * but not counted.
+ * knows it (so lead, sale and rejected of one conversion reach the same event), else the first that
+ * takes unknown statuses as pending. A postback naming
+ * neither event nor status is a plain conversion; one whose event matches nothing is kept but not
+ * counted; one whose status no mapping lists is refused, or pending where its event says so.
  */
 export function resolvePostbackEvent(
   snapshot: RoutingSnapshot,
@@ -176,20 +214,24 @@ export function resolvePostbackEvent(
     event =
       candidates.find((candidate) => candidate.statusValues.includes(status)) ??
       candidates.find((candidate) => stateOfStatus(effectiveMap(candidate.statusMap, params.urlStatusMap), status)) ??
+      // A status no event knows goes to the first that takes unknown statuses as pending (issue 41).
+      candidates.find((candidate) => candidate.unknownStatuses === 'pending') ??
       null;
   }
   const mapped =
     status === undefined
       ? undefined
       : stateOfStatus(effectiveMap(event?.statusMap ?? DEFAULT_STATUS_MAP, params.urlStatusMap), status);
-  const state = mapped ?? 'approved';
+  const unknown = status !== undefined && mapped === undefined && !event?.statusValues.includes(status);
+  const unknownStatus = unknown && event?.unknownStatuses !== 'pending';
+  const state = mapped ?? (unknown ? 'pending' : 'approved');
   if (!event) {
     const plain = params.event === undefined && (status === undefined || mapped !== undefined);
-    return { event: null, entry: null, isConversion: plain, state };
+    return { event: null, entry: null, isConversion: plain, state, unknownStatus };
   }
   const entry = campaign?.postbackEvents.find((candidate) => candidate.eventExternalId === event.externalId) ?? null;
   // The campaign's entry can mark an event as a conversion; the event's own flag is the default.
-  return { event, entry, isConversion: event.isConversion || (entry?.isConversion ?? false), state };
+  return { event, entry, isConversion: event.isConversion || (entry?.isConversion ?? false), state, unknownStatus };
 }
 
 /**

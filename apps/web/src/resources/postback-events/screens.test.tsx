@@ -1,6 +1,6 @@
 import { notifications } from '@mantine/notifications';
 import type { CurrentUser } from '@switchyard/domain';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tokenStore } from '../../api/client';
@@ -99,6 +99,43 @@ describe('postback event screens', () => {
     expect(await screen.findByText('"1" is already listed under pending.')).toBeVisible();
     expect(approved).toHaveAttribute('aria-invalid', 'true');
     expect(screen.getByRole('combobox', { name: 'Pending' })).not.toHaveAttribute('aria-invalid', 'true');
+  });
+});
+
+describe('what unknown statuses become (issue 41)', () => {
+  afterEach(async () => {
+    vi.unstubAllGlobals();
+    tokenStore.clear();
+    notifications.clean();
+    await act(() => i18n.changeLanguage('en'));
+  });
+
+  it('says unknown statuses are refused by default, and saves "Count as pending" when chosen', async () => {
+    const fetchMock = answer(() => ({ status: 200, body: { ...EVENT, unknown_statuses: 'pending' } }));
+    renderAt('/admin/postback-events/edit/pe-1');
+    const group = await screen.findByRole('radiogroup', { name: 'Unknown statuses' });
+    expect(screen.getByText(/It is never approved/)).toBeVisible();
+    expect(within(group).getByRole('radio', { name: /^Refuse/ })).toBeChecked();
+    expect(within(group).getByText(/Answered 400 and logged in the postback log/)).toBeVisible();
+    fireEvent.click(within(group).getByRole('radio', { name: /^Count as pending/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'PUT')).toBe(true));
+    const put = fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT');
+    expect(JSON.parse(String(put?.[1]?.body)).unknown_statuses).toBe('pending');
+  });
+
+  it('shows the setting in the list, and in Arabic', async () => {
+    answer();
+    renderAt('/admin/postback-events');
+    const table = await screen.findByRole('table');
+    expect(within(table).getByRole('columnheader', { name: 'Unknown statuses' })).toBeVisible();
+    expect(within(within(table).getAllByRole('row')[1]!).getByText('Refuse')).toBeVisible();
+    cleanup();
+    await act(() => i18n.changeLanguage('ar'));
+    answer();
+    renderAt('/admin/postback-events/edit/pe-1');
+    expect(await screen.findByRole('radiogroup', { name: 'الحالات غير المعروفة' })).toBeVisible();
+    expect(screen.getByRole('radio', { name: /^احتسابها معلّقة/ })).toBeVisible();
   });
 });
 

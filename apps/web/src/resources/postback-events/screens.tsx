@@ -1,5 +1,12 @@
 import { Badge, Group, Stack, Text } from '@mantine/core';
-import { CONVERSION_STATES, DEFAULT_STATUS_MAP, getResource, type StatusMap } from '@switchyard/domain';
+import {
+  CONVERSION_STATES,
+  DEFAULT_STATUS_MAP,
+  getResource,
+  type StatusMap,
+  UNKNOWN_STATUS_TREATMENTS,
+  type UnknownStatusTreatment,
+} from '@switchyard/domain';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLookup } from '../../api/useLookup';
@@ -41,6 +48,12 @@ function StatusMapSummary({ map }: { map: Partial<StatusMap> | undefined }) {
   );
 }
 
+/** Issue 41: what a status no list holds becomes, said the same way on the list and the form. */
+function unknownStatusLabel(value: unknown): string {
+  const treatment: UnknownStatusTreatment = value === 'pending' ? 'pending' : 'refuse';
+  return `resources:postback-events.unknownStatuses.${treatment}`;
+}
+
 function usePostbackEventColumns(): ListColumn<Row>[] {
   const { t } = useTranslation();
   const eventOptions = useLookup(events);
@@ -55,6 +68,11 @@ function usePostbackEventColumns(): ListColumn<Row>[] {
         accessor: 'status_map',
         label: 'resources:postback-events.fields.status_map',
         render: (event) => <StatusMapSummary map={event.status_map as Partial<StatusMap> | undefined} />,
+      },
+      {
+        accessor: 'unknown_statuses',
+        label: 'resources:postback-events.fields.unknown_statuses',
+        render: (event) => <Text size="sm">{t(unknownStatusLabel(event.unknown_statuses))}</Text>,
       },
       {
         accessor: 'is_conversion',
@@ -78,6 +96,7 @@ function usePostbackEventColumns(): ListColumn<Row>[] {
 }
 
 function usePostbackEventFormElements(): readonly FormElement[] {
+  const { t } = useTranslation();
   const eventOptions = useLookup(events);
   const networkOptions = useLookup(affiliateNetworks);
   return useMemo(
@@ -125,12 +144,28 @@ function usePostbackEventFormElements(): readonly FormElement[] {
         labelDescription: 'resources:postback-events.statusMapHint',
         value: DEFAULT_STATUS_MAP,
       },
+      {
+        name: 'unknown_statuses',
+        type: 'radio-with-info',
+        label: 'resources:postback-events.fields.unknown_statuses',
+        labelDescription: 'resources:postback-events.unknownStatusesHint',
+        // The control shows option texts as given.
+        options: UNKNOWN_STATUS_TREATMENTS.map((treatment) => ({
+          value: treatment,
+          label: t(unknownStatusLabel(treatment)),
+          description: t(`resources:postback-events.unknownStatuses.${treatment}Hint`),
+        })),
+        value: 'refuse',
+      },
     ],
-    [eventOptions, networkOptions],
+    [t, eventOptions, networkOptions],
   );
 }
 
-/** /admin/postback-events: name, event, network, status values, conversion flag, status mapping. */
+/**
+ * /admin/postback-events: name, event, network, status values, conversion flag, status mapping, and what
+ * unknown statuses become.
+ */
 export const postbackEventScreens = resourceScreens({
   definition: getResource('postback-events'),
   useColumns: usePostbackEventColumns,
