@@ -208,6 +208,8 @@ forEachDatabase('instance settings', (db) => {
 
   describe('a rate stored before rates were checked', () => {
     let campaign: StoredRecord;
+    /** Its offer pays 40 euros: what a postback without a payout is converted from. */
+    let euroCampaign: StoredRecord;
     let key: string;
 
     beforeAll(async () => {
@@ -224,15 +226,34 @@ forEachDatabase('instance settings', (db) => {
           { id: 'g', name: 'All', paths: [{ id: 'p', offers: [{ id: 'o', offer_external_id: offer.external_id }] }] },
         ],
       });
+      const postbackEvents = [{ postback_event_external_id: sale.external_id, is_conversion: true }];
       campaign = await createRecord(app, rootToken, 'tracker-campaigns', {
         flow_external_id: flow.external_id,
-        postback_events: [{ postback_event_external_id: sale.external_id, is_conversion: true }],
+        postback_events: postbackEvents,
+      });
+      const euroOffer = await createRecord(app, rootToken, 'tracker-offers', {
+        url: 'https://offer.example/?c={clickid}',
+        currency: 'EUR',
+        payout: 40,
+      });
+      const euroFlow = await createRecord(app, rootToken, 'tracker-flows', {
+        path_groups: [
+          {
+            id: 'g',
+            name: 'All',
+            paths: [{ id: 'p', offers: [{ id: 'o', offer_external_id: euroOffer.external_id }] }],
+          },
+        ],
+      });
+      euroCampaign = await createRecord(app, rootToken, 'tracker-campaigns', {
+        flow_external_id: euroFlow.external_id,
+        postback_events: postbackEvents,
       });
       await app.store.db.updateTable('currency_rates').set({ rate: 1e-300 }).where('code', '=', 'EUR').execute();
     });
 
-    async function click(): Promise<string> {
-      const response = await app.inject({ method: 'GET', url: `/c/${campaign.external_id}`, remoteAddress: DE_IP });
+    async function click(on: StoredRecord = campaign): Promise<string> {
+      const response = await app.inject({ method: 'GET', url: `/c/${on.external_id}`, remoteAddress: DE_IP });
       expect(response.statusCode, response.body).toBe(302);
       return new URL(String(response.headers.location)).searchParams.get('c')!;
     }
@@ -243,28 +264,34 @@ forEachDatabase('instance settings', (db) => {
       return response.json<{ totals: Record<string, unknown> }>().totals;
     }
 
-    it('refuses the EUR postback with 400 and says why in the postback log, storing no Infinity', async () => {
-      const clickId = await click();
-      const response = await app.inject({
-        method: 'GET',
-        url: `/${key}/postback?clickid=${clickId}&payout=40&currency=EUR`,
-        remoteAddress: '198.51.100.7',
-      });
-      expect(response.statusCode, response.body).toBe(400);
-      const conversions = await app.store.db
-        .selectFrom('conversions')
-        .select('payout')
-        .where('click_id', '=', clickId)
-        .execute();
-      expect(conversions).toEqual([]);
-      const log = await app.store.db
-        .selectFrom('postback_log')
-        .select(['outcome', 'reason'])
-        .where('click_id', '=', clickId)
-        .execute();
-      expect(log).toEqual([{ outcome: 'unconvertible_payout', reason: expect.stringContaining('currency rates') }]);
-      for (const value of Object.values(await totals())) expect(value).not.toBeNull();
-    });
+    it.each([
+      ['the network sends 40 EUR', false, '&payout=40&currency=EUR'],
+      ['the offer pays 40 EUR and the network sends no payout', true, ''],
+    ])(
+      'refuses the postback when %s with 400 and says why in the postback log, storing no Infinity',
+      async (_name, euroOffer, query) => {
+        const clickId = await click(euroOffer ? euroCampaign : campaign);
+        const response = await app.inject({
+          method: 'GET',
+          url: `/${key}/postback?clickid=${clickId}${query}`,
+          remoteAddress: '198.51.100.7',
+        });
+        expect(response.statusCode, response.body).toBe(400);
+        const conversions = await app.store.db
+          .selectFrom('conversions')
+          .select('payout')
+          .where('click_id', '=', clickId)
+          .execute();
+        expect(conversions).toEqual([]);
+        const log = await app.store.db
+          .selectFrom('postback_log')
+          .select(['outcome', 'reason'])
+          .where('click_id', '=', clickId)
+          .execute();
+        expect(log).toEqual([{ outcome: 'unconvertible_payout', reason: expect.stringContaining('currency rates') }]);
+        for (const value of Object.values(await totals())) expect(value).not.toBeNull();
+      },
+    );
 
     it('shows numbers in the reports, never null, whatever amounts the tables hold', async () => {
       const clickId = await click();
