@@ -141,14 +141,27 @@ export function generateEvents(file: string, routing: GeneratedRouting, options:
     )
     .all() as { name: string; sql: string }[];
   for (const index of indexes) db.exec(`drop index "${index.name}"`);
+  // workspace_id (issue 40, migration 0023) when the schema has it: each click's campaign's, as the tracker
+  // writes it; its conversions take the same.
+  const withWorkspace = (db.prepare('pragma table_info(tracker_clicks)').all() as { name: string }[]).some(
+    (column) => column.name === 'workspace_id',
+  );
+  const workspaces = new Map(
+    (
+      db.prepare("select external_id, workspace_id from config_records where kind = 'tracker-campaigns'").all() as {
+        external_id: string;
+        workspace_id: number | null;
+      }[]
+    ).map((row) => [row.external_id, row.workspace_id ?? 0]),
+  );
   const insertClick = db.prepare(`insert into tracker_clicks (click_id, created_at, campaign_external_id,
     flow_external_id, path_group_id, path_id, lander_external_id, offer_external_id, traffic_source_external_id,
     visitor_id, is_unique, ip, country, device, platform, browser, user_agent, referrer, external_click_id, subaff,
-    var1, var2, vars, cost, is_bot, reason)
+    var1, var2, vars, cost, is_bot, reason${withWorkspace ? ', workspace_id' : ''})
     values (@click_id, @created_at, @campaign_external_id, @flow_external_id, @path_group_id, @path_id,
     @lander_external_id, @offer_external_id, @traffic_source_external_id, @visitor_id, @is_unique, @ip, @country,
     @device, @platform, @browser, @user_agent, @referrer, @external_click_id, @subaff, @var1, @var2, @vars, @cost,
-    @is_bot, @reason)`);
+    @is_bot, @reason${withWorkspace ? ', @workspace_id' : ''})`);
   // state (issue 18) and event_at (issue 20) when the schema has them: the bench runs against the schema
   // of the checkout it is in.
   const conversionColumns = new Set(
@@ -159,22 +172,22 @@ export function generateEvents(file: string, routing: GeneratedRouting, options:
   const insertConversion = db.prepare(`insert into conversions (conversion_id, created_at, click_id,
     campaign_external_id, flow_external_id, path_group_id, path_id, offer_external_id, lander_external_id,
     traffic_source_external_id, is_conversion, payout, revenue, currency, txid, country, subaff, raw
-    ${withState ? ', state' : ''}${withEventAt ? ', event_at' : ''})
-    values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, 'USD', ?, ?, ?, '{}'${withState ? ', ?' : ''}${withEventAt ? ', ?' : ''})`);
+    ${withState ? ', state' : ''}${withEventAt ? ', event_at' : ''}${withWorkspace ? ', workspace_id' : ''})
+    values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, 'USD', ?, ?, ?, '{}'${withState ? ', ?' : ''}${withEventAt ? ', ?' : ''}${withWorkspace ? ', ?' : ''})`);
   const summary: GeneratedSummary = {
     clicks: options.clicks,
     states: { approved: 0, pending: 0, rejected: 0 },
     revenue: 0,
     revenueConfirmed: 0,
   };
-  const upsertRollup = db.prepare(UPSERT_ONE);
+  const upsertRollup = withWorkspace ? db.prepare(UPSERT_ONE) : null;
 
   type Conversion = unknown[];
   const writeChunk = db.transaction((clicks: NewTrackerClick[], conversions: Conversion[]) => {
     for (const click of clicks) insertClick.run(click);
-    for (const delta of rollupDeltas(clicks, [])) {
-      upsertRollup.run(upsertParameters(delta));
-    }
+    // A schema before 0023 (bench/migrate-workspace.ts) has rollups without workspaces: that migration
+    // builds them from the events.
+    if (withWorkspace) for (const delta of rollupDeltas(clicks, [])) upsertRollup?.run(upsertParameters(delta));
     for (const conversion of conversions) insertConversion.run(conversion);
   });
 
@@ -231,6 +244,7 @@ export function generateEvents(file: string, routing: GeneratedRouting, options:
         cost: chosen.cost,
         is_bot: random() < 0.01 ? 1 : 0,
         reason: 'matched',
+        workspace_id: workspaces.get(chosen.externalId) ?? 0,
       } satisfies NewTrackerClick;
       clicks.push(click);
       // Every (1 / rate)-th click converts: exactly `conversions` of them.
@@ -261,6 +275,7 @@ export function generateEvents(file: string, routing: GeneratedRouting, options:
           click.subaff,
           ...(withState ? [state] : []),
           ...(withEventAt ? [createdAt] : []),
+          ...(withWorkspace ? [click.workspace_id] : []),
         ]);
       }
       if (clicks.length >= CHUNK) {

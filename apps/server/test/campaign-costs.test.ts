@@ -294,7 +294,7 @@ forEachDatabase('campaign costs', (db) => {
     }, 1);
     try {
       const input = { start: day, end: day, timezone: 'UTC', amount: 500, filter: {} };
-      expect(await updateCampaignCost(app.store, String(campaign.external_id), input)).toBe(50_000);
+      expect(await updateCampaignCost(app.store, String(campaign.external_id), input, { instance: true })).toBe(50_000);
     } finally {
       clearInterval(timer);
     }

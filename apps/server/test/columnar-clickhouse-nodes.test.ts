@@ -67,7 +67,12 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
     const before = generateEvents(2000, 7);
     await write(before);
     await storeConversions(store.db, generateConversions(before, 7));
-    await updateCampaignCost(store, 'camp-c', ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 9 }));
+    await updateCampaignCost(
+      store,
+      'camp-c',
+      ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 9 }),
+      { instance: true },
+    );
     // In batches of 300, the last one short.
     node = startClickHouse(store.db, url, silent, { backfillBatch: 300, pruneAfterMs: 0 });
     await node.started;
@@ -83,12 +88,14 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
       store,
       'camp-a',
       ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 123.45 }),
+      { instance: true },
     );
     await write(generateEvents(500, 9, 20_000), node.feed);
     await updateCampaignCost(
       store,
       'camp-b',
       ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 77, filter: { var1: 'zone-2' } }),
+      { instance: true },
     );
     // A journal replayed after a crash sends events PostgreSQL and ClickHouse both hold already.
     const again = generateEvents(2000, 8, 10_000);
@@ -115,9 +122,10 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
   it.each(REPORTS.map((report) => [JSON.stringify(report), report] as const))(
     '%s: ClickHouse and the event tables agree exactly',
     async (_, report) => {
-      const fromEvents = await new ReportsService(store.db, { rollups: false }).run(query(report));
+      const fromEvents = await new ReportsService(store.db, { rollups: false }).run(query(report), { instance: true });
       const fromColumns = await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(
         query(report),
+        { instance: true },
       );
       expect(fromColumns).toEqual(fromEvents);
       expect(fromEvents.total).toBeGreaterThan(0);
@@ -137,8 +145,8 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
         },
       };
       const asked = ZReportQuery.parse(report);
-      const fromEvents = await new ReportsService(store.db, { rollups: false }).run(asked);
-      const fromColumns = await new ReportsService(store.db, { columnar: reader }).run(asked);
+      const fromEvents = await new ReportsService(store.db, { rollups: false }).run(asked, { instance: true });
+      const fromColumns = await new ReportsService(store.db, { columnar: reader }).run(asked, { instance: true });
       expect(fromColumns).toEqual(fromEvents);
       expect(paged).toBe(1);
     },
@@ -146,10 +154,13 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
 
   it('counts each event once, and each cost once, whatever was sent twice', async () => {
     const report = query({ group_by: 'campaign' });
-    const fromColumns = await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(report);
+    const fromColumns = await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(report, {
+      instance: true,
+    });
     expect(fromColumns.totals.clicks + fromColumns.totals.leads).toBe(4500);
     const campB = await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(
       query({ group_by: 'var1', filters: JSON.stringify({ campaign: 'camp-b' }) }),
+      { instance: true },
     );
     expect(campB.list.find((row) => row.var1 === 'zone-2')?.cost).toBeCloseTo(77, 6);
     // Kept out when sent, not merged away when read: ClickHouse holds each key once.
@@ -192,8 +203,10 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
     expect(writer.pending).toBe(0);
     await writer.close();
     const report = query({ group_by: 'subaff,country' });
-    const fromColumns = await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(report);
-    expect(fromColumns).toEqual(await new ReportsService(store.db, { rollups: false }).run(report));
+    const fromColumns = await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(report, {
+      instance: true,
+    });
+    expect(fromColumns).toEqual(await new ReportsService(store.db, { rollups: false }).run(report, { instance: true }));
     expect(fromColumns.totals.clicks + fromColumns.totals.leads).toBe(5100);
   });
 
@@ -219,8 +232,12 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
       const second = await new EngineStore(store.db, undefined, node.feed).replayJournal(dir, journalLog);
       expect(second).toMatchObject({ events: 300, stored: 0, unsent: false });
       const report = query({ group_by: 'var1' });
-      const fromColumns = await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(report);
-      expect(fromColumns).toEqual(await new ReportsService(store.db, { rollups: false }).run(report));
+      const fromColumns = await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(report, {
+        instance: true,
+      });
+      expect(fromColumns).toEqual(
+        await new ReportsService(store.db, { rollups: false }).run(report, { instance: true }),
+      );
       expect(fromColumns.totals.clicks + fromColumns.totals.leads).toBe(5400);
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -228,10 +245,17 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
   });
 
   it('a new cost reaches the next report, without waiting for the timer', async () => {
-    await updateCampaignCost(store, 'camp-a', ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 5 }));
+    await updateCampaignCost(
+      store,
+      'camp-a',
+      ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 5 }),
+      { instance: true },
+    );
     const report = query({ group_by: 'campaign,subaff' });
-    const fromColumns = await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(report);
-    expect(fromColumns).toEqual(await new ReportsService(store.db, { rollups: false }).run(report));
+    const fromColumns = await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(report, {
+      instance: true,
+    });
+    expect(fromColumns).toEqual(await new ReportsService(store.db, { rollups: false }).run(report, { instance: true }));
     expect(
       fromColumns.list.filter((row) => row.campaign === 'camp-a').reduce((sum, row) => sum + row.cost, 0),
     ).toBeCloseTo(5, 6);
@@ -260,8 +284,10 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
     expect(Number(held?.keys)).toBe(ids.length);
     expect(Number(held?.stored)).toBe(ids.length);
     const report = query({ group_by: 'subaff,country' });
-    const fromColumns = await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(report);
-    expect(fromColumns).toEqual(await new ReportsService(store.db, { rollups: false }).run(report));
+    const fromColumns = await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(report, {
+      instance: true,
+    });
+    expect(fromColumns).toEqual(await new ReportsService(store.db, { rollups: false }).run(report, { instance: true }));
   });
 
   it('waits for a cost change whose transaction is still open, however long, and passes one rolled back', async () => {
@@ -336,10 +362,10 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
       vi.useRealTimers();
     }
     const report = query({ group_by: 'campaign,offer' });
-    const fromEvents = await new ReportsService(store.db, { rollups: false }).run(report);
-    expect(await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(report)).toEqual(
-      fromEvents,
-    );
+    const fromEvents = await new ReportsService(store.db, { rollups: false }).run(report, { instance: true });
+    expect(
+      await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(report, { instance: true }),
+    ).toEqual(fromEvents);
   });
 
   it('two nodes following the cost changes send each one once, whichever goes first', async () => {
@@ -362,15 +388,16 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
         store,
         'camp-b',
         ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount, filter: { var1: 'zone-1' } }),
+        { instance: true },
       );
       const [one, two] = await Promise.all([first!.sendCostChanges(), second!.sendCostChanges()]);
       expect(one + two).toBeGreaterThan(0);
       expect(await duplicated()).toBe(0);
     }
     const report = query({ group_by: 'campaign,var1' });
-    expect(await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(report)).toEqual(
-      await new ReportsService(store.db, { rollups: false }).run(report),
-    );
+    expect(
+      await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(report, { instance: true }),
+    ).toEqual(await new ReportsService(store.db, { rollups: false }).run(report, { instance: true }));
   });
 
   it('a node started while a change waits resumes where the others stopped, and sends what follows once', async () => {
@@ -415,9 +442,9 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
     );
     expect(Number(adjustments?.stored)).toBe(Number(adjustments?.keys));
     const report = query({ group_by: 'campaign,var1' });
-    expect(await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(report)).toEqual(
-      await new ReportsService(store.db, { rollups: false }).run(report),
-    );
+    expect(
+      await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(report, { instance: true }),
+    ).toEqual(await new ReportsService(store.db, { rollups: false }).run(report, { instance: true }));
   });
 
   it('prunes the changes ClickHouse holds; a click sent after, and a ClickHouse copied afresh, count each cost once', async () => {
@@ -428,6 +455,7 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
       store,
       'camp-a',
       ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 41.2, filter: { var1: 'zone-1' } }),
+      { instance: true },
     );
     await changeConversions(store.db, 8);
     // The changes reach ClickHouse before those clicks do, and are pruned.
@@ -446,15 +474,15 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
       { again: true },
     );
     const report = query({ group_by: 'campaign,var1', timezone: 'Asia/Kolkata' });
-    const fromEvents = await new ReportsService(store.db, { rollups: false }).run(report);
+    const fromEvents = await new ReportsService(store.db, { rollups: false }).run(report, { instance: true });
     expect(
       fromEvents.list
         .filter((row) => row.campaign === 'camp-a' && row.var1 === 'zone-1')
         .reduce((sum, row) => sum + row.cost, 0),
     ).toBeCloseTo(41.2, 6);
-    expect(await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(report)).toEqual(
-      fromEvents,
-    );
+    expect(
+      await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(report, { instance: true }),
+    ).toEqual(fromEvents);
 
     // A ClickHouse that starts empty now: every click with its cost now, every conversion as it is.
     const freshUrl = runUrl('afresh');
@@ -462,8 +490,12 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
     try {
       await fresh.started;
       for (const asked of [report, query({ group_by: 'offer,country', timezone: 'America/New_York' })]) {
-        const fromFresh = await new ReportsService(store.db, { rollups: false, columnar: fresh.reader }).run(asked);
-        expect(fromFresh).toEqual(await new ReportsService(store.db, { rollups: false }).run(asked));
+        const fromFresh = await new ReportsService(store.db, { rollups: false, columnar: fresh.reader }).run(asked, {
+          instance: true,
+        });
+        expect(fromFresh).toEqual(
+          await new ReportsService(store.db, { rollups: false }).run(asked, { instance: true }),
+        );
         expect(fromFresh.totals.approved).toBeGreaterThan(0);
       }
     } finally {
@@ -561,6 +593,7 @@ onClickHouse('two tracker nodes writing to one ClickHouse [postgres]', () => {
       const report = 'group_by=campaign,offer,country,day';
       const fromEvents = await new ReportsService(store.db, { rollups: false }).run(
         query(Object.fromEntries(new URLSearchParams(report))),
+        { instance: true },
       );
       expect(fromEvents.totals.clicks).toBe(sent);
       for (const app of apps) {
@@ -667,6 +700,7 @@ async function changedAndPrunedUnread(store: Store, seed: number): Promise<void>
     store,
     'camp-a',
     ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: seed }),
+    { instance: true },
   );
   await changeConversions(store.db, seed);
   const logged = await changeLogRows(store.db);
@@ -701,8 +735,12 @@ async function expectCopiedAfresh(store: Store, url: string): Promise<void> {
       query({ group_by: 'campaign,var1' }),
       query({ group_by: 'offer,country', timezone: 'Asia/Tokyo' }),
     ]) {
-      const fromColumns = await new ReportsService(store.db, { rollups: false, columnar: fresh.reader }).run(report);
-      expect(fromColumns).toEqual(await new ReportsService(store.db, { rollups: false }).run(report));
+      const fromColumns = await new ReportsService(store.db, { rollups: false, columnar: fresh.reader }).run(report, {
+        instance: true,
+      });
+      expect(fromColumns).toEqual(
+        await new ReportsService(store.db, { rollups: false }).run(report, { instance: true }),
+      );
       expect(fromColumns.totals.cost).toBeGreaterThan(0);
       expect(fromColumns.totals.approved).toBeGreaterThan(0);
     }

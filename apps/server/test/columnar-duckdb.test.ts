@@ -76,8 +76,10 @@ describe('the embedded columnar store [sqlite]', () => {
   it.each(REPORTS.map((report) => [JSON.stringify(report), report] as const))(
     '%s: the columnar store and the event tables agree exactly',
     async (_, report) => {
-      const fromEvents = await new ReportsService(store.db, { rollups: false }).run(query(report));
-      const fromColumns = await new ReportsService(store.db, { rollups: false, columnar }).run(query(report));
+      const fromEvents = await new ReportsService(store.db, { rollups: false }).run(query(report), { instance: true });
+      const fromColumns = await new ReportsService(store.db, { rollups: false, columnar }).run(query(report), {
+        instance: true,
+      });
       expect(fromColumns).toEqual(fromEvents);
       expect(fromEvents.total).toBeGreaterThan(0);
     },
@@ -88,8 +90,8 @@ describe('the embedded columnar store [sqlite]', () => {
     async (_, report) => {
       const before = pagedInStore;
       const asked = ZReportQuery.parse(report);
-      const fromEvents = await new ReportsService(store.db, { rollups: false }).run(asked);
-      const fromColumns = await new ReportsService(store.db, { columnar }).run(asked);
+      const fromEvents = await new ReportsService(store.db, { rollups: false }).run(asked, { instance: true });
+      const fromColumns = await new ReportsService(store.db, { columnar }).run(asked, { instance: true });
       expect(fromColumns).toEqual(fromEvents);
       expect(pagedInStore).toBe(before + 1);
     },
@@ -119,9 +121,11 @@ describe('the embedded columnar store [sqlite]', () => {
     await changeConversions(store.db, 11);
     await store.db.deleteFrom('conversions').where('conversion_id', '=', 'conv-11-5').execute();
     const report = query({ group_by: 'campaign' });
-    const fromColumns = await new ReportsService(store.db, { rollups: false, columnar }).run(report);
+    const fromColumns = await new ReportsService(store.db, { rollups: false, columnar }).run(report, {
+      instance: true,
+    });
     expect(fromColumns.totals.clicks + fromColumns.totals.leads).toBe(4500);
-    expect(fromColumns).toEqual(await new ReportsService(store.db, { rollups: false }).run(report));
+    expect(fromColumns).toEqual(await new ReportsService(store.db, { rollups: false }).run(report, { instance: true }));
     expect(fromColumns.totals.approved).toBeGreaterThan(0);
     expect(
       await duck.aggregate({ source: 'conversions', time: 'created_at', groups: [], buckets: null, where: [] }),
@@ -136,17 +140,19 @@ describe('the embedded columnar store [sqlite]', () => {
       store,
       'camp-a',
       ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 123.45 }),
+      { instance: true },
     );
-    expect(await reports.run(report)).toEqual(await events.run(report));
+    expect(await reports.run(report, { instance: true })).toEqual(await events.run(report, { instance: true }));
     // Clicks not yet copied when their cost moves: the pass that copies them carries the cost once.
     await write(generateEvents(300, 13, 20_000));
     await updateCampaignCost(
       store,
       'camp-b',
       ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 77, filter: { var1: 'zone-2' } }),
+      { instance: true },
     );
-    const after = await events.run(report);
-    expect(await reports.run(report)).toEqual(after);
+    const after = await events.run(report, { instance: true });
+    expect(await reports.run(report, { instance: true })).toEqual(after);
     const campB = after.list.filter((row) => row.campaign === 'camp-b' && row.var1 === 'zone-2');
     expect(campB.reduce((sum, row) => sum + row.cost, 0)).toBeCloseTo(77, 6);
   });
@@ -164,9 +170,9 @@ describe('the embedded columnar store [sqlite]', () => {
       aggregate: (plan) => fresh.aggregate(plan),
     };
     const report = query({ group_by: 'var1,country' });
-    expect(await new ReportsService(store.db, { rollups: false, columnar: reader }).run(report)).toEqual(
-      await new ReportsService(store.db, { rollups: false }).run(report),
-    );
+    expect(
+      await new ReportsService(store.db, { rollups: false, columnar: reader }).run(report, { instance: true }),
+    ).toEqual(await new ReportsService(store.db, { rollups: false }).run(report, { instance: true }));
     await fresh.close();
   });
 
@@ -177,6 +183,7 @@ describe('the embedded columnar store [sqlite]', () => {
       store,
       'camp-c',
       ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 31.5 }),
+      { instance: true },
     );
     await changeConversions(store.db, 11);
     await store.db
@@ -199,14 +206,17 @@ describe('the embedded columnar store [sqlite]', () => {
       store,
       'camp-a',
       ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 64.1, filter: { var1: 'zone-1' } }),
+      { instance: true },
     );
     await store.db
       .updateTable('conversions')
       .set({ state: 'approved' })
       .where('conversion_id', 'like', 'conv-11-4%')
       .execute();
-    const now = await events.run(report);
-    expect(await new ReportsService(store.db, { rollups: false, columnar }).run(report)).toEqual(now);
+    const now = await events.run(report, { instance: true });
+    expect(await new ReportsService(store.db, { rollups: false, columnar }).run(report, { instance: true })).toEqual(
+      now,
+    );
     expect(now.totals.cost).toBeGreaterThan(0);
     expect(now.totals.rejected).toBeGreaterThan(0);
 
@@ -220,7 +230,9 @@ describe('the embedded columnar store [sqlite]', () => {
       catchUp: () => rebuilt.catchUp(),
       aggregate: (plan) => fresh.aggregate(plan),
     };
-    expect(await new ReportsService(store.db, { rollups: false, columnar: reader }).run(report)).toEqual(now);
+    expect(
+      await new ReportsService(store.db, { rollups: false, columnar: reader }).run(report, { instance: true }),
+    ).toEqual(now);
     expect(rebuilt.followed).toEqual(follower.followed);
     await fresh.close();
   });
@@ -279,6 +291,7 @@ describe('the server on SQLite [sqlite]', () => {
       app.store,
       'camp-a',
       ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 12 }),
+      { instance: true },
     );
     expect(await changeLogRows(app.store.db)).toBeGreaterThan(100);
     // The next start copies what it missed, then prunes what it holds.
@@ -292,6 +305,7 @@ describe('the server on SQLite [sqlite]', () => {
       restarted.store,
       'camp-b',
       ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 3 }),
+      { instance: true },
     );
     expect(await changeLogRows(restarted.store.db)).toBeGreaterThan(0);
   });

@@ -39,9 +39,11 @@ describe('a journal line written before cost_flag existed', () => {
     reason: 'matched',
     cost: 0.25,
     cost_flag: 'invalid',
+    workspace_id: 0,
   };
-  // The columns of migration 0017 follow cost_flag; a click without them writes each as null (`_`).
-  const visitorTail = '_'.repeat(VISITOR_COLUMNS.length);
+  // The columns of migration 0017 follow cost_flag; a click without them writes each as null (`_`); then
+  // its workspace (0023), 0 here.
+  const visitorTail = `${'_'.repeat(VISITOR_COLUMNS.length)}n0;`;
 
   it('reads with the new column at its default', () => {
     const line = eventLine('tracker_clicks', row);

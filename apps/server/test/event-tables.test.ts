@@ -183,6 +183,8 @@ forEachDatabase('event tables', (db) => {
           state,
           event_key: '',
           txid_key: id,
+          // As a postback stores it: in its key's workspace (issue 40 reads conversions by it).
+          workspace_id: workspace.id,
         })
         .execute();
     }

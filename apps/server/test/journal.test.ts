@@ -38,6 +38,7 @@ const click = (id: string) => ({
   cost: 0.25,
   is_bot: 0,
   reason: 'matched',
+  workspace_id: 0,
   // Values that must come back exactly: multi-byte text, the journal's own separators.
   user_agent: 'Mozilla/5.0 ✓ 日本 J12 abc:\n',
 });

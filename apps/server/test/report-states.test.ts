@@ -45,6 +45,13 @@ forEachDatabase('report figures by conversion state', (db) => {
   ) {
     conversionCount += 1;
     const txid = `tx-${conversionCount}`;
+    // As a postback stores it: in its campaign's workspace (issue 40 reads conversions by it).
+    const { workspace_id } = await app.store.db
+      .selectFrom('config_records')
+      .select('workspace_id')
+      .where('kind', '=', 'tracker-campaigns')
+      .where('external_id', '=', String(campaign.external_id))
+      .executeTakeFirstOrThrow();
     await app.store.db
       .insertInto('conversions')
       .values({
@@ -66,6 +73,7 @@ forEachDatabase('report figures by conversion state', (db) => {
         txid_key: txid,
         // Every click of this suite happens at the engine's clock.
         event_at: '2026-11-10T10:00:00.000Z',
+        workspace_id,
       })
       .execute();
   }

@@ -221,6 +221,7 @@ describe.each([
           cost: 0,
           is_bot: 0,
           reason: 'matched',
+          workspace_id: 0,
         });
       }
       expect(writer.pending).toBe(1200);
@@ -257,6 +258,7 @@ describe.each([
         is_bot: 0,
         decision: 'routed',
         reason: 'matched',
+        workspace_id: 0,
         backup_used: 0,
       });
       // No tables yet: the insert fails and the rows wait.
@@ -289,6 +291,7 @@ describe('SQLite event writing', () => {
     is_bot: 0,
     vars: '{}',
     reason: 'matched',
+    workspace_id: 0,
   });
 
   async function withStore(test: (store: ReturnType<typeof openStore>) => Promise<void>) {

@@ -225,6 +225,8 @@ function condition(plan: AggregatePlan, where: PlanCondition): string {
       return timeCondition(plan.time, where.op, where.at);
     case 'never':
       return '0';
+    case 'instance':
+      return '1';
     case 'network': {
       // render-sql.ts, networkCondition: clicks and leads by their offer; conversions by their own
       // network, else their offer's.

@@ -230,6 +230,8 @@ function groupedOne(plan: AggregatePlan, bind: Bind, day: number | null, codes: 
         return `${time} ${where.op} ${instant(where.at)}`;
       case 'never':
         return 'false';
+      case 'instance':
+        return 'true';
       case 'network': {
         // render-sql.ts, networkCondition: clicks and leads by their offer; conversions by their own
         // network, else their offer's.

@@ -61,7 +61,9 @@ export function costRoutes(app: FastifyInstance, store: Store, engine: TrafficEn
     const input = parseInput(ZCostUpdate, request.body);
     // Clicks already answered are stored first, so that they are counted.
     await engine.flush();
-    return { clicks: await updateCampaignCost(store, campaign.external_id, input) };
+    return {
+      clicks: await updateCampaignCost(store, campaign.external_id, input, { workspaceId: workspaceOf(actor) }),
+    };
   });
 
   void app.register(async (scope) => {
@@ -95,7 +97,7 @@ export function costRoutes(app: FastifyInstance, store: Store, engine: TrafficEn
             amount: amount.trim() === '' ? undefined : Number(amount),
             filter: varName === '' ? {} : { [varName]: varValue },
           });
-          const clicks = await updateCampaignCost(store, campaign.external_id, input);
+          const clicks = await updateCampaignCost(store, campaign.external_id, input, { workspaceId });
           results.push({ line, text: lineText, status: 200, clicks, message: null });
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;

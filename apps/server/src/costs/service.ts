@@ -11,6 +11,7 @@ import { originalCost, recordCostChanges } from '../store/click-cost-changes.js'
 import type { Store } from '../store/database.js';
 import { applyRollupDeltas, DIMENSION_COLUMNS, type RollupDelta, rollupDeltas } from '../store/report-rollups.js';
 import type { Database } from '../store/schema.js';
+import { type Scope, scopeCondition } from '../store/scope.js';
 
 /** Costs are stored to the millionth: each click gets amount / N so rounded, the remainder on the last. */
 const MICROS = 1_000_000;
@@ -61,6 +62,8 @@ export async function updateCampaignCost(
   store: Store,
   campaignExternalId: string,
   input: TCostUpdate,
+  /** Issue 40: whose clicks; the campaign's workspace, or the instance's for the engine's own work. */
+  scope: Scope,
 ): Promise<number> {
   const from = startOfLocalDay(input.start, input.timezone).toISOString();
   const to = startOfLocalDay(nextDay(input.end), input.timezone).toISOString();
@@ -74,7 +77,16 @@ export async function updateCampaignCost(
     for (let after = 0; ; ) {
       let query = trx
         .selectFrom('tracker_clicks')
-        .select(['id', 'click_id', 'created_at', 'cost', 'is_unique', ...Object.values(DIMENSION_COLUMNS)])
+        .select([
+          'id',
+          'click_id',
+          'created_at',
+          'cost',
+          'is_unique',
+          'workspace_id',
+          ...Object.values(DIMENSION_COLUMNS),
+        ])
+        .where(scopeCondition(scope, 'workspace_id'))
         .where('campaign_external_id', '=', campaignExternalId)
         .where('created_at', '>=', from)
         .where('created_at', '<', to)
@@ -145,13 +157,14 @@ export async function updateCampaignCost(
 function mergeDeltas(deltas: readonly RollupDelta[]): RollupDelta[] {
   const merged = new Map<string, RollupDelta>();
   for (const delta of deltas) {
-    const key = [delta.cube, delta.bucket, delta.k1, delta.k2].join('\u0000');
+    const key = [delta.workspace_id, delta.cube, delta.bucket, delta.k1, delta.k2].join('\u0000');
     const found = merged.get(key);
     if (found) found.cost += delta.cost;
     else merged.set(key, { ...delta });
   }
-  // The order rollupDeltas gives (cube, bucket, k1, k2), so that concurrent writers lock rows alike.
+  // The order rollupDeltas gives (workspace, cube, bucket, k1, k2), so that concurrent writers lock rows alike.
   const order = (a: RollupDelta, b: RollupDelta) => {
+    if (a.workspace_id !== b.workspace_id) return a.workspace_id - b.workspace_id;
     for (const name of ['cube', 'bucket', 'k1', 'k2'] as const) {
       if (a[name] !== b[name]) return a[name] < b[name] ? -1 : 1;
     }

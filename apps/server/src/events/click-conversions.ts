@@ -1,6 +1,7 @@
 import { type ClickConversion, CONVERSION_STATES, type ConversionState } from '@switchyard/domain';
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
+import { type Scope, scopeCondition } from '../store/scope.js';
 
 function asState(value: unknown): ConversionState {
   return (CONVERSION_STATES as readonly string[]).includes(String(value)) ? (value as ConversionState) : 'approved';
@@ -14,6 +15,8 @@ export async function conversionsOf(
   db: Kysely<Database>,
   by: 'click_id' | 'lead_id',
   ids: string[],
+  /** Issue 40: a click's conversions are its workspace's; the scope keeps it so by construction. */
+  scope: Scope,
 ): Promise<Map<string, ClickConversion[]>> {
   const byEvent = new Map<string, ClickConversion[]>();
   if (ids.length === 0) return byEvent;
@@ -21,6 +24,7 @@ export async function conversionsOf(
     .selectFrom('conversions')
     .select(['click_id', 'lead_id', 'conversion_id', 'state', 'payout', 'created_at'])
     .where(by, 'in', ids)
+    .where(scopeCondition(scope, 'workspace_id'))
     .orderBy('created_at')
     .orderBy('id')
     .execute();

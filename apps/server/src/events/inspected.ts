@@ -4,12 +4,17 @@ import type { ClickReplay, LoggedRecord, ReplayedClick, ReplayedLead } from '@sw
 import type { Kysely } from 'kysely';
 import { type RecordRef, recordNames } from '../postback-log/service.js';
 import type { Database } from '../store/schema.js';
+import type { Scope } from '../store/scope.js';
 import { conversionsOf } from './click-conversions.js';
 
 type Inspected = Pick<ClickReplay['click'], 'campaign' | 'flow' | 'offer' | 'lander' | 'conversions'>;
 
 /** The records a click (tracker kinds) or a lead (API kinds) names, and its conversions. */
-async function inspect(db: Kysely<Database>, event: ReplayedClick['click'] | ReplayedLead['lead']): Promise<Inspected> {
+async function inspect(
+  db: Kysely<Database>,
+  event: ReplayedClick['click'] | ReplayedLead['lead'],
+  scope: Scope,
+): Promise<Inspected> {
   const tracker = 'click_id' in event;
   const campaign: RecordRef = {
     kind: tracker ? 'tracker-campaigns' : 'campaigns',
@@ -27,8 +32,8 @@ async function inspect(db: Kysely<Database>, event: ReplayedClick['click'] | Rep
   };
   const id = tracker ? event.click_id : event.lead_id;
   const [named, conversions] = await Promise.all([
-    recordNames(db, [campaign, ...Object.values(refs).filter((ref) => ref !== null)]),
-    conversionsOf(db, tracker ? 'click_id' : 'lead_id', [id]),
+    recordNames(db, [campaign, ...Object.values(refs).filter((ref) => ref !== null)], scope),
+    conversionsOf(db, tracker ? 'click_id' : 'lead_id', [id], scope),
   ]);
   const name = (ref: RecordRef | null): LoggedRecord | null => (ref ? named(ref) : null);
   const list = conversions.get(id) ?? [];
@@ -41,11 +46,11 @@ async function inspect(db: Kysely<Database>, event: ReplayedClick['click'] | Rep
   };
 }
 
-export async function inspectClick(db: Kysely<Database>, answer: ReplayedClick) {
-  return { ...answer, click: { ...answer.click, ...(await inspect(db, answer.click)) } };
+export async function inspectClick(db: Kysely<Database>, answer: ReplayedClick, scope: Scope) {
+  return { ...answer, click: { ...answer.click, ...(await inspect(db, answer.click, scope)) } };
 }
 
-export async function inspectLead(db: Kysely<Database>, answer: ReplayedLead) {
-  const { lander: _lander, ...inspected } = await inspect(db, answer.lead);
+export async function inspectLead(db: Kysely<Database>, answer: ReplayedLead, scope: Scope) {
+  const { lander: _lander, ...inspected } = await inspect(db, answer.lead, scope);
   return { ...answer, lead: { ...answer.lead, ...inspected } };
 }

@@ -10,6 +10,7 @@ import { type Expression, type Kysely, type RawBuilder, type SqlBool, sql } from
 import { FROM_ORIGIN, groupExpression, REPORT_COLUMNS } from '../reports/service.js';
 import { nextDay, startOfLocalDay } from '../reports/time.js';
 import type { Database } from '../store/schema.js';
+import { type Scope, scopeCondition } from '../store/scope.js';
 
 export { FROM_ORIGIN };
 
@@ -74,17 +75,11 @@ export async function eventWhere(
   db: Kysely<Database>,
   kind: EventKind,
   query: TEventQuery,
-  campaigns: readonly string[] | null,
+  scope: Scope,
 ): Promise<EventWhere> {
-  const conditions: Expression<SqlBool>[] = [];
+  // Issue 40: the scope's events, by the workspace_id every event row carries.
+  const conditions: Expression<SqlBool>[] = [scopeCondition(scope, 'e.workspace_id')];
   let joinOrigin = false;
-  if (campaigns) {
-    conditions.push(
-      campaigns.length === 0
-        ? sql<SqlBool>`1 = 0`
-        : sql<SqlBool>`${sql.ref('e.campaign_external_id')} in (${sql.join(campaigns.map((id) => sql`${id}`))})`,
-    );
-  }
   // A conversion is in the range by its click's time or its postback's, as the report attributes it.
   const time = sql.ref(kind === 'conversions' && query.attribution === 'click' ? 'e.event_at' : 'e.created_at');
   if (query.date_from) {

@@ -38,7 +38,7 @@ export function eventReplayRoutes(app: FastifyInstance, db: Kysely<Database>, en
       const answer = await engine.replayClick(request.params.click_id, workspaceId, inWorkspace);
       // Another workspace's click is not found, as an unknown one.
       if (!answer) throw new NotFoundError();
-      return moneyFor(actor, await inspectClick(db, answer));
+      return moneyFor(actor, await inspectClick(db, answer, { workspaceId }));
     },
   );
 
@@ -46,6 +46,6 @@ export function eventReplayRoutes(app: FastifyInstance, db: Kysely<Database>, en
     const { actor, workspaceId, inWorkspace } = scope(request, 'campaigns');
     const answer = await engine.replayLead(request.params.lead_id, workspaceId, inWorkspace);
     if (!answer) throw new NotFoundError();
-    return moneyFor(actor, await inspectLead(db, answer));
+    return moneyFor(actor, await inspectLead(db, answer, { workspaceId }));
   });
 }

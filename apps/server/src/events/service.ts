@@ -22,6 +22,7 @@ import { BOT_REASONS, CONVERSION_STATES } from '@switchyard/domain';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { type RecordRef, recordNames } from '../postback-log/service.js';
 import type { Database } from '../store/schema.js';
+import type { Scope } from '../store/scope.js';
 import { conversionsOf } from './click-conversions.js';
 import { EVENT_TABLES, eventWhere, FROM_ORIGIN } from './query.js';
 
@@ -60,8 +61,9 @@ function varsOf(row: Row, prefix = ''): Record<(typeof VAR_NAMES)[number], strin
 async function namesOf(
   db: Kysely<Database>,
   refs: RecordRef[],
+  scope: Scope,
 ): Promise<(kind: string, id: unknown) => LoggedRecord | null> {
-  const named = await recordNames(db, refs);
+  const named = await recordNames(db, refs, scope);
   return (kind, id) => {
     const externalId = text(id);
     return externalId === null ? null : named({ kind, external_id: externalId });
@@ -95,10 +97,6 @@ function isTrackerSide(kind: EventKind, row: Row): boolean {
   return kind === 'clicks' || (kind === 'conversions' && row.click_id !== null && row.click_id !== undefined);
 }
 
-export interface EventScope {
-  workspaceId: number;
-}
-
 function count(value: unknown): number | null {
   return value === null || value === undefined ? null : Number(value);
 }
@@ -125,10 +123,9 @@ export class EventsService {
   async list<Kind extends EventKind>(
     kind: Kind,
     query: TEventQuery,
-    scope?: EventScope,
+    scope: Scope,
   ): Promise<ListResponse<EventRows[Kind]>> {
-    const campaigns = scope ? await this.workspaceCampaigns(scope.workspaceId) : null;
-    const { conditions, joinOrigin } = await eventWhere(this.db, kind, query, campaigns);
+    const { conditions, joinOrigin } = await eventWhere(this.db, kind, query, scope);
     const table = sql.table(EVENT_TABLES[kind]);
     const where = conditions.length > 0 ? sql`where ${sql.join(conditions, sql` and `)}` : sql``;
     const origin = (wanted: boolean): RawBuilder<unknown> =>
@@ -166,12 +163,13 @@ export class EventsService {
       }
     }
     const [named, conversions] = await Promise.all([
-      namesOf(this.db, refs),
+      namesOf(this.db, refs, scope),
       kind === 'clicks'
         ? conversionsOf(
             this.db,
             'click_id',
             rows.map((row) => String(row.click_id)),
+            scope,
           )
         : new Map(),
     ]);
@@ -273,16 +271,5 @@ export class EventsService {
       return conversion as EventRows[Kind];
     });
     return { list, total };
-  }
-
-  /** The external ids of the workspace's campaigns, API and tracker (as reports read them). */
-  private async workspaceCampaigns(workspaceId: number): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom('config_records')
-      .select('external_id')
-      .where('kind', 'in', ['campaigns', 'tracker-campaigns'])
-      .where('workspace_id', '=', workspaceId)
-      .execute();
-    return rows.map((row) => row.external_id);
   }
 }

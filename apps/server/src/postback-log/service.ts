@@ -25,6 +25,7 @@ import {
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { nextDay, startOfLocalDay } from '../reports/time.js';
 import type { Database } from '../store/schema.js';
+import { type Scope, scopeCondition } from '../store/scope.js';
 
 /** The config kinds a logged campaign can be: tracker campaigns take clicks, API campaigns leads. */
 const TRACKER_CAMPAIGNS = 'tracker-campaigns';
@@ -36,10 +37,11 @@ export interface RecordRef {
   external_id: string;
 }
 
-/** The stored records a page mentions, with their workspace, in one query. */
+/** The stored records of `scope` a page mentions, with their workspace, in one query. */
 async function storedRecords(
   db: Kysely<Database>,
   refs: RecordRef[],
+  scope: Scope,
 ): Promise<Map<string, { name: string; workspace_id: number | null }>> {
   const ids = [...new Set(refs.map((ref) => ref.external_id))];
   const kinds = [...new Set(refs.map((ref) => ref.kind))];
@@ -50,15 +52,23 @@ async function storedRecords(
       .select(['kind', 'external_id', 'name', 'workspace_id'])
       .where('kind', 'in', kinds)
       .where('external_id', 'in', ids)
+      .where(scopeCondition(scope, 'workspace_id'))
       .execute();
     for (const row of rows) records.set(`${row.kind}\u0000${row.external_id}`, row);
   }
   return records;
 }
 
-/** Names of the records a page mentions, in one query; a deleted record keeps its id, with no name. */
-export async function recordNames(db: Kysely<Database>, refs: RecordRef[]): Promise<(ref: RecordRef) => LoggedRecord> {
-  const records = await storedRecords(db, refs);
+/**
+ * Names of the records a page mentions, in one query; a deleted record keeps its id, with no name. Issue 40:
+ * only the scope's records are named; another workspace's keeps its id, with no name.
+ */
+export async function recordNames(
+  db: Kysely<Database>,
+  refs: RecordRef[],
+  scope: Scope,
+): Promise<(ref: RecordRef) => LoggedRecord> {
+  const records = await storedRecords(db, refs, scope);
   return (ref) => ({ ...ref, name: records.get(`${ref.kind}\u0000${ref.external_id}`)?.name ?? null });
 }
 
@@ -71,7 +81,9 @@ async function namesInWorkspace(
   db: Kysely<Database>,
   refs: RecordRef[],
 ): Promise<(ref: RecordRef, workspaceId: number | null) => LoggedRecord | null> {
-  const records = await storedRecords(db, refs);
+  // Every workspace's records are read, and each row is then shown its own workspace's only: a record of
+  // another workspace must be told apart from a deleted one of the row's, which keeps its id.
+  const records = await storedRecords(db, refs, { instance: true });
   return (ref, workspaceId) => {
     const record = records.get(`${ref.kind}\u0000${ref.external_id}`);
     if (workspaceId !== null && record && record.workspace_id !== workspaceId) return null;
@@ -103,10 +115,11 @@ function outboundState(state: string, attempts: number): OutboundState {
   return attempts > 0 ? 'retrying' : 'pending';
 }
 
-export interface LogScope {
-  workspaceId: number;
-  unkeyed?: boolean;
-}
+/**
+ * Issue 40, required: a workspace's rows (with `unkeyed`, also the refusals that named no workspace, which
+ * only root sees), or the instance's.
+ */
+export type LogScope = { workspaceId: number; unkeyed?: boolean } | { instance: true };
 
 export class PostbackLogService {
   constructor(private readonly db: Kysely<Database>) {}
@@ -115,21 +128,21 @@ export class PostbackLogService {
    * `scope`: the acting workspace's rows (issue 19); with `unkeyed`, also the refusals that named no
    * workspace (no key, a wrong key), which only root sees.
    */
-  async incoming(query: TPostbackLogQuery, scope?: LogScope): Promise<ListResponse<PostbackLogEntry>> {
+  async incoming(query: TPostbackLogQuery, scope: LogScope): Promise<ListResponse<PostbackLogEntry>> {
     const from = query.date_from ? startOfLocalDay(query.date_from, query.timezone).toISOString() : undefined;
     const to = query.date_to ? startOfLocalDay(nextDay(query.date_to), query.timezone).toISOString() : undefined;
     const filter = (eb: ExpressionBuilder<Database, 'postback_log'>) => {
       const conditions = [];
-      if (scope) {
-        conditions.push(
-          scope.unkeyed
+      conditions.push(
+        !('workspaceId' in scope)
+          ? scopeCondition(scope, 'postback_log.workspace_id')
+          : scope.unkeyed
             ? eb.or([
                 eb('postback_log.workspace_id', '=', scope.workspaceId),
                 eb('postback_log.workspace_id', 'is', null),
               ])
             : eb('postback_log.workspace_id', '=', scope.workspaceId),
-        );
-      }
+      );
       if (query.outcome) conditions.push(eb('postback_log.outcome', '=', query.outcome));
       if (query.search) {
         conditions.push(
@@ -257,22 +270,20 @@ export class PostbackLogService {
     return { list, total: Number(count.total) };
   }
 
-  async outbound(query: TOutboundPostbackQuery, scope?: LogScope): Promise<ListResponse<OutboundPostbackEntry>> {
+  async outbound(query: TOutboundPostbackQuery, scope: LogScope): Promise<ListResponse<OutboundPostbackEntry>> {
     const filter = (eb: ExpressionBuilder<Database, 'outbound_postbacks'>) => {
       const conditions = [];
-      if (scope) {
-        // An outbound postback belongs to its conversion's workspace.
-        conditions.push(
-          eb(
-            'outbound_postbacks.conversion_id',
-            'in',
-            eb
-              .selectFrom('conversions')
-              .select('conversions.conversion_id')
-              .where('conversions.workspace_id', '=', scope.workspaceId),
-          ),
-        );
-      }
+      // An outbound postback belongs to its conversion's workspace.
+      conditions.push(
+        eb(
+          'outbound_postbacks.conversion_id',
+          'in',
+          eb
+            .selectFrom('conversions')
+            .select('conversions.conversion_id')
+            .where(scopeCondition(scope, 'conversions.workspace_id')),
+        ),
+      );
       switch (query.state) {
         case 'pending':
           conditions.push(eb('outbound_postbacks.state', '=', 'pending'), eb('outbound_postbacks.attempts', '=', 0));

@@ -36,13 +36,16 @@ export type PlanCondition =
   /**
    * The column is one of `values` (none: no row). `workspace`: the values are that workspace's campaigns
    * (the acting workspace's list); a store that keeps each event's workspace may read only that
-   * workspace's events (and those of none) before comparing.
+   * workspace's events (and those of none) before comparing. The event tables (issue 40) keep to the
+   * workspace by their workspace_id alone (render-sql.ts).
    */
   | { kind: 'in'; column: PlanColumn; values: readonly string[]; workspace?: number }
   /** The event's time (`plan.time`) from (`>=`) or before (`<`) an ISO instant. */
   | { kind: 'time'; op: '>=' | '<'; at: string }
   /** No row: a filter on a value the table never has. */
   | { kind: 'never' }
+  /** Issue 40: every workspace's events, the instance's report; a store that scopes says so (render-sql.ts). */
+  | { kind: 'instance' }
   /**
    * The affiliate network filter: clicks and leads by their offer (`offers`: the network's, or with
    * `network` null every offer that has one); conversions by their postback event's network, else

@@ -3,6 +3,7 @@
 // value is a bound parameter.
 import { type Expression, type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Database } from '../store/schema.js';
+import { scopeCondition } from '../store/scope.js';
 import {
   type AggregatePlan,
   type AggregateRow,
@@ -40,6 +41,8 @@ function condition(plan: AggregatePlan, where: PlanCondition): Expression<SqlBoo
       return where.to === null ? sql<SqlBool>`${value} is null` : sql<SqlBool>`${value} = ${where.to}`;
     }
     case 'in':
+      // Issue 40: the acting workspace's events, by the column every event row carries.
+      if (where.workspace !== undefined) return sql<SqlBool>`${sql.ref('e.workspace_id')} = ${where.workspace}`;
       return where.values.length === 0
         ? sql<SqlBool>`1 = 0`
         : sql<SqlBool>`${column(where.column)} in (${sql.join(where.values.map((value) => sql`${value}`))})`;
@@ -49,6 +52,8 @@ function condition(plan: AggregatePlan, where: PlanCondition): Expression<SqlBoo
         : sql<SqlBool>`${sql.ref(`e.${plan.time}`)} < ${where.at}`;
     case 'never':
       return sql<SqlBool>`1 = 0`;
+    case 'instance':
+      return scopeCondition({ instance: true }, 'e.workspace_id');
     case 'network':
       return networkCondition(plan.source, where.network, where.offers);
   }

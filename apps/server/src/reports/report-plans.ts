@@ -98,10 +98,13 @@ export interface Narrowing {
   vars: Partial<Record<ReportVarFilter, string | null>>;
   filters: Partial<Record<ReportFilterGroup, string | null>>;
   config: Promise<ConfigNames>;
-  /** The acting workspace's campaigns (issue 19): events of others are left out; null reads all. */
+  /**
+   * Issue 40: the acting workspace, whose events alone are read (by their workspace_id); null for the
+   * instance's reports, which read every workspace's.
+   */
+  workspace: number | null;
+  /** The workspace's campaigns, for the stores that keep events by campaign (rollups, columnar). */
   campaigns: readonly string[] | null;
-  /** That workspace, when `campaigns` are its own. */
-  workspace?: number;
 }
 
 export interface ReportRange {
@@ -142,9 +145,10 @@ export async function planOf(
     if (name !== null) grouped.push({ alias: `g_${group}`, value: planValue(source, name) });
   }
   const where: PlanCondition[] = [];
-  if (campaigns) {
+  if (workspace === null) where.push({ kind: 'instance' });
+  else {
     const column = planColumn(source, 'campaign_external_id');
-    where.push({ kind: 'in', column, values: campaigns, ...(workspace === undefined ? {} : { workspace }) });
+    where.push({ kind: 'in', column, values: campaigns ?? [], workspace });
   }
   if (range.from) where.push({ kind: 'time', op: '>=', at: range.from });
   if (range.to) where.push({ kind: 'time', op: '<', at: range.to });

@@ -18,9 +18,7 @@ export interface ReportWorkerSettings {
   columnarFile: string | null;
 }
 
-export type ToReportWorker =
-  | { type: 'run'; id: number; query: TReportQuery; scope: ReportScope | undefined }
-  | { type: 'close' };
+export type ToReportWorker = { type: 'run'; id: number; query: TReportQuery; scope: ReportScope } | { type: 'close' };
 
 export type FromReportWorker =
   | { type: 'answer'; id: number; response: Awaited<ReturnType<ReportsService['run']>> }

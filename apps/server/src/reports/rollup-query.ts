@@ -13,6 +13,7 @@ import {
   type RollupDimension,
 } from '../store/report-rollups.js';
 import type { Database } from '../store/schema.js';
+import { type Scope, scopeCondition } from '../store/scope.js';
 
 export type RollupSource = 'clicks' | 'leads';
 
@@ -103,6 +104,8 @@ export async function aggregateFromRollups(
   range: { from: string | null; to: string | null },
   timezone: string,
   filters: DimensionFilters,
+  /** Issue 40: whose rows of each cube are read. */
+  scope: Scope,
 ): Promise<Record<string, unknown>[] | null> {
   const dimensions = new Set<RollupDimension>();
   for (const group of groups) {
@@ -135,7 +138,10 @@ export async function aggregateFromRollups(
         columns.push(sql`cast(substr(${sql.ref('bucket')}, 15, 2) as integer) / 15 as ${sql.ref('quarter')}`);
       }
     }
-    const where: Expression<SqlBool>[] = [sql<SqlBool>`${sql.ref('cube')} = ${cube.id}`];
+    const where: Expression<SqlBool>[] = [
+      scopeCondition(scope, 'workspace_id'),
+      sql<SqlBool>`${sql.ref('cube')} = ${cube.id}`,
+    ];
     if (from) where.push(sql<SqlBool>`${sql.ref('bucket')} >= ${from}`);
     if (to) where.push(sql<SqlBool>`${sql.ref('bucket')} < ${to}`);
     for (const [name, value] of Object.entries(filters) as [RollupDimension, string | null | readonly string[]][]) {

@@ -9,7 +9,7 @@ import type { FromReportWorker, ReportWorkerSettings, ToReportWorker } from './r
 import { type ColumnarReader, type ReportScope, ReportsService } from './service.js';
 
 export interface ReportRunner {
-  run(query: TReportQuery, scope?: ReportScope): Promise<ReportResponse>;
+  run(query: TReportQuery, scope: ReportScope): Promise<ReportResponse>;
   close(): Promise<void>;
 }
 
@@ -57,7 +57,7 @@ class ReportWorker implements ReportRunner {
     this.ensureWorker();
   }
 
-  run(query: TReportQuery, scope?: ReportScope): Promise<ReportResponse> {
+  run(query: TReportQuery, scope: ReportScope): Promise<ReportResponse> {
     if (this.closed) return Promise.reject(new Error('the report reader is closed'));
     const worker = this.ensureWorker();
     const id = ++this.nextId;

@@ -45,6 +45,7 @@ import {
 } from '@switchyard/domain';
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
+import { type Scope, scopeCondition, scopeWorkspace } from '../store/scope.js';
 import {
   type AggregatePlan,
   type AggregateRow,
@@ -153,12 +154,14 @@ function text(value: unknown): string | null {
   return value === null || value === undefined ? null : String(value);
 }
 
-/** Who a report is for: events of the workspace's campaigns only, and the workspace's custom metrics. */
-export interface ReportScope {
-  workspaceId: number;
+/**
+ * Who a report is for (issue 40: required): a workspace's events only, or the whole instance's, and the
+ * workspace's custom metrics.
+ */
+export type ReportScope = Scope & {
   /** Issue 20: each is computed from a row's figures (and the totals'), under its key. */
   metrics?: readonly CustomMetricDefinition[];
-}
+};
 
 /** The figures of §Figures above, and each custom metric computed from them. */
 function withCustomMetrics(
@@ -185,10 +188,8 @@ function parsedMetrics(metrics: readonly CustomMetricDefinition[] = []): { key: 
 async function rollupFilters(
   filters: Partial<Record<ReportFilterGroup, string | null>>,
   config: Promise<ConfigNames>,
-  campaigns: readonly string[] | null,
 ): Promise<DimensionFilters | null> {
   const result: DimensionFilters = {};
-  if (campaigns) result.campaign = campaigns;
   for (const [group, value] of Object.entries(filters) as [ReportFilterGroup, string | null][]) {
     if (group === 'affiliate_network') {
       if (value === null || 'offer' in filters) return null;
@@ -197,11 +198,6 @@ async function rollupFilters(
       continue;
     }
     if (!isRollupDimension(group)) return null;
-    // A campaign outside the workspace's has no events here.
-    if (group === 'campaign' && campaigns && (value === null || !campaigns.includes(value))) {
-      result.campaign = [];
-      continue;
-    }
     result[group] = value;
   }
   return result;
@@ -229,9 +225,9 @@ export class ReportsService {
     private readonly options: { rollups?: boolean; columnar?: ColumnarReader } = {},
   ) {}
 
-  async run(query: TReportQuery, scope?: ReportScope): Promise<ReportResponse> {
+  async run(query: TReportQuery, scope: ReportScope): Promise<ReportResponse> {
     const groups = query.group_by;
-    const metrics = parsedMetrics(scope?.metrics);
+    const metrics = parsedMetrics(scope.metrics);
     const range = {
       from: query.date_from ? startOfLocalDay(query.date_from, query.timezone).toISOString() : null,
       to: query.date_to ? startOfLocalDay(nextDay(query.date_to), query.timezone).toISOString() : null,
@@ -240,16 +236,19 @@ export class ReportsService {
     };
     // A filter on affiliate_network needs the offers' networks before the queries are built.
     const configuring = this.configNames(
+      scope,
       groups,
       Object.keys(query.filters).includes('affiliate_network') ? ['affiliate_network'] : [],
     );
-    const campaigns = scope ? await this.workspaceCampaigns(scope.workspaceId) : null;
-    const narrowing = {
+    const workspace = scopeWorkspace(scope);
+    const narrowing: Narrowing = {
       vars: query.vars,
       filters: query.filters,
       config: configuring,
-      campaigns,
-      ...(scope ? { workspace: scope.workspaceId } : {}),
+      workspace,
+      // The event tables and the rollups keep to the workspace by their workspace_id; the columnar
+      // stores still by its campaigns.
+      campaigns: workspace === null ? null : await this.workspaceCampaigns(workspace),
     };
     const inStore = await this.reportInStore(query, range, narrowing, metrics);
     if (inStore) return inStore;
@@ -455,10 +454,11 @@ export class ReportsService {
     narrowing: Narrowing,
   ): Promise<AggregateRow[]> {
     if (this.options.rollups !== false && source !== 'conversions' && Object.keys(narrowing.vars).length === 0) {
-      const dimensionFilters = await rollupFilters(narrowing.filters, narrowing.config, narrowing.campaigns);
+      const dimensionFilters = await rollupFilters(narrowing.filters, narrowing.config);
+      const scope: Scope = narrowing.workspace === null ? { instance: true } : { workspaceId: narrowing.workspace };
       const rows =
         dimensionFilters &&
-        (await aggregateFromRollups(this.db, source, groups, range, range.timezone, dimensionFilters));
+        (await aggregateFromRollups(this.db, source, groups, range, range.timezone, dimensionFilters, scope));
       if (rows) return rows;
     }
     const plan = await planOf(source, groups, range, narrowing);
@@ -475,6 +475,7 @@ export class ReportsService {
    * loaded for the groups only filtered on).
    */
   private async configNames(
+    scope: Scope,
     groups: readonly ReportGroup[],
     filtered: readonly ReportFilterGroup[] = [],
   ): Promise<ConfigNames> {
@@ -496,6 +497,7 @@ export class ReportsService {
       .selectFrom('config_records')
       .select(['kind', 'external_id', 'name', 'body'])
       .where('kind', 'in', [...kinds])
+      .where(scopeCondition(scope, 'workspace_id'))
       .execute();
     for (const record of records) {
       for (const group of groups) {

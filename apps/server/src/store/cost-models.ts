@@ -60,6 +60,7 @@ export interface ConversionCost {
     | 'device'
     | 'platform'
     | 'browser'
+    | 'workspace_id'
   >;
 }
 

@@ -90,6 +90,8 @@ const KEY_COLUMNS = ['k1', 'k2'] as const;
 export const NO_VALUE = '';
 
 export interface ReportRollupTable {
+  /** Issue 40 (migration 0023): the events' workspace; a scoped report reads its own rows of any cube. */
+  workspace_id: number;
   cube: string;
   /** The UTC quarter-hour, `YYYY-MM-DDTHH:MM` (minutes 00, 15, 30 or 45), or day, `YYYY-MM-DD`. */
   bucket: string;
@@ -193,10 +195,16 @@ export function rollupDeltas<TClick = NewTrackerClick, TLead = NewTrackerLead>(
   readClick: ColumnReader<TClick> = readProperty as ColumnReader<TClick>,
   readLead: ColumnReader<TLead> = readProperty as ColumnReader<TLead>,
 ): RollupDelta[] {
-  // quarter-hour → one KeyMap per dimension set
-  const quarters = new Map<string, KeyMap[]>();
+  // workspace → quarter-hour → one KeyMap per dimension set
+  const workspaces = new Map<number, Map<string, KeyMap[]>>();
   const values = new Array<string>(ROLLUP_DIMENSIONS.length);
   const addRow = <TRow>(row: TRow, read: ColumnReader<TRow>, isClick: boolean) => {
+    const workspace = Number(read(row, 'workspace_id') ?? 0) || 0;
+    let quarters = workspaces.get(workspace);
+    if (!quarters) {
+      quarters = new Map();
+      workspaces.set(workspace, quarters);
+    }
     const quarter = bucketOf(read(row, 'created_at') as string);
     let sets = quarters.get(quarter);
     if (!sets) {
@@ -225,33 +233,34 @@ export function rollupDeltas<TClick = NewTrackerClick, TLead = NewTrackerLead>(
   for (const row of clicks) addRow(row, readClick, true);
   for (const row of leads) addRow(row, readLead, false);
 
-  // cube id → bucket → KeyMap: the quarter cubes as counted, the day cubes folded from them.
-  const cubes = new Map<string, Map<string, KeyMap>>();
-  for (const [quarter, sets] of quarters) {
-    const day = bucketOf(quarter, 'day');
-    for (let index = 0; index < DIMENSION_SETS.length; index += 1) {
-      const set = DIMENSION_SETS[index]!;
-      const keys = sets[index]!;
-      if (set.quarter !== null) innerMap(cubes, set.quarter).set(quarter, keys);
-      if (set.day === null) continue;
-      const dayKeys: KeyMap = innerMap(innerMap(cubes, set.day), day);
-      for (const [k1, seconds] of keys) {
-        for (const [k2, figures] of seconds) {
-          const total = figuresAt(dayKeys, k1, k2);
-          total.clicks += figures.clicks;
-          total.unique_clicks += figures.unique_clicks;
-          total.cost += figures.cost;
-          total.leads += figures.leads;
+  const deltas: RollupDelta[] = [];
+  for (const [workspace_id, quarters] of [...workspaces].sort(([a], [b]) => a - b)) {
+    // cube id → bucket → KeyMap: the quarter cubes as counted, the day cubes folded from them.
+    const cubes = new Map<string, Map<string, KeyMap>>();
+    for (const [quarter, sets] of quarters) {
+      const day = bucketOf(quarter, 'day');
+      for (let index = 0; index < DIMENSION_SETS.length; index += 1) {
+        const set = DIMENSION_SETS[index]!;
+        const keys = sets[index]!;
+        if (set.quarter !== null) innerMap(cubes, set.quarter).set(quarter, keys);
+        if (set.day === null) continue;
+        const dayKeys: KeyMap = innerMap(innerMap(cubes, set.day), day);
+        for (const [k1, seconds] of keys) {
+          for (const [k2, figures] of seconds) {
+            const total = figuresAt(dayKeys, k1, k2);
+            total.clicks += figures.clicks;
+            total.unique_clicks += figures.unique_clicks;
+            total.cost += figures.cost;
+            total.leads += figures.leads;
+          }
         }
       }
     }
-  }
-
-  const deltas: RollupDelta[] = [];
-  for (const [cube, buckets] of byKey(cubes)) {
-    for (const [bucket, keys] of byKey(buckets)) {
-      for (const [k1, seconds] of byKey(keys)) {
-        for (const [k2, figures] of byKey(seconds)) deltas.push({ cube, bucket, k1, k2, ...figures });
+    for (const [cube, buckets] of byKey(cubes)) {
+      for (const [bucket, keys] of byKey(buckets)) {
+        for (const [k1, seconds] of byKey(keys)) {
+          for (const [k2, figures] of byKey(seconds)) deltas.push({ workspace_id, cube, bucket, k1, k2, ...figures });
+        }
       }
     }
   }
@@ -263,18 +272,20 @@ function keyValue(value: unknown): string {
 }
 
 const FIGURES = ['clicks', 'unique_clicks', 'cost', 'leads'] as const;
-const COLUMNS = ['cube', 'bucket', 'k1', 'k2', ...FIGURES] as const;
+/** A cube row's key, and every column of it (issue 40: the workspace first). */
+export const KEYS = ['workspace_id', 'cube', 'bucket', 'k1', 'k2'] as const;
+export const COLUMNS = [...KEYS, ...FIGURES] as const;
 
 /** `INSERT … ON CONFLICT DO UPDATE` adding one delta (the same text in both dialects). */
 export const UPSERT_ONE = `insert into report_rollups (${COLUMNS.join(', ')}) values (${COLUMNS.map(() => '?').join(', ')})
-  on conflict (cube, bucket, k1, k2) do update set ${FIGURES.map((name) => `${name} = report_rollups.${name} + excluded.${name}`).join(', ')}`;
+  on conflict (${KEYS.join(', ')}) do update set ${FIGURES.map((name) => `${name} = report_rollups.${name} + excluded.${name}`).join(', ')}`;
 
 /** A delta's values in UPSERT_ONE's parameter order. */
 export function upsertParameters(delta: RollupDelta): unknown[] {
   return COLUMNS.map((column) => delta[column]);
 }
 
-/** Rows per multi-row upsert on PostgreSQL (8 parameters each). */
+/** Rows per multi-row upsert on PostgreSQL (9 parameters each). */
 const UPSERT_CHUNK = 1000;
 
 /** Adds `deltas` through Kysely (PostgreSQL, or SQLite without the prepared statement path). */
@@ -290,7 +301,7 @@ export async function applyRollupDeltas(
       .insertInto('report_rollups')
       .values(deltas.slice(start, start + UPSERT_CHUNK))
       .onConflict((conflict) =>
-        conflict.columns(['cube', 'bucket', 'k1', 'k2']).doUpdateSet({
+        conflict.columns([...KEYS]).doUpdateSet({
           clicks: sql`report_rollups.clicks + excluded.clicks`,
           unique_clicks: sql`report_rollups.unique_clicks + excluded.unique_clicks`,
           cost: sql`report_rollups.cost + excluded.cost`,
@@ -304,8 +315,11 @@ export async function applyRollupDeltas(
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as typed today.
 type AnyDb = Kysely<any>;
 
-/** Fills every cube from the stored events (after the migration that adds them). */
-export async function backfillRollups(db: AnyDb): Promise<void> {
+/**
+ * Fills every cube from the stored events (after the migration that adds them). `byWorkspace`: the
+ * rollups and events of migration 0023 on, which keep each event's workspace.
+ */
+export async function backfillRollups(db: AnyDb, byWorkspace = true): Promise<void> {
   // The quarter-hour or day of created_at, in both dialects.
   const day = sql`substr(created_at, 1, 10)`;
   const quarter = sql`substr(created_at, 1, 14) || case
@@ -315,6 +329,17 @@ export async function backfillRollups(db: AnyDb): Promise<void> {
       else '45' end`;
   for (const { id, dimensions, grain } of CUBES) {
     const bucket = grain === 'day' ? day : quarter;
+    const quarters = CUBES.find((cube) => cube.grain === 'quarter' && cube.id === id.replace(/\/day$/, ''));
+    if (byWorkspace && grain === 'day' && quarters) {
+      // Folded from its quarter-hour cube, filled just before (CUBES lists it first), as rollupDeltas folds
+      // them: a read of the cube's rows rather than of every event.
+      await sql`insert into report_rollups (${sql.raw(COLUMNS.join(', '))})
+        select workspace_id, ${id}, substr(bucket, 1, 10), k1, k2,
+          sum(clicks), sum(unique_clicks), sum(cost), sum(leads)
+        from report_rollups where cube = ${quarters.id}
+        group by workspace_id, substr(bucket, 1, 10), k1, k2`.execute(db);
+      continue;
+    }
     for (const table of ['tracker_clicks', 'tracker_leads'] as const) {
       // Each key: its column (null turned into NO_VALUE), or NO_VALUE where the cube or table has none
       // (leads have no lander). Literals, not parameters: PostgreSQL matches a selected expression to its
@@ -325,17 +350,19 @@ export async function backfillRollups(db: AnyDb): Promise<void> {
         return sql`coalesce(${sql.ref(DIMENSION_COLUMNS[dimension])}, ${sql.lit(NO_VALUE)})`;
       });
       const keys = columns.map((column) => column ?? sql.lit(NO_VALUE));
-      const grouped = [bucket, ...columns.filter((column) => column !== null)];
+      const workspace = sql`coalesce(${sql.ref('workspace_id')}, 0)`;
+      const grouped = [...(byWorkspace ? [workspace] : []), bucket, ...columns.filter((column) => column !== null)];
       const figures =
         table === 'tracker_clicks'
           ? sql`count(*), coalesce(sum(is_unique), 0), coalesce(sum(cost), 0), 0`
           : sql`0, 0, 0, count(*)`;
-      await sql`insert into report_rollups (cube, bucket, k1, k2, clicks, unique_clicks, cost, leads)
-        select ${id}, ${bucket}, ${sql.join(keys)}, ${figures}
+      await sql`insert into report_rollups (${sql.raw(byWorkspace ? 'workspace_id, ' : '')}cube, bucket, k1, k2,
+          clicks, unique_clicks, cost, leads)
+        select ${byWorkspace ? sql`${workspace}, ` : sql``}${id}, ${bucket}, ${sql.join(keys)}, ${figures}
         from ${sql.table(table)}
         where true
         group by ${sql.join(grouped)}
-        on conflict (cube, bucket, k1, k2) do update set
+        on conflict (${sql.raw(byWorkspace ? KEYS.join(', ') : 'cube, bucket, k1, k2')}) do update set
           clicks = report_rollups.clicks + excluded.clicks,
           unique_clicks = report_rollups.unique_clicks + excluded.unique_clicks,
           cost = report_rollups.cost + excluded.cost,
@@ -363,7 +390,7 @@ export function reportRollupsMigration(dialect: DatabaseDialect): Migration {
         // Reports read one cube over a range of buckets.
         .addPrimaryKeyConstraint('report_rollups_pk', ['cube', 'bucket', 'k1', 'k2'])
         .execute();
-      await backfillRollups(db);
+      await backfillRollups(db, false);
     },
   };
 }

@@ -82,6 +82,8 @@ export interface TrackerClickTable extends VarColumns, VisitorColumns {
   is_bot: number;
   /** The routing decision's reason (matched, backup_offer, no_matching_path_group, capped, no_offer). */
   reason: string;
+  /** Issue 40 (migration 0023): its campaign's workspace; every scoped read filters on it. */
+  workspace_id: number;
 }
 
 /** A lead (registration) posted to an API campaign. */
@@ -114,6 +116,8 @@ export interface TrackerLeadTable extends VarColumns, VisitorColumns {
   backup_used: number;
   /** 1 for the first lead of its email on the campaign in a day (migration 0017). */
   is_unique: ColumnType<number, number | undefined, number>;
+  /** Issue 40 (migration 0023): its campaign's workspace. */
+  workspace_id: number;
 }
 
 export type NewTrackerClick = Insertable<TrackerClickTable>;
@@ -130,6 +134,12 @@ export interface EventColumn {
 
 /** Added by migration 0017, after every earlier column: older journal lines end before them. */
 const VISITOR_EVENT_COLUMNS: readonly EventColumn[] = VISITOR_COLUMNS.map(([name]) => ({ name, fallback: null }));
+
+/**
+ * Added by migration 0023, last: a journal line written before it has none, and the writer looks its
+ * campaign's workspace up (WorkspaceFill, store/traffic/event-workspace-fill.ts).
+ */
+const WORKSPACE_EVENT_COLUMN: EventColumn = { name: 'workspace_id', fallback: null };
 
 const ROUTING_COLUMNS = [
   'created_at',
@@ -167,6 +177,7 @@ export const EVENT_COLUMNS: Readonly<Record<EventTable, readonly EventColumn[]>>
       // Added by migration 0012: a journal line written before it ends one value early (rowAt).
       { name: 'cost_flag', fallback: null },
       ...VISITOR_EVENT_COLUMNS,
+      WORKSPACE_EVENT_COLUMN,
     ]),
   tracker_leads: [...['lead_id', ...ROUTING_COLUMNS, 'email_hash', 'email_domain', 'age', 'decision', 'reason']]
     .map((name): EventColumn => ({ name, fallback: null }))
@@ -176,6 +187,7 @@ export const EVENT_COLUMNS: Readonly<Record<EventTable, readonly EventColumn[]>>
       { name: 'backup_used', fallback: 0 },
       ...VISITOR_EVENT_COLUMNS,
       { name: 'is_unique', fallback: 0 },
+      WORKSPACE_EVENT_COLUMN,
     ]),
 };
 

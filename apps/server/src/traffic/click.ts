@@ -123,6 +123,7 @@ export async function routeClick(parts: EngineParts, request: ClickRequest, reco
     os_version: traits.osVersion ?? null,
     browser_version: traits.browserVersion ?? null,
     bot_reason: reading.botReason,
+    workspace_id: campaign.eventWorkspaceId,
   };
   const event = record ? parts.events.addClick(row) : 0;
   // Nearly free while nobody listens: one property read.

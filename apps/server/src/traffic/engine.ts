@@ -297,11 +297,12 @@ export class TrafficEngine {
       try {
         while (this.stale) {
           this.stale = false;
-          const [rows, bots] = await Promise.all([
+          const [rows, bots, defaultWorkspace] = await Promise.all([
             this.parts.store.routingRows([...ROUTING_KINDS]),
             readBotProtection(this.db),
+            this.parts.store.defaultWorkspaceId(),
           ]);
-          this.parts.snapshot = compileRouting(rows);
+          this.parts.snapshot = compileRouting(rows, defaultWorkspace);
           this.parts.bots = { datacenterAsns: datacenterSet(bots) };
           for (const [record, problem] of this.parts.snapshot.problems) {
             this.parts.log.warn({ record, problem }, 'config record not used for routing');

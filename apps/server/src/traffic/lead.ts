@@ -90,6 +90,7 @@ export async function routeLead(
     browser_version: traits?.browserVersion ?? null,
     bot_reason: reading.botReason,
     is_unique: unique ? 1 : 0,
+    workspace_id: campaign.eventWorkspaceId,
   };
   const event = parts.events.addLead(row);
   if (parts.live.listening) parts.live.publish(leadEvent(row, campaign.workspaceId));

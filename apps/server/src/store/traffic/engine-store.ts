@@ -72,6 +72,12 @@ export class EngineStore {
       .execute();
   }
 
+  /** Issue 40: the default workspace (the lowest id), where events of a campaign of none are stored. */
+  async defaultWorkspaceId(): Promise<number | null> {
+    const row = await this.db.selectFrom('workspaces').select('id').orderBy('id').limit(1).executeTakeFirst();
+    return row?.id ?? null;
+  }
+
   /** Events per offer and minute (UTC, `YYYY-MM-DDTHH:MM`) since `since`, for the given offers. */
   async offerCountsByMinute(
     table: EventTable,

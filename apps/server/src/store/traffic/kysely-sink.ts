@@ -1,6 +1,7 @@
 // The event writer's sink on PostgreSQL: Kysely on the event loop (the work happens in the database
 // server), and the statement that stores event lines there, which the journal's replay uses too.
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { CAMPAIGN_KIND } from '../event-workspaces.js';
 import { applyRollupDeltas, rollupDeltas } from '../report-rollups.js';
 import type { Database } from '../schema.js';
 import type { EventTable, NewTrackerClick, NewTrackerLead } from '../tracker-events.js';
@@ -191,6 +192,8 @@ export async function storeEventRows(
   leads: readonly NewTrackerLead[],
 ): Promise<number> {
   return db.transaction().execute(async (transaction) => {
+    await fillWorkspaces(transaction, 'tracker_clicks', clicks);
+    await fillWorkspaces(transaction, 'tracker_leads', leads);
     const storedClicks =
       clicks.length === 0
         ? []
@@ -220,4 +223,30 @@ export async function storeEventRows(
     );
     return clickIds.size + leadIds.size;
   });
+}
+
+/**
+ * Gives each row without a workspace (a journal line written before migration 0023) its campaign's, or
+ * the default one, as the migration did: one query, and none at all when every row has its own.
+ */
+async function fillWorkspaces(
+  db: Kysely<Database>,
+  table: EventTable,
+  rows: readonly { campaign_external_id: string; workspace_id: number | null }[],
+): Promise<void> {
+  const missing = [...new Set(rows.filter((row) => !row.workspace_id).map((row) => row.campaign_external_id))];
+  if (missing.length === 0) return;
+  const [fallback, found] = await Promise.all([
+    db.selectFrom('workspaces').select(sql<number | null>`min(id)`.as('id')).executeTakeFirst(),
+    db
+      .selectFrom('config_records')
+      .select(['external_id', 'workspace_id'])
+      .where('kind', '=', CAMPAIGN_KIND[table])
+      .where('external_id', 'in', missing)
+      .execute(),
+  ]);
+  const byCampaign = new Map(found.map((row) => [row.external_id, row.workspace_id]));
+  for (const row of rows) {
+    if (!row.workspace_id) row.workspace_id = byCampaign.get(row.campaign_external_id) ?? fallback?.id ?? null;
+  }
 }

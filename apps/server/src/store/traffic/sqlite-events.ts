@@ -2,6 +2,7 @@
 // connection): rows arrive as arrays in EVENT_COLUMNS order and go in through one prepared statement per
 // table, with their report rollups, in one transaction per call.
 import type SQLite from 'better-sqlite3';
+import { CAMPAIGN_KIND } from '../event-workspaces.js';
 import { type ColumnReader, type RollupDelta, rollupDeltas, UPSERT_ONE, upsertParameters } from '../report-rollups.js';
 import { EVENT_COLUMNS, EVENT_ID_COLUMN, type EventTable } from '../tracker-events.js';
 
@@ -224,8 +225,28 @@ function insertText(table: EventTable): string {
   );
 }
 
+/** Where workspace_id and campaign_external_id are in each table's event rows. */
+const WORKSPACE_AT = {
+  tracker_clicks: POSITIONS.tracker_clicks.get('workspace_id')!,
+  tracker_leads: POSITIONS.tracker_leads.get('workspace_id')!,
+};
+const CAMPAIGN_AT = {
+  tracker_clicks: POSITIONS.tracker_clicks.get('campaign_external_id')!,
+  tracker_leads: POSITIONS.tracker_leads.get('campaign_external_id')!,
+};
+
+/** A campaign's workspace, else the default one (lowest id), as migration 0023 filled older rows. */
+export const WORKSPACE_OF_CAMPAIGN = `select coalesce(
+  (select workspace_id from config_records where kind = ? and external_id = ?),
+  (select min(id) from workspaces)) as id`;
+
 export class SqliteEventStore {
-  private statements: { clicks: SQLite.Statement; leads: SQLite.Statement; rollup: SQLite.Statement } | null = null;
+  private statements: {
+    clicks: SQLite.Statement;
+    leads: SQLite.Statement;
+    rollup: SQLite.Statement;
+    workspace: SQLite.Statement<[string, string], { id: number | null }>;
+  } | null = null;
   private readonly transaction: SQLite.Transaction<(batches: readonly EventBatch[]) => number>;
 
   constructor(db: SQLite.Database) {
@@ -236,15 +257,25 @@ export class SqliteEventStore {
         clicks: db.prepare(insertText('tracker_clicks')),
         leads: db.prepare(insertText('tracker_leads')),
         rollup: db.prepare(UPSERT_ONE),
+        workspace: db.prepare(WORKSPACE_OF_CAMPAIGN),
       };
-      const { clicks, leads, rollup } = this.statements;
+      const { clicks, leads, rollup, workspace } = this.statements;
       const storedClicks: EventValues[] = [];
       const storedLeads: EventValues[] = [];
       for (const batch of batches) {
         const isClick = batch.table === 'tracker_clicks';
         const statement = isClick ? clicks : leads;
         const stored = isClick ? storedClicks : storedLeads;
-        for (const row of batch.rows) if (statement.run(row).changes > 0) stored.push(row);
+        const workspaceAt = WORKSPACE_AT[batch.table];
+        for (const row of batch.rows) {
+          // Only a journal line written before migration 0023 has none (or a campaign routed before any
+          // workspace existed, 0): the engine writes its campaign's.
+          if (!row[workspaceAt]) {
+            const campaign = String(row[CAMPAIGN_AT[batch.table]]);
+            row[workspaceAt] = workspace.get(CAMPAIGN_KIND[batch.table], campaign)?.id ?? null;
+          }
+          if (statement.run(row).changes > 0) stored.push(row);
+        }
       }
       const deltas: RollupDelta[] = rollupDeltas(storedClicks, storedLeads, readClick, readLead);
       for (const delta of deltas) {

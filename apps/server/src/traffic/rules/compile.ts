@@ -101,6 +101,8 @@ export interface CompiledCampaign {
   name: string;
   /** The workspace whose postback key may convert its clicks; null for a record of none. */
   workspaceId: number | null;
+  /** Issue 40: the workspace its clicks or leads are stored in (a record of none: the default one). */
+  eventWorkspaceId: number;
   flowExternalId: string;
   trafficSourceExternalId: string;
   parameters: readonly TrafficSourceParameter[];
@@ -233,7 +235,7 @@ function conditionTree(text: string): ConditionNode {
   return parseConditionText(text).tree ?? ALL_CONDITION;
 }
 
-export function compileRouting(rows: readonly ConfigRow[]): RoutingSnapshot {
+export function compileRouting(rows: readonly ConfigRow[], defaultWorkspaceId: number | null = null): RoutingSnapshot {
   const problems = new Map<string, string>();
   const byKind = new Map<string, { row: ConfigRow; body: Record<string, unknown> }[]>();
   for (const row of rows) {
@@ -373,6 +375,8 @@ export function compileRouting(rows: readonly ConfigRow[]): RoutingSnapshot {
         externalId: row.external_id,
         name: row.name,
         workspaceId: row.workspace_id ?? null,
+        // 0 only when there is no workspace at all: the event writer then looks it up (sqlite-events.ts).
+        eventWorkspaceId: row.workspace_id ?? defaultWorkspaceId ?? 0,
         flowExternalId: form.flow_external_id,
         trafficSourceExternalId: form.traffic_source_external_id,
         parameters: trafficSources.get(form.traffic_source_external_id) ?? [],
