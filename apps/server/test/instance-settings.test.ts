@@ -1,6 +1,8 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { largestConvertibleAmount } from '../src/api/currency-rates/limits.js';
+import { ScopeGuard, workspaceTables } from '../src/store/scope.js';
 import { createRecord, type StoredRecord, uniqueName } from './fixtures/config-records.js';
 import { DE_IP } from './fixtures/traffic.js';
 import {
@@ -204,6 +206,13 @@ forEachDatabase('instance settings', (db) => {
       expect(taken.statusCode, taken.body).toBe(200);
       expect(await storedRate('CHF')).toBe(1e-12);
     });
+  });
+
+  it("weighs every workspace's amounts under the instance's scope, which the scoped store accepts", async () => {
+    const guarded = app.store.db.withPlugin(
+      new ScopeGuard(await workspaceTables(app.store.db as Kysely<unknown>, db.kind)),
+    );
+    expect(await largestConvertibleAmount(guarded)).toBeGreaterThanOrEqual(1_000_000);
   });
 
   describe('a rate stored before rates were checked', () => {

@@ -6,6 +6,10 @@ import { MAX_POSTBACK_PAYOUT } from '@switchyard/domain';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Database } from '../../store/schema.js';
+import { type Scope, scopeCondition } from '../../store/scope.js';
+
+/** Every workspace's amounts: a rate is the instance's, and converts them all. */
+const INSTANCE: Scope = { instance: true };
 
 /** Amounts are rounded to millionths by multiplying first (traffic/postback.ts). */
 const ROUNDING = 1e6;
@@ -21,6 +25,7 @@ export async function largestConvertibleAmount(db: Kysely<Database>): Promise<nu
     const row = await db
       .selectFrom('conversions')
       .select(sql<number | string | null>`max(abs(${sql.ref(column)}))`.as('largest'))
+      .where(scopeCondition(INSTANCE, 'workspace_id'))
       .where(column, '<', FINITE_LIMIT)
       .where(column, '>', -FINITE_LIMIT)
       .executeTakeFirst();
@@ -30,6 +35,7 @@ export async function largestConvertibleAmount(db: Kysely<Database>): Promise<nu
   const offers = await db
     .selectFrom('config_records')
     .select('body')
+    .where(scopeCondition(INSTANCE, 'workspace_id'))
     .where('kind', 'in', ['offers', 'tracker-offers'])
     .execute();
   for (const { body } of offers) {
