@@ -40,6 +40,7 @@ import { errorHandler } from './http/error-handler.js';
 import { lenientJsonBody } from './http/json-body.js';
 import { answerJsonLd } from './http/json-ld.js';
 import { collectApiRoutes, openApiRoutes } from './http/openapi.js';
+import { refuseNulInPathParams } from './http/path-params.js';
 import { securityHeaders } from './http/security-headers.js';
 import type { TrustProxy } from './http/trusted-proxies.js';
 import { shareLiveEvents } from './live/redis-live.js';
@@ -154,6 +155,7 @@ async function createServer(
 
   securityHeaders(app);
   lenientJsonBody(app);
+  refuseNulInPathParams(app);
   app.setErrorHandler(errorHandler);
 
   const sessions = new Sessions(store.db);

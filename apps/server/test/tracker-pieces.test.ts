@@ -46,6 +46,25 @@ describe('macros', () => {
     const plain = "https://x.example/p;a=1/?q=[x]&r={aff_sub}&s=~!$'()*+,";
     expect(compileUrlTemplate(plain).fill({})).toBe(plain);
   });
+
+  // Issue 41, point 6: traffic source postbacks, landers and offers are all filled here.
+  it('gives no URL whose scheme, userinfo or host a macro chose (a template stored before the check)', () => {
+    for (const source of [
+      'https://\\{var1}/x',
+      'https://{var1}/x',
+      'https://a.example@{var1}/',
+      'https:/\\{var1}.example/',
+    ]) {
+      const template = compileUrlTemplate(source);
+      expect(template.fill({ var1: 'evil.example' }), source).toBeNull();
+      expect(template.fill({}, { var1: 'evil.example' }), source).toBeNull();
+    }
+    // Empty, a macro in the host would hand it the path: `https:///x` is `https://x/`.
+    expect(compileUrlTemplate('https://{var1}/x').fill({})).toBeNull();
+    expect(compileUrlTemplate('https://x.example\\{var1}').fill({ var1: 'evil.example' })).toBe(
+      'https://x.example\\evil.example',
+    );
+  });
 });
 
 describe('event ids', () => {

@@ -24,8 +24,8 @@ export type CostFilterKey = (typeof COST_FILTER_KEYS)[number];
 /** Largest amount a cost update accepts. */
 export const MAX_COST_AMOUNT = 1e9;
 
-/** Lines at most in one CSV cost import. */
-export const MAX_COST_IMPORT_LINES = 5_000;
+/** Lines at most in one CSV cost import (issue 41: 100,000 answer within seconds). */
+export const MAX_COST_IMPORT_LINES = 100_000;
 
 /** Columns of a CSV cost import line. */
 export const COST_IMPORT_COLUMNS = ['date', 'campaign', 'var_name', 'var_value', 'amount'] as const;

@@ -12,6 +12,13 @@ describe('macro URLs', () => {
     'https://example.com{var1}',
     'https://exa}mple.com/',
     'HTTPS://{VAR1}',
+    // Issue 41: read as a browser reads them.
+    'https://\\{var1}/x',
+    'https:/\\{var1}/x',
+    'https:{var1}/x',
+    'https:\\\\{var1}.example.com/x',
+    'https://\t{var1}/x',
+    'https://u:{var1}\\@example.com/',
   ])('refuses a macro in the host of %s', (url) => {
     expect(hasMacroInHost(url)).toBe(true);
     const result = ZMacroUrl.safeParse(url);

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { ALL_CONDITION_TEXT, conditionValueMessage, parseConditionText, pruneCondition } from './conditions/index.js';
 import { VALIDATION_MESSAGES as M } from './messages.js';
+import { macroReachesOrigin } from './url-origins.js';
 
 export const ZName = z
   .string({ error: M.required })
@@ -28,11 +29,13 @@ const URL_AUTHORITY = /^[a-z][a-z0-9+.-]*:\/\/([^/?#\\]*)/i;
 
 /**
  * Whether a macro (any `{` or `}`) stands in a URL's host (issue 18): filled from a visitor's parameters,
- * it would send them, or a postback, anywhere. Macros stay allowed in the path and the query.
+ * it would send them, or a postback, anywhere. Macros stay allowed in the path and the query. Issue 41:
+ * also where a browser reads the host (url-origins.ts), which the text before a backslash need not show.
  */
 export function hasMacroInHost(url: string): boolean {
-  const authority = URL_AUTHORITY.exec(url.trim())?.[1];
-  return authority !== undefined && /[{}]/.test(authority);
+  const text = url.trim();
+  const authority = URL_AUTHORITY.exec(text)?.[1];
+  return (authority !== undefined && /[{}]/.test(authority)) || macroReachesOrigin(text);
 }
 
 /** An http(s) URL that may carry macros such as `{clickid}`, though not in its host. */

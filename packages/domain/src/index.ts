@@ -35,3 +35,4 @@ export * from './resources/index.js';
 export * from './tags.js';
 export * from './templates.js';
 export * from './traffic-shares.js';
+export * from './url-origins.js';

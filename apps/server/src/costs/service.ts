@@ -14,7 +14,7 @@ import type { Database } from '../store/schema.js';
 import { type Scope, scopeCondition } from '../store/scope.js';
 
 /** Costs are stored to the millionth: each click gets amount / N so rounded, the remainder on the last. */
-const MICROS = 1_000_000;
+export const MICROS = 1_000_000;
 
 /** Ids per UPDATE … WHERE id IN (…): well under SQLite's and PostgreSQL's parameter limits. */
 const ID_CHUNK = 900;
@@ -56,7 +56,7 @@ const PAGE = 20_000;
  * turn (setImmediate), so clicks are answered meanwhile (they need only the journal); the transaction
  * still holds the write lock, and the event writer stores what waited once it commits.
  */
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+export const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function updateCampaignCost(
   store: Store,
@@ -154,7 +154,7 @@ export async function updateCampaignCost(
 }
 
 /** Deltas of one cube row added together (pages of clicks share cube rows), in key order. */
-function mergeDeltas(deltas: readonly RollupDelta[]): RollupDelta[] {
+export function mergeDeltas(deltas: readonly RollupDelta[]): RollupDelta[] {
   const merged = new Map<string, RollupDelta>();
   for (const delta of deltas) {
     const key = [delta.workspace_id, delta.cube, delta.bucket, delta.k1, delta.k2].join('\u0000');

@@ -96,19 +96,14 @@ export async function routeLead(
   if (parts.live.listening) parts.live.publish(leadEvent(row, campaign.workspaceId));
   parts.registrations.set(hash, (parts.registrations.get(hash) ?? 0) + 1);
   const offer = decision.offer;
+  // An API offer's `{clickid}` is the lead: postbacks name it back. No URL whose host a macro chose.
+  const url = offer?.url.fill(macroValues(row, leadId, leadId, vars), vars) ?? null;
   return {
     kind: 'routed',
     event,
     body: {
       lead_id: leadId,
-      offer: offer
-        ? {
-            external_id: offer.externalId,
-            name: offer.name,
-            // An API offer's `{clickid}` is the lead: postbacks name it back.
-            url: offer.url.fill(macroValues(row, leadId, leadId, vars), vars),
-          }
-        : null,
+      offer: offer && url !== null ? { external_id: offer.externalId, name: offer.name, url } : null,
       path_group: decision.group ? { id: decision.group.id, name: decision.group.name } : null,
       reason: decision.reason,
     },

@@ -15,6 +15,8 @@ export const ZCostImportLine = z.object({
   status: z.number().int(),
   clicks: z.number().int().min(0),
   message: z.string().nullable(),
+  /** Issue 41: the column (from 1) of the field the message is about, when it is about one. */
+  column: z.number().int().positive().nullable(),
 });
 export type CostImportLine = z.infer<typeof ZCostImportLine>;
 

@@ -55,6 +55,26 @@ describe('values a field cannot hold (issue 24)', () => {
     });
   });
 
+  it.each([
+    ['25:99', '10:00', 'UTC', '25:99'],
+    ['09:00', '24:00', 'UTC', '24:00'],
+    ['09:60', '10:00', 'UTC', '09:60'],
+    ['09:00', '17:00', 'Mars/Olympus', 'Mars/Olympus'],
+    ['09:00', '17:00', 'Europe/Nowhere', 'Europe/Nowhere'],
+  ])('timeOfDay refuses %s–%s in %s, naming %s (issue 41)', (Start, End, Timezone, bad) => {
+    const leaf = { type: 'BetweenCondition', data: { Var: 'timeOfDay', Values: { Start, End, Timezone } } };
+    expect(problemOf(and(leaf as ConditionNode))).toEqual({ kind: 'value', field: 'timeOfDay', value: bad });
+  });
+
+  it.each([
+    ['00:00', '23:59', 'UTC'],
+    ['22:00', '06:00', 'Asia/Tokyo'],
+    ['09:00', '17:00', ''],
+  ])('timeOfDay takes %s–%s in %j', (Start, End, Timezone) => {
+    const leaf = { type: 'BetweenCondition', data: { Var: 'timeOfDay', Values: { Start, End, Timezone } } };
+    expect(problemOf(leaf as ConditionNode)).toBeUndefined();
+  });
+
   it('allows matching by part only on isp (contains) and referrer (contains, starts with, ends with)', () => {
     expect(problemOf(inLeaf('isp', 'contains', ['amazon']))).toBeUndefined();
     expect(problemOf(inLeaf('referrer', 'ends with', ['.ru']))).toBeUndefined();

@@ -51,8 +51,23 @@ function validListValue(field: string, value: string): boolean {
   }
 }
 
+/** `HH:MM` on a 24-hour clock: the shape alone (`\d\d:\d\d`) let `25:99` through (issue 41, point 8). */
+export function isTimeOfDay(text: string): boolean {
+  const match = /^(\d\d):(\d\d)$/.exec(text);
+  return match !== null && Number(match[1]) < 24 && Number(match[2]) < 60;
+}
+
+/** A rule's zone: empty (UTC) or one the runtime knows, for every rule that reads the clock. */
+const validZone = (zone: string | undefined) => !zone || isTimeZone(zone);
+
 function leafProblem(leaf: LeafCondition): ConditionValueProblem | undefined {
   const field = leaf.data.Var;
+  // A time window reads the clock whatever its field is named, so each one's times and zone are checked.
+  if (leaf.type === 'BetweenCondition') {
+    const { Start, End, Timezone } = leaf.data.Values;
+    const bad = [Start, End].find((time) => !isTimeOfDay(time)) ?? (validZone(Timezone) ? undefined : Timezone);
+    return bad === undefined ? undefined : { kind: 'value', field, value: bad };
+  }
   const known = CONDITION_FIELDS.find((candidate) => candidate.var === field);
   if (leaf.type === 'InCondition') {
     // Matching by part is for the fields that allow it; any other InCondition stays IN or NOT IN.
@@ -66,7 +81,7 @@ function leafProblem(leaf: LeafCondition): ConditionValueProblem | undefined {
       const bad = leaf.data.Values.find((value) => !validListValue(field, value));
       if (bad !== undefined) return { kind: 'value', field, value: bad };
       const zone = leaf.data.Timezone;
-      if (field === 'weekday' && zone && !isTimeZone(zone)) return { kind: 'value', field, value: zone };
+      if (field === 'weekday' && !validZone(zone)) return { kind: 'value', field, value: zone ?? '' };
       return undefined;
     }
     case 'CompareIntCondition': {

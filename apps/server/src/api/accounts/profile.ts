@@ -10,6 +10,7 @@ import type { Kysely } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
 import { InMemoryLoginLimiter, type LoginLimiter } from '../../auth/login-limiter.js';
 import { hashPassword, verifyPassword } from '../../auth/password.js';
+import { endWhatThePasswordOpened } from '../../auth/password-changed.js';
 import type { Sessions } from '../../auth/sessions.js';
 import { NotFoundError, TooManyRequestsError, ValidationError } from '../../errors.js';
 import { now } from '../../store/database.js';
@@ -81,7 +82,7 @@ export class ProfileService {
         .set({ password_hash: passwordHash, updated_at: now() })
         .where('id', '=', actor.userId)
         .execute();
-      await this.sessions.revokeAllOf(actor.userId, actor.sessionId, trx);
+      await endWhatThePasswordOpened(trx, this.sessions, actor.userId, actor.sessionId);
     });
     return this.get(actor);
   }

@@ -10,6 +10,7 @@ import {
 } from '@switchyard/domain';
 import type { Kysely } from 'kysely';
 import { hashPassword } from '../../auth/password.js';
+import { endWhatThePasswordOpened } from '../../auth/password-changed.js';
 import { hashToken, type Sessions } from '../../auth/sessions.js';
 import { ForbiddenError, ValidationError } from '../../errors.js';
 import { isUniqueViolation, now } from '../../store/database.js';
@@ -162,13 +163,7 @@ export class RecoveryService {
         .set({ password_hash: passwordHash, email_verified: 1, needs_verification: 0, updated_at: now() })
         .where('id', '=', userId)
         .execute();
-      await trx
-        .deleteFrom('account_tokens')
-        .where('user_id', '=', userId)
-        .where('purpose', '=', 'reset-password')
-        .where('used_at', 'is', null)
-        .execute();
-      await this.sessions.revokeAllOf(userId, undefined, trx);
+      await endWhatThePasswordOpened(trx, this.sessions, userId);
     });
     return { message: 'ok' };
   }

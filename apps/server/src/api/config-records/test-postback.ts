@@ -51,6 +51,7 @@ export function testPostbackRoutes(app: FastifyInstance, options: TargetOptions)
       throw refused();
     }
     const url = compileUrlTemplate(template).fill(samplePostbackValues(new Date()));
+    if (url === null) throw new ValidationError({ url: [VALIDATION_MESSAGES.macroInHost] });
     const started = performance.now();
     const result = await sendOutbound(url, {
       ...options,

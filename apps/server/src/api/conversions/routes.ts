@@ -9,6 +9,7 @@ import { ValidationError } from '../../errors.js';
 import type { Database } from '../../store/schema.js';
 import type { TrafficEngine } from '../../traffic/engine.js';
 import { paramsOf } from '../../traffic/rules/postback-rules.js';
+import { csvProblemsError, readCsvLines } from '../csv-lines.js';
 import { authorize } from '../guard.js';
 import { parseInput } from '../parse.js';
 
@@ -27,22 +28,22 @@ function importBody(body: unknown): unknown {
   return body;
 }
 
-/** The lines of an import, each split into its columns; a header line naming `clickid` is skipped. */
+/**
+ * The lines of an import, each read into its columns (a header line naming `clickid` is skipped); a line
+ * that cannot be read as CSV refuses the import, naming its line and column, before anything is counted.
+ */
 export function importLines(text: string): { line: number; text: string; values: Record<string, string> }[] {
-  const lines: { line: number; text: string; values: Record<string, string> }[] = [];
-  text.split(/\r?\n/).forEach((raw, index) => {
-    const line = raw.trim();
-    if (line === '' || (index === 0 && /^clickid\s*[,;\t]/i.test(line))) return;
-    const cells = line.split(/[,;\t]/).map((cell) => cell.trim().replace(/^"(.*)"$/, '$1'));
+  const { lines, problems } = readCsvLines(text, (cells) => cells[0]?.toLowerCase() === 'clickid');
+  if (problems.length > 0) throw csvProblemsError(problems);
+  return lines.map(({ line, text: sent, cells }) => {
     const values: Record<string, string> = {};
     IMPORT_COLUMNS.forEach((name, column) => {
       const cell = cells[column];
       // Whole: a value past POSTBACK_TEXT_LIMITS is refused by paramsOf, never cut (issue 41).
       if (cell) values[name] = cell;
     });
-    lines.push({ line: index + 1, text: line.slice(0, 500), values });
+    return { line, text: sent, values };
   });
-  return lines;
 }
 
 export function conversionRoutes(app: FastifyInstance, db: Kysely<Database>, engine: TrafficEngine): void {

@@ -10,6 +10,7 @@ import {
 import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
 import { hashPassword } from '../../auth/password.js';
+import { endWhatThePasswordOpened } from '../../auth/password-changed.js';
 import type { Sessions } from '../../auth/sessions.js';
 import { isRoot, workspaceOf } from '../../auth/workspace.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
@@ -226,12 +227,16 @@ export class UsersService implements ResourceService<User, TUserForm, TUserUpdat
           .where('id', '=', userId)
           .execute();
         await this.replaceLinks(trx, userId, form);
-        if (!form.active) {
-          await this.sessions.revokeAllOf(userId, undefined, trx);
-        } else if (passwordHash) {
-          // A new password ends the user's other sessions; the one making the change stays.
-          await this.sessions.revokeAllOf(userId, userId === actor.userId ? actor.sessionId : undefined, trx);
+        if (passwordHash) {
+          // A new password ends the user's reset links and other sessions; the one making the change stays.
+          await endWhatThePasswordOpened(
+            trx,
+            this.sessions,
+            userId,
+            userId === actor.userId ? actor.sessionId : undefined,
+          );
         }
+        if (!form.active) await this.sessions.revokeAllOf(userId, undefined, trx);
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw emailTaken();

@@ -3,7 +3,7 @@
 // `{external_id}`, `{subaff}`, `{var1}`…`{var10}`, `{utm_*}`. Values are URL-encoded; a known macro
 // without a value becomes empty; any other `{name}` is left as written (it may be the network's own).
 // The names are the domain's (`URL_MACROS`), which the dashboard lists beside each URL field.
-import { isKnownMacro } from '@switchyard/domain';
+import { isKnownMacro, originEndsBefore, urlOrigin } from '@switchyard/domain';
 
 export type MacroValues = Readonly<Record<string, string | number | null | undefined>>;
 
@@ -12,9 +12,10 @@ export interface UrlTemplate {
   readonly source: string;
   /**
    * The URL with its macros filled from `values`, and from `vars` for a name `values` does not hold
-   * (two objects rather than one merged: filling runs on every click).
+   * (two objects rather than one merged: filling runs on every click); null when the filled URL's
+   * scheme, userinfo or host is not the template's (issue 41, point 6): nobody is sent there.
    */
-  fill(values: MacroValues, vars?: MacroValues): string;
+  fill(values: MacroValues, vars?: MacroValues): string | null;
 }
 
 const MACRO = /\{([A-Za-z0-9_]+)\}/g;
@@ -53,6 +54,9 @@ export function compileUrlTemplate(source: string): UrlTemplate {
     const url = literals[0]!;
     return { source, fill: () => url };
   }
+  // Saving refuses a macro that reaches the origin, but a URL stored before that check may hold one.
+  // Parsed again only then: the text before the first macro fixes the origin of nearly every URL.
+  const pinned = originEndsBefore(literals[0]!) ? undefined : urlOrigin(source);
   return {
     source,
     fill(values, vars) {
@@ -63,7 +67,8 @@ export function compileUrlTemplate(source: string): UrlTemplate {
         if (value !== undefined && value !== null) url += encodeURIComponent(String(value));
         url += literals[index + 1]!;
       }
-      return url;
+      if (pinned === undefined) return url;
+      return pinned !== null && urlOrigin(url) === pinned ? url : null;
     },
   };
 }
