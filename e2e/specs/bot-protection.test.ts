@@ -3,7 +3,8 @@ import { apiLogin, apiRequest, createUser } from '../support/api.js';
 import { admin, logIn, useBrowser } from '../support/browser.js';
 
 // Issue 24: an administrator opens Bot protection from the menu, adds a datacenter network, saves, and
-// finds it there after a reload; whoever may only read users sees the list without the controls.
+// finds it there after a reload; whoever may only read the instance's settings (issue 40) sees the list
+// without the controls.
 
 const browser = useBrowser();
 let adminToken = '';
@@ -55,8 +56,8 @@ describe('bot protection', () => {
     expect(saved.datacenter_asns).toContainEqual({ asn, name: 'E2E Hosting' });
   });
 
-  it('shows the list without the controls to a user who may only read users', async () => {
-    const reader = await createUser(adminToken, ['/general/user/get']);
+  it("shows the list without the controls to a user who may only read the instance's settings", async () => {
+    const reader = await createUser(adminToken, ['/instance/settings/get']);
     const page = await browser.newPage();
     await logIn(page, reader.email, reader.password);
     await page.goto('/admin/bot-protection');

@@ -12,6 +12,7 @@ import { configRecordRoutes } from './api/config-records/routes.js';
 import type { ConfigChangeListener } from './api/config-records/service.js';
 import { simulateRoutes } from './api/config-records/simulate.js';
 import { conversionRoutes } from './api/conversions/routes.js';
+import { currencyRateRoutes } from './api/currency-rates/routes.js';
 import { requestToken } from './api/guard.js';
 import { referenceDataRoutes } from './api/reference-data/routes.js';
 import { roleRoutes } from './api/roles/routes.js';
@@ -276,6 +277,7 @@ async function createServer(
       eventTableRoutes(api, store.db);
       eventReplayRoutes(api, store.db, engine);
       conversionRoutes(api, store.db, engine);
+      currencyRateRoutes(api, store.db);
       costRoutes(api, store, engine);
       simulateRoutes(api, engine);
       liveRoutes(api, engine.live);

@@ -60,8 +60,12 @@ forEachDatabase('accounts', (db) => {
       expectError(await post(ctx.app, 'login', { email, password: STRONG_PASSWORD }), 401);
     });
 
-    it('is switched by a user manager only, who cannot hand out a role above their own', async () => {
-      const reader = await createUserWithPermissions(ctx.app, ctx.adminToken, ['/general/user/get']);
+    it("is switched by the instance's settings managers only, who cannot hand out a role above their own", async () => {
+      // Issue 40: the instance's, not a user manager's.
+      const userManager = await createUserWithPermissions(ctx.app, ctx.adminToken, ['/general/user']);
+      expectError(await get(ctx.app, 'account-settings', userManager.token), 403);
+      expectError(await put(ctx.app, 'account-settings', { registration_enabled: true }, userManager.token), 403);
+      const reader = await createUserWithPermissions(ctx.app, ctx.adminToken, ['/instance/settings/get']);
       expect((await get(ctx.app, 'account-settings', reader.token)).json()).toEqual({
         registration_enabled: false,
         registration_role_id: null,
@@ -70,7 +74,7 @@ forEachDatabase('accounts', (db) => {
       expectError(await put(ctx.app, 'account-settings', { registration_enabled: true }, reader.token), 403);
 
       const roles = await seededRoles(ctx.app, ctx.adminToken);
-      const manager = await createUserWithPermissions(ctx.app, ctx.adminToken, ['/general/user']);
+      const manager = await createUserWithPermissions(ctx.app, ctx.adminToken, ['/instance/settings']);
       const grant = { registration_enabled: false, registration_role_id: roles.Administrator };
       const refused = expectError(await put(ctx.app, 'account-settings', grant, manager.token), 403);
       expect(refused.errors?.registration_role_id).toEqual(['You cannot grant a permission you do not hold']);

@@ -17,11 +17,12 @@ import {
 // server runs; on PostgreSQL they are told to use pg_dump.
 forEachDatabase('backups through the API', (db) => {
   const context = useSeededApp(db);
-  let trackerUser: TestUser;
+  let workspaceAdmin: TestUser;
   const scratch: string[] = [];
 
   beforeAll(async () => {
-    trackerUser = await createUserWithPermissions(context.app, context.adminToken, ['/tracker']);
+    // Issue 40: every workspace section, as a workspace's administrator holds them, but not the instance's.
+    workspaceAdmin = await createUserWithPermissions(context.app, context.adminToken, ['/api', '/tracker', '/general']);
   });
   afterAll(async () => {
     for (const dir of scratch) await rm(dir, { recursive: true, force: true });
@@ -31,10 +32,10 @@ forEachDatabase('backups through the API', (db) => {
     context.app.inject({ method, url, headers: bearer(token) });
 
   it('is refused to whoever does not administer the instance', async () => {
-    expectError(await call('GET', '/api/backups', trackerUser.token), 403);
-    expectError(await call('POST', '/api/backups', trackerUser.token), 403);
-    expectError(await call('GET', '/api/backups/switchyard-20260101-000000.db', trackerUser.token), 403);
-    expectError(await call('DELETE', '/api/backups/switchyard-20260101-000000.db', trackerUser.token), 403);
+    expectError(await call('GET', '/api/backups', workspaceAdmin.token), 403);
+    expectError(await call('POST', '/api/backups', workspaceAdmin.token), 403);
+    expectError(await call('GET', '/api/backups/switchyard-20260101-000000.db', workspaceAdmin.token), 403);
+    expectError(await call('DELETE', '/api/backups/switchyard-20260101-000000.db', workspaceAdmin.token), 403);
   });
 
   if (db.kind === 'sqlite') {
@@ -60,7 +61,7 @@ forEachDatabase('backups through the API', (db) => {
       try {
         expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
         const users = copy.prepare('SELECT email FROM users').pluck().all();
-        expect(users).toContain(trackerUser.email);
+        expect(users).toContain(workspaceAdmin.email);
       } finally {
         copy.close();
       }

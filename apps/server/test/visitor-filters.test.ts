@@ -425,9 +425,9 @@ forEachDatabase('routing on what is read off the visitor', (db) => {
       expect((await click(campaign, { ip: HOME_IP, userAgent: DESKTOP })).host).toBe('miss.example');
     });
 
-    it('is read by administrators and edited by those who may edit users', async () => {
-      const reader = await createUserWithPermissions(app, token, ['/general/user/get']);
-      const stranger = await createUserWithPermissions(app, token, ['/tracker/campaign']);
+    it("is read and edited under the instance's settings permission (issue 40), not the users'", async () => {
+      const reader = await createUserWithPermissions(app, token, ['/instance/settings/get']);
+      const stranger = await createUserWithPermissions(app, token, ['/general/user']);
       const read = await app.inject({ method: 'GET', url: '/api/bot-protection', headers: bearer(reader.token) });
       expect(read.statusCode).toBe(200);
       for (const method of ['PUT', 'DELETE'] as const) {

@@ -60,19 +60,18 @@ describe('side menu (§2.3)', () => {
     expect(headings(permissions)).toEqual(expected);
   });
 
-  it('shows Currency rates to whoever may see the workspaces', () => {
-    expect(routes(['/general/workspace/get'])).toEqual([
-      '/admin',
-      '/admin/workspaces',
-      '/admin/currency-rates',
-      '/admin/history',
-    ]);
-    expect(routes(['/general/affiliate-network/get'])).not.toContain('/admin/currency-rates');
+  it("shows Currency rates and Bot protection to the instance's administrators only (issue 40)", () => {
+    expect(routes(['/general/workspace/get'])).toEqual(['/admin', '/admin/workspaces', '/admin/history']);
+    expect(routes(['/api', '/tracker', '/general'])).not.toContain('/admin/currency-rates');
+    expect(routes(['/api', '/tracker', '/general'])).not.toContain('/admin/bot-protection');
+    expect(routes(['/instance/settings/get'])).toEqual(['/admin', '/admin/currency-rates', '/admin/bot-protection']);
   });
 
   it('shows Backups to whoever may change the instance-wide settings, and to nobody who only reads them (issue 39)', () => {
-    expect(routes(['/general/user/update'])).toContain('/admin/backups');
-    expect(routes(['/general/user/get'])).not.toContain('/admin/backups');
+    expect(routes(['/instance/settings/update'])).toContain('/admin/backups');
+    expect(routes(['/instance/settings/get'])).not.toContain('/admin/backups');
+    // Issue 40: a workspace's administrator is not the instance's.
+    expect(routes(['/api', '/tracker', '/general'])).not.toContain('/admin/backups');
   });
 
   it('shows the live view to whoever may get reports, and to nobody else (issue 25)', () => {

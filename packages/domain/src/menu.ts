@@ -20,7 +20,8 @@ export interface MenuSection {
   entries: MenuEntry[];
 }
 
-const HEADING_SHOWN_FOR: Record<Section, readonly string[]> = {
+/** The instance's settings have no heading of their own: their screens sit in General. */
+const HEADING_SHOWN_FOR: Record<Exclude<Section, 'instance'>, readonly string[]> = {
   api: ['flow', 'campaign', 'offer'],
   tracker: ['flow', 'campaign', 'offer', 'lander'],
   general: ['traffic-source', 'affiliate-network', 'workspace'],
@@ -48,23 +49,23 @@ const SCREEN_ENTRIES: readonly { section: Section; after: ResourceName | null; e
     },
   },
   {
-    // Issue 18: whoever may see the workspaces (and their currency) may see the rates they convert by.
+    // Issue 18: the rates conversions are converted by; issue 40: the instance's, not a workspace's.
     section: 'general',
     after: 'workspaces',
     entry: {
       labelKey: 'menu.currency-rates',
       route: '/admin/currency-rates',
-      permission: { section: 'general', resource: 'workspace', action: 'get' },
+      permission: { section: 'instance', resource: 'settings', action: 'get' },
     },
   },
   {
-    // Issue 24: the server-wide bot protection settings, read with the users like registration settings.
+    // Issue 24: the server-wide bot protection settings; issue 40: for the instance's administrators.
     section: 'general',
     after: 'users',
     entry: {
       labelKey: 'menu.bot-protection',
       route: '/admin/bot-protection',
-      permission: { section: 'general', resource: 'user', action: 'get' },
+      permission: { section: 'instance', resource: 'settings', action: 'get' },
     },
   },
   {
@@ -74,7 +75,7 @@ const SCREEN_ENTRIES: readonly { section: Section; after: ResourceName | null; e
     entry: {
       labelKey: 'menu.backups',
       route: '/admin/backups',
-      permission: { section: 'general', resource: 'user', action: 'update' },
+      permission: { section: 'instance', resource: 'settings', action: 'update' },
     },
   },
   {

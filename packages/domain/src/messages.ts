@@ -29,6 +29,7 @@ export const VALIDATION_MESSAGES = {
   conditionTooLarge: 'The condition has too many parts',
   invalidCurrency: 'Unknown currency',
   currencyWithoutRate: 'This currency has no rate: add one under Currency rates first',
+  rateOverflows: 'This rate would turn a payout into an amount too large to keep',
   invalidAddress: 'Not an IP address or CIDR range',
   invalidCountry: 'Unknown country',
   invalidTimezone: 'Unknown time zone',

@@ -34,6 +34,13 @@ describe('can (§6)', () => {
     [['/'], 'tracker', 'reports', 'money', true],
     [['/api'], 'tracker', 'reports', 'money', false],
     [[], 'api', 'offer', 'get', false],
+    // Issue 40: the instance's settings are granted by the root or their own section, never by every
+    // workspace section held together.
+    [['/'], 'instance', 'settings', 'update', true],
+    [['/instance'], 'instance', 'settings', 'update', true],
+    [['/instance/settings/get'], 'instance', 'settings', 'update', false],
+    [['/api', '/tracker', '/general'], 'instance', 'settings', 'get', false],
+    [['/general/workspace', '/general/user'], 'instance', 'settings', 'update', false],
   ] as const)('%j on %s/%s/%s → %s', (held, section, resource, action, expected) => {
     expect(can(holder(...held), section, resource, action)).toBe(expected);
   });
@@ -60,6 +67,7 @@ describe('permission catalogue', () => {
     expect(all).toContain('/tracker/lander/archive');
     expect(all).toContain('/tracker/reports/get');
     expect(all).toContain('/tracker/reports/money');
+    expect(all).toContain('/instance/settings/update');
     expect(all).not.toContain('/tracker/reports/create');
     expect(all).not.toContain('/tracker/offer/money');
     expect(all).not.toContain('/api/campaign/money');
@@ -87,6 +95,10 @@ describe('granting (nobody grants what they do not hold)', () => {
   it('returns what the granter lacks', () => {
     expect(ungrantable(holder('/api'), ['/api/offer/get', '/tracker', '/'])).toEqual(['/tracker', '/']);
     expect(ungrantable(holder('/'), ['/api', '/tracker'])).toEqual([]);
+    // Issue 40: a workspace's administrator cannot make an instance administrator.
+    expect(ungrantable(holder('/api', '/tracker', '/general'), ['/instance/settings/update'])).toEqual([
+      '/instance/settings/update',
+    ]);
   });
 
   it('normalizes to the most general strings', () => {

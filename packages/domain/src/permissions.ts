@@ -1,6 +1,6 @@
 // §6: a check passes when the user holds the root, the section, the resource or the action itself.
 
-export const SECTIONS = ['api', 'tracker', 'general'] as const;
+export const SECTIONS = ['api', 'tracker', 'general', 'instance'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 /** The actions of a resource's records. */
@@ -13,6 +13,15 @@ export const ACTIONS = ['get', 'create', 'update', 'archive'] as const;
 export const REPORT_ACTIONS = ['get', 'money'] as const;
 
 export type Action = (typeof ACTIONS)[number] | (typeof REPORT_ACTIONS)[number];
+
+/**
+ * Issue 40: the settings of the whole instance (currency rates, bot protection, registration and account
+ * settings) are no workspace's. Reading and changing them needs `/instance/settings/…`, a section of its
+ * own so that holding every workspace section (`/api`, `/tracker`, `/general`) does not grant it. The
+ * seeded Administrator role holds the root, which covers it; since nobody grants what they do not hold
+ * (`ungrantable`), only an instance administrator can make another.
+ */
+export const INSTANCE_SETTINGS_ACTIONS = ['get', 'update'] as const;
 
 /** The permission that shows money figures (held by root, `/tracker` and `/tracker/reports` too). */
 export const MONEY_PERMISSION = '/tracker/reports/money';
@@ -45,6 +54,9 @@ export const PERMISSION_CATALOGUE = {
     workspace: ['get', 'create', 'update'],
     user: ['get', 'create', 'update'],
     role: ['get'],
+  },
+  instance: {
+    settings: INSTANCE_SETTINGS_ACTIONS,
   },
 } as const satisfies Record<Section, Record<string, readonly Action[]>>;
 

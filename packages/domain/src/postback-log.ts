@@ -21,7 +21,9 @@ import { isTimeZone } from './reports.js';
  * - invalid_payout, unknown_currency: refused with nothing counted;
  * - unknown_status (issue 41): a status the postback event's mapping does not list, refused unless the
  *   event takes unknown statuses as pending; too_long: a value, a parameter's name or the number of
- *   parameters past POSTBACK_TEXT_LIMITS, refused rather than cut.
+ *   parameters past POSTBACK_TEXT_LIMITS, refused rather than cut;
+ * - unconvertible_payout: refused, its payout converted into the workspace's currency not being a
+ *   finite amount (issue 40: never stored).
  */
 export const POSTBACK_OUTCOMES = [
   'converted',
@@ -36,6 +38,7 @@ export const POSTBACK_OUTCOMES = [
   'unknown_currency',
   'unknown_status',
   'too_long',
+  'unconvertible_payout',
 ] as const;
 export type PostbackOutcome = (typeof POSTBACK_OUTCOMES)[number];
 
@@ -53,6 +56,7 @@ export const POSTBACK_OUTCOME_STATUS: Record<PostbackOutcome, number> = {
   unknown_currency: 400,
   unknown_status: 400,
   too_long: 400,
+  unconvertible_payout: 400,
 };
 
 /**

@@ -1,6 +1,7 @@
 import { type Action, can, type Section } from '@switchyard/domain';
 import type { FastifyRequest } from 'fastify';
 import type { Actor } from '../auth/actor.js';
+import { canInstance, type InstanceAction } from '../auth/instance.js';
 import { ForbiddenError, UnauthorizedError } from '../errors.js';
 
 declare module 'fastify' {
@@ -42,5 +43,12 @@ export function requireActor(request: FastifyRequest): Actor {
 export function authorize(request: FastifyRequest, section: Section, resource: string, action: Action): Actor {
   const actor = requireActor(request);
   if (!can(actor, section, resource, action)) throw new ForbiddenError();
+  return actor;
+}
+
+/** Issue 40: the instance's settings, by a signed-in user holding `/instance/settings/<action>`. */
+export function authorizeInstance(request: FastifyRequest, action: InstanceAction): Actor {
+  const actor = requireActor(request);
+  if (!canInstance(actor, action)) throw new ForbiddenError();
   return actor;
 }

@@ -241,8 +241,8 @@ const FIGURES: Record<Source, Record<string, string>> = {
     approved: "sum(if(is_conversion = 1 AND state = 'approved', 1, 0))",
     pending: "sum(if(is_conversion = 1 AND state = 'pending', 1, 0))",
     rejected: "sum(if(is_conversion = 1 AND state = 'rejected', 1, 0))",
-    revenue: "sum(if(state != 'rejected', payout, 0))",
-    revenue_confirmed: "sum(if(state = 'approved', payout, 0))",
+    revenue: "sum(if(state != 'rejected' AND isFinite(payout), payout, 0))",
+    revenue_confirmed: "sum(if(state = 'approved' AND isFinite(payout), payout, 0))",
   },
 };
 

@@ -45,8 +45,8 @@ const FIGURES: Record<AggregatePlan['source'], string[]> = {
     "coalesce(sum(case when is_conversion = 1 and state = 'approved' then 1 else 0 end), 0) as approved",
     "coalesce(sum(case when is_conversion = 1 and state = 'pending' then 1 else 0 end), 0) as pending",
     "coalesce(sum(case when is_conversion = 1 and state = 'rejected' then 1 else 0 end), 0) as rejected",
-    "coalesce(sum(case when state <> 'rejected' then payout else 0 end), 0) as revenue",
-    "coalesce(sum(case when state = 'approved' then payout else 0 end), 0) as revenue_confirmed",
+    "coalesce(sum(case when state <> 'rejected' and isfinite(payout) then payout else 0 end), 0) as revenue",
+    "coalesce(sum(case when state = 'approved' and isfinite(payout) then payout else 0 end), 0) as revenue_confirmed",
   ],
 };
 

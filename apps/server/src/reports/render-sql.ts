@@ -76,11 +76,20 @@ function networkCondition(source: Source, network: string | null, offers: readon
     : sql<SqlBool>`(${own} = ${network} or (${own} is null and ${byOffer}))`;
 }
 
+/**
+ * Issue 40: an amount as summed: 0 for one that is not finite (±Infinity or NaN, stored before payouts
+ * were checked) or NULL, so that one such row cannot make a whole total infinite, shown as null.
+ */
+function finiteAmount(column: string): RawBuilder<unknown> {
+  const value = sql.ref(column);
+  return sql`case when ${value} > -1e308 and ${value} < 1e308 then ${value} else 0 end`;
+}
+
 /** Conversions' figures (service.ts §Figures): counts by state, revenue of the rows not rejected, and approved. */
 function conversionFigures(): RawBuilder<unknown>[] {
   const counted = sql`${sql.ref('e.is_conversion')} = 1`;
   const state = sql.ref('e.state');
-  const payout = sql.ref('e.payout');
+  const payout = finiteAmount('e.payout');
   const count = (test: RawBuilder<unknown>, alias: string) =>
     sql`coalesce(sum(case when ${test} then 1 else 0 end), 0) as ${sql.ref(alias)}`;
   const amount = (test: RawBuilder<unknown>, alias: string) =>
@@ -99,7 +108,7 @@ const FIGURES: Record<Source, () => RawBuilder<unknown>[]> = {
   clicks: () => [
     sql`count(*) as ${sql.ref('clicks')}`,
     sql`coalesce(sum(${sql.ref('e.is_unique')}), 0) as ${sql.ref('unique_clicks')}`,
-    sql`coalesce(sum(${sql.ref('e.cost')}), 0) as ${sql.ref('cost')}`,
+    sql`coalesce(sum(${finiteAmount('e.cost')}), 0) as ${sql.ref('cost')}`,
   ],
   leads: () => [sql`count(*) as ${sql.ref('leads')}`],
   conversions: conversionFigures,

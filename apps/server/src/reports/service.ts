@@ -113,8 +113,18 @@ function ratio(numerator: number, denominator: number): number {
   return denominator === 0 ? 0 : numerator / denominator;
 }
 
+/** Issue 40: a sum that is not finite (an amount stored before they were checked) is shown as 0, never null. */
+function finiteCounts(counts: Counts): Counts {
+  const finite = { ...counts };
+  for (const name of Object.keys(finite) as (keyof Counts)[]) {
+    if (!Number.isFinite(finite[name])) finite[name] = 0;
+  }
+  return finite;
+}
+
 /** The derived figures of §Figures above. */
-export function figures(counts: Counts): ReportFigures {
+export function figures(summed: Counts): ReportFigures {
+  const counts = finiteCounts(summed);
   const revenue = round(counts.revenue);
   const revenueConfirmed = round(counts.revenue_confirmed);
   const cost = round(counts.cost);

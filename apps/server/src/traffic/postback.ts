@@ -178,6 +178,14 @@ export async function takePostback(parts: EngineParts, request: PostbackRequest)
 
   const amount = await convertedAmount(parts, params, workspace, row.offer_external_id, side);
   if (amount.unknown) return refuse('unknown_currency', `The currency ${amount.unknown} has no rate.`);
+  // Issue 40: a rate far off (stored before rates were checked) can convert to Infinity, which would
+  // spoil every report total of the workspace: refused, and said in the log, rather than stored.
+  const unconvertible = () =>
+    refuse(
+      'unconvertible_payout',
+      `The payout converted to ${workspace.currency} is too large to keep: check the currency rates.`,
+    );
+  if (amount.value !== undefined && !Number.isFinite(amount.value)) return unconvertible();
   // Issue 41: the limit holds on what is stored, in the workspace's currency.
   if (amount.value !== undefined && amount.value > MAX_POSTBACK_PAYOUT) {
     const limit = `${MAX_POSTBACK_PAYOUT.toLocaleString('en')} ${workspace.currency}`;
@@ -190,6 +198,8 @@ export async function takePostback(parts: EngineParts, request: PostbackRequest)
   const offerPayout =
     amount.value === undefined ? await offerPayoutIn(parts, workspace, row.offer_external_id, side) : undefined;
   const { payout, ruleId, source } = rulePayout(campaign, eventId, context, amount.value, offerPayout);
+  // The offer's payout, converted, too.
+  if (!Number.isFinite(payout)) return unconvertible();
   const conversionId = newEventId(now.getTime());
   const leadId = origin.kind === 'lead' ? origin.row.lead_id : null;
   const conversion: NewConversion & { state: ConversionState; event_key: string; txid_key: string } = {

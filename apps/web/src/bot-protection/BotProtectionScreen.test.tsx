@@ -9,8 +9,8 @@ import { AuthContext, type AuthContextValue } from '../app/auth/AuthContext';
 import { ControlProviders } from '../components/form/controls/renderControl';
 import { BotProtectionScreen } from './BotProtectionScreen';
 
-const READER = { id: 2, name: 'Rita', email: 'rita@example.test', permissions: ['/general/user/get'] };
-const ADMIN = { ...READER, permissions: ['/general/user/get', '/general/user/update'] };
+const READER = { id: 2, name: 'Rita', email: 'rita@example.test', permissions: ['/instance/settings/get'] };
+const ADMIN = { ...READER, permissions: ['/instance/settings'] };
 
 const SHIPPED: BotProtectionSettings = {
   datacenter_asns: [

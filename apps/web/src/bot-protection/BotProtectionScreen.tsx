@@ -29,12 +29,12 @@ import { useBotProtectionEditor } from './useBotProtectionEditor';
 
 /**
  * /admin/bot-protection (issue 24): what makes a click a bot, and the datacenter networks whose visitors
- * are bots. Server-wide like the registration settings: read with the users, edited by whoever may
- * change them.
+ * are bots. Server-wide like the registration settings: issue 40, read and edited under the
+ * instance's settings permission.
  */
 export function BotProtectionScreen() {
   const { t } = useTranslation('resources');
-  const canEdit = useCan('general', 'user', 'update');
+  const canEdit = useCan('instance', 'settings', 'update');
   const settings = useBotProtection();
   const editor = useBotProtectionEditor(settings.data);
   const [search, setSearch] = useState('');

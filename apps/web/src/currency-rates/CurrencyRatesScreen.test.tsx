@@ -9,8 +9,8 @@ import { AuthContext, type AuthContextValue } from '../app/auth/AuthContext';
 import { ControlProviders } from '../components/form/controls/renderControl';
 import { CurrencyRatesScreen } from './CurrencyRatesScreen';
 
-const READER = { id: 2, name: 'Rita', email: 'rita@example.test', permissions: ['/general/workspace/get'] };
-const ADMIN = { ...READER, permissions: ['/general/workspace/get', '/general/workspace/update'] };
+const READER = { id: 2, name: 'Rita', email: 'rita@example.test', permissions: ['/instance/settings/get'] };
+const ADMIN = { ...READER, permissions: ['/instance/settings'] };
 
 const RATES: CurrencyRates = {
   base: 'USD',

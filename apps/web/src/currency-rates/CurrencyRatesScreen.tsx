@@ -11,11 +11,11 @@ import { useCurrencyRatesEditor } from './useCurrencyRatesEditor';
 
 /**
  * /admin/currency-rates (issue 18): the rates conversions are converted by, units of each currency one
- * US dollar buys. Whoever may see workspaces reads them; whoever may change workspaces edits and adds.
+ * US dollar buys. Issue 40: the instance's, read and edited under the instance's settings permission.
  */
 export function CurrencyRatesScreen() {
   const { t } = useTranslation();
-  const canEdit = useCan('general', 'workspace', 'update');
+  const canEdit = useCan('instance', 'settings', 'update');
   const rates = useCurrencyRates();
   const editor = useCurrencyRatesEditor(rates.data);
   const base = rates.data?.base ?? 'USD';

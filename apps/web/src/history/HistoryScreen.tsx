@@ -13,7 +13,7 @@ import { HistoryEntryItem } from './HistoryEntryItem';
 
 const PAGE_SIZE = 20;
 /** Kept changes of things that are not resources of the registry. */
-const OTHER_KINDS = ['account-settings', 'auth', 'tokens'] as const;
+const OTHER_KINDS = ['account-settings', 'currency-rates', 'bot-protection', 'auth', 'tokens'] as const;
 
 const definitionOf = (apiPath: string): ResourceDefinition | undefined =>
   RESOURCES.find((definition) => definition.apiPath === apiPath);

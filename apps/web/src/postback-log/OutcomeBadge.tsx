@@ -19,6 +19,7 @@ export const OUTCOME_COLORS: Record<PostbackOutcome, MantineColor> = {
   unknown_currency: 'pink',
   unknown_status: 'pink',
   too_long: 'pink',
+  unconvertible_payout: 'pink',
 };
 
 export interface OutcomeBadgeProps {

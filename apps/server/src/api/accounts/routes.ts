@@ -15,7 +15,7 @@ import type { Kysely } from 'kysely';
 import type { Sessions } from '../../auth/sessions.js';
 import type { Mailer } from '../../mail/mailer.js';
 import type { Database } from '../../store/schema.js';
-import { authorize, requireActor } from '../guard.js';
+import { authorize, authorizeInstance, requireActor } from '../guard.js';
 import { parseInput } from '../parse.js';
 import { InvitationsService } from './invitations.js';
 import { AccountLimits } from './limits.js';
@@ -102,12 +102,13 @@ export function accountRoutes(app: FastifyInstance, deps: AccountDependencies): 
     return invitations.revoke(invitationId(request), actor);
   });
 
+  // Issue 40: registration is the instance's, not a workspace's: its own permission.
   app.get('/account-settings', async (request) => {
-    authorize(request, 'general', 'user', 'get');
+    authorizeInstance(request, 'get');
     return settings.get();
   });
   app.put('/account-settings', async (request) => {
-    const actor = authorize(request, 'general', 'user', 'update');
+    const actor = authorizeInstance(request, 'update');
     return settings.update(parseInput(ZAccountSettings, request.body), actor);
   });
 

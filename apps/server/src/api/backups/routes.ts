@@ -12,15 +12,16 @@ import type { BackupResult } from '../../store/backup.js';
 import type { BackupWorkerSettings, FromBackupWorker } from '../../store/backup-worker.js';
 import { SQLITE_FILE_NAME } from '../../store/database.js';
 import { startWorkerThread } from '../../worker-thread.js';
-import { authorize } from '../guard.js';
+import { authorizeInstance } from '../guard.js';
 
 const WORKER_MODULE = new URL('../../store/backup-worker.ts', import.meta.url);
 /** The names this route makes, and the only ones it reads or deletes. */
 const BACKUP_NAME = /^switchyard-\d{8}-\d{6}(?:-\d+)?\.db$/;
 const ON_POSTGRES = 'This instance keeps its data in PostgreSQL: back it up with pg_dump.';
 
+/** Issue 40: a copy of every workspace's data is the instance's, not a user manager's. */
 function authorizeBackups(request: FastifyRequest) {
-  return authorize(request, 'general', 'user', 'update');
+  return authorizeInstance(request, 'update');
 }
 
 function backupName(at: Date, taken: (name: string) => boolean): string {

@@ -1,6 +1,6 @@
 // Issue 24: `GET` and `PUT /api/bot-protection`, the datacenter networks whose visitors are bots (a list
 // the server ships, edited by administrators); `DELETE` puts the shipped list back. Server-wide, like
-// the registration settings, and guarded the same way.
+// the registration settings: issue 40, read and changed under the instance's settings permission.
 import { type BotProtectionSettings, type TBotProtectionForm, ZBotProtectionForm } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -10,7 +10,7 @@ import { BOT_PROTECTION_KEY, defaultBotProtection, readBotProtection } from '../
 import { now } from '../../store/database.js';
 import type { Database } from '../../store/schema.js';
 import type { ConfigChangeListener } from '../config-records/service.js';
-import { authorize } from '../guard.js';
+import { authorizeInstance } from '../guard.js';
 import { parseInput } from '../parse.js';
 
 /** Said to the engine (and, with Redis, every node) when the list changes; the engine recompiles. */
@@ -54,11 +54,11 @@ async function save(
 
 export function botProtectionRoutes(app: FastifyInstance, db: Kysely<Database>, changed: ConfigChangeListener): void {
   app.get('/bot-protection', async (request) => {
-    authorize(request, 'general', 'user', 'get');
+    authorizeInstance(request, 'get');
     return readBotProtection(db);
   });
   app.put('/bot-protection', async (request) => {
-    const actor = authorize(request, 'general', 'user', 'update');
+    const actor = authorizeInstance(request, 'update');
     const input = parseInput(ZBotProtectionForm, request.body);
     // One entry per network, the first name kept.
     const seen = new Set<number>();
@@ -66,7 +66,7 @@ export function botProtectionRoutes(app: FastifyInstance, db: Kysely<Database>, 
     return save(db, actor, { datacenter_asns: unique }, changed);
   });
   app.delete('/bot-protection', async (request) => {
-    const actor = authorize(request, 'general', 'user', 'update');
+    const actor = authorizeInstance(request, 'update');
     return save(db, actor, null, changed);
   });
 }

@@ -1,19 +1,11 @@
 // Issue 18: conversions imported by an operator (lines of `clickid,status,payout,txid,currency`, through
-// the same code as postbacks), and the currency rates administrators edit.
-import {
-  CURRENCIES,
-  type ImportedLine,
-  MAX_IMPORT_LINES,
-  VALIDATION_MESSAGES,
-  ZCurrencyCode,
-} from '@switchyard/domain';
+// the same code as postbacks). The currency rates are the instance's: api/currency-rates.
+import { type ImportedLine, MAX_IMPORT_LINES } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { workspaceOf } from '../../auth/workspace.js';
 import { ValidationError } from '../../errors.js';
-import { CURRENCY_SNAPSHOT } from '../../store/currency-snapshot.js';
-import { now } from '../../store/database.js';
 import type { Database } from '../../store/schema.js';
 import type { TrafficEngine } from '../../traffic/engine.js';
 import { paramsOf } from '../../traffic/rules/postback-rules.js';
@@ -35,24 +27,6 @@ function importBody(body: unknown): unknown {
   }
   return body;
 }
-
-const ZRates = z.object({
-  rates: z
-    .array(
-      z.object({
-        code: ZCurrencyCode,
-        // Units one US dollar buys: bounded so that no conversion can reach infinity.
-        rate: z.number({ error: VALIDATION_MESSAGES.invalidNumber }).positive().max(1e9),
-      }),
-    )
-    .min(1)
-    .max(500),
-});
-
-/** ISO 4217 codes that name no money: testing, and "no currency". */
-const NOT_MONEY = new Set(['XTS', 'XXX']);
-
-const CURRENCY_NAMES = new Map(CURRENCIES.map((currency) => [currency.Code, currency.Name]));
 
 /**
  * The lines of an import, each read into its columns (a header line naming `clickid` is skipped); a line
@@ -113,52 +87,5 @@ export function conversionRoutes(app: FastifyInstance, db: Kysely<Database>, eng
       ).length;
       return { lines: results, counted, refused: results.filter((line) => line.status !== 200).length };
     });
-  });
-
-  const rates = async () => {
-    const rows = await db.selectFrom('currency_rates').selectAll().orderBy('code').execute();
-    return {
-      base: 'USD',
-      snapshot_date: CURRENCY_SNAPSHOT.date,
-      list: rows.map((row) => ({
-        code: row.code,
-        name: CURRENCY_NAMES.get(row.code) ?? row.code,
-        rate: Number(row.rate),
-        source: row.source,
-        updated_at: row.updated_at,
-      })),
-    };
-  };
-
-  app.get('/currency-rates', async (request) => {
-    authorize(request, 'general', 'workspace', 'get');
-    return rates();
-  });
-
-  app.put('/currency-rates', async (request) => {
-    authorize(request, 'general', 'workspace', 'update');
-    const input = parseInput(ZRates, request.body);
-    const errors: Record<string, string[]> = {};
-    input.rates.forEach((entry, index) => {
-      if (!CURRENCY_NAMES.has(entry.code) || NOT_MONEY.has(entry.code)) {
-        errors[`rates.${index}.code`] = [VALIDATION_MESSAGES.invalidCurrency];
-      }
-      if (entry.code === 'USD' && entry.rate !== 1)
-        errors[`rates.${index}.rate`] = ['The US dollar is the base: its rate is 1'];
-    });
-    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-    const timestamp = now();
-    await db.transaction().execute(async (trx) => {
-      for (const entry of input.rates) {
-        await trx
-          .insertInto('currency_rates')
-          .values({ code: entry.code, rate: entry.rate, source: 'admin', updated_at: timestamp })
-          .onConflict((conflict) =>
-            conflict.column('code').doUpdateSet({ rate: entry.rate, source: 'admin', updated_at: timestamp }),
-          )
-          .execute();
-      }
-    });
-    return rates();
   });
 }

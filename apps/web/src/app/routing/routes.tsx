@@ -113,8 +113,8 @@ export function appRoutes(screenRoutes: RouteObject[] = resourceRoutes()): Route
                       ],
                     },
                     {
-                      // Issue 18: read with the workspaces; edited by whoever may change them.
-                      element: <RequirePermission section="general" resource="workspace" action="get" />,
+                      // Issue 18, 40: the instance's rates, for whoever may read the instance's settings.
+                      element: <RequirePermission section="instance" resource="settings" action="get" />,
                       children: [
                         {
                           path: '/admin/currency-rates',
@@ -126,8 +126,8 @@ export function appRoutes(screenRoutes: RouteObject[] = resourceRoutes()): Route
                       ],
                     },
                     {
-                      // Issue 24: server-wide like the registration settings: read with the users.
-                      element: <RequirePermission section="general" resource="user" action="get" />,
+                      // Issue 24, 40: server-wide like the registration settings: the instance's.
+                      element: <RequirePermission section="instance" resource="settings" action="get" />,
                       children: [
                         {
                           path: '/admin/bot-protection',
@@ -139,8 +139,8 @@ export function appRoutes(screenRoutes: RouteObject[] = resourceRoutes()): Route
                       ],
                     },
                     {
-                      // Issue 39: backups of the database, for the instance's administrators.
-                      element: <RequirePermission section="general" resource="user" action="update" />,
+                      // Issue 39: backups of the database, for the instance's administrators (issue 40).
+                      element: <RequirePermission section="instance" resource="settings" action="update" />,
                       children: [
                         {
                           path: '/admin/backups',
