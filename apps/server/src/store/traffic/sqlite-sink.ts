@@ -92,12 +92,9 @@ export class SqliteWorkerSink implements EventSink {
    * Every commit so far made durable through SQLite (sqlite-durable.ts): by the worker, off the event
    * loop; with no worker (closed, restarting, or none needed yet), by the main connection.
    */
-  durable(): Promise<void> {
-    if (!this.worker) {
-      commitDurably(this.sqlite);
-      return Promise.resolve();
-    }
-    return this.ask('durable');
+  async durable(): Promise<void> {
+    if (this.worker) return this.ask('durable');
+    commitDurably(this.sqlite);
   }
 
   /** Asks the worker to flush or to make its commits durable; settles when it answers. */
