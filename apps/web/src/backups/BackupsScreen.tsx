@@ -1,25 +1,11 @@
-import {
-  Alert,
-  Anchor,
-  Breadcrumbs,
-  Button,
-  Center,
-  Group,
-  Loader,
-  Paper,
-  Stack,
-  Table,
-  Text,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Alert, Button, Center, Group, Loader, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import { IconAlertTriangle, IconChevronRight, IconDatabaseExport, IconDownload, IconTrash } from '@tabler/icons-react';
+import { IconAlertTriangle, IconDatabaseExport, IconDownload, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { downloadBackup, useBackupActions, useBackups } from '../api/useBackups';
 import { errorText } from '../app/errors/errorText';
+import { ScreenBreadcrumbs } from '../components/breadcrumbs/ScreenBreadcrumbs';
 import { formatDateTime } from '../components/list/formatDateTime';
 
 /** Sizes as an operator reads them: 1.2 MB, 640 KB. */
@@ -62,16 +48,7 @@ export function BackupsScreen() {
 
   return (
     <Stack gap="md">
-      <nav aria-label={t('breadcrumbs.label')}>
-        <Breadcrumbs separator={<IconChevronRight size={14} className="sy-flip-rtl" aria-hidden />}>
-          <Anchor component={Link} to="/admin" size="sm">
-            {t('breadcrumbs.dashboard')}
-          </Anchor>
-          <Text size="sm" aria-current="page">
-            {t('backups.title')}
-          </Text>
-        </Breadcrumbs>
-      </nav>
+      <ScreenBreadcrumbs title={t('backups.title')} />
       <Group justify="space-between" align="flex-start" gap="sm">
         <div>
           <Title order={2}>{t('backups.title')}</Title>

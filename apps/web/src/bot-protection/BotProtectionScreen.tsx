@@ -1,26 +1,12 @@
-import {
-  Alert,
-  Anchor,
-  Badge,
-  Breadcrumbs,
-  Button,
-  Center,
-  Group,
-  Loader,
-  Paper,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Badge, Button, Center, Group, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconAlertTriangle, IconChevronRight, IconRestore, IconSearch } from '@tabler/icons-react';
+import { IconAlertTriangle, IconRestore, IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { useBotProtection } from '../api/useBotProtection';
 import { useCan } from '../app/auth/useCan';
 import { errorText } from '../app/errors/errorText';
+import { ScreenBreadcrumbs } from '../components/breadcrumbs/ScreenBreadcrumbs';
 import { AddNetwork } from './AddNetwork';
 import { BotReasonsExplained } from './BotReasonsExplained';
 import { NetworksTable } from './NetworksTable';
@@ -50,16 +36,7 @@ export function BotProtectionScreen() {
 
   return (
     <Stack gap="md">
-      <nav aria-label={t('breadcrumbs.label')}>
-        <Breadcrumbs separator={<IconChevronRight size={14} className="sy-flip-rtl" aria-hidden />}>
-          <Anchor component={Link} to="/admin" size="sm">
-            {t('breadcrumbs.dashboard')}
-          </Anchor>
-          <Text size="sm" aria-current="page">
-            {t('bot-protection.title')}
-          </Text>
-        </Breadcrumbs>
-      </nav>
+      <ScreenBreadcrumbs title={t('bot-protection.title')} />
       <div>
         <Title order={2}>{t('bot-protection.title')}</Title>
         <Text c="dimmed" size="sm" maw={720}>

@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { useCurrencyRates } from '../api/useCurrencyRates';
 import { useCan } from '../app/auth/useCan';
 import { errorText } from '../app/errors/errorText';
+import { ScreenBreadcrumbs } from '../components/breadcrumbs/ScreenBreadcrumbs';
 import { AddCurrencyRate } from './AddCurrencyRate';
-import { CurrencyRatesBreadcrumbs } from './CurrencyRatesBreadcrumbs';
 import { CurrencyRatesTable } from './CurrencyRatesTable';
 import { useCurrencyRatesEditor } from './useCurrencyRatesEditor';
 
@@ -22,7 +22,7 @@ export function CurrencyRatesScreen() {
 
   return (
     <Stack gap="md">
-      <CurrencyRatesBreadcrumbs />
+      <ScreenBreadcrumbs title={t('resources:currency-rates.title')} />
       <div>
         <Title order={2}>{t('resources:currency-rates.title')}</Title>
         <Text c="dimmed" size="sm" maw={720}>

@@ -3,8 +3,8 @@ import { IconChevronRight } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
-/** Dashboard › Currency rates. */
-export function CurrencyRatesBreadcrumbs() {
+/** Dashboard › <title>, for a screen that is not a resource's (currency rates, bot protection, backups). */
+export function ScreenBreadcrumbs({ title }: { title: string }) {
   const { t } = useTranslation('resources');
   return (
     <nav aria-label={t('breadcrumbs.label')}>
@@ -13,7 +13,7 @@ export function CurrencyRatesBreadcrumbs() {
           {t('breadcrumbs.dashboard')}
         </Anchor>
         <Text size="sm" aria-current="page">
-          {t('currency-rates.title')}
+          {title}
         </Text>
       </Breadcrumbs>
     </nav>
