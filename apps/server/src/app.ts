@@ -51,7 +51,7 @@ import { customMetricRoutes } from './reports/custom-metrics.js';
 import { reportNoticeRoutes } from './reports/notices.js';
 import { reportViewRoutes } from './reports/report-views.js';
 import { reportRoutes } from './reports/routes.js';
-import { reportRunner } from './reports/runner.js';
+import { type ReportRunner, reportRunner } from './reports/runner.js';
 import { pruneUnread } from './store/change-logs.js';
 import { migrateToLatest, openStore, type Store } from './store/database.js';
 import { closeRedis, OutageWarning, openRedis, REDIS_KEY_PREFIX } from './store/redis.js';
@@ -91,6 +91,8 @@ declare module 'fastify' {
     store: Store;
     seedResult: SeedResult;
     engine: TrafficEngine;
+    /** The report engine (a child process): tests stop or kill it. */
+    reports: ReportRunner;
   }
 }
 
@@ -223,7 +225,16 @@ async function createServer(
     };
   }
   // Closed before the store (onClose hooks run last-added first).
-  const reports = reportRunner(store, (message) => app.log.info(message), clickhouse?.reader);
+  const reports = reportRunner(
+    store,
+    options.config.reports,
+    options.config.databaseUrl,
+    (message) => app.log.info(message),
+    clickhouse && options.config.clickhouseUrl
+      ? { url: options.config.clickhouseUrl, reader: clickhouse.reader }
+      : undefined,
+  );
+  app.decorate('reports', reports);
   app.addHook('onClose', async () => reports.close());
   const services = {
     users: new UsersService(store.db, sessions),

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PASSWORD_MIN_LENGTH } from '@switchyard/domain';
+import { type ReportEngineLimits, reportEngineLimits } from './reports/engine-limits.js';
 
 export type DatabaseDialect = 'sqlite' | 'postgres';
 
@@ -55,6 +56,8 @@ export interface Config {
   allowPrivateTargets: boolean;
   /** Days the postback log keeps (SWITCHYARD_POSTBACK_LOG_DAYS); older rows are pruned. */
   postbackLogDays: number;
+  /** The report engine's share of the machine and how long a report may wait (SWITCHYARD_REPORT_*). */
+  reports: ReportEngineLimits;
 }
 
 /** SWITCHYARD_JOURNAL_FSYNC_MS unless set. */
@@ -191,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     journalFsyncMs: parseFsyncInterval(nonEmpty(env.SWITCHYARD_JOURNAL_FSYNC_MS)),
     allowPrivateTargets: parseFlag('SWITCHYARD_ALLOW_PRIVATE_TARGETS', nonEmpty(env.SWITCHYARD_ALLOW_PRIVATE_TARGETS)),
     postbackLogDays: parseLogDays(nonEmpty(env.SWITCHYARD_POSTBACK_LOG_DAYS)),
+    reports: reportEngineLimits(env),
   };
 }
 
