@@ -116,7 +116,7 @@ function ExportButton() {
 }
 
 /** The chart and the table, or why there is nothing to show. */
-function ReportResults() {
+export function ReportResults() {
   const { t } = useTranslation('reports');
   const { report, isLoading, error, params, update, retry } = useReportContext();
   if (isLoading) {
