@@ -152,8 +152,12 @@ process.on('message', (message: ToEngine) => {
         send({ type: 'failed', id: message.id, message: error instanceof Error ? error.message : String(error) }),
     );
 });
-// The server went away (a crash, kill -9): nothing is left to answer.
-process.on('disconnect', () => void close());
+// The server went away (a crash, kill -9): nothing is left to answer, and the server started next needs
+// the columnar store's file, which this process locks. Ended at once, as the server was: DuckDB and SQLite
+// recover what a write in progress left, and the follower resumes from what the store holds.
+process.on('disconnect', () => {
+  if (!closing) process.exit(0);
+});
 
 engine.then(
   () => send({ type: 'ready' }),

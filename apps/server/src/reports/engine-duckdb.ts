@@ -8,6 +8,26 @@ import { ChangeLogPruner } from '../store/change-logs.js';
 import type { Database } from '../store/schema.js';
 import type { ColumnarReader } from './service.js';
 
+/** How long a store locked by another process (an engine still ending) is waited for. */
+const LOCK_WAIT_MS = 30_000;
+
+/**
+ * The store at `file`; while another process holds its lock (the engine of a server that just died, still
+ * ending), tried again for up to LOCK_WAIT_MS.
+ */
+async function openLocked(file: string, threads: number, log: (message: string) => void): Promise<DuckDBStore> {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      return await DuckDBStore.open(file, { threads });
+    } catch (error) {
+      if (!/lock/i.test(String(error)) || Date.now() > deadline) throw error;
+      log(`columnar store: locked by another process, trying again: ${String(error)}`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
+
 /**
  * The columnar store, opened and caught up in the background: until it holds every event (a rebuild),
  * reports read the event tables.
@@ -19,7 +39,7 @@ export async function openEmbeddedColumnar(
   threads: number,
   log: (message: string) => void,
 ): Promise<{ reader: ColumnarReader; close: () => Promise<void> }> {
-  const store = await DuckDBStore.open(columnarFile, { threads });
+  const store = await openLocked(columnarFile, threads, log);
   if (store.relaid) log('columnar store: written in an older layout, emptied to be copied again');
   const follower = await ColumnarFollower.start(file, store, { info: log });
   // The change logs the follower has passed are pruned on a connection of their own (the reports' only
