@@ -116,6 +116,11 @@ async function openEngine(): Promise<Engine> {
 }
 
 const engine = openEngine();
+/** The engine once open: one still opening (a store waited for, a rebuild's first pass) is not waited for. */
+let opened: Engine | null = null;
+void engine.then((done) => {
+  opened = done;
+});
 let closing = false;
 
 async function close(): Promise<void> {
@@ -124,7 +129,7 @@ async function close(): Promise<void> {
   for (const waiter of catchUps.values()) waiter.reject(new Error('the report engine is closing'));
   catchUps.clear();
   try {
-    await (await engine).close();
+    await opened?.close();
   } finally {
     process.exit(0);
   }
