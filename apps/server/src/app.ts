@@ -46,6 +46,9 @@ import type { TrustProxy } from './http/trusted-proxies.js';
 import { shareLiveEvents } from './live/redis-live.js';
 import { liveRoutes } from './live/routes.js';
 import { createMailer } from './mail/mailer.js';
+import { optimizationRoutes } from './optimization/routes.js';
+import { scheduleTuning } from './optimization/schedule.js';
+import { WeightTuner } from './optimization/tuner.js';
 import { postbackLogRoutes } from './postback-log/routes.js';
 import { customMetricRoutes } from './reports/custom-metrics.js';
 import { reportNoticeRoutes } from './reports/notices.js';
@@ -225,6 +228,10 @@ async function createServer(
   // Closed before the store (onClose hooks run last-added first).
   const reports = reportRunner(store, (message) => app.log.info(message), clickhouse?.reader);
   app.addHook('onClose', async () => reports.close());
+  // Weights that tune themselves: recomputed every few minutes on one node, read by routing at each compile.
+  const tuner = new WeightTuner(store.db, reports, onConfigChange);
+  const stopTuning = scheduleTuning(store.db, !store.sqlite, tuner, app.log);
+  app.addHook('onClose', stopTuning);
   const services = {
     users: new UsersService(store.db, sessions),
     workspaces: new WorkspacesService(store.db),
@@ -280,6 +287,7 @@ async function createServer(
       currencyRateRoutes(api, store.db);
       costRoutes(api, store, engine);
       simulateRoutes(api, engine);
+      optimizationRoutes(api, store.db, tuner);
       liveRoutes(api, engine.live);
     },
     { prefix: '/api' },

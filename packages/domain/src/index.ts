@@ -24,6 +24,7 @@ export * from './network-amounts.js';
 export * from './notifications.js';
 export * from './nul-characters.js';
 export * from './offer-urls.js';
+export * from './optimization.js';
 export * from './password-policy.js';
 export * from './permissions.js';
 export * from './postback-formats.js';

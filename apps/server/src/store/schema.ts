@@ -6,6 +6,7 @@ import type { CurrencyRateTable } from './conversion-states.js';
 import type { ConversionTable, OutboundPostbackTable, PostbackLogTable } from './conversions.js';
 import type { CustomMetricTable } from './custom-metrics.js';
 import type { HistoryTable } from './history.js';
+import type { LiveWeightTable } from './live-weights.js';
 import type { ReportRollupTable } from './report-rollups.js';
 import type { ReportViewTable } from './report-views.js';
 import type { TrackerClickTable, TrackerLeadTable } from './tracker-events.js';
@@ -153,6 +154,7 @@ export interface Database {
   report_views: ReportViewTable;
   api_tokens: ApiTokenTable;
   history: HistoryTable;
+  live_weights: LiveWeightTable;
 }
 
 export type WorkspaceRow = Selectable<WorkspaceTable>;
