@@ -167,7 +167,9 @@ forEachDatabase('weights that tune themselves', (db) => {
   it('shows the panel to flow readers only, and recomputes for flow editors only', async () => {
     const workspace = await app.store.db.selectFrom('workspaces').select('id').orderBy('id').executeTakeFirstOrThrow();
     const reader = await createUserWithPermissions(app, token, ['/tracker/flow/get'], { workspaces: [workspace.id] });
-    const stranger = await createUserWithPermissions(app, token, ['/tracker/offer/get'], { workspaces: [workspace.id] });
+    const stranger = await createUserWithPermissions(app, token, ['/tracker/offer/get'], {
+      workspaces: [workspace.id],
+    });
     const url = `/api/tracker/flows/${flow.external_id}/optimization`;
     expect((await app.inject({ url, headers: bearer(reader.token) })).statusCode).toBe(200);
     expect((await app.inject({ url, headers: bearer(stranger.token) })).statusCode).toBe(403);

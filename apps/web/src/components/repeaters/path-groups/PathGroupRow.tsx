@@ -7,6 +7,7 @@ import { GroupStatus } from '../../simulation/Verdict';
 import { Repeater } from '../Repeater';
 import { TrimmedTextInput } from '../TrimmedTextInput';
 import { ExpandToggle } from './ExpandToggle';
+import { OptimizeFields } from './OptimizeFields';
 import { usePathGroupsContext } from './PathGroupsContext';
 import { PathBody, PathHeader } from './PathRow';
 import {
@@ -167,6 +168,7 @@ export function PathGroupBody({
           />
         </div>
       </Input.Wrapper>
+      <OptimizeFields group={group} update={update} fieldErrors={fieldErrors} />
       <Input.Wrapper labelElement="div" label={t('controls:pathGroups.paths')} error={fieldErrors?.paths}>
         <div style={{ marginBlockStart: 'var(--mantine-spacing-xs)' }}>
           <Repeater<Path>
