@@ -86,6 +86,11 @@ export function PathGroupHeader({ group, position, fieldErrors }: PathGroupRowPr
           <Badge size="sm" variant="light" color={group.enabled ? 'teal' : 'gray'}>
             {group.enabled ? t('controls:pathGroups.enabled') : t('controls:pathGroups.disabled')}
           </Badge>
+          {group.optimize === 'on' && (
+            <Badge size="sm" variant="light" color="violet">
+              {t('optimization:badge')}
+            </Badge>
+          )}
           {noticeAllDisabled && (
             <Badge size="sm" variant="light" color="orange">
               {t('controls:pathGroups.allOffersDisabled')}
