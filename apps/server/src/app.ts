@@ -1,6 +1,8 @@
 import http from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
+import { Notifier } from './alerts/notifier.js';
+import { alertRoutes } from './alerts/routes.js';
 import { accountRoutes } from './api/accounts/routes.js';
 import { authRoutes } from './api/auth/routes.js';
 import { AuthService } from './api/auth/service.js';
@@ -94,6 +96,7 @@ declare module 'fastify' {
     store: Store;
     seedResult: SeedResult;
     engine: TrafficEngine;
+    notifier: Notifier;
   }
 }
 
@@ -228,6 +231,15 @@ async function createServer(
   // Closed before the store (onClose hooks run last-added first).
   const reports = reportRunner(store, (message) => app.log.info(message), clickhouse?.reader);
   app.addHook('onClose', async () => reports.close());
+  const notifier = new Notifier(store.db, {
+    mailer,
+    telegramApiUrl: options.config.telegramApiUrl,
+    allowPrivateTargets: options.config.allowPrivateTargets,
+    timeoutMs: 10_000,
+    log: app.log,
+  });
+  app.decorate('notifier', notifier);
+  app.addHook('onClose', async () => notifier.close());
   // Weights that tune themselves: recomputed every few minutes on one node, read by routing at each compile.
   const tuner = new WeightTuner(store.db, reports, onConfigChange);
   const stopTuning = scheduleTuning(store.db, !store.sqlite, tuner, app.log);
@@ -288,6 +300,7 @@ async function createServer(
       costRoutes(api, store, engine);
       simulateRoutes(api, engine);
       optimizationRoutes(api, store.db, tuner);
+      alertRoutes(api, store.db, notifier);
       liveRoutes(api, engine.live);
     },
     { prefix: '/api' },

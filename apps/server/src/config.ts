@@ -53,6 +53,8 @@ export interface Config {
    * tracker's own network.
    */
   allowPrivateTargets: boolean;
+  /** Telegram's Bot API, where Telegram channels send (a local stand-in in tests). */
+  telegramApiUrl: string;
   /** Days the postback log keeps (SWITCHYARD_POSTBACK_LOG_DAYS); older rows are pruned. */
   postbackLogDays: number;
 }
@@ -74,6 +76,14 @@ function parsePort(value: string | undefined): number {
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new Error(`PORT must be a port number, got "${value}"`);
   return port;
+}
+
+function parseTelegramApiUrl(value: string | undefined): string {
+  if (value === undefined) return 'https://api.telegram.org';
+  if (!/^https?:\/\/[^\s/]+/i.test(value) || !URL.canParse(value)) {
+    throw new Error(`SWITCHYARD_TELEGRAM_API_URL must be an http:// or https:// URL, not "${value}"`);
+  }
+  return value;
 }
 
 function parseFsyncInterval(value: string | undefined): number {
@@ -191,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     journalFsyncMs: parseFsyncInterval(nonEmpty(env.SWITCHYARD_JOURNAL_FSYNC_MS)),
     allowPrivateTargets: parseFlag('SWITCHYARD_ALLOW_PRIVATE_TARGETS', nonEmpty(env.SWITCHYARD_ALLOW_PRIVATE_TARGETS)),
     postbackLogDays: parseLogDays(nonEmpty(env.SWITCHYARD_POSTBACK_LOG_DAYS)),
+    telegramApiUrl: parseTelegramApiUrl(nonEmpty(env.SWITCHYARD_TELEGRAM_API_URL)),
   };
 }
 

@@ -1,5 +1,6 @@
 export * from './account-messages.js';
 export * from './accounts.js';
+export * from './alerts.js';
 export * from './api-answers/index.js';
 export * from './api-tokens.js';
 export * from './auth.js';

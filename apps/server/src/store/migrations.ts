@@ -1,5 +1,6 @@
 import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely, Migration, MigrationProvider } from 'kysely';
 import type { DatabaseDialect } from '../config.js';
+import { alertsMigration } from './alerts.js';
 import { apiTokensMigration } from './api-tokens.js';
 import {
   clickCostChangesByClickMigration,
@@ -214,6 +215,7 @@ export function migrations(dialect: DatabaseDialect): Record<string, Migration> 
     '0022_click_cost_changes_unindexed': clickCostChangesUnindexedMigration(dialect),
     '0023_event_workspaces': eventWorkspacesMigration(dialect),
     '0034_live_weights': liveWeightsMigration(),
+    '0035_alerts': alertsMigration(dialect),
   };
 }
 

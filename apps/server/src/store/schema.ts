@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { NotificationChannelTable, NotificationDeliveryTable, NotificationTable } from './alerts.js';
 import type { ApiTokenTable } from './api-tokens.js';
 import type { ClickCostChangeTable } from './click-cost-changes.js';
 import type { ConversionChangeTable } from './conversion-changes.js';
@@ -155,6 +156,9 @@ export interface Database {
   api_tokens: ApiTokenTable;
   history: HistoryTable;
   live_weights: LiveWeightTable;
+  notifications: NotificationTable;
+  notification_channels: NotificationChannelTable;
+  notification_deliveries: NotificationDeliveryTable;
 }
 
 export type WorkspaceRow = Selectable<WorkspaceTable>;
