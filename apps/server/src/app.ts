@@ -1,6 +1,9 @@
 import http from 'node:http';
+import { OPTIMIZE_INTERVAL_MS } from '@switchyard/domain';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
+import { monitorRoutes } from './alerts/monitor-routes.js';
+import { Monitors } from './alerts/monitors.js';
 import { Notifier } from './alerts/notifier.js';
 import { alertRoutes } from './alerts/routes.js';
 import { accountRoutes } from './api/accounts/routes.js';
@@ -45,11 +48,11 @@ import { collectApiRoutes, openApiRoutes } from './http/openapi.js';
 import { refuseNulInPathParams } from './http/path-params.js';
 import { securityHeaders } from './http/security-headers.js';
 import type { TrustProxy } from './http/trusted-proxies.js';
+import { everyUnderLease, LOCKS } from './jobs/lease.js';
 import { shareLiveEvents } from './live/redis-live.js';
 import { liveRoutes } from './live/routes.js';
 import { createMailer } from './mail/mailer.js';
 import { optimizationRoutes } from './optimization/routes.js';
-import { scheduleTuning } from './optimization/schedule.js';
 import { WeightTuner } from './optimization/tuner.js';
 import { postbackLogRoutes } from './postback-log/routes.js';
 import { customMetricRoutes } from './reports/custom-metrics.js';
@@ -242,8 +245,33 @@ async function createServer(
   app.addHook('onClose', async () => notifier.close());
   // Weights that tune themselves: recomputed every few minutes on one node, read by routing at each compile.
   const tuner = new WeightTuner(store.db, reports, onConfigChange);
-  const stopTuning = scheduleTuning(store.db, !store.sqlite, tuner, app.log);
-  app.addHook('onClose', stopTuning);
+  app.addHook(
+    'onClose',
+    everyUnderLease(
+      store.db,
+      !store.sqlite,
+      LOCKS.tuner,
+      () => tuner.runOnce(),
+      OPTIMIZE_INTERVAL_MS,
+      (error) => app.log.warn({ err: error }, 'live weights not recomputed; the previous ones stay in force'),
+    ),
+  );
+  // The built-in monitors: every minute (by default), the offer and lander URLs every 15th time.
+  const monitors = new Monitors(store.db, engine, notifier, {
+    allowPrivateTargets: options.config.allowPrivateTargets,
+  });
+  let monitorRounds = 0;
+  app.addHook(
+    'onClose',
+    everyUnderLease(
+      store.db,
+      !store.sqlite,
+      LOCKS.monitors,
+      () => monitors.runOnce({ urls: monitorRounds++ % 15 === 0 }),
+      options.config.monitorIntervalMs,
+      (error) => app.log.warn({ err: error }, 'monitors not run'),
+    ),
+  );
   const services = {
     users: new UsersService(store.db, sessions),
     workspaces: new WorkspacesService(store.db),
@@ -301,6 +329,7 @@ async function createServer(
       simulateRoutes(api, engine);
       optimizationRoutes(api, store.db, tuner);
       alertRoutes(api, store.db, notifier);
+      monitorRoutes(api, store.db);
       liveRoutes(api, engine.live);
     },
     { prefix: '/api' },

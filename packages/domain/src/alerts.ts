@@ -122,3 +122,14 @@ export type NotificationList = z.infer<typeof ZNotificationList>;
 
 /** `POST /api/notification-channels/{id}/test`: whether the message went, and why not. */
 export const ZChannelTestAnswer = z.object({ delivered: z.boolean(), error: z.string().nullable() });
+export type ChannelTestAnswer = z.infer<typeof ZChannelTestAnswer>;
+
+/** The built-in monitors: each notifies without any rule, and each workspace may turn each off. */
+export const MONITORS = ['cap_reached', 'url_down', 'no_clicks', 'postback_failures', 'writer_behind'] as const;
+export type Monitor = (typeof MONITORS)[number];
+
+/** `GET /api/monitors`, and what `PUT /api/monitors` takes: whether each monitor is on in the workspace. */
+export const ZMonitorSettings = z.object(
+  Object.fromEntries(MONITORS.map((monitor) => [monitor, z.boolean()])) as Record<Monitor, z.ZodBoolean>,
+);
+export type MonitorSettings = z.infer<typeof ZMonitorSettings>;

@@ -45,9 +45,11 @@ export interface NotificationDeliveryTable {
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as typed today.
 type AnyDb = Kysely<any>;
 
+const identity = (dialect: DatabaseDialect) => (column: ColumnDefinitionBuilder) =>
+  dialect === 'postgres' ? column.generatedByDefaultAsIdentity().primaryKey() : column.primaryKey().autoIncrement();
+
 export function alertsMigration(dialect: DatabaseDialect): Migration {
-  const id = (column: ColumnDefinitionBuilder) =>
-    dialect === 'postgres' ? column.generatedByDefaultAsIdentity().primaryKey() : column.primaryKey().autoIncrement();
+  const id = identity(dialect);
   return {
     async up(db: AnyDb) {
       await db.schema
@@ -98,6 +100,51 @@ export function alertsMigration(dialect: DatabaseDialect): Migration {
         .createIndex('notification_deliveries_channel_idx')
         .on('notification_deliveries')
         .columns(['channel_id', 'created_at'])
+        .execute();
+    },
+  };
+}
+
+export interface WorkspaceMonitorTable {
+  workspace_id: number;
+  monitor: string;
+  enabled: number;
+}
+
+/** An incident a monitor has told about: open until what it watches is well again, so it tells once. */
+export interface MonitorIncidentTable {
+  id: Generated<number>;
+  workspace_id: number;
+  monitor: string;
+  /** What it is about: an offer's or campaign's id, a URL, or '' for the workspace. */
+  subject: string;
+  opened_at: string;
+  closed_at: string | null;
+}
+
+export function monitorsMigration(dialect: DatabaseDialect): Migration {
+  return {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable('workspace_monitors')
+        .addColumn('workspace_id', 'integer', (c) => c.notNull().references('workspaces.id').onDelete('cascade'))
+        .addColumn('monitor', 'text', (c) => c.notNull())
+        .addColumn('enabled', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('workspace_monitors_pk', ['workspace_id', 'monitor'])
+        .execute();
+      await db.schema
+        .createTable('monitor_incidents')
+        .addColumn('id', 'integer', identity(dialect))
+        .addColumn('workspace_id', 'integer', (c) => c.notNull().references('workspaces.id').onDelete('cascade'))
+        .addColumn('monitor', 'text', (c) => c.notNull())
+        .addColumn('subject', 'text', (c) => c.notNull())
+        .addColumn('opened_at', 'text', (c) => c.notNull())
+        .addColumn('closed_at', 'text')
+        .execute();
+      await db.schema
+        .createIndex('monitor_incidents_open_idx')
+        .on('monitor_incidents')
+        .columns(['workspace_id', 'monitor', 'subject', 'closed_at'])
         .execute();
     },
   };

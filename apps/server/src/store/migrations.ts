@@ -1,6 +1,6 @@
 import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely, Migration, MigrationProvider } from 'kysely';
 import type { DatabaseDialect } from '../config.js';
-import { alertsMigration } from './alerts.js';
+import { alertsMigration, monitorsMigration } from './alerts.js';
 import { apiTokensMigration } from './api-tokens.js';
 import {
   clickCostChangesByClickMigration,
@@ -216,6 +216,7 @@ export function migrations(dialect: DatabaseDialect): Record<string, Migration> 
     '0023_event_workspaces': eventWorkspacesMigration(dialect),
     '0034_live_weights': liveWeightsMigration(),
     '0035_alerts': alertsMigration(dialect),
+    '0036_monitors': monitorsMigration(dialect),
   };
 }
 

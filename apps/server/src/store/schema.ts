@@ -1,5 +1,11 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
-import type { NotificationChannelTable, NotificationDeliveryTable, NotificationTable } from './alerts.js';
+import type {
+  MonitorIncidentTable,
+  NotificationChannelTable,
+  NotificationDeliveryTable,
+  NotificationTable,
+  WorkspaceMonitorTable,
+} from './alerts.js';
 import type { ApiTokenTable } from './api-tokens.js';
 import type { ClickCostChangeTable } from './click-cost-changes.js';
 import type { ConversionChangeTable } from './conversion-changes.js';
@@ -159,6 +165,8 @@ export interface Database {
   notifications: NotificationTable;
   notification_channels: NotificationChannelTable;
   notification_deliveries: NotificationDeliveryTable;
+  workspace_monitors: WorkspaceMonitorTable;
+  monitor_incidents: MonitorIncidentTable;
 }
 
 export type WorkspaceRow = Selectable<WorkspaceTable>;

@@ -31,7 +31,7 @@ import { type OutboundOptions, OutboundPostbacks } from './outbound.js';
 import type { EngineLog, EngineParts } from './parts.js';
 import { type PostbackAnswer, type PostbackRequest, RefusalLog, takePostback } from './postback.js';
 import { replayClick, replayLead } from './replay.js';
-import { type CapCounters, InProcessCapCounters } from './rules/caps.js';
+import { type CapCounters, dayIn, InProcessCapCounters, offerCapKey } from './rules/caps.js';
 import { compileRouting, LIVE_WEIGHTS_KIND, ROUTING_KINDS, type RoutingSnapshot, type Side } from './rules/compile.js';
 import type { Random } from './rules/weighted.js';
 import { simulate } from './simulate.js';
@@ -159,6 +159,16 @@ export class TrafficEngine {
   async resync(): Promise<void> {
     await this.recompile();
     await warmUpCaps(this.parts);
+  }
+
+  /** How many events an offer's daily cap has taken today, in the cap's time zone (the cap monitor). */
+  capTaken(side: Side, offerExternalId: string, timeZone: string): Promise<number> {
+    return this.parts.caps.count(offerCapKey(`${side}:${offerExternalId}`), dayIn(this.parts.now(), timeZone));
+  }
+
+  /** Events answered and not yet stored (the writer monitor). */
+  get eventsWaiting(): number {
+    return this.parts.events.pending;
   }
 
   /** The routing in force (tests and diagnostics). */

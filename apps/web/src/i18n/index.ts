@@ -1,6 +1,7 @@
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language, RTL_LANGUAGES } from '@switchyard/domain';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import arAlerts from './locales/ar/alerts.json';
 import arCommon from './locales/ar/common.json';
 import arControls from './locales/ar/controls.json';
 import arEvents from './locales/ar/events.json';
@@ -9,6 +10,7 @@ import arOptimization from './locales/ar/optimization.json';
 import arPostbacks from './locales/ar/postbacks.json';
 import arReports from './locales/ar/reports.json';
 import arResources from './locales/ar/resources.json';
+import enAlerts from './locales/en/alerts.json';
 import enCommon from './locales/en/common.json';
 import enControls from './locales/en/controls.json';
 import enEvents from './locales/en/events.json';
@@ -17,6 +19,7 @@ import enOptimization from './locales/en/optimization.json';
 import enPostbacks from './locales/en/postbacks.json';
 import enReports from './locales/en/reports.json';
 import enResources from './locales/en/resources.json';
+import esAlerts from './locales/es/alerts.json';
 import esCommon from './locales/es/common.json';
 import esControls from './locales/es/controls.json';
 import esEvents from './locales/es/events.json';
@@ -25,6 +28,7 @@ import esOptimization from './locales/es/optimization.json';
 import esPostbacks from './locales/es/postbacks.json';
 import esReports from './locales/es/reports.json';
 import esResources from './locales/es/resources.json';
+import frAlerts from './locales/fr/alerts.json';
 import frCommon from './locales/fr/common.json';
 import frControls from './locales/fr/controls.json';
 import frEvents from './locales/fr/events.json';
@@ -33,6 +37,7 @@ import frOptimization from './locales/fr/optimization.json';
 import frPostbacks from './locales/fr/postbacks.json';
 import frReports from './locales/fr/reports.json';
 import frResources from './locales/fr/resources.json';
+import zhAlerts from './locales/zh/alerts.json';
 import zhCommon from './locales/zh/common.json';
 import zhControls from './locales/zh/controls.json';
 import zhEvents from './locales/zh/events.json';
@@ -52,6 +57,7 @@ export const NAMESPACES = [
   'events',
   'history',
   'optimization',
+  'alerts',
 ] as const;
 
 /** Each language is offered under its own name, the same in every interface language. */
@@ -72,6 +78,7 @@ export const LOCALES = {
     postbacks: enPostbacks,
     events: enEvents,
     optimization: enOptimization,
+    alerts: enAlerts,
     history: enHistory,
   },
   fr: {
@@ -82,6 +89,7 @@ export const LOCALES = {
     postbacks: frPostbacks,
     events: frEvents,
     optimization: frOptimization,
+    alerts: frAlerts,
     history: frHistory,
   },
   es: {
@@ -92,6 +100,7 @@ export const LOCALES = {
     postbacks: esPostbacks,
     events: esEvents,
     optimization: esOptimization,
+    alerts: esAlerts,
     history: esHistory,
   },
   zh: {
@@ -102,6 +111,7 @@ export const LOCALES = {
     postbacks: zhPostbacks,
     events: zhEvents,
     optimization: zhOptimization,
+    alerts: zhAlerts,
     history: zhHistory,
   },
   ar: {
@@ -112,6 +122,7 @@ export const LOCALES = {
     postbacks: arPostbacks,
     events: arEvents,
     optimization: arOptimization,
+    alerts: arAlerts,
     history: arHistory,
   },
 } satisfies Record<Language, Record<(typeof NAMESPACES)[number], object>>;
