@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Modal, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Modal, Paper, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import type { Channel } from '@switchyard/domain';
@@ -123,24 +123,26 @@ function ChannelCard({ channel, onEdit }: { channel: Channel; onEdit: () => void
             {t('channels.noDeliveries')}
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={480}>
-            <Table>
-              <Table.Tbody>
-                {deliveries.data?.list.slice(0, 5).map((delivery) => (
-                  <Table.Tr key={delivery.id}>
-                    <Table.Td>{formatDateTime(delivery.updated_at, i18n.language)}</Table.Td>
-                    <Table.Td>
-                      <Badge variant="light" color={STATUS_COLORS[delivery.status]}>
-                        {t(`channels.status.${delivery.status}`)}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>{t('channels.attempts', { count: delivery.attempts })}</Table.Td>
-                    <Table.Td style={{ overflowWrap: 'anywhere' }}>{delivery.error ?? ''}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <Stack gap={6}>
+            {deliveries.data?.list.slice(0, 5).map((delivery) => (
+              <div key={delivery.id} data-testid="delivery">
+                <Group gap="xs">
+                  <Badge variant="light" color={STATUS_COLORS[delivery.status]}>
+                    {t(`channels.status.${delivery.status}`)}
+                  </Badge>
+                  <Text size="sm">{formatDateTime(delivery.updated_at, i18n.language)}</Text>
+                  <Text size="sm" c="dimmed">
+                    {t('channels.attempts', { count: delivery.attempts })}
+                  </Text>
+                </Group>
+                {delivery.error && (
+                  <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                    {delivery.error}
+                  </Text>
+                )}
+              </div>
+            ))}
+          </Stack>
         )}
       </Stack>
     </Paper>
