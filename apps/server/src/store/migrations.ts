@@ -1,6 +1,7 @@
 import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely, Migration, MigrationProvider } from 'kysely';
 import type { DatabaseDialect } from '../config.js';
 import { apiTokensMigration } from './api-tokens.js';
+import { campaignClickTokensMigration } from './click-tokens.js';
 import {
   clickCostChangesByClickMigration,
   clickCostChangesMigration,
@@ -212,6 +213,7 @@ export function migrations(dialect: DatabaseDialect): Record<string, Migration> 
     '0021_click_original_cost': clickOriginalCostMigration(dialect),
     '0022_click_cost_changes_unindexed': clickCostChangesUnindexedMigration(dialect),
     '0023_event_workspaces': eventWorkspacesMigration(dialect),
+    '0030_campaign_click_tokens': campaignClickTokensMigration(dialect),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { ApiTokenTable } from './api-tokens.js';
 import type { ClickCostChangeTable } from './click-cost-changes.js';
+import type { CampaignClickTokenTable } from './click-tokens.js';
 import type { ConversionChangeTable } from './conversion-changes.js';
 import type { CurrencyRateTable } from './conversion-states.js';
 import type { ConversionTable, OutboundPostbackTable, PostbackLogTable } from './conversions.js';
@@ -153,6 +154,7 @@ export interface Database {
   report_views: ReportViewTable;
   api_tokens: ApiTokenTable;
   history: HistoryTable;
+  campaign_click_tokens: CampaignClickTokenTable;
 }
 
 export type WorkspaceRow = Selectable<WorkspaceTable>;
