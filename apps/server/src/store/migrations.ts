@@ -1,13 +1,13 @@
 import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely, Migration, MigrationProvider } from 'kysely';
 import type { DatabaseDialect } from '../config.js';
 import { apiTokensMigration } from './api-tokens.js';
-import { campaignClickTokensMigration } from './click-tokens.js';
 import {
   clickCostChangesByClickMigration,
   clickCostChangesMigration,
   clickCostChangesUnindexedMigration,
   clickOriginalCostMigration,
 } from './click-cost-changes.js';
+import { campaignClickTokensMigration } from './click-tokens.js';
 import { conversionChangesMigration } from './conversion-changes.js';
 import { conversionStatesMigration } from './conversion-states.js';
 import { conversionsMigration } from './conversions.js';

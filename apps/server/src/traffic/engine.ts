@@ -24,15 +24,15 @@ import { EngineStore } from '../store/traffic/engine-store.js';
 import { EventWriter, type EventWriterOptions } from '../store/traffic/event-writer.js';
 import { Journal } from '../store/traffic/journal.js';
 import { type ClickAnswer, type ClickHop, type ClickRequest, hopForClick, offerForClick, routeClick } from './click.js';
-import { REMOTE_DEFAULTS, type RemoteOptions } from './http/remote-target.js';
-import type { CompiledCampaign } from './rules/compile.js';
 import type { TLeadInput } from './http/lead-input.js';
+import { REMOTE_DEFAULTS, type RemoteOptions } from './http/remote-target.js';
 import { type LeadAnswer, routeLead } from './lead.js';
 import { type OutboundOptions, OutboundPostbacks } from './outbound.js';
 import type { EngineLog, EngineParts } from './parts.js';
 import { type PostbackAnswer, type PostbackRequest, RefusalLog, takePostback } from './postback.js';
 import { replayClick, replayLead } from './replay.js';
 import { type CapCounters, InProcessCapCounters } from './rules/caps.js';
+import type { CompiledCampaign } from './rules/compile.js';
 import { compileRouting, ROUTING_KINDS, type RoutingSnapshot, type Side } from './rules/compile.js';
 import type { Random } from './rules/weighted.js';
 import { simulate } from './simulate.js';
@@ -334,7 +334,9 @@ export class TrafficEngine {
           this.parts.snapshot = compileRouting(
             rows,
             defaultWorkspace,
-            new Map(tokens.map((row) => [row.campaign_external_id, { hash: row.token_hash, workspaceId: row.workspace_id }])),
+            new Map(
+              tokens.map((row) => [row.campaign_external_id, { hash: row.token_hash, workspaceId: row.workspace_id }]),
+            ),
           );
           this.parts.bots = { datacenterAsns: datacenterSet(bots) };
           for (const [record, problem] of this.parts.snapshot.problems) {

@@ -119,17 +119,14 @@ export function directRoutes(app: FastifyInstance, engine: TrafficEngine): void 
 
   void app.register(async (scope) => {
     // The script posts its JSON as text/plain: a simple request, with no preflight before every click.
-    scope.addContentTypeParser(
-      ['text/plain', 'application/json'],
-      { parseAs: 'string', bodyLimit: BODY_LIMIT },
-      (_r, body, done) => {
-        try {
-          done(null, JSON.parse(typeof body === 'string' ? body : body.toString('utf8')));
-        } catch {
-          done(null, undefined);
-        }
-      },
-    );
+    scope.removeContentTypeParser('text/plain');
+    scope.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_r, body, done) => {
+      try {
+        done(null, JSON.parse(typeof body === 'string' ? body : body.toString('utf8')));
+      } catch {
+        done(null, undefined);
+      }
+    });
 
     scope.post<CampaignParams>('/c/:campaign/visit', async (request, reply) => {
       const origin = request.headers.origin;
@@ -157,12 +154,10 @@ export function directRoutes(app: FastifyInstance, engine: TrafficEngine): void 
         page = null;
       }
       if (!page || page.origin !== origin) {
-        return reply
-          .code(400)
-          .send({
-            message: 'The page address is missing or not of the calling origin',
-            errors: { url: ['Invalid value'] },
-          });
+        return reply.code(400).send({
+          message: 'The page address is missing or not of the calling origin',
+          errors: { url: ['Invalid value'] },
+        });
       }
       const click: ClickRequest = {
         campaignExternalId: campaign,
@@ -220,12 +215,10 @@ async function answerDirect(request: FastifyRequest, reply: FastifyReply, engine
   if (kept.kind === 'unavailable')
     return reply.code(503).header('retry-after', '1').send({ message: 'The click could not be kept; try again' });
   if (kept.kind === 'too-long') {
-    return reply
-      .code(400)
-      .send({
-        message: 'The data you sent is not valid',
-        errors: { [kept.field]: [`At most ${kept.limit} characters`] },
-      });
+    return reply.code(400).send({
+      message: 'The data you sent is not valid',
+      errors: { [kept.field]: [`At most ${kept.limit} characters`] },
+    });
   }
   const body = clickBody(request, kept, click.campaignExternalId);
   if (!body) return reply.code(404).send({ message: 'Not found' });

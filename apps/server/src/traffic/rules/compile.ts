@@ -4,8 +4,8 @@
 import { BlockList, isIP } from 'node:net';
 import {
   ALL_CONDITION,
-  type ConditionNode,
   type CampaignType,
+  type ConditionNode,
   type ConditionTest,
   compileCondition,
   parseConditionText,
