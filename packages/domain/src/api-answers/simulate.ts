@@ -1,6 +1,7 @@
 // Issue 25, "Where would this visitor go, and why": what a simulation is asked and what it answers.
 // The lead's own fields are the lead API's (the server's ZLeadInput is built from ZLeadFields).
 import { z } from 'zod';
+import { ZRedirectMode } from '../redirect-modes.js';
 import { ZCountryCode } from '../fields.js';
 import { VALIDATION_MESSAGES as M } from '../messages.js';
 import { parseIpAddress } from '../network-addresses.js';
@@ -132,6 +133,8 @@ export const ZSimulationAnswer = z.object({
   ),
   /** Where the visitor would be sent, its macros filled as a click's; the click id stays `{clickid}`. */
   url: z.string().nullable(),
+  /** How a click would be sent there (the path's redirect mode, else the campaign's); null for a lead or no URL. */
+  redirect_mode: ZRedirectMode.nullable(),
   /** Chances in the group that routes: each path's, and within each path each lander's and offer's. */
   probabilities: z.object({
     paths: z.array(
