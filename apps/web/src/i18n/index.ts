@@ -3,47 +3,56 @@ import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import arCommon from './locales/ar/common.json';
 import arControls from './locales/ar/controls.json';
-import arEvents from './locales/ar/events.json';
 import arDelivery from './locales/ar/delivery.json';
+import arEvents from './locales/ar/events.json';
 import arHistory from './locales/ar/history.json';
 import arPostbacks from './locales/ar/postbacks.json';
 import arReports from './locales/ar/reports.json';
 import arResources from './locales/ar/resources.json';
 import enCommon from './locales/en/common.json';
 import enControls from './locales/en/controls.json';
-import enEvents from './locales/en/events.json';
 import enDelivery from './locales/en/delivery.json';
+import enEvents from './locales/en/events.json';
 import enHistory from './locales/en/history.json';
 import enPostbacks from './locales/en/postbacks.json';
 import enReports from './locales/en/reports.json';
 import enResources from './locales/en/resources.json';
 import esCommon from './locales/es/common.json';
 import esControls from './locales/es/controls.json';
-import esEvents from './locales/es/events.json';
 import esDelivery from './locales/es/delivery.json';
+import esEvents from './locales/es/events.json';
 import esHistory from './locales/es/history.json';
 import esPostbacks from './locales/es/postbacks.json';
 import esReports from './locales/es/reports.json';
 import esResources from './locales/es/resources.json';
 import frCommon from './locales/fr/common.json';
 import frControls from './locales/fr/controls.json';
-import frEvents from './locales/fr/events.json';
 import frDelivery from './locales/fr/delivery.json';
+import frEvents from './locales/fr/events.json';
 import frHistory from './locales/fr/history.json';
 import frPostbacks from './locales/fr/postbacks.json';
 import frReports from './locales/fr/reports.json';
 import frResources from './locales/fr/resources.json';
 import zhCommon from './locales/zh/common.json';
 import zhControls from './locales/zh/controls.json';
-import zhEvents from './locales/zh/events.json';
 import zhDelivery from './locales/zh/delivery.json';
+import zhEvents from './locales/zh/events.json';
 import zhHistory from './locales/zh/history.json';
 import zhPostbacks from './locales/zh/postbacks.json';
 import zhReports from './locales/zh/reports.json';
 import zhResources from './locales/zh/resources.json';
 
 export const LANGUAGE_STORAGE_KEY = 'switchyard.language';
-export const NAMESPACES = ['common', 'resources', 'controls', 'reports', 'postbacks', 'events', 'history', 'delivery'] as const;
+export const NAMESPACES = [
+  'common',
+  'resources',
+  'controls',
+  'reports',
+  'postbacks',
+  'events',
+  'history',
+  'delivery',
+] as const;
 
 /** Each language is offered under its own name, the same in every interface language. */
 export const LANGUAGE_NAMES: Record<Language, string> = {

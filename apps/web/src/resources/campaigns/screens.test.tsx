@@ -111,7 +111,10 @@ describe('tracker campaign screens: the campaign URL (issue 26)', () => {
     await choose(flow, 'Main flow');
     fireEvent.click(screen.getByRole('button', { name: save }));
 
-    const notice = (await screen.findByText(created)).closest('[role="alert"]') as HTMLElement;
+    // The form is long (each redirect mode explained): its save may take more than a second here.
+    const notice = (await screen.findByText(created, undefined, { timeout: 5000 })).closest(
+      '[role="alert"]',
+    ) as HTMLElement;
     expect(notice).toBeVisible();
     expect(within(notice).getByDisplayValue(URL)).toBeVisible();
     expect(within(notice).getByRole('button', { name: i18n.t('resources:form.copy') })).toBeVisible();

@@ -124,7 +124,9 @@ export function PathBody({ path, share, update, fieldErrors }: PathRowProps & { 
               ...REDIRECT_MODES.map((mode) => ({ value: mode, label: t(`delivery:modes.${mode}.label`) })),
             ]}
             value={(path as TrackerPath).redirect_mode ?? ''}
-            onChange={(mode) => update({ ...path, redirect_mode: mode ? (mode as TrackerPath['redirect_mode']) : null })}
+            onChange={(mode) =>
+              update({ ...path, redirect_mode: mode ? (mode as TrackerPath['redirect_mode']) : null })
+            }
             error={fieldErrors?.redirect_mode}
             allowDeselect={false}
             disabled={disabled}

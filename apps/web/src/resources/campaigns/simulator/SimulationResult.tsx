@@ -126,7 +126,12 @@ function Decision({ answer }: { answer: SimulationAnswer }) {
               <>
                 {' · '}
                 {t('delivery:fields.sentBy')}{' '}
-                <Badge component="span" size="sm" variant="light" title={t(`delivery:modes.${answer.redirect_mode}.help`)}>
+                <Badge
+                  component="span"
+                  size="sm"
+                  variant="light"
+                  title={t(`delivery:modes.${answer.redirect_mode}.help`)}
+                >
                   {t(`delivery:modes.${answer.redirect_mode}.label`)}
                 </Badge>
               </>
