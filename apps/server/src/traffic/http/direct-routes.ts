@@ -79,33 +79,38 @@ function sameToken(token: string, hash: Buffer | null): boolean {
 }
 
 export function directRoutes(app: FastifyInstance, engine: TrafficEngine): void {
-  app.get<CampaignParams & { Querystring: { clickid?: unknown } }>('/c/:campaign/go', async (request, reply) => {
-    const { campaign } = request.params;
-    const clickId = request.query.clickid;
-    if (!EXTERNAL_ID.test(campaign) || typeof clickId !== 'string' || !CLICK_ID.test(clickId)) {
-      throw new NotFoundError();
-    }
-    const hop = await engine.hopForClick(campaign, clickId);
-    if (!hop || !isWebUrl(hop.location)) throw new NotFoundError();
-    if (hop.mode === 'remote') {
-      const served = await fetchRemote(
-        hop.location,
-        { userAgent: request.headers['user-agent'], acceptLanguage: request.headers['accept-language'] },
-        engine.remote,
-      );
-      if (served.kind === 'served') return send(reply, served.head);
-      request.log.warn({ campaign, reason: served.reason }, 'remote target not served; fallback');
-      const fallback = hop.fallback && isWebUrl(hop.fallback) ? hop.fallback : hop.location;
-      return send(reply, fallbackAnswer(fallback));
-    }
-    // `double_meta`'s second page; a click whose path changed mode since goes as the mode says now.
-    if (hop.mode === 'double_meta') return send(reply, pageAnswer('blank_referrer', hop.location, []));
-    if (hop.mode === '302' || hop.mode === '301' || hop.mode === '303' || hop.mode === '307') {
-      reply.header('cache-control', 'no-store');
-      return reply.redirect(hop.location, 302);
-    }
-    return send(reply, pageAnswer(hop.mode, hop.location, []));
-  });
+  // No HEAD: a link checker's look must not make the tracker fetch a remote target.
+  app.get<CampaignParams & { Querystring: { clickid?: unknown } }>(
+    '/c/:campaign/go',
+    { exposeHeadRoute: false },
+    async (request, reply) => {
+      const { campaign } = request.params;
+      const clickId = request.query.clickid;
+      if (!EXTERNAL_ID.test(campaign) || typeof clickId !== 'string' || !CLICK_ID.test(clickId)) {
+        throw new NotFoundError();
+      }
+      const hop = await engine.hopForClick(campaign, clickId);
+      if (!hop || !isWebUrl(hop.location)) throw new NotFoundError();
+      if (hop.mode === 'remote') {
+        const served = await fetchRemote(
+          hop.location,
+          { userAgent: request.headers['user-agent'], acceptLanguage: request.headers['accept-language'] },
+          engine.remote,
+        );
+        if (served.kind === 'served') return send(reply, served.head);
+        request.log.warn({ campaign, reason: served.reason }, 'remote target not served; fallback');
+        const fallback = hop.fallback && isWebUrl(hop.fallback) ? hop.fallback : hop.location;
+        return send(reply, fallbackAnswer(fallback));
+      }
+      // `double_meta`'s second page; a click whose path changed mode since goes as the mode says now.
+      if (hop.mode === 'double_meta') return send(reply, pageAnswer('blank_referrer', hop.location, []));
+      if (hop.mode === '302' || hop.mode === '301' || hop.mode === '303' || hop.mode === '307') {
+        reply.header('cache-control', 'no-store');
+        return reply.redirect(hop.location, 302);
+      }
+      return send(reply, pageAnswer(hop.mode, hop.location, []));
+    },
+  );
 
   app.get<CampaignParams>('/:campaign/t.js', async (request, reply) => {
     const { campaign } = request.params;
