@@ -1,10 +1,10 @@
 // Issue 25, "Where would this visitor go, and why": what a simulation is asked and what it answers.
 // The lead's own fields are the lead API's (the server's ZLeadInput is built from ZLeadFields).
 import { z } from 'zod';
-import { ZRedirectMode } from '../redirect-modes.js';
 import { ZCountryCode } from '../fields.js';
 import { VALIDATION_MESSAGES as M } from '../messages.js';
 import { parseIpAddress } from '../network-addresses.js';
+import { ZRedirectMode } from '../redirect-modes.js';
 import { ZClickConversion, ZLoggedRecord } from './events.js';
 
 /** Contract: `vars` keys a lead may carry (subaff, email_source, step, utm_*, var1…var10). */
