@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useBrowser } from '../support/browser.js';
+import { logIn, useBrowser } from '../support/browser.js';
 import { startServer, type TestServer } from '../support/server.js';
 
 // Every redirect mode in Chromium: a traffic source's page links to the campaign URL, and the visitor
@@ -249,5 +249,31 @@ describe('the tracking script of a direct campaign', () => {
     await expect.poll(() => warnings.join('\n'), { timeout: 15_000 }).toContain('not allowed');
     expect(warnings.join('\n')).toContain(foreignLander);
     expect(await page.locator('#offer').getAttribute('href')).toBe('#none');
+  });
+
+  it("shows both snippets on the campaign screen; its new click token records a lander server's click", async () => {
+    const page = await browser.newPage();
+    await logIn(page, ADMIN.email, ADMIN.password);
+    await page.goto(`/tracker/campaigns/edit/${directCampaign}`);
+    const tag = `<script src="${tracker!.baseURL}/${directCampaign}/t.js" async></script>`;
+    await page.getByText(tag, { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Make a new click token' }).click();
+    await page.getByText('Copy this token now').waitFor();
+    const snippet = (await page.locator('pre', { hasText: 'Authorization: Bearer' }).textContent()) ?? '';
+    const clickToken = /Bearer (syc_[\w-]+)/.exec(snippet)?.[1] ?? '';
+    expect(clickToken).toMatch(/^syc_[\w-]{43}$/);
+    const response = await fetch(`${tracker!.baseURL}/v1/clicks`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${clickToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        campaign: directCampaign,
+        ip: '81.2.69.160',
+        user_agent: 'Lander server test',
+        query: { zone: '4' },
+      }),
+    });
+    expect(response.status).toBe(200);
+    const answer = (await response.json()) as { click_id: string; offer_url: string };
+    expect(answer.offer_url).toBe(`${target}/offer?c=${answer.click_id}&z=4`);
   });
 });
