@@ -230,9 +230,11 @@ function seeded(seed: number): () => number {
 }
 
 export interface ClickRequest {
-  method: 'GET';
+  method: 'GET' | 'POST';
   path: string;
   headers: Record<string, string>;
+  /** A POST's body (BENCH_MODES: `POST /v1/clicks`). */
+  body?: string;
 }
 
 /**

@@ -12,6 +12,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { type ClickRequest, clickRequests, createClickFlow } from './click-flow.js';
+import { modesBench, modesWanted } from './modes.js';
 import { reportsBench } from './reports-bench.js';
 import { reportsUnderLoadBench } from './reports-load.js';
 import {
@@ -386,6 +387,25 @@ async function clickBench(children: Child[], cleanups: (() => Promise<unknown>)[
       );
     }
     console.log(`round ${round}: ${parts.join('; ')}`);
+  }
+  if (modesWanted()) {
+    if (!wrk) throw new BenchFailure('BENCH_MODES=1 measures with wrk: keep wrk in BENCH_LOAD');
+    const modes = await modesBench({
+      base,
+      token,
+      campaignExternalId: flow.campaignExternalId,
+      clickScript: scripts.click,
+      dataDir,
+      wrk,
+      variants: CLICK_VARIANTS,
+      rounds: ROUNDS,
+      durationS: DURATION_S,
+      options: { connections: CONNECTIONS, threads: WRK_THREADS, timeoutS: REQUEST_TIMEOUT_S },
+      beforeRun: () => measuring(server, bare),
+    });
+    clicksAnswered3xx += modes.answered;
+    inFlightAllowance += CONNECTIONS * modes.runs;
+    await waitUntilRecorded(databaseFile, clicksAnswered3xx);
   }
   freeze(bare, false);
   await stopChild(bare);

@@ -79,7 +79,9 @@ export async function writeWrkScript(file: string, requests: ClickRequest[]): Pr
     const headers = Object.entries(request.headers)
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('');
-    return `${request.method} ${request.path} HTTP/1.1\r\nHost: ${HOST}\r\n${headers}\r\n`;
+    const body = request.body ?? '';
+    const length = request.body === undefined ? '' : `content-length: ${Buffer.byteLength(body)}\r\n`;
+    return `${request.method} ${request.path} HTTP/1.1\r\nHost: ${HOST}\r\n${headers}${length}\r\n${body}`;
   });
   const script = `-- Written by bench/wrk.ts for one bench run.
 local requests = {

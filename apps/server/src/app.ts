@@ -12,6 +12,7 @@ import { AuthService } from './api/auth/service.js';
 import { backupRoutes } from './api/backups/routes.js';
 import { botProtectionRoutes } from './api/bot-protection/routes.js';
 import { trackerCampaignUrls } from './api/config-records/campaign-urls.js';
+import { clickTokenRoutes } from './api/config-records/click-token.js';
 import { networkPostbackUrls } from './api/config-records/postback-urls.js';
 import { configRecordRoutes } from './api/config-records/routes.js';
 import type { ConfigChangeListener } from './api/config-records/service.js';
@@ -66,6 +67,7 @@ import { closeRedis, OutageWarning, openRedis, REDIS_KEY_PREFIX } from './store/
 import { shareConfigChanges } from './store/redis-notices.js';
 import { type SeedResult, seedEmptyDatabase } from './store/seed.js';
 import { type EngineOptions, TrafficEngine } from './traffic/engine.js';
+import { directRoutes } from './traffic/http/direct-routes.js';
 import { type FastPath, fastClickPath } from './traffic/http/fast-click.js';
 import { trafficRoutes } from './traffic/http/routes.js';
 import { RedisCapCounters } from './traffic/rules/redis-caps.js';
@@ -341,6 +343,7 @@ async function createServer(
       optimizationRoutes(api, store.db, tuner);
       alertRoutes(api, store.db, notifier);
       monitorRoutes(api, store.db);
+      clickTokenRoutes(api, store.db, onConfigChange);
       liveRoutes(api, engine.live);
     },
     { prefix: '/api' },
@@ -348,6 +351,7 @@ async function createServer(
 
   // Public: visitors and partners' servers call these, outside /api and its session check.
   trafficRoutes(app, engine);
+  directRoutes(app, engine);
 
   app.setNotFoundHandler(await dashboard(app, options.config.webDist));
   await app.ready();

@@ -30,6 +30,7 @@ export * from './password-policy.js';
 export * from './permissions.js';
 export * from './postback-formats.js';
 export * from './postback-log.js';
+export * from './redirect-modes.js';
 export * from './reference-data.js';
 export * from './report-views.js';
 export * from './reports.js';

@@ -41,6 +41,9 @@ export const VALIDATION_MESSAGES = {
   nulCharacter: 'This value contains a NUL character, which cannot be stored',
   macroInHost: 'The host of a URL cannot be a macro',
   privateTarget: 'This URL leads to a loopback, private, link-local or multicast address',
+  invalidOrigin: 'Enter an origin such as https://lander.example.com, without a path',
+  tooMany: 'Too many entries',
+  notDirect: 'Only a direct campaign has a click token',
 } as const;
 
 export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;

@@ -22,13 +22,13 @@ export class RefusedTarget extends Error {
  * The lookup of a checked connection: the name is resolved once, the addresses that are not public are
  * dropped, and the connection goes to what is left; nothing left refuses the request.
  */
-function checkedLookup(resolve: ResolveHost): LookupFunction {
+function checkedLookup(resolve: ResolveHost, isPublic: (ip: string) => boolean): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname).then(
       (addresses) => {
         const family = options.family === 4 || options.family === 6 ? options.family : 0;
         const wanted = addresses.filter((entry) => family === 0 || entry.family === family);
-        const allowed = wanted.filter((entry) => isPublicAddress(entry.address));
+        const allowed = wanted.filter((entry) => isPublic(entry.address));
         if (allowed.length === 0) {
           const first = wanted[0]?.address;
           const reason = first ? addressRefusal(first) : `Refused: ${hostname} has no address`;
@@ -52,6 +52,13 @@ export interface OutboundRequestOptions extends TargetOptions {
   bodyLimit?: number;
   /** A POST with this body (a notification to a chat or a webhook); redirects are then not followed. */
   post?: { body: string; headers: Record<string, string> };
+  /** Headers sent besides the user agent (which one of them may replace). */
+  headers?: Readonly<Record<string, string>>;
+  /**
+   * Which resolved addresses count as public. Tests only: a second loopback address stands in for a
+   * public host, so that a redirect from it to a private one can be seen refused.
+   */
+  isPublic?: (ip: string) => boolean;
 }
 
 export const MAX_REDIRECTS = 3;
@@ -80,7 +87,9 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 export async function sendOutbound(url: string, options: OutboundRequestOptions): Promise<OutboundResult> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.timeoutMs);
-  const lookup = options.allowPrivateTargets ? undefined : checkedLookup(options.resolve ?? resolveHost);
+  const lookup = options.allowPrivateTargets
+    ? undefined
+    : checkedLookup(options.resolve ?? resolveHost, options.isPublic ?? isPublicAddress);
   const maxRedirects = options.maxRedirects ?? MAX_REDIRECTS;
   try {
     let current = url;
@@ -93,7 +102,14 @@ export async function sendOutbound(url: string, options: OutboundRequestOptions)
       }
       const refusal = options.allowPrivateTargets ? null : literalRefusal(target);
       if (refusal) return { kind: 'refused', reason: refusal };
-      const answer = await get(target, controller.signal, lookup, options.bodyLimit ?? 0, options.post);
+      const answer = await get(
+        target,
+        controller.signal,
+        lookup,
+        options.bodyLimit ?? 0,
+        options.headers,
+        options.post,
+      );
       const location = answer.headers.location;
       if (options.post || !REDIRECTS.has(answer.status) || !location || redirects >= maxRedirects) {
         return { kind: 'answered', answer };
@@ -118,6 +134,7 @@ function get(
   signal: AbortSignal,
   lookup: LookupFunction | undefined,
   bodyLimit: number,
+  extraHeaders: Readonly<Record<string, string>> = {},
   post?: { body: string; headers: Record<string, string> },
 ): Promise<OutboundAnswer> {
   const client = target.protocol === 'https:' ? https : http;
@@ -129,7 +146,7 @@ function get(
         // A connection of its own: never one opened for another host or before a check.
         agent: false,
         signal,
-        headers: { 'user-agent': 'Switchyard', accept: '*/*', ...post?.headers },
+        headers: { 'user-agent': 'Switchyard', accept: '*/*', ...extraHeaders, ...post?.headers },
         ...(lookup ? { lookup } : {}),
       },
       (response) => {

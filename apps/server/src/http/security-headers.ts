@@ -43,7 +43,10 @@ export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 export function securityHeaders(app: FastifyInstance): void {
   // A callback hook, not an async one: it runs on every answer, and a promise per answer is measurable.
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (reply.statusCode < 300 || reply.statusCode >= 400) reply.headers(SECURITY_HEADERS);
+    if (reply.statusCode < 300 || reply.statusCode >= 400) {
+      // A route may choose its own (a redirect mode's page sends no referrer at all).
+      for (const name in SECURITY_HEADERS) if (!reply.hasHeader(name)) reply.header(name, SECURITY_HEADERS[name]!);
+    }
     if (request.url.startsWith('/api/') || request.url === '/api' || request.url.startsWith('/api?')) {
       reply.header('cache-control', 'no-store');
       reply.header('content-security-policy', API_CSP);

@@ -8,6 +8,7 @@ import {
   clickCostChangesUnindexedMigration,
   clickOriginalCostMigration,
 } from './click-cost-changes.js';
+import { campaignClickTokensMigration } from './click-tokens.js';
 import { conversionChangesMigration } from './conversion-changes.js';
 import { conversionStatesMigration } from './conversion-states.js';
 import { conversionsMigration } from './conversions.js';
@@ -214,6 +215,7 @@ export function migrations(dialect: DatabaseDialect): Record<string, Migration> 
     '0021_click_original_cost': clickOriginalCostMigration(dialect),
     '0022_click_cost_changes_unindexed': clickCostChangesUnindexedMigration(dialect),
     '0023_event_workspaces': eventWorkspacesMigration(dialect),
+    '0030_campaign_click_tokens': campaignClickTokensMigration(dialect),
     '0034_live_weights': liveWeightsMigration(),
     '0035_alerts': alertsMigration(dialect),
     '0036_monitors': monitorsMigration(dialect),

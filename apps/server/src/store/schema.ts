@@ -8,6 +8,7 @@ import type {
 } from './alerts.js';
 import type { ApiTokenTable } from './api-tokens.js';
 import type { ClickCostChangeTable } from './click-cost-changes.js';
+import type { CampaignClickTokenTable } from './click-tokens.js';
 import type { ConversionChangeTable } from './conversion-changes.js';
 import type { CurrencyRateTable } from './conversion-states.js';
 import type { ConversionTable, OutboundPostbackTable, PostbackLogTable } from './conversions.js';
@@ -167,6 +168,7 @@ export interface Database {
   notification_deliveries: NotificationDeliveryTable;
   workspace_monitors: WorkspaceMonitorTable;
   monitor_incidents: MonitorIncidentTable;
+  campaign_click_tokens: CampaignClickTokenTable;
 }
 
 export type WorkspaceRow = Selectable<WorkspaceTable>;

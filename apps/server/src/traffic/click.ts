@@ -1,5 +1,6 @@
 // A click on a tracker campaign: the vars it brings, the routing decision, the event row, and where
 // the visitor goes. Also the lander's offer link, which sends a visitor on to the offer chosen at the click.
+import type { RedirectMode } from '@switchyard/domain';
 import { clickEvent } from '../live/messages.js';
 import { autoCost, type CostFlag } from '../store/cost-models.js';
 import type { NewTrackerClick } from '../store/tracker-events.js';
@@ -31,7 +32,16 @@ export interface ClickRequest {
  * limit (CLICK_TEXT_LIMITS), refused rather than cut.
  */
 export type ClickAnswer =
-  | { kind: 'redirect'; location: string; cookies: string[]; clickId: string; event: number }
+  | {
+      kind: 'redirect';
+      location: string;
+      cookies: string[];
+      clickId: string;
+      event: number;
+      /** How the visitor is sent there (the path's mode, else the campaign's). */
+      mode: RedirectMode;
+      campaignExternalId: string;
+    }
   | { kind: 'not-found' }
   | { kind: 'no-route'; cookies: string[]; clickId: string; event: number }
   | { kind: 'too-long'; field: string; limit: number };
@@ -52,7 +62,13 @@ const DIRECT_VAR = /^(subaff|email_source|step|utm_[a-z0-9_]{1,32}|var(10|[1-9])
  * scanner), routed the same way on caps that count nothing, with no event, no rate counted, and nothing
  * published: the answer is what a GET would get.
  */
-export async function routeClick(parts: EngineParts, request: ClickRequest, record = true): Promise<ClickAnswer> {
+export async function routeClick(
+  parts: EngineParts,
+  request: ClickRequest,
+  record = true,
+  /** A direct campaign's click: the visitor is on the landing page already, and goes on to the offer. */
+  direct = false,
+): Promise<ClickAnswer> {
   const snapshot = parts.snapshot;
   const campaign = snapshot.tracker.campaigns.get(request.campaignExternalId);
   if (!campaign) return { kind: 'not-found' };
@@ -84,7 +100,8 @@ export async function routeClick(parts: EngineParts, request: ClickRequest, reco
     flow_external_id: campaign.flowExternalId,
     path_group_id: decision.group?.id ?? null,
     path_id: decision.path?.id ?? null,
-    lander_external_id: decision.lander?.externalId ?? null,
+    // A direct click's visitor is on a page of the operator's own, not on a lander of the flow.
+    lander_external_id: direct ? null : (decision.lander?.externalId ?? null),
     offer_external_id: decision.offer?.externalId ?? null,
     traffic_source_external_id: campaign.trafficSourceExternalId,
     visitor_id: visitor.id,
@@ -130,11 +147,58 @@ export async function routeClick(parts: EngineParts, request: ClickRequest, reco
   if (record && parts.live.listening) parts.live.publish(clickEvent(row, campaign.workspaceId));
   const macros = macroValues(row, clickId, undefined, vars);
   // The lander when the path has one (its offer link asks for the offer later), else the offer.
-  const location = decision.lander
-    ? decision.lander.url.fill(macros, vars)
-    : (decision.offer?.url.fill(macros, vars) ?? null);
+  const location =
+    decision.lander && !direct
+      ? decision.lander.url.fill(macros, vars)
+      : (decision.offer?.url.fill(macros, vars) ?? null);
   if (!location) return { kind: 'no-route', cookies: visitor.cookies, clickId, event };
-  return { kind: 'redirect', location, cookies: visitor.cookies, clickId, event };
+  return {
+    kind: 'redirect',
+    location,
+    cookies: visitor.cookies,
+    clickId,
+    event,
+    mode: decision.path?.redirectMode ?? campaign.redirectMode,
+    campaignExternalId: campaign.externalId,
+  };
+}
+
+/** Where a stored click's visitor was sent, and how: the second step of `double_meta` and `remote`. */
+export interface ClickHop {
+  location: string;
+  mode: RedirectMode;
+  /** The campaign's fallback for a `remote` target that cannot be served, filled for this click. */
+  fallback: string | null;
+}
+
+/**
+ * The stored click's target (its lander, else its offer, filled as at the click) and the mode in force
+ * for its path now; null when the click is not the campaign's or leads nowhere.
+ */
+export async function hopForClick(
+  parts: EngineParts,
+  campaignExternalId: string,
+  clickId: string,
+): Promise<ClickHop | null> {
+  const campaign = parts.snapshot.tracker.campaigns.get(campaignExternalId);
+  if (!campaign) return null;
+  const row = await storedEvent(parts, () => parts.store.storedClick(clickId), clickId);
+  if (!row || row.campaign_external_id !== campaignExternalId) return null;
+  const vars = JSON.parse(row.vars) as Record<string, string>;
+  const macros = macroValues(row, clickId, undefined, vars);
+  const lander = row.lander_external_id ? parts.snapshot.tracker.landers.get(row.lander_external_id) : undefined;
+  const offer = row.offer_external_id ? parts.snapshot.tracker.offers.get(row.offer_external_id) : undefined;
+  const location = lander ? lander.url.fill(macros, vars) : (offer?.url.fill(macros, vars) ?? null);
+  if (!location) return null;
+  let mode = campaign.redirectMode;
+  for (const group of campaign.groups) {
+    const path = group.paths.find((candidate) => candidate.id === row.path_id);
+    if (path) {
+      mode = path.redirectMode ?? mode;
+      break;
+    }
+  }
+  return { location, mode, fallback: campaign.fallbackUrl?.fill(macros, vars) ?? null };
 }
 
 /**

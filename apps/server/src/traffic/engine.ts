@@ -24,14 +24,16 @@ import type { Database } from '../store/schema.js';
 import { EngineStore } from '../store/traffic/engine-store.js';
 import { EventWriter, type EventWriterOptions } from '../store/traffic/event-writer.js';
 import { Journal } from '../store/traffic/journal.js';
-import { type ClickAnswer, type ClickRequest, offerForClick, routeClick } from './click.js';
+import { type ClickAnswer, type ClickHop, type ClickRequest, hopForClick, offerForClick, routeClick } from './click.js';
 import type { TLeadInput } from './http/lead-input.js';
+import { REMOTE_DEFAULTS, type RemoteOptions } from './http/remote-target.js';
 import { type LeadAnswer, routeLead } from './lead.js';
 import { type OutboundOptions, OutboundPostbacks } from './outbound.js';
 import type { EngineLog, EngineParts } from './parts.js';
 import { type PostbackAnswer, type PostbackRequest, RefusalLog, takePostback } from './postback.js';
 import { replayClick, replayLead } from './replay.js';
 import { type CapCounters, dayIn, InProcessCapCounters, offerCapKey } from './rules/caps.js';
+import type { CompiledCampaign } from './rules/compile.js';
 import { compileRouting, LIVE_WEIGHTS_KIND, ROUTING_KINDS, type RoutingSnapshot, type Side } from './rules/compile.js';
 import type { Random } from './rules/weighted.js';
 import { simulate } from './simulate.js';
@@ -65,6 +67,8 @@ export interface EngineOptions {
    * directory shared by every server on this machine under the system's temporary directory.
    */
   cacheDir?: string;
+  /** The `remote` redirect mode's fetch; private targets and the resolver follow `outbound`'s. */
+  remote?: Partial<Pick<RemoteOptions, 'timeoutMs' | 'maxChars' | 'isPublic'>>;
 }
 
 /** Config changes that are not config records but change routing: the datacenter list (issue 24). */
@@ -87,6 +91,8 @@ export class TrafficEngine {
   private pruneTimer: NodeJS.Timeout | null = null;
   private readonly cacheDir: string;
   private readonly db: Kysely<Database>;
+  /** How the `remote` redirect mode fetches its targets. */
+  readonly remote: RemoteOptions;
 
   constructor(db: Kysely<Database>, log: EngineLog, options: EngineOptions = {}, sqlite?: SQLite.Database) {
     const now = options.now ?? (() => new Date());
@@ -97,6 +103,13 @@ export class TrafficEngine {
     this.cacheDir = options.cacheDir ?? path.join(tmpdir(), 'switchyard-cache');
     this.db = db;
     this.postbackLogDays = options.postbackLogDays ?? DEFAULT_POSTBACK_LOG_DAYS;
+    this.remote = {
+      allowPrivateTargets: options.outbound?.allowPrivateTargets ?? false,
+      timeoutMs: options.remote?.timeoutMs ?? REMOTE_DEFAULTS.timeoutMs,
+      maxChars: options.remote?.maxChars ?? REMOTE_DEFAULTS.maxChars,
+      ...(options.outbound?.resolveHost ? { resolve: options.outbound.resolveHost } : {}),
+      ...(options.remote?.isPublic ? { isPublic: options.remote.isPublic } : {}),
+    };
     const live = new LiveHub();
     this.parts = {
       snapshot: EMPTY_SNAPSHOT,
@@ -218,6 +231,21 @@ export class TrafficEngine {
     return routeClick(this.parts, withoutNul(request), false);
   }
 
+  /** An active tracker campaign (its type, allowed origins and click token), or undefined. */
+  trackerCampaign(campaignExternalId: string): CompiledCampaign | undefined {
+    return this.parts.snapshot.tracker.campaigns.get(campaignExternalId);
+  }
+
+  /** A direct campaign's click (tracking script, POST /v1/clicks): routed, recorded, sent to the offer. */
+  directClick(request: ClickRequest): Promise<ClickAnswer> {
+    return routeClick(this.parts, withoutNul(request), true, true);
+  }
+
+  /** The second step of `double_meta` and `remote` for a stored click. */
+  hopForClick(campaignExternalId: string, clickId: string): Promise<ClickHop | null> {
+    return hopForClick(this.parts, campaignExternalId, clickId);
+  }
+
   offerForClick(campaignExternalId: string, clickId: string): Promise<string | null> {
     return offerForClick(this.parts, campaignExternalId, clickId);
   }
@@ -309,13 +337,19 @@ export class TrafficEngine {
       try {
         while (this.stale) {
           this.stale = false;
-          const [rows, bots, defaultWorkspace, liveWeights] = await Promise.all([
+          const [rows, bots, defaultWorkspace, tokens, liveWeights] = await Promise.all([
             this.parts.store.routingRows([...ROUTING_KINDS]),
             readBotProtection(this.db),
             this.parts.store.defaultWorkspaceId(),
+            this.parts.store.clickTokens(),
             readLiveWeights(this.db, { instance: true }),
           ]);
-          this.parts.snapshot = compileRouting(rows, defaultWorkspace, liveWeights);
+          this.parts.snapshot = compileRouting(rows, defaultWorkspace, {
+            clickTokens: new Map(
+              tokens.map((row) => [row.campaign_external_id, { hash: row.token_hash, workspaceId: row.workspace_id }]),
+            ),
+            liveWeights,
+          });
           this.parts.bots = { datacenterAsns: datacenterSet(bots) };
           for (const [record, problem] of this.parts.snapshot.problems) {
             this.parts.log.warn({ record, problem }, 'config record not used for routing');

@@ -218,6 +218,7 @@ async function answer(
     caps: [...caps.lines.values()],
     // The placeholder is filled URL-encoded, as every value is; it is given back as written.
     url: filled?.replaceAll(encodeURIComponent(placeholder), placeholder) ?? null,
+    redirect_mode: filled && !isLead ? (decision.path?.redirectMode ?? campaign.redirectMode) : null,
     probabilities,
   };
 }

@@ -4,6 +4,7 @@ import { initReactI18next } from 'react-i18next';
 import arAlerts from './locales/ar/alerts.json';
 import arCommon from './locales/ar/common.json';
 import arControls from './locales/ar/controls.json';
+import arDelivery from './locales/ar/delivery.json';
 import arEvents from './locales/ar/events.json';
 import arHistory from './locales/ar/history.json';
 import arOptimization from './locales/ar/optimization.json';
@@ -13,6 +14,7 @@ import arResources from './locales/ar/resources.json';
 import enAlerts from './locales/en/alerts.json';
 import enCommon from './locales/en/common.json';
 import enControls from './locales/en/controls.json';
+import enDelivery from './locales/en/delivery.json';
 import enEvents from './locales/en/events.json';
 import enHistory from './locales/en/history.json';
 import enOptimization from './locales/en/optimization.json';
@@ -22,6 +24,7 @@ import enResources from './locales/en/resources.json';
 import esAlerts from './locales/es/alerts.json';
 import esCommon from './locales/es/common.json';
 import esControls from './locales/es/controls.json';
+import esDelivery from './locales/es/delivery.json';
 import esEvents from './locales/es/events.json';
 import esHistory from './locales/es/history.json';
 import esOptimization from './locales/es/optimization.json';
@@ -31,6 +34,7 @@ import esResources from './locales/es/resources.json';
 import frAlerts from './locales/fr/alerts.json';
 import frCommon from './locales/fr/common.json';
 import frControls from './locales/fr/controls.json';
+import frDelivery from './locales/fr/delivery.json';
 import frEvents from './locales/fr/events.json';
 import frHistory from './locales/fr/history.json';
 import frOptimization from './locales/fr/optimization.json';
@@ -40,6 +44,7 @@ import frResources from './locales/fr/resources.json';
 import zhAlerts from './locales/zh/alerts.json';
 import zhCommon from './locales/zh/common.json';
 import zhControls from './locales/zh/controls.json';
+import zhDelivery from './locales/zh/delivery.json';
 import zhEvents from './locales/zh/events.json';
 import zhHistory from './locales/zh/history.json';
 import zhOptimization from './locales/zh/optimization.json';
@@ -58,6 +63,7 @@ export const NAMESPACES = [
   'history',
   'optimization',
   'alerts',
+  'delivery',
 ] as const;
 
 /** Each language is offered under its own name, the same in every interface language. */
@@ -80,6 +86,7 @@ export const LOCALES = {
     optimization: enOptimization,
     alerts: enAlerts,
     history: enHistory,
+    delivery: enDelivery,
   },
   fr: {
     common: frCommon,
@@ -91,6 +98,7 @@ export const LOCALES = {
     optimization: frOptimization,
     alerts: frAlerts,
     history: frHistory,
+    delivery: frDelivery,
   },
   es: {
     common: esCommon,
@@ -102,6 +110,7 @@ export const LOCALES = {
     optimization: esOptimization,
     alerts: esAlerts,
     history: esHistory,
+    delivery: esDelivery,
   },
   zh: {
     common: zhCommon,
@@ -113,6 +122,7 @@ export const LOCALES = {
     optimization: zhOptimization,
     alerts: zhAlerts,
     history: zhHistory,
+    delivery: zhDelivery,
   },
   ar: {
     common: arCommon,
@@ -124,6 +134,7 @@ export const LOCALES = {
     optimization: arOptimization,
     alerts: arAlerts,
     history: arHistory,
+    delivery: arDelivery,
   },
 } satisfies Record<Language, Record<(typeof NAMESPACES)[number], object>>;
 

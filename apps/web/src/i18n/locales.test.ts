@@ -20,6 +20,8 @@ const SAME_AS_ENGLISH = new Set([
   // Loan words of the trade in French and Spanish (issue 25's live view names each event's kind).
   'Conversion',
   'Postback',
+  // A language's name (the JavaScript redirect mode).
+  'JavaScript',
 ]);
 
 function flatten(value: unknown, prefix = ''): Map<string, string> {

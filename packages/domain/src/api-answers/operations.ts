@@ -132,3 +132,7 @@ export const ZBackupMade = ZBackup.extend({
 });
 
 export const ZBackupList = z.object({ list: z.array(ZBackup), total: z.number().int().min(0) });
+
+/** `POST /api/tracker/campaigns/{id}/click-token`: a direct campaign's new click token, shown this once. */
+export const ZClickTokenAnswer = z.object({ token: z.string(), created_at: ZTimestamp });
+export type ClickTokenAnswer = z.infer<typeof ZClickTokenAnswer>;

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ZCountryCode } from '../fields.js';
 import { VALIDATION_MESSAGES as M } from '../messages.js';
 import { parseIpAddress } from '../network-addresses.js';
+import { ZRedirectMode } from '../redirect-modes.js';
 import { ZClickConversion, ZLoggedRecord } from './events.js';
 
 /** Contract: `vars` keys a lead may carry (subaff, email_source, step, utm_*, var1…var10). */
@@ -132,6 +133,8 @@ export const ZSimulationAnswer = z.object({
   ),
   /** Where the visitor would be sent, its macros filled as a click's; the click id stays `{clickid}`. */
   url: z.string().nullable(),
+  /** How a click would be sent there (the path's redirect mode, else the campaign's); null for a lead or no URL. */
+  redirect_mode: ZRedirectMode.nullable(),
   /** Chances in the group that routes: each path's, and within each path each lander's and offer's. */
   probabilities: z.object({
     paths: z.array(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ZExternalIdRef, ZMoney, ZName } from '../fields.js';
+import { ZExternalIdRef, ZMoney, ZName, ZOptionalMacroUrl } from '../fields.js';
+import { CAMPAIGN_TYPES, ZAllowedOrigins, ZRedirectMode } from '../redirect-modes.js';
 import { ZBotClicksPerMinute, ZCostModel, ZPayoutRuleSets, ZPostbackEventEntries } from './shared.js';
 import { defineResource } from './types.js';
 
@@ -12,6 +13,14 @@ export const ZTrackerCampaignForm = z.object({
   bot_clicks_per_minute: ZBotClicksPerMinute,
   postback_events: ZPostbackEventEntries,
   payout_rule_sets: ZPayoutRuleSets,
+  /** How visitors are sent on (redirect-modes.ts); a path may choose its own. */
+  redirect_mode: ZRedirectMode.default('302'),
+  /** Where a visitor goes when a `remote` target cannot be served; empty: the target, with no referrer. */
+  fallback_url: ZOptionalMacroUrl,
+  /** `direct`: the landing page records the click (tracking script, `POST /v1/clicks`). */
+  type: z.enum(CAMPAIGN_TYPES).default('redirect'),
+  /** The page origins the tracking script may record clicks from. */
+  allowed_origins: ZAllowedOrigins,
 });
 export type TTrackerCampaignForm = z.infer<typeof ZTrackerCampaignForm>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_WEIGHT } from '../constants.js';
 import { ZExternalIdRef, ZName, ZRowId, ZWeight } from '../fields.js';
+import { ZRedirectMode } from '../redirect-modes.js';
 import { pathFields, pathGroupSchema, withPriorities } from './flows.js';
 import { defineResource } from './types.js';
 
@@ -22,6 +23,8 @@ export const ZTrackerPath = z.object({
   ...pathFields,
   offers: z.array(ZPathOfferRow).default([]),
   landers: z.array(ZPathLanderRow).default([]),
+  /** The campaign's redirect mode when null. */
+  redirect_mode: ZRedirectMode.nullable().default(null),
 });
 export type TTrackerPath = z.infer<typeof ZTrackerPath>;
 

@@ -72,6 +72,14 @@ export class EngineStore {
       .execute();
   }
 
+  /** Every direct campaign's click token hash (the engine's own work: every workspace). */
+  clickTokens(): Promise<{ campaign_external_id: string; workspace_id: number; token_hash: string }[]> {
+    return this.db
+      .selectFrom('campaign_click_tokens')
+      .select(['campaign_external_id', 'workspace_id', 'token_hash'])
+      .execute();
+  }
+
   /** Issue 40: the default workspace (the lowest id), where events of a campaign of none are stored. */
   async defaultWorkspaceId(): Promise<number | null> {
     const row = await this.db.selectFrom('workspaces').select('id').orderBy('id').limit(1).executeTakeFirst();

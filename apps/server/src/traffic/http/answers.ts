@@ -1,9 +1,10 @@
 // The answers of the click doors (fast-click.ts and the Fastify route in routes.ts): one function makes
 // the status, headers and body of every answer to a click, and answers go out only once the events they
 // answer are kept (the event writer's commit, one journal write for all the answers of a turn).
-import { ERROR_MESSAGES } from '@switchyard/domain';
+import { ERROR_MESSAGES, offerLinkPath } from '@switchyard/domain';
 import { SECURITY_HEADERS } from '../../http/security-headers.js';
 import type { ClickAnswer, TrafficEngine } from '../engine.js';
+import { isWebUrl, NO_REFERRER_PAGES, PAGE_CSP, type PageMode, redirectPage } from './pages.js';
 
 /** A routed click, or one whose event could not be kept (503: never answered as if it had been). */
 export type ClickOutcome = ClickAnswer | { kind: 'unavailable' };
@@ -42,6 +43,7 @@ export function answerOf(result: ClickOutcome): AnswerHead {
   if (result.kind === 'unavailable') return { status: 503, headers: UNAVAILABLE_HEADERS, body: UNAVAILABLE_BODY };
   if (result.kind === 'too-long') return tooLongAnswer(result.field, result.limit);
   if (result.kind === 'redirect') {
+    if (result.mode !== '302') return modeAnswer(result);
     // A flat list of names and values: no object to build and walk for every click.
     const headers = ['cache-control', 'no-store', 'location', result.location, 'content-length', '0'];
     for (const cookie of result.cookies) headers.push('set-cookie', cookie);
@@ -50,6 +52,51 @@ export function answerOf(result: ClickOutcome): AnswerHead {
   const headers = [...NOT_FOUND_HEADERS];
   if (result.kind === 'no-route') for (const cookie of result.cookies) headers.push('set-cookie', cookie);
   return { status: 404, headers, body: NOT_FOUND_BODY };
+}
+
+const REDIRECT_STATUS: Readonly<Record<string, number>> = { '301': 301, '303': 303, '307': 307 };
+
+/** The second step of `double_meta` and `remote`: the tracker's page that answers with the target. */
+export function hopPath(campaignExternalId: string, clickId: string): string {
+  return offerLinkPath(campaignExternalId, clickId).replace('/offer?', '/go?');
+}
+
+/** A click answered in a mode other than 302: another redirect status, or a page (pages.ts). */
+function modeAnswer(result: Extract<ClickAnswer, { kind: 'redirect' }>): AnswerHead {
+  const status = REDIRECT_STATUS[result.mode];
+  const hop = result.mode === 'double_meta' || result.mode === 'remote';
+  const to = hop ? hopPath(result.campaignExternalId, result.clickId) : result.location;
+  if (status !== undefined || !isWebUrl(to)) {
+    const headers = ['cache-control', 'no-store', 'location', result.location, 'content-length', '0'];
+    for (const cookie of result.cookies) headers.push('set-cookie', cookie);
+    return { status: status ?? 302, headers, body: '' };
+  }
+  return pageAnswer(result.mode as PageMode, to, result.cookies);
+}
+
+/** A redirect mode's page, with its headers (and the visitor's cookies). */
+export function pageAnswer(mode: PageMode, to: string, cookies: readonly string[]): AnswerHead {
+  const body = redirectPage(mode, to);
+  const headers = [
+    'cache-control',
+    'no-store',
+    'content-type',
+    'text/html; charset=utf-8',
+    'content-length',
+    String(Buffer.byteLength(body)),
+    'x-robots-tag',
+    'noindex, nofollow',
+    'x-content-type-options',
+    'nosniff',
+    'x-frame-options',
+    'DENY',
+    'referrer-policy',
+    NO_REFERRER_PAGES.has(mode) ? 'no-referrer' : 'strict-origin-when-cross-origin',
+    'content-security-policy',
+    PAGE_CSP,
+  ];
+  for (const cookie of cookies) headers.push('set-cookie', cookie);
+  return { status: 200, headers, body };
 }
 
 /** Issue 41: a click bringing a text past its limit is refused whole, with the field that is too long. */

@@ -4,11 +4,13 @@
 import { BlockList, isIP } from 'node:net';
 import {
   ALL_CONDITION,
+  type CampaignType,
   type ConditionNode,
   type ConditionTest,
   compileCondition,
   liveWeightKey,
   parseConditionText,
+  type RedirectMode,
   type StatusMap,
   type UnknownStatusTreatment,
   withNetworkParameters,
@@ -73,6 +75,8 @@ export interface CompiledPath {
   offers: readonly { offerExternalId: string; weight: number }[];
   /** Enabled rows naming active landers, with a positive weight. */
   landers: readonly { lander: CompiledLander; weight: number }[];
+  /** How its visitors are sent on; null: as the campaign says. */
+  redirectMode: RedirectMode | null;
 }
 
 export interface CompiledPathGroup {
@@ -125,6 +129,16 @@ export interface CompiledCampaign {
   payoutRuleSets: ReadonlyMap<string, CompiledPayoutRuleSet>;
   /** The traffic source's postback URL for each postback event that has one. */
   trafficSourcePostbackUrls: ReadonlyMap<string, UrlTemplate>;
+  /** How visitors are sent on, unless their path says otherwise (tracker campaigns; API ones: 302). */
+  redirectMode: RedirectMode;
+  /** Where a `remote` visitor goes when the target cannot be served; null: the target, without referrer. */
+  fallbackUrl: UrlTemplate | null;
+  /** `direct`: the landing page records the click (tracking script, POST /v1/clicks). */
+  type: CampaignType;
+  /** Origins (as browsers send `Origin`) the tracking script may record clicks from. */
+  allowedOrigins: ReadonlySet<string>;
+  /** SHA-256 of the campaign's click token (POST /v1/clicks), or null when it has none. */
+  clickTokenHash: Buffer | null;
 }
 
 /** A postback event (Admin → Postback events): what incoming status values map to it. */
@@ -165,6 +179,8 @@ export interface CompiledPayoutRuleSet {
 
 interface SideMaps {
   campaigns: Map<string, CompiledCampaign>;
+  /** Active, enabled landers (tracker side; none on the API side). */
+  landers: ReadonlyMap<string, CompiledLander>;
   offers: Map<string, CompiledOffer>;
   /** Segments' conditions, compiled, by external id. */
   segments: Map<string, ConditionTest>;
@@ -242,9 +258,15 @@ function conditionTree(text: string): ConditionNode {
 export function compileRouting(
   rows: readonly ConfigRow[],
   defaultWorkspaceId: number | null = null,
-  /** The weights Thompson sampling chose for optimized path groups, by `liveWeightKey`. */
-  liveWeights: ReadonlyMap<string, number> = new Map(),
+  extras: {
+    /** The weights Thompson sampling chose for optimized path groups, by `liveWeightKey`. */
+    liveWeights?: ReadonlyMap<string, number>;
+    /** Tracker campaign external id → SHA-256 (hex) of its click token, and the workspace it was made in. */
+    clickTokens?: ReadonlyMap<string, { hash: string; workspaceId: number }>;
+  } = {},
 ): RoutingSnapshot {
+  const liveWeights = extras.liveWeights ?? new Map<string, number>();
+  const clickTokens = extras.clickTokens ?? new Map<string, { hash: string; workspaceId: number }>();
   const problems = new Map<string, string>();
   const byKind = new Map<string, { row: ConfigRow; body: Record<string, unknown> }[]>();
   for (const row of rows) {
@@ -433,9 +455,10 @@ export function compileRouting(
           ]),
         ),
         trafficSourcePostbackUrls: trafficSourcePostbacks.get(form.traffic_source_external_id) ?? new Map(),
+        ...deliveryOf(form, tokenOf(clickTokens.get(row.external_id), row.workspace_id)),
       });
     }
-    return { campaigns, offers, segments };
+    return { campaigns, offers, segments, landers: side === 'tracker' ? landers : new Map() };
   }
 
   return { tracker: compileSide('tracker'), api: compileSide('api'), postbackEvents, postbackAddresses, problems };
@@ -464,6 +487,26 @@ function withLiveRows(
   };
 }
 
+/** A token counts only for a campaign of the workspace it was made in. */
+function tokenOf(token: { hash: string; workspaceId: number } | undefined, workspaceId: number | null | undefined) {
+  return token && token.workspaceId === workspaceId ? token.hash : undefined;
+}
+
+/** How a campaign's visitors are sent on, and whether its landing page records its clicks itself. */
+function deliveryOf(
+  form: Record<string, unknown>,
+  tokenHash: string | undefined,
+): Pick<CompiledCampaign, 'redirectMode' | 'fallbackUrl' | 'type' | 'allowedOrigins' | 'clickTokenHash'> {
+  const fallback = typeof form.fallback_url === 'string' ? form.fallback_url : '';
+  return {
+    redirectMode: (form.redirect_mode as RedirectMode | undefined) ?? '302',
+    fallbackUrl: fallback ? compileUrlTemplate(fallback) : null,
+    type: (form.type as CampaignType | undefined) ?? 'redirect',
+    allowedOrigins: new Set(Array.isArray(form.allowed_origins) ? (form.allowed_origins as string[]) : []),
+    clickTokenHash: tokenHash ? Buffer.from(tokenHash, 'hex') : null,
+  };
+}
+
 interface PathForm {
   id: string;
   name: string;
@@ -474,6 +517,7 @@ interface PathForm {
   offer_external_id?: string;
   offers?: { id: string; offer_external_id: string; weight: number; enabled: boolean }[];
   landers?: { id: string; lander_external_id: string; weight: number; enabled: boolean }[];
+  redirect_mode?: RedirectMode | null;
 }
 
 function compilePath(path: PathForm, landers: ReadonlyMap<string, CompiledLander>): CompiledPath {
@@ -495,5 +539,6 @@ function compilePath(path: PathForm, landers: ReadonlyMap<string, CompiledLander
     subaff: path.subaff,
     offers,
     landers: landerRows,
+    redirectMode: path.redirect_mode ?? null,
   };
 }

@@ -10,6 +10,7 @@ import { TsParametersRepeater } from '../repeaters/TsParametersRepeater';
 import { AddressListControl } from './controls/AddressListControl';
 import { CampaignUrlControl } from './controls/CampaignUrlControl';
 import { CopyTextControl } from './controls/CopyTextControl';
+import { DirectTrackingControl } from './controls/DirectTrackingControl';
 import { HiddenControl } from './controls/HiddenControl';
 import { InputControl } from './controls/InputControl';
 import { LanderOfferLinkControl } from './controls/LanderOfferLinkControl';
@@ -71,6 +72,7 @@ export const FORM_CONTROLS: Record<string, ComponentType<FormControlProps>> = {
   'network-postback-url': NetworkPostbackUrlControl,
   'postback-key': PostbackKeyControl,
   'address-list': AddressListControl,
+  'direct-tracking': DirectTrackingControl,
   'status-map': StatusMapControl,
   permissions: PermissionsControl,
   template: TemplateControl,
@@ -84,6 +86,7 @@ export const WITHOUT_SUCCESS_TEXT = new Set([
   'switch-with-select',
   'campaign-url',
   'lander-offer-link',
+  'direct-tracking',
   'network-postback-url',
   'postback-key',
   'template',

@@ -66,6 +66,7 @@ export const TODAY: SimulationAnswer = {
   backup_chain: [],
   caps: [],
   url: 'https://offers.example.com/de?click={clickid}',
+  redirect_mode: 'meta',
   probabilities: {
     paths: [
       {

@@ -1,6 +1,6 @@
 import { notifications } from '@mantine/notifications';
 import type { CurrentUser } from '@switchyard/domain';
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tokenStore } from '../../api/client';
@@ -111,7 +111,10 @@ describe('tracker campaign screens: the campaign URL (issue 26)', () => {
     await choose(flow, 'Main flow');
     fireEvent.click(screen.getByRole('button', { name: save }));
 
-    const notice = (await screen.findByText(created)).closest('[role="alert"]') as HTMLElement;
+    // The campaign form is long: a cheap wait for the save's answer first (a getByText over the whole form
+    // on every change of the DOM can outlast findByText's deadline on a busy machine).
+    await waitFor(() => expect(document.body.textContent).toContain(created), { timeout: 10_000 });
+    const notice = screen.getByText(created).closest('[role="alert"]') as HTMLElement;
     expect(notice).toBeVisible();
     expect(within(notice).getByDisplayValue(URL)).toBeVisible();
     expect(within(notice).getByRole('button', { name: i18n.t('resources:form.copy') })).toBeVisible();

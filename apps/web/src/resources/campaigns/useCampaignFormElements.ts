@@ -12,6 +12,7 @@ import { moneyElement, nameElement, readOnlyCopyElement } from '../screens/formE
 import { useCostModelOptions } from '../screens/referenceOptions';
 import type { FormMode } from '../screens/resourceScreens';
 import { useEditedRecord } from '../screens/useEditedRecord';
+import { useDeliveryElements } from './deliveryElements';
 
 const trafficSources = getResource('traffic-sources');
 const postbackEvents = getResource('postback-events');
@@ -51,6 +52,7 @@ export function useCampaignFormElements(definition: ResourceDefinition, mode: Fo
   const postbackEventOptions = useLookup(postbackEvents);
   const costModelOptions = useCostModelOptions();
   const hasIngestToken = Boolean(useEditedRecord(definition, mode)?.ingest_token);
+  const deliveryElements = useDeliveryElements(mode === 'edit');
 
   return useMemo(() => {
     const whenEditing = (...elements: FormElement[]) => (mode === 'edit' ? elements : []);
@@ -125,6 +127,7 @@ export function useCampaignFormElements(definition: ResourceDefinition, mode: Fo
               } satisfies FormElement,
             ]),
       ),
+      ...trackerOnly(...deliveryElements),
       {
         name: 'postback_events',
         type: 'postback-events-repeater',
@@ -157,5 +160,6 @@ export function useCampaignFormElements(definition: ResourceDefinition, mode: Fo
     flowOptions,
     postbackEventOptions,
     costModelOptions,
+    deliveryElements,
   ]);
 }

@@ -157,6 +157,7 @@ describe('path-groups-repeater', { timeout: 15_000 }, () => {
       daily_cap: 0,
       postback_daily_cap: 0,
       subaff: '',
+      redirect_mode: null,
       offers: [],
       landers: [{ id: 'l1', lander_external_id: 'lander-1', weight: 40, enabled: true }],
     };
@@ -205,6 +206,7 @@ describe('path-groups-repeater', { timeout: 15_000 }, () => {
           enabled: rowEnabled,
         })),
         landers: [],
+        redirect_mode: null,
       }) satisfies TrackerPath;
     // Paths 60 : 30 and a disabled one; the first path's offers 70 : 30 and a disabled one.
     const flow = (): PathGroup<TrackerPath>[] => [

@@ -1,4 +1,5 @@
-import { Badge, Box, Group, NumberInput, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
+import { Badge, Box, Group, NumberInput, Select, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
+import { REDIRECT_MODES } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
 import { SelectOfferControl } from '../../form/controls/SelectOfferControl';
 import { TrimmedTextInput } from '../TrimmedTextInput';
@@ -114,6 +115,23 @@ export function PathBody({ path, share, update, fieldErrors }: PathRowProps & { 
           maxLength={255}
           disabled={disabled}
         />
+        {isTracker && (
+          <Select
+            size="xs"
+            label={t('delivery:fields.path_redirect_mode')}
+            data={[
+              { value: '', label: t('delivery:fields.campaign_mode') },
+              ...REDIRECT_MODES.map((mode) => ({ value: mode, label: t(`delivery:modes.${mode}.label`) })),
+            ]}
+            value={(path as TrackerPath).redirect_mode ?? ''}
+            onChange={(mode) =>
+              update({ ...path, redirect_mode: mode ? (mode as TrackerPath['redirect_mode']) : null })
+            }
+            error={fieldErrors?.redirect_mode}
+            allowDeselect={false}
+            disabled={disabled}
+          />
+        )}
         {/* Regs Daily Cap counts API leads only; a tracker click never takes from it (issue 26). */}
         {!isTracker && (
           <NumberInput

@@ -69,7 +69,7 @@ export function createApiPath(firstOffer?: { value: string; enabled?: boolean })
 }
 
 export function createTrackerPath(): TrackerPath {
-  return { ...pathBase(), offers: [], landers: [] };
+  return { ...pathBase(), offers: [], landers: [], redirect_mode: null };
 }
 
 export function createOfferRow(): PathOfferRow {

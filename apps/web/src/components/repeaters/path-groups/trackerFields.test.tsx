@@ -17,7 +17,7 @@ function emptyLookups() {
 }
 
 const base = { id: 'p1', name: 'Main', enabled: true, weight: 100, daily_cap: 0, postback_daily_cap: 0, subaff: '' };
-const trackerPath: TrackerPath = { ...base, offers: [], landers: [] };
+const trackerPath: TrackerPath = { ...base, offers: [], landers: [], redirect_mode: null };
 const apiPath: ApiPath = { ...base, offer_external_id: '' };
 const groupOf = <P extends ApiPath | TrackerPath>(path: P): PathGroup<P> => ({
   id: 'g1',

@@ -62,6 +62,7 @@ const ANSWER: SimulationAnswer = {
   backup_chain: [],
   caps: [{ kind: 'offer', id: 'off-1', name: 'Dating DE', day: '2026-11-24', limit: 100, remaining: 40 }],
   url: 'https://offers.example.com/de?click={clickid}',
+  redirect_mode: 'meta',
   probabilities: {
     paths: [
       {
@@ -129,6 +130,8 @@ describe('the campaign simulator', () => {
 
     expect(screen.getByText('Dating DE (75%)')).toBeVisible();
     expect(screen.getByText('https://offers.example.com/de?click={clickid}')).toBeVisible();
+    // How a click would be sent there, by the path's or campaign's redirect mode.
+    expect(screen.getByText('Meta refresh')).toBeVisible();
     expect(screen.getByText('Dating DE: 40 of 100 left')).toBeVisible();
     expect(screen.getByText('Vodafone', { exact: false }).textContent).toBe('AS31334 Vodafone');
 

@@ -122,6 +122,20 @@ function Decision({ answer }: { answer: SimulationAnswer }) {
         <Stack gap={4} mt="sm">
           <Text size="xs" c="dimmed">
             {t(key('url'))}
+            {answer.redirect_mode && (
+              <>
+                {' · '}
+                {t('delivery:fields.sentBy')}{' '}
+                <Badge
+                  component="span"
+                  size="sm"
+                  variant="light"
+                  title={t(`delivery:modes.${answer.redirect_mode}.help`)}
+                >
+                  {t(`delivery:modes.${answer.redirect_mode}.label`)}
+                </Badge>
+              </>
+            )}
           </Text>
           <Group gap="xs" wrap="nowrap" align="flex-start">
             <Code block dir="ltr" style={{ flex: 1, overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}>
