@@ -75,7 +75,9 @@ describe('build only when the sources changed, swapped in whole', () => {
   beforeAll(async () => {
     project = await mkdtemp(path.join(tmpdir(), 'switchyard-build-cache-'));
     mkdirSync(path.join(project, 'src'));
-    mkdirSync(path.join(project, 'out'));
+    // A folder built before builds were swapped in (a plain `vite build`): replaced by the first swap.
+    mkdirSync(path.join(project, 'out/dist'), { recursive: true });
+    writeFileSync(path.join(project, 'out/dist/index.html'), 'an older build');
     writeFileSync(path.join(project, 'src/app.txt'), 'version 1');
   });
 
@@ -93,8 +95,9 @@ describe('build only when the sources changed, swapped in whole', () => {
     expect(results[0]!.dir).toBe(results[1]!.dir);
     expect(readFileSync(path.join(dist(), 'assets/app.js.br'), 'utf8')).toBe('version 1');
     expect(readlinkSync(dist())).toBe(path.basename(results[0]!.dir));
-    // No lock and no half-made folder is left behind.
+    // No lock is left behind; the older folder was moved aside, not mixed into the new build.
     expect(existsSync(path.join(project, 'out/.dist.lock'))).toBe(false);
+    expect(existsSync(path.join(dist(), 'index.html'))).toBe(false);
   }, 60_000);
 
   it('builds nothing when nothing changed', async () => {
