@@ -6,13 +6,15 @@
 // load generator. Figures move by ±10–20 % between runs on a shared VM: compare several runs each.
 //
 // Settings: CPU_SERVER (switchyard | bare), CPU_RATE (clicks/s; 0 = as fast as the server answers),
-// CPU_SECONDS (8), CPU_PROFILE_DIR (start the server's node with --cpu-prof writing there).
+// CPU_SECONDS (8), CPU_PROFILE_DIR (start the server's node with --cpu-prof writing there), CPU_SPREAD
+// (flat: the bench's 14 agents and 20 addresses; zipf: 5,000 agents by Zipf and 1M addresses, spread.ts).
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { type ClickRequest, clickRequests, createClickFlow } from './click-flow.js';
+import { spreadVisitors } from './spread.js';
 import {
   api,
   type Child,
@@ -31,6 +33,7 @@ const SERVER = process.env.CPU_SERVER ?? 'switchyard';
 const RATE = Number(process.env.CPU_RATE ?? 8000);
 const SECONDS = Number(process.env.CPU_SECONDS ?? 8);
 const PROFILE_DIR = process.env.CPU_PROFILE_DIR;
+const SPREAD = process.env.CPU_SPREAD ?? 'flat';
 const CONNECTIONS = 50;
 /** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
@@ -54,6 +57,7 @@ function threadTicks(pid: number): Map<string, number> {
 /** Clicks at `rate` per second (0: as fast as answered), each connection cycling through its share. */
 async function send(url: string, requests: ClickRequest[], rate: number, seconds: number) {
   let connection = 0;
+  const visitor = SPREAD === 'zipf' ? spreadVisitors() : undefined;
   const share = Math.ceil(requests.length / CONNECTIONS);
   const result = await (autocannon({
     url,
@@ -64,7 +68,19 @@ async function send(url: string, requests: ClickRequest[], rate: number, seconds
     setupClient: (client: { setRequests(list: ClickRequest[]): void }) => {
       const start = (connection++ * share) % requests.length;
       client.setRequests(
-        requests.slice(start, start + share).map((request) => ({ ...request, headers: { ...request.headers } })),
+        requests.slice(start, start + share).map((request) => ({
+          ...request,
+          headers: { ...request.headers },
+          ...(visitor
+            ? {
+                setupRequest: (sent: ClickRequest) => {
+                  const drawn = visitor();
+                  sent.headers = { ...sent.headers, 'user-agent': drawn.userAgent, 'x-forwarded-for': drawn.address };
+                  return sent;
+                },
+              }
+            : {}),
+        })),
       );
     },
   } as never) as unknown as Promise<{ '3xx': number; duration: number }>);
@@ -111,7 +127,9 @@ async function main(): Promise<void> {
     }
     rows.sort((a, b) => b[1] - a[1]);
     const total = rows.reduce((sum, [, micros]) => sum + micros, 0);
-    console.log(`${SERVER}: ${int(answered)} clicks answered 3xx in ${seconds} s (${int(answered / seconds)}/s)\n`);
+    console.log(
+      `${SERVER}, ${SPREAD} spread: ${int(answered)} clicks answered 3xx in ${seconds} s (${int(answered / seconds)}/s)\n`,
+    );
     console.log(
       table(
         ['thread', 'CPU µs per click'],

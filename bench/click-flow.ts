@@ -172,7 +172,7 @@ export async function createClickFlow(api: Api): Promise<CreatedFlow> {
 // Visitors: addresses of access networks in several countries (the server trusts X-Forwarded-For, as
 // behind a load balancer), one of a hosting provider, and user agents of several devices, platforms
 // and browsers, including a few bots.
-const IPS = [
+export const IPS = [
   '81.2.69.160', // GB
   '212.58.244.1', // GB
   '185.60.216.35', // IE
@@ -195,7 +195,7 @@ const IPS = [
   '10.1.2.3', // private: no country
 ];
 
-const USER_AGENTS = [
+export const USER_AGENTS = [
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
   'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.6367.82 Mobile Safari/537.36',

@@ -6,6 +6,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import type { ClickRequest } from './click-flow.js';
+import { spreadLua } from './spread.js';
 import { BenchFailure, HOST } from './support.js';
 
 /** What one run of a load generator measured. Latencies in milliseconds. */
@@ -74,16 +75,30 @@ function luaString(text: string): string {
  * A wrk script sending `requests` one after another (each thread from its own place in the list), and
  * printing what the run measured as one JSON line, marked so that it can be told from wrk's own output.
  */
-export async function writeWrkScript(file: string, requests: ClickRequest[]): Promise<void> {
+export async function writeWrkScript(
+  file: string,
+  requests: ClickRequest[],
+  options: { spread?: boolean } = {},
+): Promise<void> {
+  // With the spread, each request's agent and address are drawn as it is sent (spread.ts), the rest kept.
+  const drawn = options.spread ? new Set(['user-agent', 'x-forwarded-for']) : new Set<string>();
   const raw = requests.map((request) => {
     const headers = Object.entries(request.headers)
+      .filter(([name]) => !drawn.has(name))
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('');
+    // With the spread the script appends the drawn headers and the blank line (spread requests have no body).
+    if (options.spread) return `${request.method} ${request.path} HTTP/1.1\r\nHost: ${HOST}\r\n${headers}`;
     const body = request.body ?? '';
     const length = request.body === undefined ? '' : `content-length: ${Buffer.byteLength(body)}\r\n`;
     return `${request.method} ${request.path} HTTP/1.1\r\nHost: ${HOST}\r\n${headers}${length}\r\n${body}`;
   });
+  const send = options.spread
+    ? `local agent, address = spread_visitor()
+  return requests[next] .. "user-agent: " .. agent .. "\\r\\nx-forwarded-for: " .. address .. "\\r\\n\\r\\n"`
+    : 'return requests[next]';
   const script = `-- Written by bench/wrk.ts for one bench run.
+${options.spread ? spreadLua() : ''}
 local requests = {
 ${raw.map(luaString).join(',\n')}
 }
@@ -98,12 +113,13 @@ end
 
 function init(args)
   next = (tonumber(first) or 0) % count
+  math.randomseed(next + 1)
 end
 
 function request()
   next = next + 1
   if next > count then next = 1 end
-  return requests[next]
+  ${send}
 end
 
 function done(summary, latency, _)

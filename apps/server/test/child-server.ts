@@ -1,5 +1,6 @@
-// The server as a child process (src/main.ts through tsx), as an operator runs it, and plain HTTP to it:
-// for the tests that kill it, restart it, or touch its files from outside (durability, SQLite files).
+// The server as a child process (src/main.ts through tsx, or the build `npm start` runs: dist/main.js with
+// plain node), as an operator runs it, and plain HTTP to it: for the tests that kill it, restart it, or
+// touch its files from outside (durability, SQLite files, the production build).
 import { type ChildProcess, spawn } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
@@ -83,8 +84,16 @@ export interface Server {
   output: string[];
 }
 
-export async function startServer(env: NodeJS.ProcessEnv, port: number): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+export interface StartOptions {
+  /** Runs dist/main.js (built by scripts/build.mjs) with plain node, as `npm start` does. */
+  built?: boolean;
+  /** Every line of the output, not only warnings and the journal's (a test reading the first administrator). */
+  allOutput?: boolean;
+}
+
+export async function startServer(env: NodeJS.ProcessEnv, port: number, options: StartOptions = {}): Promise<Server> {
+  const entry = options.built ? ['--enable-source-maps', 'dist/main.js'] : ['--import', 'tsx', 'src/main.ts'];
+  const child = spawn(process.execPath, entry, {
     cwd: SERVER_DIR,
     env: {
       ...process.env,
@@ -104,7 +113,7 @@ export async function startServer(env: NodeJS.ProcessEnv, port: number): Promise
       // Kept: what a restart says of the journal, and every warning or error.
       // Also any line that is not the JSON log (a failed start says why in plain text).
       const plain = line.trim() !== '' && !line.startsWith('{');
-      if (plain || line.includes('journal') || /"level":(40|50|60)/.test(line)) output.push(line);
+      if (options.allOutput || plain || line.includes('journal') || /"level":(40|50|60)/.test(line)) output.push(line);
     }
   };
   child.stdout?.on('data', keep);

@@ -97,6 +97,22 @@ describe('readVisitor', () => {
     expect(lead('104.131.0.1').botReason).toBe('datacenter_asn');
   });
 
+  it("reads an address the same from its kept answer; a lead's own country is never kept for the address", () => {
+    const first = visit({ ip: '81.2.69.160' });
+    // Read again, now from the cache of addresses: the same answer.
+    expect(visit({ ip: '81.2.69.160' })).toEqual(first);
+    // A lead that names its country: the region of another country is not trusted…
+    const lead = readVisitor(
+      { ip: '81.2.69.160', userAgent: undefined, traits: undefined, country: 'DE' },
+      NO_DATACENTERS,
+    );
+    expect(lead).toMatchObject({ country: 'DE', region: undefined, city: undefined, asn: first.asn });
+    // …and the next visitor from that address still gets the address's own country and place.
+    expect(visit({ ip: '81.2.69.160' })).toMatchObject({ country: 'GB', region: 'GB-ENG', city: 'London' });
+    // A text longer than any address reads as unknown, kept or not.
+    expect(visit({ ip: `81.2.69.160${' '.repeat(100)}` })).toMatchObject({ country: undefined, asn: undefined });
+  });
+
   it('makes the condition fields of §3.9 from what it read', () => {
     const input = { ip: '73.162.0.1', userAgent: IPHONE, traits: describeUserAgent(IPHONE), acceptLanguage: 'es' };
     const reading = readVisitor(input, NO_DATACENTERS);

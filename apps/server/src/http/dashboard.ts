@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { ERROR_MESSAGES } from '@switchyard/domain';
@@ -23,9 +23,12 @@ function isApiPath(url: string): boolean {
  */
 export async function dashboard(
   app: FastifyInstance,
-  webDist: string,
+  linkedDist: string,
 ): Promise<(request: FastifyRequest, reply: FastifyReply) => FastifyReply> {
-  const built = existsSync(path.join(webDist, 'index.html'));
+  const built = existsSync(path.join(linkedDist, 'index.html'));
+  // `npm start` swaps each new build in by pointing the dist link at it: a running server keeps serving
+  // the build it started with (the files its pages ask for), not one swapped in under it.
+  const webDist = built ? realpathSync(linkedDist) : linkedDist;
   if (built) {
     const assetsDir = path.join(webDist, 'assets') + path.sep;
     await app.register(fastifyStatic, {

@@ -2,9 +2,10 @@
 // §3.9 and the columns stored with the event. Lookups answer "unknown" for a missing or garbled header
 // or address: a visitor is never refused for what it sent.
 import { type BotReason, NO_REFERRER, referrerDomain } from '@switchyard/domain';
+import { LRUCache } from 'lru-cache';
 import { crawlerOfIp } from './crawlers.js';
 import { countryOfIp } from './geo.js';
-import { networkOfIp } from './networks.js';
+import { networkOfIp, networksTable } from './networks.js';
 import { placeOfIp } from './places.js';
 import type { UserAgentTraits } from './user-agent.js';
 
@@ -34,23 +35,80 @@ export interface VisitorReading {
   botReason: BotReason | null;
 }
 
-export function readVisitor(input: VisitorInput, policy: BotPolicy): VisitorReading {
-  const ip = input.ip || undefined;
-  const country = input.country ?? countryOfIp(ip);
+/** What the address databases say of one address. */
+interface AddressReading {
+  country: string | undefined;
+  region: string | undefined;
+  city: string | undefined;
+  asn: number | undefined;
+  isp: string | undefined;
+  crawler: boolean;
+}
+
+const ADDRESS_CACHE_SIZE = 50_000;
+/** The longest text of an address (IPv6 with an IPv4 tail); anything longer is not kept. */
+const LONGEST_ADDRESS = 45;
+const NO_ADDRESS: AddressReading = Object.freeze({
+  country: undefined,
+  region: undefined,
+  city: undefined,
+  asn: undefined,
+  isp: undefined,
+  crawler: false,
+});
+
+/**
+ * The four lookups of an address (country, region and city, network, crawler ranges), kept for the
+ * addresses seen most recently: a visitor's clicks, and a campaign's busiest networks, come back.
+ */
+const addresses = new LRUCache<string, AddressReading>({ max: ADDRESS_CACHE_SIZE });
+/** The network table the kept answers were read from: a new one (loadNetworks) empties the cache. */
+let addressesFrom: object | null = null;
+
+function lookUpAddress(ip: string): AddressReading {
   const place = placeOfIp(ip);
-  // The country and the city come from two databases, which disagree on a few ranges (anycast ones
-  // above all): a region in another country than the visitor's is not trusted, nor its city.
-  const placed = place.region !== undefined && country !== undefined && place.region.startsWith(country);
   const network = networkOfIp(ip);
   return {
-    country,
-    region: placed ? place.region : undefined,
-    city: placed ? place.city : undefined,
+    country: countryOfIp(ip),
+    region: place.region,
+    city: place.city,
     asn: network.asn,
     isp: network.isp,
+    crawler: crawlerOfIp(ip) !== undefined,
+  };
+}
+
+function readAddress(ip: string | undefined): AddressReading {
+  if (!ip) return NO_ADDRESS;
+  if (ip.length > LONGEST_ADDRESS) return lookUpAddress(ip);
+  const table = networksTable();
+  if (table !== addressesFrom) {
+    addresses.clear();
+    addressesFrom = table;
+  }
+  let reading = addresses.get(ip);
+  if (reading === undefined) {
+    reading = lookUpAddress(ip);
+    addresses.set(ip, reading);
+  }
+  return reading;
+}
+
+export function readVisitor(input: VisitorInput, policy: BotPolicy): VisitorReading {
+  const address = readAddress(input.ip || undefined);
+  const country = input.country ?? address.country;
+  // The country and the city come from two databases, which disagree on a few ranges (anycast ones
+  // above all): a region in another country than the visitor's is not trusted, nor its city.
+  const placed = address.region !== undefined && country !== undefined && address.region.startsWith(country);
+  return {
+    country,
+    region: placed ? address.region : undefined,
+    city: placed ? address.city : undefined,
+    asn: address.asn,
+    isp: address.isp,
     language: firstLanguage(input.acceptLanguage),
     referrerDomain: refererDomain(input.referrer),
-    botReason: botReason(input, network.asn, policy),
+    botReason: botReason(input, address, policy),
   };
 }
 
@@ -65,14 +123,14 @@ function refererDomain(referer: string | undefined): string | undefined {
 }
 
 /** The first reason that makes the visitor a bot, by what it sent; the click rate is counted apart. */
-function botReason(input: VisitorInput, asn: number | undefined, policy: BotPolicy): BotReason | null {
+function botReason(input: VisitorInput, address: AddressReading, policy: BotPolicy): BotReason | null {
   // A lead may come without a user agent (a partner's server sent none): then only its address tells.
   if (input.traits !== undefined || input.userAgent !== undefined) {
     if (!input.userAgent) return 'empty_user_agent';
     if (input.traits?.bot) return 'bot_user_agent';
   }
-  if (crawlerOfIp(input.ip)) return 'crawler_address';
-  if (asn !== undefined && policy.datacenterAsns.has(asn)) return 'datacenter_asn';
+  if (address.crawler) return 'crawler_address';
+  if (address.asn !== undefined && policy.datacenterAsns.has(address.asn)) return 'datacenter_asn';
   return null;
 }
 

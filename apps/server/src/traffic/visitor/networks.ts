@@ -257,6 +257,11 @@ function found(t: Table, asn: number, name: number): Network {
   return { asn, isp: t.names[name] || undefined };
 }
 
+/** The loaded table (a new object at each load), for caches of networkOfIp's answers to tell they are stale. */
+export function networksTable(): object | null {
+  return table;
+}
+
 /** ASN and ISP of an IPv4 or IPv6 address; both undefined for unknown ones and before loadNetworks. */
 export function networkOfIp(ip: string | undefined): Network {
   const t = table;

@@ -1,4 +1,5 @@
 import { isbot } from 'isbot';
+import { LRUCache } from 'lru-cache';
 import { UAParser } from 'ua-parser-js';
 
 /** What routing reads from a User-Agent header (§3.9 device, platform, browser; the bot flag). */
@@ -140,16 +141,26 @@ export function majorVersion(version: string | undefined): number | undefined {
 }
 
 const CACHE_SIZE = 10_000;
+/** What the kept agents may take at most: their text and about what a verdict takes beside it. */
+const CACHE_BYTES = 16 * 1024 * 1024;
+const ENTRY_OVERHEAD = 300;
 
-/** describeUserAgent with the most recent answers kept: a campaign's traffic repeats a few thousand agents. */
+/**
+ * describeUserAgent with the most recently used answers kept: a campaign's traffic repeats a few thousand
+ * agents, and parsing one costs tens of µs. Least recently used ones go first (a Zipf-spread agent that
+ * returns stays); the bytes are bounded too, since an agent is whatever text the visitor sent.
+ */
 export class UserAgentCache {
-  private readonly entries = new Map<string, UserAgentTraits>();
+  private readonly entries = new LRUCache<string, UserAgentTraits>({
+    max: CACHE_SIZE,
+    maxSize: CACHE_BYTES,
+    sizeCalculation: (_traits, agent) => agent.length + ENTRY_OVERHEAD,
+  });
 
   describe(userAgent: string): UserAgentTraits {
     const cached = this.entries.get(userAgent);
     if (cached) return cached;
     const traits = describeUserAgent(userAgent);
-    if (this.entries.size >= CACHE_SIZE) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(userAgent, traits);
     return traits;
   }
