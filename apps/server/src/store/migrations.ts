@@ -12,6 +12,7 @@ import { conversionStatesMigration } from './conversion-states.js';
 import { conversionsMigration } from './conversions.js';
 import { costModelsMigration } from './cost-models.js';
 import { customMetricsMigration } from './custom-metrics.js';
+import { domainsMigration } from './domains.js';
 import { eventWorkspacesMigration } from './event-workspaces.js';
 import { historyMigration } from './history.js';
 import { moneyPermissionMigration } from './money-permission.js';
@@ -212,6 +213,7 @@ export function migrations(dialect: DatabaseDialect): Record<string, Migration> 
     '0021_click_original_cost': clickOriginalCostMigration(dialect),
     '0022_click_cost_changes_unindexed': clickCostChangesUnindexedMigration(dialect),
     '0023_event_workspaces': eventWorkspacesMigration(dialect),
+    '0027_domains': domainsMigration(dialect),
   };
 }
 

@@ -5,6 +5,7 @@ import type { ConversionChangeTable } from './conversion-changes.js';
 import type { CurrencyRateTable } from './conversion-states.js';
 import type { ConversionTable, OutboundPostbackTable, PostbackLogTable } from './conversions.js';
 import type { CustomMetricTable } from './custom-metrics.js';
+import type { AcmeChallengeTable, DomainTable } from './domains.js';
 import type { HistoryTable } from './history.js';
 import type { ReportRollupTable } from './report-rollups.js';
 import type { ReportViewTable } from './report-views.js';
@@ -153,6 +154,8 @@ export interface Database {
   report_views: ReportViewTable;
   api_tokens: ApiTokenTable;
   history: HistoryTable;
+  domains: DomainTable;
+  acme_challenges: AcmeChallengeTable;
 }
 
 export type WorkspaceRow = Selectable<WorkspaceTable>;
