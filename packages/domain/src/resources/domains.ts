@@ -38,6 +38,7 @@ export const ZDomainName = z
   .min(1, { error: M.required })
   .max(253, { error: M.tooLong })
   .superRefine((value, context) => {
+    if (value === '') return;
     if (value.includes('*')) context.addIssue({ code: 'custom', message: DOMAIN_WILDCARD_MESSAGE });
     else if (asciiDomainName(value) === null) context.addIssue({ code: 'custom', message: DOMAIN_NAME_MESSAGE });
   });
