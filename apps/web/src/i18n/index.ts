@@ -3,6 +3,7 @@ import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import arCommon from './locales/ar/common.json';
 import arControls from './locales/ar/controls.json';
+import arDomains from './locales/ar/domains.json';
 import arEvents from './locales/ar/events.json';
 import arHistory from './locales/ar/history.json';
 import arPostbacks from './locales/ar/postbacks.json';
@@ -10,6 +11,7 @@ import arReports from './locales/ar/reports.json';
 import arResources from './locales/ar/resources.json';
 import enCommon from './locales/en/common.json';
 import enControls from './locales/en/controls.json';
+import enDomains from './locales/en/domains.json';
 import enEvents from './locales/en/events.json';
 import enHistory from './locales/en/history.json';
 import enPostbacks from './locales/en/postbacks.json';
@@ -17,6 +19,7 @@ import enReports from './locales/en/reports.json';
 import enResources from './locales/en/resources.json';
 import esCommon from './locales/es/common.json';
 import esControls from './locales/es/controls.json';
+import esDomains from './locales/es/domains.json';
 import esEvents from './locales/es/events.json';
 import esHistory from './locales/es/history.json';
 import esPostbacks from './locales/es/postbacks.json';
@@ -24,6 +27,7 @@ import esReports from './locales/es/reports.json';
 import esResources from './locales/es/resources.json';
 import frCommon from './locales/fr/common.json';
 import frControls from './locales/fr/controls.json';
+import frDomains from './locales/fr/domains.json';
 import frEvents from './locales/fr/events.json';
 import frHistory from './locales/fr/history.json';
 import frPostbacks from './locales/fr/postbacks.json';
@@ -31,6 +35,7 @@ import frReports from './locales/fr/reports.json';
 import frResources from './locales/fr/resources.json';
 import zhCommon from './locales/zh/common.json';
 import zhControls from './locales/zh/controls.json';
+import zhDomains from './locales/zh/domains.json';
 import zhEvents from './locales/zh/events.json';
 import zhHistory from './locales/zh/history.json';
 import zhPostbacks from './locales/zh/postbacks.json';
@@ -38,7 +43,16 @@ import zhReports from './locales/zh/reports.json';
 import zhResources from './locales/zh/resources.json';
 
 export const LANGUAGE_STORAGE_KEY = 'switchyard.language';
-export const NAMESPACES = ['common', 'resources', 'controls', 'reports', 'postbacks', 'events', 'history'] as const;
+export const NAMESPACES = [
+  'common',
+  'resources',
+  'controls',
+  'reports',
+  'postbacks',
+  'events',
+  'history',
+  'domains',
+] as const;
 
 /** Each language is offered under its own name, the same in every interface language. */
 export const LANGUAGE_NAMES: Record<Language, string> = {
@@ -58,6 +72,7 @@ export const LOCALES = {
     postbacks: enPostbacks,
     events: enEvents,
     history: enHistory,
+    domains: enDomains,
   },
   fr: {
     common: frCommon,
@@ -67,6 +82,7 @@ export const LOCALES = {
     postbacks: frPostbacks,
     events: frEvents,
     history: frHistory,
+    domains: frDomains,
   },
   es: {
     common: esCommon,
@@ -76,6 +92,7 @@ export const LOCALES = {
     postbacks: esPostbacks,
     events: esEvents,
     history: esHistory,
+    domains: esDomains,
   },
   zh: {
     common: zhCommon,
@@ -85,6 +102,7 @@ export const LOCALES = {
     postbacks: zhPostbacks,
     events: zhEvents,
     history: zhHistory,
+    domains: zhDomains,
   },
   ar: {
     common: arCommon,
@@ -94,6 +112,7 @@ export const LOCALES = {
     postbacks: arPostbacks,
     events: arEvents,
     history: arHistory,
+    domains: arDomains,
   },
 } satisfies Record<Language, Record<(typeof NAMESPACES)[number], object>>;
 
