@@ -13,7 +13,8 @@ function CertificateCell({ domain }: { domain: Domain }) {
   const { t } = useTranslation('domains');
   const { certificate } = domain;
   return (
-    <Group gap={6} wrap="wrap">
+    // Wide enough that the CA's reason reads as sentences when the table scrolls on a phone.
+    <Group gap={6} wrap="wrap" miw={240}>
       <CertificateBadge domain={domain} />
       {certificate.expires_at && (
         <Text size="xs" c="dimmed">
@@ -21,7 +22,7 @@ function CertificateCell({ domain }: { domain: Domain }) {
         </Text>
       )}
       {certificate.reason && (
-        <Text size="xs" c="red.8" style={{ overflowWrap: 'anywhere' }}>
+        <Text size="xs" c="red.8" dir="auto" style={{ overflowWrap: 'anywhere' }}>
           {certificate.reason}
         </Text>
       )}

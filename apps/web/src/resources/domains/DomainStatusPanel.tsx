@@ -26,11 +26,9 @@ function DnsSection({ domain }: { domain: Domain }) {
         <DnsBadge domain={domain} />
       </Group>
       <Text size="sm">
-        {dns.addresses.length > 0 ? (
-          t('dns.resolvesTo', { addresses: dns.addresses.join(', ') })
-        ) : (
-          <>{dns.error ?? t('dns.nothing')}</>
-        )}
+        {dns.addresses.length > 0
+          ? t('dns.resolvesTo', { addresses: dns.addresses.join(', ') })
+          : (dns.error ?? t('dns.nothing'))}
       </Text>
       {dns.points_here !== true && (
         <Text size="sm" c="dimmed">
