@@ -1,5 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import tls from 'node:tls';
 import type { FastifyInstance } from 'fastify';
@@ -135,6 +136,29 @@ if (PEBBLE_MISSING && IN_CI) {
       const served = await servedCertificate(httpsPort, 'shop.test');
       expect(served.subjectaltname).toBe('DNS:shop.test');
       expect(served.fingerprint256).toBe(new X509Certificate(await storedPem(issued.id)).fingerprint256);
+      // Requests over it reach the same app: the domain's robots.txt (noindex by default).
+      const robots = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const request = https.request(
+          {
+            host: '127.0.0.1',
+            port: httpsPort,
+            path: '/robots.txt',
+            servername: 'shop.test',
+            headers: { host: 'shop.test' },
+            rejectUnauthorized: false,
+          },
+          (response) => {
+            let body = '';
+            response.on('data', (chunk: Buffer) => {
+              body += chunk.toString();
+            });
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+          },
+        );
+        request.once('error', reject);
+        request.end();
+      });
+      expect(robots).toEqual({ status: 200, body: 'User-agent: *\nDisallow: /\n' });
       // Another name gets no certificate: the handshake fails.
       await expect(servedCertificate(httpsPort, 'unknown.test')).rejects.toThrow();
     });

@@ -75,7 +75,7 @@ forEachDatabase('domains', (db) => {
   let fallback: StoredRecord;
   let other: StoredRecord;
 
-  const post = (payload: unknown, headers: Record<string, string> = {}) =>
+  const post = (payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
     app.inject({ method: 'POST', url: '/api/domains', headers: { ...bearer(token), ...headers }, payload });
 
   beforeAll(async () => {
