@@ -9,7 +9,7 @@ import {
   type TDomainForm,
   type TListQuery,
 } from '@switchyard/domain';
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { RecordId, ResourceService } from '../api/resource-routes.js';
 import type { Actor } from '../auth/actor.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
@@ -247,7 +247,13 @@ export class DomainsService implements ResourceService<Domain, TDomainForm> {
     if (row.status !== 'active') throw new ValidationError({ status: ['Restore the domain first.'] });
     await this.db
       .updateTable('domains')
-      .set({ cert_retry_at: null, cert_failures: 0, cert_lock_until: null })
+      .set({
+        cert_retry_at: null,
+        cert_failures: 0,
+        cert_lock_until: null,
+        // A certificate still in use stays valid while its successor is ordered.
+        cert_status: sql<string>`case when cert_status = 'valid' then 'valid' else 'pending' end`,
+      })
       .where('id', '=', row.id)
       .where(scopeCondition(scope, 'workspace_id'))
       .execute();

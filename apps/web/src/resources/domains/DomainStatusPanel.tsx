@@ -142,9 +142,7 @@ function UploadSection({ domain }: { domain: Domain }) {
           value={certificate}
           onChange={(event) => setCertificate(event.currentTarget.value)}
           error={fieldErrors.certificate}
-          autosize
-          minRows={3}
-          maxRows={8}
+          rows={4}
           dir="ltr"
           styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
           required
@@ -154,9 +152,7 @@ function UploadSection({ domain }: { domain: Domain }) {
           value={key}
           onChange={(event) => setKey(event.currentTarget.value)}
           error={fieldErrors.key}
-          autosize
-          minRows={3}
-          maxRows={8}
+          rows={4}
           dir="ltr"
           styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
           required
