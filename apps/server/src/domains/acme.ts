@@ -59,8 +59,6 @@ export class AcmeIssuer {
   private running: Promise<void> | null = null;
   private again = false;
   private closed = false;
-  /** The Retry-After of the last 429 the directory sent, read when the order fails. */
-  private lastRetryAfter: Date | null = null;
   private readonly now: () => Date;
 
   constructor(
@@ -69,9 +67,7 @@ export class AcmeIssuer {
     private readonly options: AcmeOptions,
   ) {
     this.now = options.now ?? (() => new Date());
-    configureHttp(options.settings, (at) => {
-      this.lastRetryAfter = at;
-    });
+    configureHttp(options.settings);
   }
 
   start(): void {
@@ -136,6 +132,7 @@ export class AcmeIssuer {
   private async orderFor(row: DomainRow): Promise<void> {
     if (!(await this.pointsHere(row))) return;
     if (!(await this.hold(row))) return;
+    lastRetryAfter = null;
     try {
       const certificate = await this.order(row.name);
       const facts = certificateFacts(certificate.pem);
@@ -204,8 +201,8 @@ export class AcmeIssuer {
     const message = (error instanceof Error ? error.message : String(error)).slice(0, 1000) || 'The order failed';
     const now = this.now();
     const failures = row.cert_failures + 1;
-    const limitedUntil = rateLimitRetry(message, this.lastRetryAfter);
-    this.lastRetryAfter = null;
+    const limitedUntil = rateLimitRetry(message, lastRetryAfter);
+    lastRetryAfter = null;
     const retryAt = limitedUntil ?? new Date(now.getTime() + retryDelayMs(failures));
     const reason = limitedUntil ? `Rate limited by the CA until ${limitedUntil.toISOString()}: ${message}` : message;
     const stillValid =
@@ -300,11 +297,16 @@ export class AcmeIssuer {
   }
 }
 
+/** The Retry-After of the last 429 the directory sent in this process, read when an order fails. */
+let lastRetryAfter: Date | null = null;
+let interceptorAdded = false;
+
 /**
- * acme-client's HTTP: no retries of its own (a rate limit's Retry-After can be hours; our backoff and the
- * stored retry time take over), the CA file trusted when set, and each 429's Retry-After remembered.
+ * acme-client's HTTP (one axios instance per process): no retries of its own (a rate limit's Retry-After
+ * can be hours; our backoff and the stored retry time take over), the CA file trusted when set, and each
+ * 429's Retry-After remembered.
  */
-function configureHttp(settings: DomainSettings, onRetryAfter: (at: Date) => void): void {
+function configureHttp(settings: DomainSettings): void {
   const instance = acme.axios;
   (instance.defaults as { acmeSettings?: { retryMaxAttempts: number } }).acmeSettings!.retryMaxAttempts = 0;
   if (settings.acmeCaFile) {
@@ -312,12 +314,14 @@ function configureHttp(settings: DomainSettings, onRetryAfter: (at: Date) => voi
       ca: [...rootCertificates, readFileSync(settings.acmeCaFile, 'utf8')],
     });
   }
+  if (interceptorAdded) return;
+  interceptorAdded = true;
   instance.interceptors.response.use((response) => {
     if (response.status === 429) {
       const header = response.headers['retry-after'] as string | undefined;
       const seconds = Number(header);
       const at = Number.isFinite(seconds) ? new Date(Date.now() + seconds * 1000) : header ? new Date(header) : null;
-      if (at && !Number.isNaN(at.getTime())) onRetryAfter(at);
+      if (at && !Number.isNaN(at.getTime())) lastRetryAfter = at;
     }
     return response;
   });
