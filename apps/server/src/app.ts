@@ -218,7 +218,14 @@ async function createServer(
   // onClose hooks run last-added first: waiting events are written before the database closes.
   app.addHook('onClose', async () => engine.close());
   let publishDomains: ((kind: string) => Promise<void>) | null = null;
-  const domains = await setupDomains(store.db, engine, options.config.domains, app.log, () => publishDomains);
+  const domains = await setupDomains(
+    store.db,
+    engine,
+    options.config.domains,
+    app.log,
+    () => publishDomains,
+    options.config.publicUrl,
+  );
   app.addHook('onClose', async () => domains.close());
   app.decorate('domains', domains);
   domainPath = domains.routing;

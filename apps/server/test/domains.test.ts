@@ -259,6 +259,17 @@ forEachDatabase('domains', (db) => {
     expect((await get(port, 'admin.example', '/api/domains')).status).toBe(401);
   });
 
+  it('always serves the dashboard on SWITCHYARD_PUBLIC_URL’s host, even as a domain without it', async () => {
+    await post({ name: 'admin-host.example', dashboard: false });
+    const admin = await db.buildAppOnSameDatabase(app, {
+      env: { SWITCHYARD_PUBLIC_URL: 'https://admin-host.example' },
+    });
+    const adminPort = Number(new URL(await admin.listen({ port: 0, host: '127.0.0.1' })).port);
+    expect((await get(adminPort, 'admin-host.example', '/api/domains')).status).toBe(401);
+    // Without that setting the same record keeps the dashboard off there.
+    expect((await get(port, 'admin-host.example', '/api/domains')).status).toBe(404);
+  });
+
   it('refuses renewal when HTTPS is not served', async () => {
     const id = (await post({ name: 'renew.example' })).json<DomainAnswer>().id;
     const response = await app.inject({

@@ -35,7 +35,11 @@ export class DomainDirectory {
   private loading: Promise<void> | null = null;
   private stale = false;
 
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** SWITCHYARD_PUBLIC_URL's host: the dashboard is always served there, whatever its record says. */
+    private readonly adminHost: string | null = null,
+  ) {}
 
   get size(): number {
     return this.hosts.size;
@@ -67,7 +71,7 @@ export class DomainDirectory {
               indexCampaign: row.index_campaign,
               notFoundCampaign: row.not_found === '404' ? null : row.not_found,
               httpsOnly: row.https_only === 1,
-              dashboard: row.dashboard === 1,
+              dashboard: row.dashboard === 1 || row.name === this.adminHost,
               noindex: row.noindex === 1,
             });
           }

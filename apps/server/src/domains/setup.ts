@@ -35,9 +35,10 @@ export async function setupDomains(
   log: FastifyBaseLogger,
   /** Tells the other nodes (Redis); set after setup, once the notices are open. */
   publish: () => ((kind: string) => Promise<void>) | null,
+  publicUrl?: string,
 ): Promise<DomainParts> {
   const dns = new DomainDns(settings);
-  const directory = new DomainDirectory(db);
+  const directory = new DomainDirectory(db, publicUrl ? new URL(publicUrl).hostname.toLowerCase() : null);
   const certificates = new CertificateStore(db, (error, servername) =>
     log.error({ err: error, servername }, 'certificate not read'),
   );
