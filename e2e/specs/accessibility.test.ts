@@ -54,6 +54,8 @@ async function seed(token: string, resource: ResourceDefinition): Promise<Body> 
         flow_external_id: flow.external_id,
       });
     }
+    case 'domains':
+      return create(token, resource, { name: `a11y-${run}.example` });
     case 'users':
       return create(token, resource, {
         email: `a11y-${run}@e2e.test`,

@@ -74,6 +74,8 @@ async function recordFor(definition: ResourceDefinition): Promise<Body> {
         flow_external_id: flow.external_id,
       });
     }
+    case 'domains':
+      return create(definition.name, { name: `csp-${run}.example` });
     case 'users':
       return create(definition.name, {
         name,

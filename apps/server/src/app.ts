@@ -1,4 +1,5 @@
 import http from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
 import { OPTIMIZE_INTERVAL_MS } from '@switchyard/domain';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -36,6 +37,9 @@ import { actingWorkspace } from './auth/workspace.js';
 import { startClickHouse } from './columnar/clickhouse-node.js';
 import { type Config, journalDir } from './config.js';
 import { costRoutes } from './costs/routes.js';
+import { challengeRoute, domainRoutes } from './domains/routes.js';
+import { type DomainParts, setupDomains } from './domains/setup.js';
+import { listenHttps } from './domains/tls.js';
 import { ForbiddenError, UnauthorizedError } from './errors.js';
 import { eventReplayRoutes } from './events/replay.js';
 import { eventTableRoutes } from './events/routes.js';
@@ -104,6 +108,9 @@ declare module 'fastify' {
     /** The report engine (a child process): tests stop or kill it. */
     reports: ReportRunner;
     notifier: Notifier;
+    domains: DomainParts;
+    /** Serves HTTPS with SNI on `port` (0: any free port), beside HTTP; answers the port. */
+    listenHttps(port: number, host: string): Promise<number>;
   }
 }
 
@@ -137,6 +144,9 @@ async function createServer(
 ): Promise<FastifyInstance> {
   // Over HTTP, clicks are answered ahead of Fastify's router once the engine is up (fast-click.ts).
   let fastPath: FastPath | null = null;
+  // Own domains' hosts are sorted out first (domains/host-routing.ts): a click there is rewritten to /c/….
+  let domainPath: FastPath | null = null;
+  let dispatch: ((request: http.IncomingMessage, response: http.ServerResponse) => void) | null = null;
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -147,10 +157,12 @@ async function createServer(
         requestTimeout?: number;
         connectionTimeout?: number;
       };
-      const made = http.createServer((request, response) => {
+      dispatch = (request, response) => {
+        if (domainPath?.(request, response)) return;
         if (fastPath?.(request, response)) return;
         handler(request, response);
-      });
+      };
+      const made = http.createServer(dispatch);
       // What Fastify sets on a server it makes itself.
       made.keepAliveTimeout = settings.keepAliveTimeout ?? KEEP_ALIVE_TIMEOUT_MS;
       made.requestTimeout = settings.requestTimeout ?? 0;
@@ -218,13 +230,48 @@ async function createServer(
   });
   // onClose hooks run last-added first: waiting events are written before the database closes.
   app.addHook('onClose', async () => engine.close());
+  let publishDomains: ((kind: string) => Promise<void>) | null = null;
+  const domains = await setupDomains(
+    store.db,
+    engine,
+    options.config.domains,
+    app.log,
+    () => publishDomains,
+    options.config.publicUrl,
+  );
+  app.addHook('onClose', async () => domains.close());
+  app.decorate('domains', domains);
+  domainPath = domains.routing;
+  const httpsServers: HttpsServer[] = [];
+  app.addHook('onClose', async () => {
+    for (const server of httpsServers) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+  app.decorate('listenHttps', async (port: number, host: string) => {
+    if (!dispatch) throw new Error('The HTTP server is not made yet');
+    const https = await listenHttps(dispatch, domains.certificates, {
+      port,
+      host,
+      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    });
+    httpsServers.push(https.server);
+    domains.setHttpsPort(https.port);
+    return https.port;
+  });
   // With Redis, a saved record recompiles the routing of every node, not only this one's.
   let onConfigChange: ConfigChangeListener = engine.configChanged;
   if (redis) {
     const notices = await shareConfigChanges(
       redis,
       options.redisKeyPrefix ?? REDIS_KEY_PREFIX,
-      { changed: engine.configChanged, resync: () => engine.resync() },
+      {
+        changed: (kind) => (kind === 'domains' ? domains.changed() : engine.configChanged(kind)),
+        resync: async () => {
+          await Promise.all([engine.resync(), domains.changed()]);
+        },
+      },
       app.log,
     );
     app.addHook('onClose', async () => notices.close());
@@ -234,6 +281,7 @@ async function createServer(
       await engine.configChanged(kind);
       await notices.publish(kind);
     };
+    publishDomains = (kind) => notices.publish(kind);
   }
   // Closed before the store (onClose hooks run last-added first).
   const reports = reportRunner(
@@ -322,6 +370,7 @@ async function createServer(
       });
       userRoutes(api, services.users);
       workspaceRoutes(api, services.workspaces);
+      domainRoutes(api, domains.service, domains.issuer);
       roleRoutes(api, services.roles);
       const targets = { allowPrivateTargets: options.config.allowPrivateTargets };
       const configServices = configRecordRoutes(api, store.db, onConfigChange, options.config.publicUrl, targets);
@@ -352,6 +401,7 @@ async function createServer(
   // Public: visitors and partners' servers call these, outside /api and its session check.
   trafficRoutes(app, engine);
   directRoutes(app, engine);
+  challengeRoute(app, store.db);
 
   app.setNotFoundHandler(await dashboard(app, options.config.webDist));
   await app.ready();

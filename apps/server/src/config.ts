@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PASSWORD_MIN_LENGTH } from '@switchyard/domain';
@@ -62,6 +63,59 @@ export interface Config {
   postbackLogDays: number;
   /** The report engine's share of the machine and how long a report may wait (SWITCHYARD_REPORT_*). */
   reports: ReportEngineLimits;
+  /** Own domains: HTTPS with SNI, and certificates from an ACME directory. */
+  domains: DomainSettings;
+}
+
+export interface DomainSettings {
+  /** SWITCHYARD_HTTPS_PORT: HTTPS is served there (beside HTTP on PORT), and certificates are ordered. */
+  httpsPort: number | undefined;
+  /** SWITCHYARD_ACME_DIRECTORY: Let's Encrypt's production directory unless set. */
+  acmeDirectory: string;
+  /** SWITCHYARD_ACME_CA_FILE: a PEM file of CAs to trust for the directory (a test CA such as Pebble). */
+  acmeCaFile: string | undefined;
+  /** SWITCHYARD_ACME_EMAIL: the account's contact, told of expiry problems by the CA. */
+  acmeEmail: string | undefined;
+  /** SWITCHYARD_PUBLIC_IP: the address domains must resolve to before a certificate is ordered. */
+  publicIp: string | undefined;
+  /** SWITCHYARD_DNS_SERVERS: resolvers for the domains' lookups (host:port, comma separated); the system's unless set. */
+  dnsServers: string[] | undefined;
+}
+
+export const LETS_ENCRYPT_DIRECTORY = 'https://acme-v02.api.letsencrypt.org/directory';
+
+function parseDomainSettings(env: NodeJS.ProcessEnv): DomainSettings {
+  const httpsPort = nonEmpty(env.SWITCHYARD_HTTPS_PORT);
+  const directory = nonEmpty(env.SWITCHYARD_ACME_DIRECTORY) ?? LETS_ENCRYPT_DIRECTORY;
+  if (!/^https?:\/\//i.test(directory)) {
+    throw new Error(`SWITCHYARD_ACME_DIRECTORY must be the URL of an ACME directory, not "${directory}"`);
+  }
+  const publicIp = nonEmpty(env.SWITCHYARD_PUBLIC_IP);
+  if (publicIp !== undefined && isIP(publicIp) === 0) {
+    throw new Error(`SWITCHYARD_PUBLIC_IP must be an IPv4 or IPv6 address, not "${publicIp}"`);
+  }
+  const servers = nonEmpty(env.SWITCHYARD_DNS_SERVERS);
+  return {
+    httpsPort: httpsPort === undefined ? undefined : parsePortNamed('SWITCHYARD_HTTPS_PORT', httpsPort),
+    acmeDirectory: directory,
+    acmeCaFile: nonEmpty(env.SWITCHYARD_ACME_CA_FILE),
+    acmeEmail: nonEmpty(env.SWITCHYARD_ACME_EMAIL),
+    publicIp,
+    dnsServers:
+      servers === undefined
+        ? undefined
+        : servers
+            .split(',')
+            .map((server) => server.trim())
+            .filter(Boolean),
+  };
+}
+
+function parsePortNamed(name: string, value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new Error(`${name} must be a port number, got "${value}"`);
+  return port;
 }
 
 /** SWITCHYARD_JOURNAL_FSYNC_MS unless set. */
@@ -220,6 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reports: reportEngineLimits(env),
     telegramApiUrl: parseTelegramApiUrl(nonEmpty(env.SWITCHYARD_TELEGRAM_API_URL)),
     monitorIntervalMs: parseMonitorInterval(nonEmpty(env.SWITCHYARD_MONITOR_INTERVAL_MS)),
+    domains: parseDomainSettings(env),
   };
 }
 

@@ -50,3 +50,7 @@ process.once('SIGTERM', () => void shutdown('SIGTERM'));
 const address = await app.listen({ port: config.port, host: config.host });
 const shown = config.host === '0.0.0.0' ? address.replace('0.0.0.0', 'localhost') : address;
 app.log.info(`Switchyard is listening on ${shown}`);
+if (config.domains.httpsPort !== undefined) {
+  const httpsPort = await app.listenHttps(config.domains.httpsPort, config.host);
+  app.log.info(`Switchyard serves HTTPS on port ${httpsPort}`);
+}

@@ -9,7 +9,7 @@ const headings = (permissions: string[]) =>
     .map((section) => section.section);
 
 describe('side menu (§2.3)', () => {
-  it('has the 17 entries of the spec, in its order, Live view after Reports (issue 25), Currency rates after Workspaces (issue 18), Backups after Bot protection (issue 39), History last (issue 21)', () => {
+  it('has the 17 entries of the spec, in its order, Live view after Reports (issue 25), Currency rates after Workspaces (issue 18), Backups after Bot protection (issue 39), Domains after Currency rates, History last (issue 21)', () => {
     expect(MENU.flatMap((section) => section.entries.map((entry) => entry.route))).toEqual([
       '/admin',
       '/admin/flows',
@@ -29,6 +29,7 @@ describe('side menu (§2.3)', () => {
       '/admin/postback-events',
       '/admin/workspaces',
       '/admin/currency-rates',
+      '/admin/domains',
       '/admin/users',
       '/admin/bot-protection',
       '/admin/backups',
@@ -37,7 +38,7 @@ describe('side menu (§2.3)', () => {
   });
 
   it('shows everything with its headings to an administrator', () => {
-    expect(routes(['/'])).toHaveLength(22);
+    expect(routes(['/'])).toHaveLength(23);
     expect(headings(['/'])).toEqual(['api', 'tracker', 'general']);
   });
 

@@ -52,6 +52,8 @@ export const PERMISSION_CATALOGUE = {
     /** Issue 18: conversions imported by hand. */
     conversion: ['create'],
     workspace: ['get', 'create', 'update'],
+    /** Host names the tracker answers on, with their certificates. */
+    domain: ACTIONS,
     user: ['get', 'create', 'update'],
     role: ['get'],
   },

@@ -13,6 +13,7 @@ import {
   ZBackupMade,
   ZBotProtectionForm,
   ZBotProtectionSettings,
+  ZCertificateUpload,
   ZChannel,
   ZChannelForm,
   ZChannelList,
@@ -32,6 +33,7 @@ import {
   ZCustomMetricForm,
   ZCustomMetricList,
   ZDeliveryList,
+  ZDomainAnswer,
   ZEmailWeightList,
   ZEventQuery,
   ZForgotPasswordForm,
@@ -137,6 +139,9 @@ export const ROUTE_SCHEMAS: Record<string, RouteSchemas> = {
   'GET /api/tokens': { response: listOf(ZApiToken) },
   'DELETE /api/tokens/{id}': { status: 204 },
   'POST /api/workspaces/{id}/postback-key': { response: ZWorkspaceAnswer },
+  'PUT /api/domains/{id}/certificate': { body: ZCertificateUpload, response: ZDomainAnswer },
+  'POST /api/domains/{id}/certificate/renew': { response: ZDomainAnswer },
+  'POST /api/domains/{id}/dns': { response: ZDomainAnswer },
 
   'GET /api/reports': { query: ZReportQuery, response: ZReportAnswer },
   'GET /api/reports/notices': { response: ZReportNotices },
@@ -256,7 +261,12 @@ function listSchema(item: JsonSchema): JsonSchema {
  * Users, roles and workspaces have modules of their own, whose records are not their forms (a user's
  * password is never answered): their answers are schemas of their own.
  */
-const OWN_RECORDS: Record<string, z.ZodType> = { users: ZUserAnswer, roles: ZRoleAnswer, workspaces: ZWorkspaceAnswer };
+const OWN_RECORDS: Record<string, z.ZodType> = {
+  users: ZUserAnswer,
+  roles: ZRoleAnswer,
+  workspaces: ZWorkspaceAnswer,
+  domains: ZDomainAnswer,
+};
 
 /** The schemas of a resource's routes, by `METHOD /api/path`. */
 export function resourceSchemas(): Map<string, RouteSchemas> {

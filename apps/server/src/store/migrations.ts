@@ -14,6 +14,7 @@ import { conversionStatesMigration } from './conversion-states.js';
 import { conversionsMigration } from './conversions.js';
 import { costModelsMigration } from './cost-models.js';
 import { customMetricsMigration } from './custom-metrics.js';
+import { domainsMigration } from './domains.js';
 import { eventWorkspacesMigration } from './event-workspaces.js';
 import { historyMigration } from './history.js';
 import { liveWeightsMigration } from './live-weights.js';
@@ -215,6 +216,7 @@ export function migrations(dialect: DatabaseDialect): Record<string, Migration> 
     '0021_click_original_cost': clickOriginalCostMigration(dialect),
     '0022_click_cost_changes_unindexed': clickCostChangesUnindexedMigration(dialect),
     '0023_event_workspaces': eventWorkspacesMigration(dialect),
+    '0027_domains': domainsMigration(dialect),
     '0030_campaign_click_tokens': campaignClickTokensMigration(dialect),
     '0034_live_weights': liveWeightsMigration(),
     '0035_alerts': alertsMigration(dialect),

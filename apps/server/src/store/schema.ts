@@ -13,6 +13,7 @@ import type { ConversionChangeTable } from './conversion-changes.js';
 import type { CurrencyRateTable } from './conversion-states.js';
 import type { ConversionTable, OutboundPostbackTable, PostbackLogTable } from './conversions.js';
 import type { CustomMetricTable } from './custom-metrics.js';
+import type { AcmeChallengeTable, DomainTable } from './domains.js';
 import type { HistoryTable } from './history.js';
 import type { LiveWeightTable } from './live-weights.js';
 import type { ReportRollupTable } from './report-rollups.js';
@@ -169,6 +170,8 @@ export interface Database {
   workspace_monitors: WorkspaceMonitorTable;
   monitor_incidents: MonitorIncidentTable;
   campaign_click_tokens: CampaignClickTokenTable;
+  domains: DomainTable;
+  acme_challenges: AcmeChallengeTable;
 }
 
 export type WorkspaceRow = Selectable<WorkspaceTable>;

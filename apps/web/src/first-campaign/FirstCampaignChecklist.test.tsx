@@ -50,7 +50,7 @@ describe('first-campaign checklist (issue 26, point 11)', () => {
     [
       'en',
       'Your first campaign',
-      '2 of 7 done',
+      '2 of 8 done',
       'Add a traffic source',
       'Add an affiliate network',
       'Done',
@@ -60,7 +60,7 @@ describe('first-campaign checklist (issue 26, point 11)', () => {
     [
       'ar',
       'حملتك الأولى',
-      'أُنجز 2 من 7',
+      'أُنجز 2 من 8',
       'أضف مصدر زيارات',
       'أضف شبكة تسويق بالعمولة',
       'تم',
@@ -100,6 +100,7 @@ describe('first-campaign checklist (issue 26, point 11)', () => {
     );
     expect(within(step('firstClick')).getByRole('link', { name: click })).toHaveAttribute('href', '/tracker/campaigns');
     expect(within(step('firstConversion')).getByRole('link')).toHaveAttribute('href', '/admin/affiliate-networks');
+    expect(within(step('domain')).getByRole('link')).toHaveAttribute('href', '/admin/domains/create');
 
     // Counted with one record per list, and the workspace's report over all time.
     const asked = fetchMock.mock.calls.map(([input]) => String(input));
@@ -115,11 +116,12 @@ describe('first-campaign checklist (issue 26, point 11)', () => {
         'tracker/offers': 1,
         'tracker/flows': 1,
         'tracker/campaigns': 1,
+        domains: 1,
       },
       { clicks: 1, conversions: 0 },
     );
     renderChecklist();
-    expect(await screen.findByText('6 of 7 done')).toBeVisible();
+    expect(await screen.findByText('7 of 8 done')).toBeVisible();
     expect(step('firstClick')).toHaveAttribute('data-done', 'true');
     expect(within(step('firstConversion')).getByRole('link', { name: 'Get a first conversion' })).toBeVisible();
   });
@@ -131,10 +133,11 @@ describe('first-campaign checklist (issue 26, point 11)', () => {
       'tracker/offers': 1,
       'tracker/flows': 1,
       'tracker/campaigns': 1,
+      domains: 1,
     };
     const fetchMock = answer(all, { clicks: 3, conversions: 1 });
     renderChecklist();
-    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(6));
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(7));
     await act(async () => {});
     expect(screen.queryByRole('heading', { name: 'Your first campaign' })).toBeNull();
     expect(document.querySelector('[data-step]')).toBeNull();

@@ -11,6 +11,7 @@ export type FirstCampaignStepKey =
   | 'offer'
   | 'flow'
   | 'campaign'
+  | 'domain'
   | 'firstClick'
   | 'firstConversion';
 
@@ -28,6 +29,7 @@ const RECORD_STEPS: readonly { key: FirstCampaignStepKey; resource: ResourceName
   { key: 'offer', resource: 'tracker-offers' },
   { key: 'flow', resource: 'tracker-flows' },
   { key: 'campaign', resource: 'tracker-campaigns' },
+  { key: 'domain', resource: 'domains' },
 ];
 
 /** One list page of one record: enough for its `total`. */
@@ -53,6 +55,7 @@ export function useFirstCampaignSteps(): { steps: FirstCampaignStep[] | undefine
     offer: useCan('tracker', 'offer', 'get'),
     flow: useCan('tracker', 'flow', 'get'),
     campaign: useCan('tracker', 'campaign', 'get'),
+    domain: useCan('general', 'domain', 'get'),
   };
   const canSeeReports = useCan('tracker', 'reports', 'get');
   const recordSteps = RECORD_STEPS.filter((step) => canSee[step.key as keyof typeof canSee]);

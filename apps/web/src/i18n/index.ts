@@ -5,6 +5,7 @@ import arAlerts from './locales/ar/alerts.json';
 import arCommon from './locales/ar/common.json';
 import arControls from './locales/ar/controls.json';
 import arDelivery from './locales/ar/delivery.json';
+import arDomains from './locales/ar/domains.json';
 import arEvents from './locales/ar/events.json';
 import arHistory from './locales/ar/history.json';
 import arOptimization from './locales/ar/optimization.json';
@@ -15,6 +16,7 @@ import enAlerts from './locales/en/alerts.json';
 import enCommon from './locales/en/common.json';
 import enControls from './locales/en/controls.json';
 import enDelivery from './locales/en/delivery.json';
+import enDomains from './locales/en/domains.json';
 import enEvents from './locales/en/events.json';
 import enHistory from './locales/en/history.json';
 import enOptimization from './locales/en/optimization.json';
@@ -25,6 +27,7 @@ import esAlerts from './locales/es/alerts.json';
 import esCommon from './locales/es/common.json';
 import esControls from './locales/es/controls.json';
 import esDelivery from './locales/es/delivery.json';
+import esDomains from './locales/es/domains.json';
 import esEvents from './locales/es/events.json';
 import esHistory from './locales/es/history.json';
 import esOptimization from './locales/es/optimization.json';
@@ -35,6 +38,7 @@ import frAlerts from './locales/fr/alerts.json';
 import frCommon from './locales/fr/common.json';
 import frControls from './locales/fr/controls.json';
 import frDelivery from './locales/fr/delivery.json';
+import frDomains from './locales/fr/domains.json';
 import frEvents from './locales/fr/events.json';
 import frHistory from './locales/fr/history.json';
 import frOptimization from './locales/fr/optimization.json';
@@ -45,6 +49,7 @@ import zhAlerts from './locales/zh/alerts.json';
 import zhCommon from './locales/zh/common.json';
 import zhControls from './locales/zh/controls.json';
 import zhDelivery from './locales/zh/delivery.json';
+import zhDomains from './locales/zh/domains.json';
 import zhEvents from './locales/zh/events.json';
 import zhHistory from './locales/zh/history.json';
 import zhOptimization from './locales/zh/optimization.json';
@@ -64,6 +69,7 @@ export const NAMESPACES = [
   'optimization',
   'alerts',
   'delivery',
+  'domains',
 ] as const;
 
 /** Each language is offered under its own name, the same in every interface language. */
@@ -87,6 +93,7 @@ export const LOCALES = {
     alerts: enAlerts,
     history: enHistory,
     delivery: enDelivery,
+    domains: enDomains,
   },
   fr: {
     common: frCommon,
@@ -99,6 +106,7 @@ export const LOCALES = {
     alerts: frAlerts,
     history: frHistory,
     delivery: frDelivery,
+    domains: frDomains,
   },
   es: {
     common: esCommon,
@@ -111,6 +119,7 @@ export const LOCALES = {
     alerts: esAlerts,
     history: esHistory,
     delivery: esDelivery,
+    domains: esDomains,
   },
   zh: {
     common: zhCommon,
@@ -123,6 +132,7 @@ export const LOCALES = {
     alerts: zhAlerts,
     history: zhHistory,
     delivery: zhDelivery,
+    domains: zhDomains,
   },
   ar: {
     common: arCommon,
@@ -135,6 +145,7 @@ export const LOCALES = {
     alerts: arAlerts,
     history: arHistory,
     delivery: arDelivery,
+    domains: arDomains,
   },
 } satisfies Record<Language, Record<(typeof NAMESPACES)[number], object>>;
 

@@ -10,6 +10,8 @@ const SAME_AS_ENGLISH = new Set([
   'Email',
   'OK',
   'API',
+  // The Domain Name System, named so in every language.
+  'DNS',
   'Segments',
   'Notifications',
   'General',

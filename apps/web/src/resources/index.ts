@@ -45,6 +45,11 @@ export const RESOURCE_SCREENS: Partial<Record<ResourceName, ResourceScreens>> = 
     create: () => import('./users/UserCreateScreen').then((m) => ({ Component: m.UserCreateScreen })),
     edit: () => import('./users/UserEditScreen').then((m) => ({ Component: m.UserEditScreen })),
   },
+  domains: {
+    list: () => import('./domains/DomainListScreen').then((m) => ({ Component: m.DomainListScreen })),
+    create: () => import('./domains/screens').then((m) => ({ Component: m.DomainCreateScreen })),
+    edit: () => import('./domains/screens').then((m) => ({ Component: m.DomainEditScreen })),
+  },
   workspaces: {
     list: () => import('./workspaces/WorkspaceListScreen').then((m) => ({ Component: m.WorkspaceListScreen })),
     create: () => import('./workspaces/WorkspaceCreateScreen').then((m) => ({ Component: m.WorkspaceCreateScreen })),

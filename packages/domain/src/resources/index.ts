@@ -1,5 +1,6 @@
 import { affiliateNetworks } from './affiliate-networks.js';
 import { campaigns } from './campaigns.js';
+import { domains } from './domains.js';
 import { events } from './events.js';
 import { flows } from './flows.js';
 import { offers } from './offers.js';
@@ -18,6 +19,7 @@ import { workspaces } from './workspaces.js';
 
 export * from './affiliate-networks.js';
 export * from './campaigns.js';
+export * from './domains.js';
 export * from './events.js';
 export * from './flows.js';
 export * from './offers.js';
@@ -52,6 +54,7 @@ export const RESOURCES = [
   events,
   postbackEvents,
   workspaces,
+  domains,
   users,
   roles,
 ] as const satisfies readonly ResourceDefinition[];

@@ -17,6 +17,7 @@ export type ResourceName =
   | 'events'
   | 'postback-events'
   | 'workspaces'
+  | 'domains'
   | 'users'
   | 'roles';
 

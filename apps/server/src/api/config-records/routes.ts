@@ -19,7 +19,7 @@ import { type ConfigChangeListener, ConfigRecordsService } from './service.js';
 import { testPostbackRoutes } from './test-postback.js';
 
 /** Resources with their own tables and modules; every other registry resource is a config record. */
-const OWN_MODULES = new Set(['workspaces', 'users', 'roles']);
+const OWN_MODULES = new Set(['workspaces', 'users', 'roles', 'domains']);
 
 export const CONFIG_RESOURCES: readonly ResourceDefinition[] = RESOURCES.filter(
   (definition) => !OWN_MODULES.has(definition.name),

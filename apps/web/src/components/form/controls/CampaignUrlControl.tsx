@@ -1,10 +1,13 @@
-import { type CampaignUrlParameter, getResource, trackerCampaignUrl } from '@switchyard/domain';
+import { Code, Stack, Text } from '@mantine/core';
+import { type CampaignUrlParameter, type Domain, getResource, trackerCampaignUrl } from '@switchyard/domain';
+import { useTranslation } from 'react-i18next';
 import { useLookupRecords } from '../../../api/useLookup';
 import { useResourceFormContext } from '../ResourceFormContext';
 import type { FormControlProps } from '../types';
 import { CopyTextControl } from './CopyTextControl';
 
 const trafficSources = getResource('traffic-sources');
+const domains = getResource('domains');
 
 /** What `element.input` of a `campaign-url` element may carry. */
 export interface CampaignUrlInput {
@@ -36,5 +39,40 @@ export function CampaignUrlControl(props: FormControlProps) {
   const source = sources.find((record) => String(record[trafficSources.lookup.value]) === chosen);
   const parameters = Array.isArray(source?.parameters) ? (source.parameters as CampaignUrlParameter[]) : [];
   const url = id === undefined ? '' : trackerCampaignUrl(publicBase(props.value, String(id)), String(id), parameters);
-  return <CopyTextControl {...props} element={{ ...props.element, input }} value={url} />;
+  return (
+    <Stack gap="xs">
+      <CopyTextControl {...props} element={{ ...props.element, input }} value={url} />
+      {id !== undefined && <DomainCampaignUrls id={String(id)} parameters={parameters} />}
+    </Stack>
+  );
+}
+
+/**
+ * The same campaign on each active domain of the workspace: `/{id}` works on every one of them, over
+ * HTTPS once the domain has a certificate. Nothing shows without domains (or the right to read them).
+ */
+function DomainCampaignUrls({ id, parameters }: { id: string; parameters: CampaignUrlParameter[] }) {
+  const { t } = useTranslation('domains');
+  const records = useLookupRecords(domains) as unknown as Domain[];
+  const active = records.filter((domain) => domain.status === 'active');
+  if (active.length === 0) return null;
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={500}>
+        {t('campaignUrls')}
+      </Text>
+      {active.map((domain) => {
+        const scheme = domain.certificate?.status === 'valid' ? 'https' : 'http';
+        const url = trackerCampaignUrl(`${scheme}://${domain.name_ascii}`, id, parameters).replace(
+          `/c/${encodeURIComponent(id)}`,
+          `/${encodeURIComponent(id)}`,
+        );
+        return (
+          <Code key={domain.id} dir="ltr" style={{ overflowWrap: 'anywhere' }} data-domain={domain.name_ascii}>
+            {url}
+          </Code>
+        );
+      })}
+    </Stack>
+  );
 }
