@@ -48,7 +48,7 @@ async function generate(): Promise<void> {
   const country = 'case when country = 59 then null else chr(65 + country // 26) || chr(65 + country % 26) end';
   await connection.run(`insert into clicks by name select
       'c' || i as row_key, i as source_id, 1 as workspace_id,
-      make_timestamp(${BigInt(start) * 1000n} + i * ${span} // ${ROWS}) as created_at,
+      make_timestamp(${BigInt(start) * 1000n} + i * ${span / BigInt(ROWS)}) as created_at,
       1 as events, (hash(i) % 10 < 7)::tinyint as unique_events, 0.002 as cost, 15169 as asn, 0 as is_bot,
       'camp-' || campaign as campaign_external_id, 'flow-1' as flow_external_id,
       'pg-' || (offer % 10) as path_group_id, 'path-' || (offer % 30) as path_id,
