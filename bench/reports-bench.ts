@@ -21,6 +21,7 @@ import { createClickFlow } from './click-flow.js';
 import { describeRebuildLoad, loadDuringRebuild, rebuildLoadWanted } from './rebuild-load.js';
 import { generateEvents } from './report-data.js';
 import {
+  campaignWorkspaces,
   copyToPostgres,
   createServerDatabases,
   migratedSqlite,
@@ -145,6 +146,8 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
   // 2. The events, straight into the database (for PostgreSQL, into a scratch SQLite file copied to it).
   const generatedDir = path.join(dataDir, 'generated');
   const eventsFile = databases ? await migratedSqlite(generatedDir) : path.join(dataDir, 'switchyard.db');
+  // PostgreSQL: the campaigns' workspaces from there (the scratch file has no configuration).
+  const workspaces = databases ? await campaignWorkspaces(databases.databaseUrl) : new Map<string, number>();
   const started = performance.now();
   let lastPrinted = 0;
   const generated = generateEvents(
@@ -154,6 +157,7 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
         ...campaign,
         trafficSourceExternalId: flow.trafficSourceExternalId,
         flowExternalId: flow.flowExternalId,
+        ...(workspaces.has(campaign.externalId) ? { workspaceId: workspaces.get(campaign.externalId) } : {}),
       })),
       pathGroups: flow.pathGroups,
     },
