@@ -19,7 +19,7 @@ import {
   freePort,
   HOST,
   int,
-  processChain,
+  serverProcess,
   startChild,
   startSwitchyard,
   stopChild,
@@ -96,7 +96,7 @@ async function main(): Promise<void> {
     requests = clickRequests(flow.campaignExternalId, 2000);
   }
   try {
-    const pid = processChain(server.process.pid!).at(-1)!;
+    const pid = serverProcess(server.process.pid!);
     await send(url, requests, RATE, 3); // warm-up
     const before = threadTicks(pid);
     const ownBefore = process.cpuUsage();
