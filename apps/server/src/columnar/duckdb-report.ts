@@ -127,26 +127,19 @@ export function duckdbReport(paged: PagedPlan, codes?: CodeBook): DuckQuery {
     ...paged.groups.map((group, index) => `${group === 'weekday' ? formatted[index] : `m.v${index}`} asc nulls last`),
   ];
 
-  // m is read twice, for the page and for the totals: materialized, it is merged once. The page (p) is
-  // ordered by the sort key alone, with only the names the key needs; its values are formatted after,
-  // for the page's rows only (formatting every merged row cost more than ordering them).
-  const keyJoins = joins.filter((join) =>
-    paged.order.by === 'label' ? true : paged.order.by === 'group' && join.includes(` as n${paged.order.index}(`),
-  );
+  // m is read twice, for the page and for the totals: materialized, it is merged once.
   const sql = `with c as (${clickRows}),
     r as (${others}),
     m as materialized (select ${merged.join(', ')} from c full join r on ${joined}),
-    t as (select ${['count(*) as total_rows', ...COUNT_NAMES.map((name) => `sum(${name}) as total_${name}`)].join(', ')} from m),
-    p as (select m.*, ${sortKey} as s from m ${keyJoins.join(' ')}
-      order by ${order.join(', ')}
-      ${paged.limit > 0 ? `limit ${pageBound(paged.limit)} offset ${pageBound(paged.offset)}` : ''})
+    t as (select ${['count(*) as total_rows', ...COUNT_NAMES.map((name) => `sum(${name}) as total_${name}`)].join(', ')} from m)
     select ${[
       ...formatted.map((value, index) => `${value} as o${index}`),
       ...COUNT_NAMES.map((name) => `m.${name}`),
-      'm.s',
+      `${sortKey} as s`,
       't.*',
     ].join(', ')}
-    from p as m cross join t
-    order by ${order.map((entry, index) => (index === 0 ? `m.s ${direction} nulls last` : entry)).join(', ')}`;
+    from m ${joins.join(' ')} cross join t
+    order by ${order.join(', ')}
+    ${paged.limit > 0 ? `limit ${pageBound(paged.limit)} offset ${pageBound(paged.offset)}` : ''}`;
   return { sql, values };
 }
