@@ -231,3 +231,21 @@ export async function postgresSum(databaseUrl: string, query: string, values: un
     await client.end();
   }
 }
+
+/**
+ * Each tracker campaign's workspace as the configuring server stored it in PostgreSQL: the scratch SQLite
+ * file the events are generated into has no configuration, and events of no workspace (issue 40) are in
+ * no workspace's reports.
+ */
+export async function campaignWorkspaces(databaseUrl: string): Promise<Map<string, number>> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ external_id: string; workspace_id: number | null }>(
+      "select external_id, workspace_id from config_records where kind = 'tracker-campaigns'",
+    );
+    return new Map(rows.map((row) => [row.external_id, Number(row.workspace_id ?? 0)]));
+  } finally {
+    await client.end();
+  }
+}

@@ -11,7 +11,14 @@ import { rollupDeltas, UPSERT_ONE, upsertParameters } from '../apps/server/src/s
 import type { NewTrackerClick } from '../apps/server/src/store/tracker-events.js';
 
 export interface GeneratedRouting {
-  campaigns: { externalId: string; trafficSourceExternalId: string; flowExternalId: string; cost: number }[];
+  campaigns: {
+    externalId: string;
+    trafficSourceExternalId: string;
+    flowExternalId: string;
+    cost: number;
+    /** Its workspace, when the database written has no configuration (else read from config_records). */
+    workspaceId?: number;
+  }[];
   pathGroups: { id: string; paths: { id: string; offers: string[]; landers: string[] }[] }[];
 }
 
@@ -154,6 +161,9 @@ export function generateEvents(file: string, routing: GeneratedRouting, options:
       }[]
     ).map((row) => [row.external_id, row.workspace_id ?? 0]),
   );
+  for (const campaign of routing.campaigns) {
+    if (campaign.workspaceId !== undefined) workspaces.set(campaign.externalId, campaign.workspaceId);
+  }
   const insertClick = db.prepare(`insert into tracker_clicks (click_id, created_at, campaign_external_id,
     flow_external_id, path_group_id, path_id, lander_external_id, offer_external_id, traffic_source_external_id,
     visitor_id, is_unique, ip, country, device, platform, browser, user_agent, referrer, external_click_id, subaff,

@@ -62,8 +62,9 @@ const WRK_THREADS = Number(process.env.BENCH_WRK_THREADS ?? 1);
  */
 const SPREAD = process.env.BENCH_SPREAD !== 'off';
 
-// The issue's targets for part (a) (Done when).
-const TARGET_RATIO = 0.6;
+// Part (a)'s bar as issue 42 decided it (README, "Targets"): 45 % of the bare route; 60 % stays the goal.
+const TARGET_RATIO = 0.45;
+const GOAL_RATIO = 0.6;
 const TARGET_P99_MS = 10;
 
 // ---------------------------------------------------------------------------------------------------
@@ -570,6 +571,11 @@ async function clickBench(children: Child[], cleanups: (() => Promise<unknown>)[
       `click throughput >= ${TARGET_RATIO * 100}% of baseline (${PRIMARY})`,
       percent(primary.ratio),
       verdict(primary.ratio >= TARGET_RATIO),
+    ],
+    [
+      `click throughput >= ${GOAL_RATIO * 100}% of baseline (${PRIMARY}; the goal, not the bar)`,
+      percent(primary.ratio),
+      primary.ratio >= GOAL_RATIO ? 'goal reached' : 'goal not reached',
     ],
     [
       `click p99 < ${TARGET_P99_MS} ms at ${CONNECTIONS} connections (${PRIMARY})`,

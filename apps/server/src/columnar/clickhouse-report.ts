@@ -3,8 +3,13 @@
 // service.ts passes, ordered and paged. Half a million groups stay in ClickHouse; the page comes back.
 //
 // Within the subset 18.16 shares with current releases: no window functions (the totals are `WITH
-// TOTALS`, the number of rows `rows_before_limit_at_least`, exact for a grouped query), `LIMIT offset,
-// count`, names through `transform` rather than a join, UNION ALL branches cast to one type each.
+// TOTALS`, the number of rows `rows_before_limit_at_least`, exact for a grouped query), names through
+// `transform` rather than a join, UNION ALL branches cast to one type each.
+//
+// Current releases (26.7, run by test/columnar-chdb.test.ts) write an answer whose rows are empty with its
+// totals before its head (`"totals": …` then `{"meta": …`): not JSON. So no answer is ever empty: one
+// more row (`x` 1, no values, no counts) sorts before every other, and each page is read from the first
+// row (`LIMIT offset + count + 1`); the store drops that row and the rows before the page.
 import {
   COUNT_NAMES,
   COUNTS_OF,
@@ -44,8 +49,14 @@ export function clickhouseReport(paged: PagedPlan, from: (source: Source) => str
     const counts = COUNT_NAMES.map(
       (name) => `toFloat64(${COUNTS_OF[source].includes(name) ? `f_${name}` : '0'}) AS ${name}`,
     );
-    return `SELECT ${[...values, ...counts].join(', ')} FROM (${sql})`;
+    return `SELECT ${[...values, ...counts, 'toUInt8(0) AS x'].join(', ')} FROM (${sql})`;
   });
+  // The row that keeps the answer from being empty (see the top of this file).
+  const head = `SELECT ${[
+    ...paged.groups.map((group, index) => `CAST(NULL AS Nullable(${isTime(group) ? 'Int64' : 'String'})) AS v${index}`),
+    ...COUNT_NAMES.map((name) => `toFloat64(0) AS ${name}`),
+    'toUInt8(1) AS x',
+  ].join(', ')}`;
 
   // The values as the report shows them, and their labels (service.ts, label()).
   const shown = paged.groups.map((group, index) => {
@@ -81,18 +92,20 @@ export function clickhouseReport(paged: PagedPlan, from: (source: Source) => str
   // Ties: by the values as shown, group after group, rows without a value last (service.ts,
   // compareValues); day and hour numbers sort as their text does, weekdays do not.
   const order = [
+    'x DESC',
     `${sortKey} ${direction} NULLS LAST`,
     ...paged.groups.map((group, index) => `${group === 'weekday' ? shown[index] : `v${index}`} ASC NULLS LAST`),
   ];
   const sums = COUNT_NAMES.map((name) => `sum(${name}) AS n_${name}`);
-  const union = branches.join('\nUNION ALL\n');
   if (columns.length === 0) {
-    // One row, when any table kept a row: it is its own total.
-    return `SELECT ${sums.join(', ')} FROM (${union}) HAVING count() > 0`;
+    // One row, when any table kept a row: it is its own total (no totals, so an empty answer is JSON).
+    return `SELECT ${sums.join(', ')} FROM (${branches.join('\nUNION ALL\n')}) HAVING count() > 0`;
   }
-  return `SELECT ${[...shown.map((value, index) => `${value} AS o${index}`), ...sums].join(', ')}
+  const union = [...branches, head].join('\nUNION ALL\n');
+  const through = paged.limit > 0 ? pageBound(paged.offset + paged.limit + 1) : null;
+  return `SELECT ${[...shown.map((value, index) => `${value} AS o${index}`), ...sums, 'x'].join(', ')}
     FROM (${union})
-    GROUP BY ${columns.join(', ')} WITH TOTALS
+    GROUP BY ${[...columns, 'x'].join(', ')} WITH TOTALS
     ORDER BY ${order.join(', ')}
-    ${paged.limit > 0 ? `LIMIT ${pageBound(paged.offset)}, ${pageBound(paged.limit)}` : ''}`;
+    ${through === null ? '' : `LIMIT ${through}`}`;
 }

@@ -29,8 +29,9 @@ export class ClickHouseStore implements ColumnarStore {
   readonly kind = 'clickhouse';
   readonly client: ClickHouseClient;
 
-  constructor(url: string) {
-    this.client = new ClickHouseClient(parseClickHouseUrl(url));
+  /** `url`: CLICKHOUSE_URL; or a client of its own (tests run the same statements in-process on chdb). */
+  constructor(url: string | ClickHouseClient) {
+    this.client = typeof url === 'string' ? new ClickHouseClient(parseClickHouseUrl(url)) : url;
   }
 
   /** Creates the database and both tables when missing; safe on every start of every node. */
@@ -125,18 +126,24 @@ export class ClickHouseStore implements ColumnarStore {
     const answer = await this.client.answer(clickhouseReport(paged, (source) => this.from(source)));
     const counts = (row: Record<string, unknown> | undefined) =>
       Object.fromEntries(COUNT_NAMES.map((name) => [name, Number(row?.[`n_${name}`] ?? 0)])) as Counts;
-    const rows = answer.data.map((row) => ({
+    const shown = (row: Record<string, unknown>) => ({
       values: paged.groups.map((_, index) => {
         const value = row[`o${index}`];
         return value === null || value === undefined ? null : String(value);
       }),
       counts: counts(row),
-    }));
-    if (paged.groups.length === 0) return { rows, total: rows.length, totals: counts(answer.data[0]) };
+    });
+    if (paged.groups.length === 0) {
+      return { rows: answer.data.map(shown), total: answer.data.length, totals: counts(answer.data[0]) };
+    }
+    // The first row only keeps the answer from being empty; the page starts `offset` rows after it
+    // (clickhouse-report.ts).
+    const held = answer.data.filter((row) => Number(row.x) === 0);
+    const page = paged.limit > 0 ? held.slice(paged.offset, paged.offset + paged.limit) : held;
     return {
-      rows,
+      rows: page.map(shown),
       // Without a LIMIT every row is here.
-      total: paged.limit > 0 ? Number(answer.rows_before_limit_at_least ?? 0) : rows.length,
+      total: paged.limit > 0 ? Number(answer.rows_before_limit_at_least ?? 0) - 1 : held.length,
       totals: counts(answer.totals),
     };
   }

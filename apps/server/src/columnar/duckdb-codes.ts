@@ -28,6 +28,8 @@ export interface CodeBook {
   coded(name: string): name is CodedColumn;
   /** The number of a value, undefined if no event has had it. */
   codeOf(name: CodedColumn, value: string): number | undefined;
+  /** Every value of the column, number n at index n - 1: grouped rows are named by a list lookup. */
+  valuesOf(name: CodedColumn): readonly string[];
 }
 
 /**
@@ -36,6 +38,8 @@ export interface CodeBook {
  */
 export class Codes implements CodeBook {
   private readonly byColumn = new Map<string, Map<string, number>>(CODED_COLUMNS.map((name) => [name, new Map()]));
+  /** The same dictionaries by number (n at index n - 1; numbers are given 1, 2, 3… per column). */
+  private readonly byCode = new Map<string, string[]>(CODED_COLUMNS.map((name) => [name, []]));
   /** Numbers given since the last write, in the order given. */
   private unwritten: { name: string; value: string; code: number }[] = [];
 
@@ -45,6 +49,10 @@ export class Codes implements CodeBook {
 
   codeOf(name: CodedColumn, value: string): number | undefined {
     return this.byColumn.get(name)!.get(value);
+  }
+
+  valuesOf(name: CodedColumn): readonly string[] {
+    return this.byCode.get(name)!;
   }
 
   /** Appends the value's number (giving one if new), or null: a row's values in CODED_COLUMNS order. */
@@ -59,6 +67,7 @@ export class Codes implements CodeBook {
     if (code === undefined) {
       code = dictionary.size + 1;
       dictionary.set(text, code);
+      this.byCode.get(name)![code - 1] = text;
       this.unwritten.push({ name, value: text, code });
     }
     appender.appendUInteger(code);
@@ -85,9 +94,13 @@ export class Codes implements CodeBook {
   /** Reads the dictionaries as committed, forgetting numbers given since. */
   async load(connection: DuckDBConnection): Promise<void> {
     for (const dictionary of this.byColumn.values()) dictionary.clear();
+    for (const values of this.byCode.values()) values.length = 0;
     this.unwritten = [];
     const reader = await connection.runAndReadAll('select name, value, code from codes');
-    for (const [name, value, code] of reader.getRowsJS())
+    for (const [name, value, code] of reader.getRowsJS()) {
       this.byColumn.get(String(name))?.set(String(value), Number(code));
+      const values = this.byCode.get(String(name));
+      if (values) values[Number(code) - 1] = String(value);
+    }
   }
 }

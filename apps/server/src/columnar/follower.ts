@@ -98,6 +98,8 @@ export class ColumnarFollower {
   private readonly events: Record<ColumnarTable, SQLite.Statement<[number, number], RawRow>>;
   private readonly countAfter: Record<ColumnarTable, SQLite.Statement<[number], { count: number }>>;
   private readonly lastChangeId: SQLite.Statement<[], { id: number | null }>;
+  /** The highest id of each table and log, by their primary keys: whether a pass has anything to copy. */
+  private readonly newest: SQLite.Statement<[], { clicks: number | null; leads: number | null }>;
   /** Each change's id and delta, then its click's columns (selected). */
   private readonly changes: SQLite.Statement<[number, number], RawRow>;
   private running: Promise<unknown> = Promise.resolve();
@@ -123,6 +125,9 @@ export class ColumnarFollower {
       leads: this.sqlite.prepare('select count(*) as count from tracker_leads where id > ?'),
     };
     this.lastChangeId = this.sqlite.prepare('select max(id) as id from tracker_click_cost_changes');
+    this.newest = this.sqlite.prepare(
+      'select (select max(id) from tracker_clicks) as clicks, (select max(id) from tracker_leads) as leads',
+    );
     this.changes = this.sqlite
       .prepare<[number, number], RawRow>(
         `select x.id, x.delta, ${selected('clicks', 'e')}
@@ -206,7 +211,23 @@ export class ColumnarFollower {
     this.sqlite.close();
   }
 
+  /**
+   * Whether the event tables and both logs hold nothing past what the store holds: a report's catch-up
+   * then reads four maxima instead of opening a snapshot and a DuckDB transaction.
+   */
+  private unchanged(): boolean {
+    if (!this.caughtUp || !this.conversionsCopied) return false;
+    const newest = this.newest.get();
+    return (
+      (newest?.clicks ?? 0) <= this.last.clicks &&
+      (newest?.leads ?? 0) <= this.last.leads &&
+      (this.lastChangeId.get()?.id ?? 0) <= this.lastChange &&
+      (this.lastConversionChangeId.get()?.id ?? 0) <= this.lastConversionChange
+    );
+  }
+
   private async copyAll(onPass?: (copied: number) => void): Promise<number> {
+    if (this.unchanged()) return 0;
     let copied = 0;
     for (;;) {
       if (this.stopped) return copied;

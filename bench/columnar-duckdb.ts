@@ -1,0 +1,171 @@
+// The embedded store alone (issue 42): part (b)'s five columnar reports as the server hands them to
+// DuckDBStore.report, each beside the plain GROUP BY of the same clicks (bench/plain-group-by.ts), in
+// turns, on a synthetic store of part (b)'s shape (20 campaigns, 15 offers, 60 countries, 300 zones, 6
+// subaffs, 30 days, one click in a hundred converting). No server, no HTTP: what the statement costs over
+// the grouping itself. `npx tsx bench/columnar-duckdb.ts [rows] [file]`; a file that already holds `rows`
+// clicks is read as it is. Prints figures, asserts nothing.
+
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import type { ReportGroup } from '@switchyard/domain';
+import { DuckDBStore } from '../apps/server/src/columnar/duckdb.js';
+import { CODED_COLUMNS } from '../apps/server/src/columnar/duckdb-codes.js';
+import type { PagedPlan } from '../apps/server/src/reports/plan.js';
+import { type ConfigNames, planOf, type ReportRange } from '../apps/server/src/reports/report-plans.js';
+import { startOfLocalDay } from '../apps/server/src/reports/time.js';
+import { type PlainGroup, plainDuckdb } from './plain-group-by.js';
+
+const ROWS = Number(process.argv[2] ?? 10_000_000);
+const FILE = process.argv[3] ?? path.join(tmpdir(), `switchyard-columnar-${ROWS}.duckdb`);
+const RUNS = Number(process.env.BENCH_REPORT_RUNS ?? 7);
+const DAYS = 30;
+const now = Date.parse(`${new Date().toISOString().slice(0, 10)}T12:00:00Z`);
+const start = now - DAYS * 86_400_000;
+
+/** A value drawn from 0…count-1, the first far more often than the last (skewed as traffic is). */
+const skewed = (seed: number, count: number, power: number) =>
+  `cast(floor(${count} * pow((hash(i * 7919 + ${seed}) % 1000003) / 1000003.0, ${power})) as integer)`;
+
+async function generate(): Promise<void> {
+  await rm(FILE, { force: true });
+  // The tables as the store makes them.
+  const store = await DuckDBStore.open(FILE);
+  await store.close();
+  const instance = await DuckDBInstance.create(FILE);
+  const connection = await instance.connect();
+  const began = performance.now();
+  const span = BigInt(DAYS * 86_400_000) * 1000n;
+  await connection.run(`create temp table drawn as select i,
+      1 + ${skewed(1, 20, 2)} as campaign,
+      1 + ${skewed(2, 15, 1.5)} as offer,
+      ${skewed(3, 60, 3)} as country,
+      ${skewed(4, 7, 2)} as subaff,
+      100 + ${skewed(5, 300, 3)} as zone
+    from range(1, ${ROWS + 1}) as t(i)`);
+  const country = 'case when country = 59 then null else chr(65 + country // 26) || chr(65 + country % 26) end';
+  await connection.run(`insert into clicks by name select
+      'c' || i as row_key, i as source_id, 1 as workspace_id,
+      make_timestamp(${BigInt(start) * 1000n} + i * ${span / BigInt(ROWS)}) as created_at,
+      1 as events, (hash(i) % 10 < 7)::tinyint as unique_events, 0.002 as cost, 15169 as asn, 0 as is_bot,
+      'camp-' || campaign as campaign_external_id, 'flow-1' as flow_external_id,
+      'pg-' || (offer % 10) as path_group_id, 'path-' || (offer % 30) as path_id,
+      'offer-' || offer as offer_external_id, 'lander-' || (offer % 6) as lander_external_id,
+      'ts-1' as traffic_source_external_id, ${country} as country,
+      'mobile' as device, 'Android' as platform, 'Chrome' as browser,
+      case when subaff = 6 then null else 'sub-' || subaff end as subaff,
+      'z' || zone as var1, 'creative-' || (i % 20) as var2,
+      campaign as code_campaign_external_id, 1 as code_flow_external_id,
+      1 + offer % 10 as code_path_group_id, 1 + offer % 30 as code_path_id,
+      offer as code_offer_external_id, 1 + offer % 6 as code_lander_external_id,
+      1 as code_traffic_source_external_id, case when country = 59 then null else 1 + country end as code_country,
+      1 as code_device, 1 as code_platform, 1 as code_browser
+    from drawn`);
+  // The dictionaries of those numbers (duckdb-codes.ts).
+  const codes: [string, string, string][] = [
+    ['campaign_external_id', "'camp-' || n", 'range(1, 21)'],
+    ['flow_external_id', "'flow-1'", 'range(1, 2)'],
+    ['path_group_id', "'pg-' || (n - 1)", 'range(1, 11)'],
+    ['path_id', "'path-' || (n - 1)", 'range(1, 31)'],
+    ['offer_external_id', "'offer-' || n", 'range(1, 16)'],
+    ['lander_external_id', "'lander-' || (n - 1)", 'range(1, 7)'],
+    ['traffic_source_external_id', "'ts-1'", 'range(1, 2)'],
+    ['country', 'chr(cast(65 + (n - 1) // 26 as integer)) || chr(cast(65 + (n - 1) % 26 as integer))', 'range(1, 60)'],
+    ['device', "'mobile'", 'range(1, 2)'],
+    ['platform', "'Android'", 'range(1, 2)'],
+    ['browser', "'Chrome'", 'range(1, 2)'],
+  ];
+  if (codes.length !== CODED_COLUMNS.length) throw new Error('a coded column is missing');
+  for (const [name, value, numbers] of codes) {
+    await connection.run(`insert into codes select '${name}', ${value}, n from ${numbers} as t(n)`);
+  }
+  // One click in a hundred converts an hour later: 70 % approved, 20 % pending, 10 % rejected.
+  await connection.run(`insert into conversions by name select
+      'v' || source_id as conversion_id, workspace_id, created_at + interval 1 hour as created_at,
+      created_at as event_at, 1 as is_conversion,
+      case when source_id // 100 % 10 = 0 then 'rejected' when source_id // 100 % 10 <= 2 then 'pending' else 'approved' end as state,
+      (hash(source_id) % 2000) / 100.0 as payout, asn, is_bot,
+      campaign_external_id, flow_external_id, path_group_id, path_id, offer_external_id, lander_external_id,
+      traffic_source_external_id, country, device, platform, browser, subaff, var1, var2
+    from clicks where source_id % 100 = 0`);
+  await connection.run('checkpoint');
+  connection.closeSync();
+  instance.closeSync();
+  console.log(`generated ${ROWS} clicks in ${((performance.now() - began) / 1000).toFixed(1)} s into ${FILE}`);
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+
+if (!existsSync(FILE)) await generate();
+let store = await DuckDBStore.open(FILE);
+const held = await store.aggregate({ source: 'clicks', time: 'created_at', groups: [], buckets: null, where: [] });
+if (Number(held[0]?.clicks ?? 0) !== ROWS) {
+  await store.close();
+  await generate();
+  store = await DuckDBStore.open(FILE);
+}
+// Reaches the store's own connection: the plain GROUP BY runs where the reports run.
+const connection = store['connection'];
+
+const campaignNames = new Map(Array.from({ length: 20 }, (_, index) => [`camp-${index + 1}`, `Campaign ${index + 1}`]));
+const config: ConfigNames = {
+  names: new Map([['campaign', campaignNames]]),
+  pathGroups: new Map(),
+  paths: new Map(),
+  offerNetworks: new Map(),
+};
+const day = (at: number) => new Date(at).toISOString().slice(0, 10);
+const REPORTS: [string, PlainGroup[], string | undefined][] = [
+  ['campaign × offer × country × day', ['campaign', 'offer', 'country', 'day'], undefined],
+  ['by subaff', ['subaff'], undefined],
+  ['var1 × country', ['var1', 'country'], undefined],
+  ['one campaign by var1', ['var1'], 'camp-1'],
+  ['subaff × day, America/New_York', ['subaff', 'day'], undefined],
+];
+for (const [title, groups, campaign] of REPORTS) {
+  const timezone = title.includes('New_York') ? 'America/New_York' : 'UTC';
+  const range: ReportRange = {
+    from: startOfLocalDay(day(start), timezone).toISOString(),
+    to: startOfLocalDay(day(now + 86_400_000), timezone).toISOString(),
+    timezone,
+    attribution: 'click',
+  };
+  const narrowing = { vars: {}, filters: campaign ? { campaign } : {}, config: Promise.resolve(config), workspace: 1 };
+  const reportGroups = groups as ReportGroup[];
+  const paged: PagedPlan = {
+    plans: {
+      clicks: await planOf('clicks', reportGroups, range, narrowing),
+      leads: await planOf('leads', reportGroups, range, narrowing),
+      conversions: await planOf('conversions', reportGroups, range, narrowing),
+    },
+    groups: reportGroups,
+    names: reportGroups.map((group) => config.names.get(group) ?? null),
+    order: { by: 'group', index: 0 },
+    descending: false,
+    limit: 40,
+    offset: 0,
+  };
+  const plain = plainDuckdb({ groups, campaign, from: range.from!, to: range.to!, timezone, workspace: 1 });
+  const plainTimes: number[] = [];
+  const reportTimes: number[] = [];
+  let groupsFound = 0;
+  let answer = await store.report(paged);
+  for (let run = 0; run < RUNS; run += 1) {
+    let began = performance.now();
+    const rows = (await connection.runAndReadAll(plain)).getRowObjectsJS();
+    plainTimes.push(performance.now() - began);
+    groupsFound = Number(rows[0]?.groups);
+    began = performance.now();
+    answer = await store.report(paged);
+    reportTimes.push(performance.now() - began);
+  }
+  const report = median(reportTimes);
+  const bare = median(plainTimes);
+  console.log(
+    `${title}: report ${report.toFixed(1)} ms, plain GROUP BY ${bare.toFixed(1)} ms (${groupsFound} groups), ` +
+      `${(report / bare).toFixed(2)}×; ${answer.total} rows, ${answer.totals.clicks} clicks, ${answer.totals.conversions} conversions`,
+  );
+}
+await store.close();
