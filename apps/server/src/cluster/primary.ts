@@ -245,6 +245,7 @@ class Primary {
       case 'ready': {
         const entry = this.running.get(worker.id);
         if (entry) entry.ready = true;
+        this.log.info({ worker: worker.process.pid }, 'worker ready');
         this.holdReports();
         return;
       }
