@@ -1,8 +1,8 @@
 // A worker's end of the IPC channel to its primary: calls answered by the primary (caps, login limits,
 // reports run elsewhere), a bus that reaches every other worker, and the primary's orders (drain, hold
 // the reports). One per worker process.
-import type { PrimaryCall, ToPrimary, ToWorker } from './messages.js';
-import { isToWorker } from './messages.js';
+import type { Batch, PrimaryCall, ToPrimary, ToWorker } from './messages.js';
+import { isBatch, isToWorker } from './messages.js';
 
 type Order = Exclude<ToWorker, { sy: 'result' } | { sy: 'bus' }>;
 
@@ -14,26 +14,31 @@ export class PrimaryChannel {
 
   constructor() {
     process.on('message', (message: unknown) => {
-      if (!isToWorker(message)) return;
-      if (message.sy === 'result') {
-        const waiter = this.waiting.get(message.id);
-        if (!waiter) return;
-        this.waiting.delete(message.id);
-        if (message.error !== undefined) waiter.reject(new Error(message.error));
-        else waiter.resolve(message.value);
-        return;
-      }
-      if (message.sy === 'bus') {
-        for (const subscriber of this.subscribers.get(message.channel) ?? []) subscriber(message.text);
-        return;
-      }
-      for (const order of this.orders) order(message);
+      if (isBatch(message)) {
+        for (const one of message.messages) this.receive(one);
+      } else if (isToWorker(message)) this.receive(message);
     });
     // The primary is gone: nothing it owed will come.
     process.on('disconnect', () => {
       for (const waiter of this.waiting.values()) waiter.reject(new Error('the primary process is gone'));
       this.waiting.clear();
     });
+  }
+
+  private receive(message: ToWorker): void {
+    if (message.sy === 'result') {
+      const waiter = this.waiting.get(message.id);
+      if (!waiter) return;
+      this.waiting.delete(message.id);
+      if (message.error !== undefined) waiter.reject(new Error(message.error));
+      else waiter.resolve(message.value);
+      return;
+    }
+    if (message.sy === 'bus') {
+      for (const subscriber of this.subscribers.get(message.channel) ?? []) subscriber(message.text);
+      return;
+    }
+    for (const order of this.orders) order(message);
   }
 
   /** Asks the primary; rejects when the channel is closed. */
@@ -46,14 +51,33 @@ export class PrimaryChannel {
     });
   }
 
+  /** Sent at the end of this event-loop turn, with the turn's other messages. */
   send(message: ToPrimary): void {
-    if (!process.connected || !process.send) return;
-    process.send(message, undefined, {}, (error: Error | null) => {
-      if (!error || message.sy !== 'call') return;
+    this.outbox.push(message);
+    if (this.outbox.length === 1) setImmediate(this.flush);
+  }
+
+  private readonly outbox: ToPrimary[] = [];
+
+  private readonly flush = (): void => {
+    const messages = this.outbox.splice(0);
+    if (!process.connected || !process.send) {
+      this.fail(messages, new Error('the primary process is gone'));
+      return;
+    }
+    const batch: Batch<ToPrimary> | ToPrimary = messages.length === 1 ? messages[0]! : { sy: 'batch', messages };
+    process.send(batch, undefined, {}, (error: Error | null) => {
+      if (error) this.fail(messages, error);
+    });
+  };
+
+  private fail(messages: ToPrimary[], error: Error): void {
+    for (const message of messages) {
+      if (message.sy !== 'call') continue;
       const waiter = this.waiting.get(message.id);
       this.waiting.delete(message.id);
       waiter?.reject(error);
-    });
+    }
   }
 
   publish(channel: string, text: string): void {

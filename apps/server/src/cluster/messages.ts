@@ -38,8 +38,21 @@ export type ToWorker =
   | { sy: 'hold-reports' }
   | { sy: 'run-report'; id: number; query: TReportQuery; scope: ReportScope };
 
+/**
+ * Messages of one event-loop turn travel as one (a busy worker's cap calls, the primary's answers):
+ * one write and one parse per turn instead of one per message.
+ */
+export interface Batch<T> {
+  sy: 'batch';
+  messages: T[];
+}
+
 export function isToPrimary(message: unknown): message is ToPrimary {
   return typeof message === 'object' && message !== null && typeof (message as { sy?: unknown }).sy === 'string';
 }
 
 export const isToWorker = isToPrimary as (message: unknown) => message is ToWorker;
+
+export function isBatch(message: unknown): message is Batch<never> {
+  return isToPrimary(message) && message.sy === ('batch' as string);
+}

@@ -15,7 +15,7 @@ import pino from 'pino';
 import { InMemoryLoginLimiter } from '../auth/login-limiter.js';
 import { type Config, databaseDialect } from '../config.js';
 import { InProcessCapCounters } from '../traffic/rules/caps.js';
-import { isToPrimary, type PrimaryCall, type ToPrimary, type ToWorker } from './messages.js';
+import { type Batch, isBatch, isToPrimary, type PrimaryCall, type ToPrimary, type ToWorker } from './messages.js';
 
 /** The primary's process id is written here, in the data directory (`npm run reload` reads it). */
 export const PID_FILE_NAME = 'switchyard.pid';
@@ -107,7 +107,9 @@ class Primary {
   ) {
     this.sharedReports = databaseDialect(config) === 'sqlite';
     cluster.on('message', (worker, message: unknown) => {
-      if (isToPrimary(message)) this.onMessage(worker, message);
+      if (isBatch(message)) {
+        for (const one of (message as Batch<ToPrimary>).messages) this.onMessage(worker, one);
+      } else if (isToPrimary(message)) this.onMessage(worker, message);
     });
     cluster.on('exit', (worker, code, signal) => this.onExit(worker, code, signal));
   }
@@ -178,7 +180,8 @@ class Primary {
   private readyOf(worker: Worker): Promise<void> {
     return new Promise((resolve, reject) => {
       const onMessage = (message: unknown) => {
-        if (!isToPrimary(message) || message.sy !== 'ready') return;
+        const messages = isBatch(message) ? (message as Batch<ToPrimary>).messages : [message];
+        if (!messages.some((one) => isToPrimary(one) && one.sy === 'ready')) return;
         cleanup();
         resolve();
       };
@@ -369,9 +372,25 @@ class Primary {
     this.send(worker, { sy: 'result', id, ...result });
   }
 
+  /** Sent at the end of this event-loop turn, with the turn's other messages to `worker`. */
   private send(worker: Worker, message: ToWorker): void {
-    if (!worker.isConnected()) return;
-    worker.send(message, undefined, (error: Error | null) => {
+    let box = this.outboxes.get(worker);
+    if (!box) {
+      box = [];
+      this.outboxes.set(worker, box);
+      setImmediate(() => this.flush(worker));
+    }
+    box.push(message);
+  }
+
+  private readonly outboxes = new Map<Worker, ToWorker[]>();
+
+  private flush(worker: Worker): void {
+    const messages = this.outboxes.get(worker) ?? [];
+    this.outboxes.delete(worker);
+    if (!worker.isConnected() || messages.length === 0) return;
+    const batch: Batch<ToWorker> | ToWorker = messages.length === 1 ? messages[0]! : { sy: 'batch', messages };
+    worker.send(batch, undefined, (error: Error | null) => {
       if (error && !worker.isDead()) this.log.warn({ err: error, pid: worker.process.pid }, 'message to a worker lost');
     });
   }
