@@ -90,6 +90,8 @@ export async function startServer(env: NodeJS.ProcessEnv, port: number): Promise
       ...process.env,
       DATABASE_URL: '',
       REDIS_URL: '',
+      // One worker under the primary unless a test asks for more (reload.test.ts): a start is quicker.
+      SWITCHYARD_WORKERS: '1',
       ...env,
       PORT: String(port),
       HOST: '127.0.0.1',
