@@ -32,8 +32,11 @@ export type ToPrimary =
 export type ToWorker =
   | { sy: 'result'; id: number; value?: unknown; error?: string }
   | { sy: 'bus'; channel: string; text: string }
-  /** Stop taking connections, answer what is open, store every event, exit. */
-  | { sy: 'drain' }
+  /**
+   * Stop taking connections, answer what is open, store every event, exit. `reload`: other workers
+   * take over, so kept-alive connections get a few seconds to close after an answer of theirs.
+   */
+  | { sy: 'drain'; reload: boolean }
   /** Run the instance-wide singletons here (on SQLite: the report reader and its columnar store). */
   | { sy: 'hold-reports' }
   | { sy: 'run-report'; id: number; query: TReportQuery; scope: ReportScope };

@@ -139,7 +139,7 @@ class Primary {
         return;
       }
       this.log.info({ draining: old.length }, 'reloaded: new workers answer; draining the old ones');
-      await Promise.all(old.map((entry) => this.drain(entry)));
+      await Promise.all(old.map((entry) => this.drain(entry, true)));
     })().finally(() => {
       this.reloading = null;
       if (this.reloadAgain) {
@@ -154,7 +154,7 @@ class Primary {
     if (this.stopping) return;
     this.stopping = true;
     this.log.info({ reason }, 'shutting down: draining every worker');
-    await Promise.all([...this.running.values()].map((entry) => this.drain(entry)));
+    await Promise.all([...this.running.values()].map((entry) => this.drain(entry, false)));
   }
 
   private async startSet(): Promise<void> {
@@ -198,7 +198,7 @@ class Primary {
     });
   }
 
-  private drain(entry: Running): Promise<void> {
+  private drain(entry: Running, reload: boolean): Promise<void> {
     const { worker } = entry;
     if (worker.isDead()) return Promise.resolve();
     entry.leaving = true;
@@ -211,7 +211,7 @@ class Primary {
         clearTimeout(timer);
         resolve();
       });
-      this.send(worker, { sy: 'drain' });
+      this.send(worker, { sy: 'drain', reload });
     });
   }
 

@@ -39,7 +39,7 @@ export async function runWorker(config: Config, trustProxy: TrustProxy): Promise
   app.server.prependListener('request', (_request, response) => {
     if (draining && !response.headersSent) response.setHeader('connection', 'close');
   });
-  const drain = async (reason: string): Promise<void> => {
+  const drain = async (reason: string, reload = false): Promise<void> => {
     if (draining) return;
     draining = true;
     app.log.info({ reason }, 'worker leaving: answering what is open, then storing every event');
@@ -50,7 +50,8 @@ export async function runWorker(config: Config, trustProxy: TrustProxy): Promise
       const closed = new Promise<void>((resolve) => {
         net.Server.prototype.close.call(app.server, () => resolve());
       });
-      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, IDLE_GRACE_MS).unref())]);
+      // On a reload other workers take over the clients; when stopping, nobody does.
+      if (reload) await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, IDLE_GRACE_MS).unref())]);
       // Fastify's close: live streams end, idle connections close, in-flight requests finish, events stored.
       await app.close();
       process.exit(0);
@@ -60,7 +61,7 @@ export async function runWorker(config: Config, trustProxy: TrustProxy): Promise
     }
   };
   primary.onOrder((order) => {
-    if (order.sy === 'drain') void drain('reload');
+    if (order.sy === 'drain') void drain(order.reload ? 'reload' : 'stop', order.reload);
   });
   process.once('SIGTERM', () => void drain('SIGTERM'));
   // The primary is gone (killed): this worker stops too, cleanly, rather than serve alone.
