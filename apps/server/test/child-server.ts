@@ -142,10 +142,12 @@ export async function killed(server: Server, signal: NodeJS.Signals): Promise<vo
 /** The pids of the primary's workers now. */
 export function workerPids(server: Server): number[] {
   try {
-    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(server.child.pid)], { encoding: 'utf8' })
+    // Node processes only: tsx's esbuild service is a child of the primary too.
+    return execFileSync('ps', ['-o', 'pid=,comm=', '--ppid', String(server.child.pid)], { encoding: 'utf8' })
       .split('\n')
-      .map((line) => Number(line.trim()))
-      .filter((pid) => pid > 0);
+      .map((line) => line.trim().split(/\s+/))
+      .filter(([, command]) => command === 'node')
+      .map(([pid]) => Number(pid));
   } catch {
     // ps exits 1 when the primary has no children.
     return [];

@@ -5,17 +5,19 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { journalDir, loadConfig } from '../src/config.js';
 import { freePort, killed, type Server, startServer, workerPids } from './child-server.js';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
+import { SseStream } from './fixtures/sse.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, forEachDatabase, login } from './harness.js';
 
 // Restarts drop nothing: the server runs as a primary with two workers and takes clicks at a steady
 // rate through two reloads (one by `npm run reload`'s script, one by SIGHUP) and a worker killed with
 // SIGKILL. Every click is answered, every answered click is stored, and a daily cap set before holds
-// exactly through it all and after a restart.
+// exactly through it all and after a restart. The live stream and reports work from either worker.
 
 /** A click every this many ms, one in CAPPED_EVERY on the capped campaign. */
 const CLICK_EVERY_MS = 25;
@@ -93,9 +95,20 @@ forEachDatabase('reloads and a killed worker under steady clicks', (db) => {
     servers.push(server);
     await until(() => workerPids(server).length === 2 && readyCount(server) >= 2, 'two workers', server);
 
+    // The live stream, open on one worker, shows the clicks both answer (the other's through the primary).
+    const fresh = new http.Agent({ keepAlive: false });
+    const session = await send(port, fresh, 'POST', '/api/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+    const { token } = JSON.parse(session.body) as { token: string };
+    const listening = { server: { address: () => ({ port }) } } as unknown as FastifyInstance;
+    const stream = await SseStream.open(listening, '/api/live', { authorization: `Bearer ${token}` });
+    await sleep(1000);
+    const seen = await Promise.all(Array.from({ length: 10 }, () => click(port, fresh, `/c/${plain.external_id}`)));
+    await until(() => stream.messages.filter((message) => message.event === 'click').length >= seen.length, 'live');
+    stream.close();
+
     // Kept-alive connections, each used in turn (fifo), as a busy ad network's would be.
     const agent = new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS, scheduling: 'fifo' });
-    const sent: Sent[] = [];
+    const sent: Sent[] = seen.map((answer) => ({ ...answer, capped: false }));
     const pending: Promise<void>[] = [];
     let stop = false;
     let index = 0;
@@ -146,6 +159,17 @@ forEachDatabase('reloads and a killed worker under steady clicks', (db) => {
     await load;
     await Promise.all(pending);
     agent.destroy();
+
+    // Reports answer from either worker: on SQLite one of them runs the report reader for both.
+    const reports = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        send(port, fresh, 'GET', '/api/reports?group_by=campaign', undefined, { authorization: `Bearer ${token}` }),
+      ),
+    );
+    for (const report of reports) {
+      expect(report.status, report.body).toBe(200);
+      expect((JSON.parse(report.body) as { totals: { clicks: number } }).totals.clicks).toBeGreaterThan(0);
+    }
 
     // Stopped cleanly: every event stored, no journal segment left.
     await killed(server, 'SIGTERM');
@@ -236,6 +260,39 @@ async function click(
       if (cutOff >= 3) throw error;
     }
   }
+}
+
+function send(
+  port: number,
+  agent: http.Agent,
+  method: string,
+  url: string,
+  body?: object,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const payload = body ? JSON.stringify(body) : undefined;
+    const request = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: url,
+        agent,
+        headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk) => {
+          text += chunk;
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+      },
+    );
+    request.on('error', reject);
+    request.end(payload);
+  });
 }
 
 function get(port: number, agent: http.Agent, url: string): Promise<{ status: number; location: string }> {
