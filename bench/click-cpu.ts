@@ -22,8 +22,8 @@ import {
   freePort,
   HOST,
   int,
-  processChain,
   processTree,
+  serverProcess,
   startChild,
   startSwitchyard,
   stopChild,
@@ -117,10 +117,8 @@ async function main(): Promise<void> {
     requests = clickRequests(flow.campaignExternalId, 2000);
   }
   try {
-    // The node process under tsx: the bare server, or the primary of Switchyard's workers.
-    const chain = processChain(server.process.pid!);
-    const pid = (SERVER === 'bare' ? chain.at(-1) : (chain[1] ?? chain.at(-1)))!;
-    processChain(server.process.pid!)[SERVER === 'bare' ? 2 : 1] ?? processChain(server.process.pid!).at(-1)!;
+    // The server's node process: the bare server, or the primary of Switchyard's workers.
+    const pid = serverProcess(server.process.pid!);
     await send(url, requests, RATE, 3); // warm-up
     const before = threadTicks(pid);
     const ownBefore = process.cpuUsage();

@@ -3,7 +3,8 @@
 // and 100k conversions (bench/reports-bench.ts). Prints figures and the issue's targets; exits 0 when
 // targets are missed (benchmarks print, tests assert) and non-zero only when something broke (a server
 // did not start, configuration failed, a server crashed or did not shut down cleanly).
-// BENCH_PART=a or BENCH_PART=b runs one part.
+// (c) clicks while 4 clients read reports (bench/reports-load.ts).
+// BENCH_PART=a, b or c runs one part (or several: BENCH_PART=ac).
 import type { EventEmitter } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { type ClickRequest, clickRequests, createClickFlow } from './click-flow.js';
 import { reportsBench } from './reports-bench.js';
+import { reportsUnderLoadBench } from './reports-load.js';
 import {
   api,
   BenchFailure,
@@ -38,7 +40,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
 const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 3);
 const CLICK_VARIANTS = 2000;
-const PART = process.env.BENCH_PART ?? 'ab';
+const PART = process.env.BENCH_PART ?? 'abc';
 /** A request unanswered this long counts as an error (a timeout). */
 const REQUEST_TIMEOUT_S = 10;
 /** Load generators, in the order each round uses them; the targets read the first. */
@@ -538,6 +540,7 @@ async function main(): Promise<void> {
     const targets: TargetRow[] = [];
     if (PART.includes('a')) targets.push(...(await clickBench(children, cleanups)));
     if (PART.includes('b')) targets.push(...(await reportsBench(children, cleanups)));
+    if (PART.includes('c')) targets.push(...(await reportsUnderLoadBench(children, cleanups)));
     console.log('\nTargets (issue 5, Done when; on the 2-core reference machine)');
     console.log(table(['target', 'measured', 'verdict'], targets));
   } finally {

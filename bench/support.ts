@@ -119,6 +119,23 @@ export function processTree(pid: number): number[] {
 }
 
 /**
+ * The node process serving requests under `pid`: the first of its chain that is not tsx's launcher (the
+ * server's own children, such as its report engine, come after it).
+ */
+export function serverProcess(pid: number): number {
+  for (const candidate of processChain(pid)) {
+    let command = '';
+    try {
+      command = readFileSync(`/proc/${candidate}/cmdline`, 'utf8');
+    } catch {
+      return candidate;
+    }
+    if (!/tsx[/\\](dist[/\\]cli|cli)|\.bin[/\\]tsx/.test(command)) return candidate;
+  }
+  return pid;
+}
+
+/**
  * Stops (SIGSTOP) or continues (SIGCONT) a child and the processes it started, every thread of them: a
  * server that is not being measured then does nothing at all — no garbage collection, no checkpoint, no
  * timer — while the other one is.

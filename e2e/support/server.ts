@@ -52,7 +52,7 @@ async function waitForServer(baseURL: string, child: ChildProcess): Promise<void
  * given administrator, and waits until it answers. The shared server of every spec is one; a spec that
  * needs an empty database (the first-campaign walk) starts its own.
  */
-export async function startServer(admin: ServerAdmin): Promise<TestServer> {
+export async function startServer(admin: ServerAdmin, extraEnv: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-e2e-'));
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
@@ -69,6 +69,7 @@ export async function startServer(admin: ServerAdmin): Promise<TestServer> {
       // No mail server here: the tests follow reset and verification links from the log, as an
       // administrator setting up without mail would.
       SWITCHYARD_LOG_LINKS: 'true',
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

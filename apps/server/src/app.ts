@@ -1,6 +1,11 @@
 import http from 'node:http';
+import { OPTIMIZE_INTERVAL_MS } from '@switchyard/domain';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
+import { monitorRoutes } from './alerts/monitor-routes.js';
+import { Monitors } from './alerts/monitors.js';
+import { Notifier } from './alerts/notifier.js';
+import { alertRoutes } from './alerts/routes.js';
 import { accountRoutes } from './api/accounts/routes.js';
 import { authRoutes } from './api/auth/routes.js';
 import { AuthService } from './api/auth/service.js';
@@ -46,15 +51,18 @@ import { collectApiRoutes, openApiRoutes } from './http/openapi.js';
 import { refuseNulInPathParams } from './http/path-params.js';
 import { securityHeaders } from './http/security-headers.js';
 import type { TrustProxy } from './http/trusted-proxies.js';
+import { everyUnderLease, LOCKS } from './jobs/lease.js';
 import { shareLiveEvents } from './live/redis-live.js';
 import { liveRoutes } from './live/routes.js';
 import { createMailer } from './mail/mailer.js';
+import { optimizationRoutes } from './optimization/routes.js';
+import { WeightTuner } from './optimization/tuner.js';
 import { postbackLogRoutes } from './postback-log/routes.js';
 import { customMetricRoutes } from './reports/custom-metrics.js';
 import { reportNoticeRoutes } from './reports/notices.js';
 import { reportViewRoutes } from './reports/report-views.js';
 import { reportRoutes } from './reports/routes.js';
-import { reportRunner } from './reports/runner.js';
+import { type ReportRunner, reportRunner } from './reports/runner.js';
 import { primaryBus, redisBus } from './store/bus.js';
 import { pruneUnread } from './store/change-logs.js';
 import { migrateToLatest, openStore, type Store } from './store/database.js';
@@ -103,6 +111,9 @@ declare module 'fastify' {
     engine: TrafficEngine;
     /** Under a primary on SQLite: the report reader this worker holds or hands reports on from. */
     sharedReports: SharedReportRunner | null;
+    /** The report engine (a child process): tests stop or kill it. */
+    reports: ReportRunner;
+    notifier: Notifier;
   }
 }
 
@@ -239,15 +250,68 @@ async function createServer(
     onConfigChange = async (kind) => {
       await engine.configChanged(kind);
       await notices.publish(kind);
-    }; // A worker started during a reload compiled its routing before it heard of changes: once more now.
+    };
+    // A worker started during a reload compiled its routing before it heard of changes: once more now.
     if (primary) await engine.resync();
   }
   // Closed before the store (onClose hooks run last-added first).
-  const openReports = () => reportRunner(store, (message) => app.log.info(message), clickhouse?.reader);
+  const openReports = () =>
+    reportRunner(
+      store,
+      options.config.reports,
+      options.config.databaseUrl,
+      (message) => app.log.info(message),
+      clickhouse && options.config.clickhouseUrl
+        ? { url: options.config.clickhouseUrl, reader: clickhouse.reader }
+        : undefined,
+    );
+  // Under a primary on SQLite, one worker at a time runs the report engine (cluster/reports.ts).
   const sharedReports = primary && store.sqlite ? new SharedReportRunner(primary, openReports) : null;
   app.decorate('sharedReports', sharedReports);
   const reports = sharedReports ?? openReports();
+  app.decorate('reports', reports);
+  // On SQLite the instance-wide rounds (tuner, monitors) run in that worker alone.
+  const singleton = (round: () => Promise<unknown>) => () =>
+    sharedReports && !sharedReports.holding ? Promise.resolve(null) : round();
   app.addHook('onClose', async () => reports.close());
+  const notifier = new Notifier(store.db, {
+    mailer,
+    telegramApiUrl: options.config.telegramApiUrl,
+    allowPrivateTargets: options.config.allowPrivateTargets,
+    timeoutMs: 10_000,
+    log: app.log,
+  });
+  app.decorate('notifier', notifier);
+  app.addHook('onClose', async () => notifier.close());
+  // Weights that tune themselves: recomputed every few minutes on one node, read by routing at each compile.
+  const tuner = new WeightTuner(store.db, reports, onConfigChange);
+  app.addHook(
+    'onClose',
+    everyUnderLease(
+      store.db,
+      !store.sqlite,
+      LOCKS.tuner,
+      singleton(() => tuner.runOnce()),
+      OPTIMIZE_INTERVAL_MS,
+      (error) => app.log.warn({ err: error }, 'live weights not recomputed; the previous ones stay in force'),
+    ),
+  );
+  // The built-in monitors: every minute (by default), the offer and lander URLs every 15th time.
+  const monitors = new Monitors(store.db, engine, notifier, {
+    allowPrivateTargets: options.config.allowPrivateTargets,
+  });
+  let monitorRounds = 0;
+  app.addHook(
+    'onClose',
+    everyUnderLease(
+      store.db,
+      !store.sqlite,
+      LOCKS.monitors,
+      singleton(() => monitors.runOnce({ urls: monitorRounds++ % 15 === 0 })),
+      options.config.monitorIntervalMs,
+      (error) => app.log.warn({ err: error }, 'monitors not run'),
+    ),
+  );
   const services = {
     users: new UsersService(store.db, sessions),
     workspaces: new WorkspacesService(store.db),
@@ -304,6 +368,9 @@ async function createServer(
       currencyRateRoutes(api, store.db);
       costRoutes(api, store, engine);
       simulateRoutes(api, engine);
+      optimizationRoutes(api, store.db, tuner);
+      alertRoutes(api, store.db, notifier);
+      monitorRoutes(api, store.db);
       liveRoutes(api, engine.live);
     },
     { prefix: '/api' },

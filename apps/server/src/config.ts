@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PASSWORD_MIN_LENGTH } from '@switchyard/domain';
+import { type ReportEngineLimits, reportEngineLimits } from './reports/engine-limits.js';
 
 export type DatabaseDialect = 'sqlite' | 'postgres';
 
@@ -53,8 +54,14 @@ export interface Config {
    * tracker's own network.
    */
   allowPrivateTargets: boolean;
+  /** Telegram's Bot API, where Telegram channels send (a local stand-in in tests). */
+  telegramApiUrl: string;
+  /** How often the built-in monitors look (the offer and lander URLs every 15th time). */
+  monitorIntervalMs: number;
   /** Days the postback log keeps (SWITCHYARD_POSTBACK_LOG_DAYS); older rows are pruned. */
   postbackLogDays: number;
+  /** The report engine's share of the machine and how long a report may wait (SWITCHYARD_REPORT_*). */
+  reports: ReportEngineLimits;
 }
 
 /** SWITCHYARD_JOURNAL_FSYNC_MS unless set. */
@@ -74,6 +81,25 @@ function parsePort(value: string | undefined): number {
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new Error(`PORT must be a port number, got "${value}"`);
   return port;
+}
+
+function parseMonitorInterval(value: string | undefined): number {
+  if (value === undefined) return 60_000;
+  const interval = Number(value);
+  if (!Number.isInteger(interval) || interval < 1_000 || interval > 3_600_000) {
+    throw new Error(
+      `SWITCHYARD_MONITOR_INTERVAL_MS must be a whole number of milliseconds from 1000 to 3600000, not "${value}"`,
+    );
+  }
+  return interval;
+}
+
+function parseTelegramApiUrl(value: string | undefined): string {
+  if (value === undefined) return 'https://api.telegram.org';
+  if (!/^https?:\/\/[^\s/]+/i.test(value) || !URL.canParse(value)) {
+    throw new Error(`SWITCHYARD_TELEGRAM_API_URL must be an http:// or https:// URL, not "${value}"`);
+  }
+  return value;
 }
 
 function parseFsyncInterval(value: string | undefined): number {
@@ -191,6 +217,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     journalFsyncMs: parseFsyncInterval(nonEmpty(env.SWITCHYARD_JOURNAL_FSYNC_MS)),
     allowPrivateTargets: parseFlag('SWITCHYARD_ALLOW_PRIVATE_TARGETS', nonEmpty(env.SWITCHYARD_ALLOW_PRIVATE_TARGETS)),
     postbackLogDays: parseLogDays(nonEmpty(env.SWITCHYARD_POSTBACK_LOG_DAYS)),
+    reports: reportEngineLimits(env),
+    telegramApiUrl: parseTelegramApiUrl(nonEmpty(env.SWITCHYARD_TELEGRAM_API_URL)),
+    monitorIntervalMs: parseMonitorInterval(nonEmpty(env.SWITCHYARD_MONITOR_INTERVAL_MS)),
   };
 }
 

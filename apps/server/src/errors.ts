@@ -62,10 +62,16 @@ export class TooManyRequestsError extends ApiError {
   }
 }
 
-/** An event (click, lead) that could not be kept: it is not answered as if it had been. */
+/**
+ * An event (click, lead) that could not be kept: it is not answered as if it had been; or a report that
+ * waited too long for the report engine, with when to ask again (Retry-After).
+ */
 export class ServiceUnavailableError extends ApiError {
   readonly statusCode = 503;
-  constructor(message: string = ERROR_MESSAGES.unavailable) {
+  constructor(
+    message: string = ERROR_MESSAGES.unavailable,
+    readonly retryAfterSeconds?: number,
+  ) {
     super(message);
   }
 }

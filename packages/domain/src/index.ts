@@ -1,5 +1,6 @@
 export * from './account-messages.js';
 export * from './accounts.js';
+export * from './alerts.js';
 export * from './api-answers/index.js';
 export * from './api-tokens.js';
 export * from './auth.js';
@@ -24,6 +25,7 @@ export * from './network-amounts.js';
 export * from './notifications.js';
 export * from './nul-characters.js';
 export * from './offer-urls.js';
+export * from './optimization.js';
 export * from './password-policy.js';
 export * from './permissions.js';
 export * from './postback-formats.js';

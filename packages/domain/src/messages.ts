@@ -55,6 +55,7 @@ export const ERROR_MESSAGES = {
   conflict: 'This record was changed by someone else',
   internal: 'An error occurred',
   unavailable: 'The server cannot keep this event right now. Try again shortly.',
+  reportsBusy: 'Reports are busy right now. Try again in a few seconds.',
 } as const;
 
 const keyByText = new Map<string, string>(

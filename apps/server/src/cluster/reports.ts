@@ -31,6 +31,11 @@ export class SharedReportRunner implements ReportRunner {
     });
   }
 
+  /** The report engine's process id while this worker runs it. */
+  get pid(): number | null {
+    return this.local?.pid ?? null;
+  }
+
   /** Whether this worker runs the reader now. */
   get holding(): boolean {
     return this.local !== null;

@@ -106,6 +106,14 @@ export class DuckDBStore implements ColumnarStore {
   private inTransaction = false;
   /** Whether the store was written in an older layout and emptied at open, to be copied again. */
   relaid = false;
+  /**
+   * Connections of the reads, each used by one read at a time. A read never shares the follower's
+   * connection: an append there while a read's statement was still running closed the read's pending
+   * result ("Attempting to execute an unsuccessful or closed pending query result"); and a read of its
+   * own sees only what the follower committed.
+   */
+  private readonly idleReaders: DuckDBConnection[] = [];
+  private closed = false;
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -246,9 +254,21 @@ export class DuckDBStore implements ColumnarStore {
     await this.appendWith('conversions', write);
   }
 
+  /** Runs `read` on a connection of its own (idleReaders), taken from the idle ones or opened. */
+  private async reading<T>(read: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    if (this.closed) throw new Error('the columnar store is closed');
+    const connection = this.idleReaders.pop() ?? (await this.instance.connect());
+    try {
+      return await read(connection);
+    } finally {
+      if (this.closed) connection.closeSync();
+      else this.idleReaders.push(connection);
+    }
+  }
+
   async aggregate(plan: AggregatePlan): Promise<AggregateRow[]> {
     const query = duckdbAggregate(plan, this.codes);
-    const reader = await this.connection.runAndReadAll(query.sql, query.values);
+    const reader = await this.reading((connection) => connection.runAndReadAll(query.sql, query.values));
     return reader.getRowObjectsJS().map((row) => {
       const result: AggregateRow = {};
       for (const [name, value] of Object.entries(row)) result[name] = plain(value);
@@ -260,7 +280,7 @@ export class DuckDBStore implements ColumnarStore {
   async report(paged: PagedPlan): Promise<PagedRows> {
     const read = async (page: PagedPlan) => {
       const query = duckdbReport(page, this.codes);
-      const reader = await this.connection.runAndReadAll(query.sql, query.values);
+      const reader = await this.reading((connection) => connection.runAndReadAll(query.sql, query.values));
       return reader.getRowObjectsJS();
     };
     let rows = await read(paged);
@@ -288,6 +308,8 @@ export class DuckDBStore implements ColumnarStore {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    for (const reader of this.idleReaders.splice(0)) reader.closeSync();
     this.connection.closeSync();
     this.instance.closeSync();
   }

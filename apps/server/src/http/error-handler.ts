@@ -1,6 +1,6 @@
 import { ERROR_MESSAGES, VALIDATION_MESSAGES } from '@switchyard/domain';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, TooManyRequestsError } from '../errors.js';
+import { ApiError, ServiceUnavailableError, TooManyRequestsError } from '../errors.js';
 
 const MALFORMED_BODY_CODES = new Set(['FST_ERR_CTP_INVALID_JSON_BODY', 'FST_ERR_CTP_EMPTY_JSON_BODY']);
 
@@ -8,6 +8,9 @@ const MALFORMED_BODY_CODES = new Set(['FST_ERR_CTP_INVALID_JSON_BODY', 'FST_ERR_
 export function errorHandler(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error instanceof ApiError) {
     if (error instanceof TooManyRequestsError) reply.header('retry-after', String(error.retryAfterSeconds));
+    if (error instanceof ServiceUnavailableError && error.retryAfterSeconds !== undefined) {
+      reply.header('retry-after', String(error.retryAfterSeconds));
+    }
     return reply.code(error.statusCode).send(error.body());
   }
   const { code, statusCode } = error as FastifyError;

@@ -91,6 +91,10 @@ export function openApiDocument(routes: readonly SeenRoute[], version: string): 
           : { '401': errorAnswer('No live session or token'), '403': errorAnswer('Not permitted') }),
         ...(parameters.some((parameter) => parameter.in === 'path') ? { '404': errorAnswer('Not found') } : {}),
         ...(route.method === 'GET' ? {} : { '409': errorAnswer('In conflict with what is stored') }),
+        // Reports wait for the report engine, behind the clicks.
+        ...(key === 'GET /api/reports'
+          ? { '503': errorAnswer('Reports are busy: the report waited too long; ask again after Retry-After seconds') }
+          : {}),
       },
     };
     paths[path] ??= {};

@@ -50,6 +50,8 @@ export interface OutboundRequestOptions extends TargetOptions {
   maxRedirects?: number;
   /** Characters of the answer's body kept; 0 reads none. */
   bodyLimit?: number;
+  /** A POST with this body (a notification to a chat or a webhook); redirects are then not followed. */
+  post?: { body: string; headers: Record<string, string> };
 }
 
 export const MAX_REDIRECTS = 3;
@@ -72,7 +74,7 @@ export type OutboundResult =
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /**
- * One GET of an outbound URL (a postback to a traffic source, a test postback) with the target checked
+ * One GET (or a POST) of an outbound URL (a postback to a traffic source, a test postback, a notification) with the target checked
  * before each connection, up to `maxRedirects` redirects, and one deadline for it all.
  */
 export async function sendOutbound(url: string, options: OutboundRequestOptions): Promise<OutboundResult> {
@@ -91,9 +93,11 @@ export async function sendOutbound(url: string, options: OutboundRequestOptions)
       }
       const refusal = options.allowPrivateTargets ? null : literalRefusal(target);
       if (refusal) return { kind: 'refused', reason: refusal };
-      const answer = await get(target, controller.signal, lookup, options.bodyLimit ?? 0);
+      const answer = await get(target, controller.signal, lookup, options.bodyLimit ?? 0, options.post);
       const location = answer.headers.location;
-      if (!REDIRECTS.has(answer.status) || !location || redirects >= maxRedirects) return { kind: 'answered', answer };
+      if (options.post || !REDIRECTS.has(answer.status) || !location || redirects >= maxRedirects) {
+        return { kind: 'answered', answer };
+      }
       try {
         current = new URL(location, target).href;
       } catch {
@@ -114,17 +118,18 @@ function get(
   signal: AbortSignal,
   lookup: LookupFunction | undefined,
   bodyLimit: number,
+  post?: { body: string; headers: Record<string, string> },
 ): Promise<OutboundAnswer> {
   const client = target.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const request = client.request(
       target,
       {
-        method: 'GET',
+        method: post ? 'POST' : 'GET',
         // A connection of its own: never one opened for another host or before a check.
         agent: false,
         signal,
-        headers: { 'user-agent': 'Switchyard', accept: '*/*' },
+        headers: { 'user-agent': 'Switchyard', accept: '*/*', ...post?.headers },
         ...(lookup ? { lookup } : {}),
       },
       (response) => {
@@ -160,6 +165,6 @@ function get(
       },
     );
     request.on('error', reject);
-    request.end();
+    request.end(post?.body);
   });
 }

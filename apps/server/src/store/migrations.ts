@@ -1,5 +1,6 @@
 import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely, Migration, MigrationProvider } from 'kysely';
 import type { DatabaseDialect } from '../config.js';
+import { alertsMigration, monitorsMigration } from './alerts.js';
 import { apiTokensMigration } from './api-tokens.js';
 import {
   clickCostChangesByClickMigration,
@@ -14,6 +15,7 @@ import { costModelsMigration } from './cost-models.js';
 import { customMetricsMigration } from './custom-metrics.js';
 import { eventWorkspacesMigration } from './event-workspaces.js';
 import { historyMigration } from './history.js';
+import { liveWeightsMigration } from './live-weights.js';
 import { moneyPermissionMigration } from './money-permission.js';
 import { payoutSourcesMigration } from './payout-sources.js';
 import { postbackLogIndexesMigration } from './postback-log-indexes.js';
@@ -212,6 +214,9 @@ export function migrations(dialect: DatabaseDialect): Record<string, Migration> 
     '0021_click_original_cost': clickOriginalCostMigration(dialect),
     '0022_click_cost_changes_unindexed': clickCostChangesUnindexedMigration(dialect),
     '0023_event_workspaces': eventWorkspacesMigration(dialect),
+    '0034_live_weights': liveWeightsMigration(),
+    '0035_alerts': alertsMigration(dialect),
+    '0036_monitors': monitorsMigration(dialect),
   };
 }
 

@@ -1,4 +1,11 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type {
+  MonitorIncidentTable,
+  NotificationChannelTable,
+  NotificationDeliveryTable,
+  NotificationTable,
+  WorkspaceMonitorTable,
+} from './alerts.js';
 import type { ApiTokenTable } from './api-tokens.js';
 import type { ClickCostChangeTable } from './click-cost-changes.js';
 import type { ConversionChangeTable } from './conversion-changes.js';
@@ -6,6 +13,7 @@ import type { CurrencyRateTable } from './conversion-states.js';
 import type { ConversionTable, OutboundPostbackTable, PostbackLogTable } from './conversions.js';
 import type { CustomMetricTable } from './custom-metrics.js';
 import type { HistoryTable } from './history.js';
+import type { LiveWeightTable } from './live-weights.js';
 import type { ReportRollupTable } from './report-rollups.js';
 import type { ReportViewTable } from './report-views.js';
 import type { TrackerClickTable, TrackerLeadTable } from './tracker-events.js';
@@ -153,6 +161,12 @@ export interface Database {
   report_views: ReportViewTable;
   api_tokens: ApiTokenTable;
   history: HistoryTable;
+  live_weights: LiveWeightTable;
+  notifications: NotificationTable;
+  notification_channels: NotificationChannelTable;
+  notification_deliveries: NotificationDeliveryTable;
+  workspace_monitors: WorkspaceMonitorTable;
+  monitor_incidents: MonitorIncidentTable;
 }
 
 export type WorkspaceRow = Selectable<WorkspaceTable>;

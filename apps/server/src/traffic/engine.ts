@@ -19,6 +19,7 @@ import type { Kysely } from 'kysely';
 import { DEFAULT_POSTBACK_LOG_DAYS } from '../config.js';
 import { LiveHub } from '../live/hub.js';
 import { defaultBotProtection, readBotProtection } from '../store/bot-protection.js';
+import { readLiveWeights } from '../store/live-weights.js';
 import type { Database } from '../store/schema.js';
 import { EngineStore } from '../store/traffic/engine-store.js';
 import { EventWriter, type EventWriterOptions } from '../store/traffic/event-writer.js';
@@ -30,8 +31,8 @@ import { type OutboundOptions, OutboundPostbacks } from './outbound.js';
 import type { EngineLog, EngineParts } from './parts.js';
 import { type PostbackAnswer, type PostbackRequest, RefusalLog, takePostback } from './postback.js';
 import { replayClick, replayLead } from './replay.js';
-import { type CapCounters, InProcessCapCounters } from './rules/caps.js';
-import { compileRouting, ROUTING_KINDS, type RoutingSnapshot, type Side } from './rules/compile.js';
+import { type CapCounters, dayIn, InProcessCapCounters, offerCapKey } from './rules/caps.js';
+import { compileRouting, LIVE_WEIGHTS_KIND, ROUTING_KINDS, type RoutingSnapshot, type Side } from './rules/compile.js';
 import type { Random } from './rules/weighted.js';
 import { simulate } from './simulate.js';
 import { loadNetworks } from './visitor/networks.js';
@@ -160,6 +161,16 @@ export class TrafficEngine {
     await warmUpCaps(this.parts);
   }
 
+  /** How many events an offer's daily cap has taken today, in the cap's time zone (the cap monitor). */
+  capTaken(side: Side, offerExternalId: string, timeZone: string): Promise<number> {
+    return this.parts.caps.count(offerCapKey(`${side}:${offerExternalId}`), dayIn(this.parts.now(), timeZone));
+  }
+
+  /** Events answered and not yet stored (the writer monitor). */
+  get eventsWaiting(): number {
+    return this.parts.events.pending;
+  }
+
   /** The routing in force (tests and diagnostics). */
   get routing(): RoutingSnapshot {
     return this.parts.snapshot;
@@ -170,7 +181,8 @@ export class TrafficEngine {
    * the promise settles once the change is live. Changes during a compile trigger one more.
    */
   configChanged = (kind: string): Promise<void> => {
-    if (!ROUTING_KINDS.has(kind) && kind !== BOT_PROTECTION_KIND) return Promise.resolve();
+    if (!ROUTING_KINDS.has(kind) && kind !== BOT_PROTECTION_KIND && kind !== LIVE_WEIGHTS_KIND)
+      return Promise.resolve();
     return this.recompile();
   };
 
@@ -297,12 +309,13 @@ export class TrafficEngine {
       try {
         while (this.stale) {
           this.stale = false;
-          const [rows, bots, defaultWorkspace] = await Promise.all([
+          const [rows, bots, defaultWorkspace, liveWeights] = await Promise.all([
             this.parts.store.routingRows([...ROUTING_KINDS]),
             readBotProtection(this.db),
             this.parts.store.defaultWorkspaceId(),
+            readLiveWeights(this.db, { instance: true }),
           ]);
-          this.parts.snapshot = compileRouting(rows, defaultWorkspace);
+          this.parts.snapshot = compileRouting(rows, defaultWorkspace, liveWeights);
           this.parts.bots = { datacenterAsns: datacenterSet(bots) };
           for (const [record, problem] of this.parts.snapshot.problems) {
             this.parts.log.warn({ record, problem }, 'config record not used for routing');

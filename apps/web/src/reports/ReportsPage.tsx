@@ -14,6 +14,7 @@ import {
 import { IconChartBarOff, IconChevronRight, IconDownload, IconListDetails, IconSearchOff } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { ApiError } from '../api/client';
 import { GeoAttribution } from '../components/attribution/GeoAttribution';
 import { AttributionSelect } from './AttributionSelect';
 import { CustomMetricsButton } from './CustomMetricsManager';
@@ -115,14 +116,27 @@ function ExportButton() {
 }
 
 /** The chart and the table, or why there is nothing to show. */
-function ReportResults() {
+export function ReportResults() {
   const { t } = useTranslation('reports');
-  const { report, isLoading, error, params, update } = useReportContext();
+  const { report, isLoading, error, params, update, retry } = useReportContext();
   if (isLoading) {
     return (
       <Center py="xl">
         <Loader aria-label={t('table.loading')} />
       </Center>
+    );
+  }
+  // 503: the report waited too long while the server served clicks first; asking again is the answer.
+  if (error instanceof ApiError && error.status === 503) {
+    return (
+      <Alert color="yellow" role="alert" title={t('busy.title')}>
+        <Stack gap="xs" align="flex-start">
+          <Text size="sm">{t('busy.hint')}</Text>
+          <Button size="xs" variant="default" onClick={() => void retry()}>
+            {t('busy.retry')}
+          </Button>
+        </Stack>
+      </Alert>
     );
   }
   if (error || !report) {

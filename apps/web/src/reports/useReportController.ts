@@ -91,6 +91,8 @@ export function useReportController() {
     isLoading: report.isLoading,
     isFetching: report.isFetching,
     error: report.error,
+    /** Asks the report again (after a 503: reports were busy). */
+    retry: report.refetch,
     drill,
     drillTarget,
     setSort,

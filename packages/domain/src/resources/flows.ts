@@ -10,6 +10,7 @@ import {
   ZRowId,
   ZWeight,
 } from '../fields.js';
+import { optimizeFields } from '../optimization.js';
 import { defineResource } from './types.js';
 
 /** §3.4: the fields an API path and a tracker path share. */
@@ -36,6 +37,7 @@ export function pathGroupSchema<TPath extends z.ZodType>(path: TPath) {
     condition: ZConditionText,
     flow_external_id: z.string().nullish(),
     paths: z.array(path).default([]),
+    ...optimizeFields,
   });
 }
 

@@ -7,6 +7,7 @@ import {
   type ConditionNode,
   type ConditionTest,
   compileCondition,
+  liveWeightKey,
   parseConditionText,
   type StatusMap,
   type UnknownStatusTreatment,
@@ -196,6 +197,9 @@ export function campaignKind(side: 'tracker' | 'api'): string {
   return KINDS[side].campaign;
 }
 
+/** Said when the live weights of optimized path groups change: routing recompiles with them. */
+export const LIVE_WEIGHTS_KIND = 'live-weights' as const;
+
 /** The config kinds routing depends on: a change to any of them recompiles. */
 export const ROUTING_KINDS: ReadonlySet<string> = new Set([
   ...Object.values(KINDS.tracker),
@@ -235,7 +239,12 @@ function conditionTree(text: string): ConditionNode {
   return parseConditionText(text).tree ?? ALL_CONDITION;
 }
 
-export function compileRouting(rows: readonly ConfigRow[], defaultWorkspaceId: number | null = null): RoutingSnapshot {
+export function compileRouting(
+  rows: readonly ConfigRow[],
+  defaultWorkspaceId: number | null = null,
+  /** The weights Thompson sampling chose for optimized path groups, by `liveWeightKey`. */
+  liveWeights: ReadonlyMap<string, number> = new Map(),
+): RoutingSnapshot {
   const problems = new Map<string, string>();
   const byKind = new Map<string, { row: ConfigRow; body: Record<string, unknown> }[]>();
   for (const row of rows) {
@@ -349,6 +358,11 @@ export function compileRouting(rows: readonly ConfigRow[], defaultWorkspaceId: n
         .filter((group) => group.enabled)
         .map((group): CompiledPathGroup => {
           const condition = conditionTree(group.condition);
+          const live =
+            group.optimize === 'on'
+              ? (arm: string, configured: number) =>
+                  liveWeights.get(liveWeightKey(kinds.flow, row.external_id, group.id, arm)) ?? configured
+              : null;
           return {
             id: group.id,
             name: group.name,
@@ -357,7 +371,14 @@ export function compileRouting(rows: readonly ConfigRow[], defaultWorkspaceId: n
             condition,
             paths: group.paths
               .filter((path) => path.enabled && path.weight > 0)
-              .map((path) => compilePath(path as PathForm, landers)),
+              .map((path) => {
+                const compiled = compilePath(path as PathForm, landers);
+                if (!live) return compiled;
+                if (group.optimize_target === 'paths') {
+                  return { ...compiled, weight: live(`path:${path.id}`, compiled.weight) };
+                }
+                return withLiveRows(compiled, path as PathForm, live);
+              }),
           };
         })
         .sort((a, b) => a.priority - b.priority);
@@ -420,6 +441,29 @@ export function compileRouting(rows: readonly ConfigRow[], defaultWorkspaceId: n
   return { tracker: compileSide('tracker'), api: compileSide('api'), postbackEvents, postbackAddresses, problems };
 }
 
+/** A path whose offer and lander rows take their live weights (rows matched by position among the enabled). */
+function withLiveRows(
+  compiled: CompiledPath,
+  path: PathForm,
+  live: (arm: string, configured: number) => number,
+): CompiledPath {
+  const offerRows = (path.offers ?? []).filter((row) => row.enabled && row.weight > 0);
+  const landerRows = (path.landers ?? []).filter((row) => row.enabled && row.weight > 0);
+  return {
+    ...compiled,
+    offers: path.offers
+      ? compiled.offers.map((offer, index) => {
+          const row = offerRows[index];
+          return row ? { ...offer, weight: live(`offer:${path.id}:${row.id}`, offer.weight) } : offer;
+        })
+      : compiled.offers,
+    landers: compiled.landers.map((lander) => {
+      const row = landerRows.find((candidate) => candidate.lander_external_id === lander.lander.externalId);
+      return row ? { ...lander, weight: live(`lander:${path.id}:${row.id}`, lander.weight) } : lander;
+    }),
+  };
+}
+
 interface PathForm {
   id: string;
   name: string;
@@ -428,8 +472,8 @@ interface PathForm {
   postback_daily_cap: number;
   subaff: string;
   offer_external_id?: string;
-  offers?: { offer_external_id: string; weight: number; enabled: boolean }[];
-  landers?: { lander_external_id: string; weight: number; enabled: boolean }[];
+  offers?: { id: string; offer_external_id: string; weight: number; enabled: boolean }[];
+  landers?: { id: string; lander_external_id: string; weight: number; enabled: boolean }[];
 }
 
 function compilePath(path: PathForm, landers: ReadonlyMap<string, CompiledLander>): CompiledPath {

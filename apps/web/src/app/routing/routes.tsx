@@ -150,6 +150,16 @@ export function appRoutes(screenRoutes: RouteObject[] = resourceRoutes()): Route
                       ],
                     },
                     {
+                      // Each user's own notifications and channels, in the acting workspace.
+                      path: '/notifications',
+                      lazy: () =>
+                        import('../../alerts/NotificationsScreen').then((m) => ({ Component: m.NotificationsScreen })),
+                    },
+                    {
+                      path: '/notifications/channels',
+                      lazy: () => import('../../alerts/ChannelsScreen').then((m) => ({ Component: m.ChannelsScreen })),
+                    },
+                    {
                       // Issue 21: every signed-in user sees the kept changes the API lets them read.
                       path: '/admin/history',
                       lazy: () => import('../../history/HistoryScreen').then((m) => ({ Component: m.HistoryScreen })),

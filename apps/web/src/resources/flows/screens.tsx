@@ -10,6 +10,7 @@ import { type SimulationMarks, SimulationMarksContext } from '../../components/s
 import { countColumn, nameColumn, statusColumn, timestampColumns } from '../screens/columns';
 import { nameElement } from '../screens/formElements';
 import { resourceScreens } from '../screens/resourceScreens';
+import { FlowOptimization } from './FlowOptimization';
 import { FlowSimulator } from './FlowSimulator';
 
 const COLUMNS = [
@@ -49,7 +50,8 @@ function flowEdit(kind: 'api' | 'tracker') {
   return function FlowEdit() {
     const { t } = useTranslation();
     const { id } = useParams();
-    const externalId = useResourceRecord(definition, id).data?.external_id;
+    const record = useResourceRecord(definition, id).data;
+    const externalId = record?.external_id;
     const [answer, setAnswer] = useState<SimulationAnswer | null>(null);
     const marks = useMemo<SimulationMarks | null>(
       () => (answer ? { answer, clear: () => setAnswer(null) } : null),
@@ -62,6 +64,11 @@ function flowEdit(kind: 'api' | 'tracker') {
               value: 'simulate',
               label: t('resources:simulator.tab'),
               panel: <FlowSimulator kind={kind} flowId={externalId} onAnswer={setAnswer} />,
+            },
+            {
+              value: 'optimization',
+              label: t('optimization:tab'),
+              panel: <FlowOptimization kind={kind} flowId={externalId} flow={record ?? {}} />,
             },
           ]
         : [];

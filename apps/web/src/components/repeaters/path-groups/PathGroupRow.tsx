@@ -7,6 +7,7 @@ import { GroupStatus } from '../../simulation/Verdict';
 import { Repeater } from '../Repeater';
 import { TrimmedTextInput } from '../TrimmedTextInput';
 import { ExpandToggle } from './ExpandToggle';
+import { OptimizeFields } from './OptimizeFields';
 import { usePathGroupsContext } from './PathGroupsContext';
 import { PathBody, PathHeader } from './PathRow';
 import {
@@ -85,6 +86,11 @@ export function PathGroupHeader({ group, position, fieldErrors }: PathGroupRowPr
           <Badge size="sm" variant="light" color={group.enabled ? 'teal' : 'gray'}>
             {group.enabled ? t('controls:pathGroups.enabled') : t('controls:pathGroups.disabled')}
           </Badge>
+          {group.optimize === 'on' && (
+            <Badge size="sm" variant="light" color="violet">
+              {t('optimization:badge')}
+            </Badge>
+          )}
           {noticeAllDisabled && (
             <Badge size="sm" variant="light" color="orange">
               {t('controls:pathGroups.allOffersDisabled')}
@@ -167,6 +173,7 @@ export function PathGroupBody({
           />
         </div>
       </Input.Wrapper>
+      <OptimizeFields group={group} update={update} fieldErrors={fieldErrors} />
       <Input.Wrapper labelElement="div" label={t('controls:pathGroups.paths')} error={fieldErrors?.paths}>
         <div style={{ marginBlockStart: 'var(--mantine-spacing-xs)' }}>
           <Repeater<Path>

@@ -5,6 +5,8 @@ import {
   DEFAULT_DAILY_CAP,
   DEFAULT_POSTBACK_DAILY_CAP,
   DEFAULT_WEIGHT,
+  type OptimizeMetric,
+  type OptimizeTarget,
   parseConditionText,
   pruneCondition,
   type TApiPath,
@@ -28,6 +30,13 @@ export interface PathGroup<P extends Path = Path> {
   condition: string;
   flow_external_id?: string | null;
   paths: P[];
+  /** Weights that tune themselves (optional: a group saved before them has none). */
+  optimize?: 'off' | 'on';
+  optimize_metric?: OptimizeMetric;
+  optimize_target?: OptimizeTarget;
+  optimize_floor?: number;
+  optimize_min_clicks?: number;
+  optimize_window_days?: number;
 }
 
 let lastRowId = 0;

@@ -1,0 +1,53 @@
+// Background work that runs on one node at a time: on PostgreSQL the node that takes an advisory lock for
+// the round (the others skip it), on SQLite the process itself.
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../store/schema.js';
+
+/** Advisory lock ids: any numbers no other lock on the database uses. */
+export const LOCKS = { tuner: 7_264_093_511, monitors: 7_264_093_512 } as const;
+
+/** Runs `work` under the lease; answers its result, or null when another node holds the lease. */
+export async function underLease<T>(
+  db: Kysely<Database>,
+  postgres: boolean,
+  lock: number,
+  work: () => Promise<T>,
+): Promise<T | null> {
+  if (!postgres) return work();
+  return db.connection().execute(async (connection) => {
+    const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(${lock}) as locked`.execute(connection);
+    if (!rows[0]?.locked) return null;
+    try {
+      return await work();
+    } finally {
+      await sql`select pg_advisory_unlock(${lock})`.execute(connection);
+    }
+  });
+}
+
+/** Runs `round` every `intervalMs` under the lease until stopped; a failed round is logged, the next tries again. */
+export function everyUnderLease(
+  db: Kysely<Database>,
+  postgres: boolean,
+  lock: number,
+  round: () => Promise<unknown>,
+  intervalMs: number,
+  onError: (error: unknown) => void,
+): () => Promise<void> {
+  let running: Promise<unknown> = Promise.resolve();
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    running = underLease(db, postgres, lock, round)
+      .catch(onError)
+      .finally(() => {
+        busy = false;
+      });
+  }, intervalMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}
