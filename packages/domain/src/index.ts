@@ -38,3 +38,4 @@ export * from './tags.js';
 export * from './templates.js';
 export * from './traffic-shares.js';
 export * from './url-origins.js';
+export * from './rules.js';

@@ -1,3 +1,4 @@
+import { historyAuthorMigration, rulesMigration } from './rules.js';
 import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely, Migration, MigrationProvider } from 'kysely';
 import type { DatabaseDialect } from '../config.js';
 import { alertsMigration, monitorsMigration } from './alerts.js';
@@ -217,6 +218,8 @@ export function migrations(dialect: DatabaseDialect): Record<string, Migration> 
     '0034_live_weights': liveWeightsMigration(),
     '0035_alerts': alertsMigration(dialect),
     '0036_monitors': monitorsMigration(dialect),
+    '0037_rules': rulesMigration(dialect),
+    '0038_history_author': historyAuthorMigration(),
   };
 }
 

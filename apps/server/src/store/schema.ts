@@ -13,6 +13,7 @@ import type { CurrencyRateTable } from './conversion-states.js';
 import type { ConversionTable, OutboundPostbackTable, PostbackLogTable } from './conversions.js';
 import type { CustomMetricTable } from './custom-metrics.js';
 import type { HistoryTable } from './history.js';
+import type { RuleCooldownTable, RuleRunTable, RuleTable } from './rules.js';
 import type { LiveWeightTable } from './live-weights.js';
 import type { ReportRollupTable } from './report-rollups.js';
 import type { ReportViewTable } from './report-views.js';
@@ -161,6 +162,9 @@ export interface Database {
   report_views: ReportViewTable;
   api_tokens: ApiTokenTable;
   history: HistoryTable;
+  rules: RuleTable;
+  rule_runs: RuleRunTable;
+  rule_cooldowns: RuleCooldownTable;
   live_weights: LiveWeightTable;
   notifications: NotificationTable;
   notification_channels: NotificationChannelTable;

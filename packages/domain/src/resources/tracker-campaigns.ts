@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REPORT_VAR_FILTERS } from '../reports.js';
 import { ZExternalIdRef, ZMoney, ZName } from '../fields.js';
 import { ZBotClicksPerMinute, ZCostModel, ZPayoutRuleSets, ZPostbackEventEntries } from './shared.js';
 import { defineResource } from './types.js';
@@ -12,6 +13,10 @@ export const ZTrackerCampaignForm = z.object({
   bot_clicks_per_minute: ZBotClicksPerMinute,
   postback_events: ZPostbackEventEntries,
   payout_rule_sets: ZPayoutRuleSets,
+  /** Var values whose clicks skip to the flow's last path group (the fallback): `{ var2: ['zone-7'] }`. */
+  excluded: z
+    .partialRecord(z.enum(REPORT_VAR_FILTERS), z.array(z.string().max(200)).max(5000))
+    .default({}),
 });
 export type TTrackerCampaignForm = z.infer<typeof ZTrackerCampaignForm>;
 
