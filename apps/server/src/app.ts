@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { OPTIMIZE_INTERVAL_MS } from '@switchyard/domain';
+import { getResource, OPTIMIZE_INTERVAL_MS } from '@switchyard/domain';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import { monitorRoutes } from './alerts/monitor-routes.js';
@@ -15,6 +15,7 @@ import { trackerCampaignUrls } from './api/config-records/campaign-urls.js';
 import { networkPostbackUrls } from './api/config-records/postback-urls.js';
 import { configRecordRoutes } from './api/config-records/routes.js';
 import type { ConfigChangeListener } from './api/config-records/service.js';
+import { ConfigRecordsService } from './api/config-records/service.js';
 import { simulateRoutes } from './api/config-records/simulate.js';
 import { conversionRoutes } from './api/conversions/routes.js';
 import { currencyRateRoutes } from './api/currency-rates/routes.js';
@@ -48,7 +49,7 @@ import { collectApiRoutes, openApiRoutes } from './http/openapi.js';
 import { refuseNulInPathParams } from './http/path-params.js';
 import { securityHeaders } from './http/security-headers.js';
 import type { TrustProxy } from './http/trusted-proxies.js';
-import { everyUnderLease, LOCKS } from './jobs/lease.js';
+import { everyUnderLease, LOCKS, RULES_INTERVAL_MS } from './jobs/lease.js';
 import { shareLiveEvents } from './live/redis-live.js';
 import { liveRoutes } from './live/routes.js';
 import { createMailer } from './mail/mailer.js';
@@ -60,6 +61,8 @@ import { reportNoticeRoutes } from './reports/notices.js';
 import { reportViewRoutes } from './reports/report-views.js';
 import { reportRoutes } from './reports/routes.js';
 import { reportRunner } from './reports/runner.js';
+import { RuleEngine } from './rules/engine.js';
+import { ruleRoutes } from './rules/routes.js';
 import { pruneUnread } from './store/change-logs.js';
 import { migrateToLatest, openStore, type Store } from './store/database.js';
 import { closeRedis, OutageWarning, openRedis, REDIS_KEY_PREFIX } from './store/redis.js';
@@ -100,6 +103,7 @@ declare module 'fastify' {
     seedResult: SeedResult;
     engine: TrafficEngine;
     notifier: Notifier;
+    rules: RuleEngine;
   }
 }
 
@@ -272,6 +276,27 @@ async function createServer(
       (error) => app.log.warn({ err: error }, 'monitors not run'),
     ),
   );
+  // Rules: every minute, on one node, each rule whose schedule slot has come; its changes go through the
+  // flows' and campaigns' own service, as a person's would.
+  const ruleServices = {
+    flows: new ConfigRecordsService(store.db, getResource('tracker-flows'), onConfigChange),
+    campaigns: new ConfigRecordsService(store.db, getResource('tracker-campaigns'), onConfigChange),
+  };
+  const rules = new RuleEngine(store.db, reports, notifier, ruleServices, {
+    allowPrivateTargets: options.config.allowPrivateTargets,
+  });
+  app.decorate('rules', rules);
+  app.addHook(
+    'onClose',
+    everyUnderLease(
+      store.db,
+      !store.sqlite,
+      LOCKS.rules,
+      () => rules.runOnce(),
+      RULES_INTERVAL_MS,
+      (error) => app.log.warn({ err: error }, 'rules not run'),
+    ),
+  );
   const services = {
     users: new UsersService(store.db, sessions),
     workspaces: new WorkspacesService(store.db),
@@ -330,6 +355,7 @@ async function createServer(
       optimizationRoutes(api, store.db, tuner);
       alertRoutes(api, store.db, notifier);
       monitorRoutes(api, store.db);
+      ruleRoutes(api, store.db, rules);
       liveRoutes(api, engine.live);
     },
     { prefix: '/api' },

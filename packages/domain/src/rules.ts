@@ -63,7 +63,8 @@ export type TRuleAction = z.infer<typeof ZRuleAction>;
 export const ZRuleScope = z
   .object({ kind: z.enum(RULE_SCOPE_KINDS), id: z.string().trim().max(100).optional() })
   .superRefine((scope, context) => {
-    if (scope.kind !== 'workspace' && !scope.id) context.addIssue({ code: 'custom', path: ['id'], message: M.required });
+    if (scope.kind !== 'workspace' && !scope.id)
+      context.addIssue({ code: 'custom', path: ['id'], message: M.required });
   });
 
 export const ZRuleForm = z

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { REPORT_VAR_FILTERS } from '../reports.js';
 import { ZExternalIdRef, ZMoney, ZName } from '../fields.js';
+import { REPORT_VAR_FILTERS } from '../reports.js';
 import { ZBotClicksPerMinute, ZCostModel, ZPayoutRuleSets, ZPostbackEventEntries } from './shared.js';
 import { defineResource } from './types.js';
 
@@ -14,9 +14,7 @@ export const ZTrackerCampaignForm = z.object({
   postback_events: ZPostbackEventEntries,
   payout_rule_sets: ZPayoutRuleSets,
   /** Var values whose clicks skip to the flow's last path group (the fallback): `{ var2: ['zone-7'] }`. */
-  excluded: z
-    .partialRecord(z.enum(REPORT_VAR_FILTERS), z.array(z.string().max(200)).max(5000))
-    .default({}),
+  excluded: z.partialRecord(z.enum(REPORT_VAR_FILTERS), z.array(z.string().max(200)).max(5000)).default({}),
 });
 export type TTrackerCampaignForm = z.infer<typeof ZTrackerCampaignForm>;
 
