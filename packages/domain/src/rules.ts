@@ -122,3 +122,42 @@ export interface RuleRun {
   rows: RuleRowOutcome[];
   error: string | null;
 }
+
+/** API answers (webhook secrets are never sent back: empty on a change keeps the stored one). */
+export const ZRuleAnswer = z.object({
+  id: z.number(),
+  name: z.string(),
+  scope: z.object({ kind: z.enum(RULE_SCOPE_KINDS), id: z.string().optional() }),
+  group_by: z.enum(RULE_GROUPS),
+  window: z.number(),
+  conditions: z.array(ZRuleCondition),
+  actions: z.array(ZRuleAction),
+  schedule: z.number(),
+  cooldown: z.number(),
+  enabled: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  last_run_at: z.string().nullable(),
+});
+export const ZRuleList = z.object({ list: z.array(ZRuleAnswer), total: z.number() });
+const ZRuleRowOutcome = z.object({
+  value: z.string().nullable(),
+  label: z.string(),
+  values: z.record(z.string(), z.number()),
+  actions: z.array(z.object({ type: z.enum(RULE_ACTIONS), done: z.boolean(), detail: z.string() })),
+});
+export const ZRulePreview = z.object({ rule_id: z.number(), matched: z.number(), rows: z.array(ZRuleRowOutcome) });
+export const ZRuleRunList = z.object({
+  list: z.array(
+    z.object({
+      id: z.number(),
+      started_at: z.string(),
+      window_start: z.string(),
+      matched: z.number(),
+      rows: z.array(ZRuleRowOutcome),
+      error: z.string().nullable(),
+    }),
+  ),
+  total: z.number(),
+});
+export type RulePreviewAnswer = z.infer<typeof ZRulePreview>;

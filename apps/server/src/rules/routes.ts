@@ -70,6 +70,17 @@ async function checkReferences(db: Kysely<Database>, scope: Scope, form: TRuleFo
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
 }
 
+/** A webhook action sent with an empty secret keeps the one stored for the same URL. */
+function keepSecrets(form: TRuleForm, previous: TRuleForm | null): TRuleForm {
+  const stored = new Map(
+    (previous?.actions ?? []).flatMap((action) => (action.type === 'webhook' ? [[action.url, action.secret]] : [])),
+  );
+  const actions = form.actions.map((action) =>
+    action.type === 'webhook' && action.secret === '' ? { ...action, secret: stored.get(action.url) ?? '' } : action,
+  );
+  return { ...form, actions };
+}
+
 export function ruleRoutes(app: FastifyInstance, db: Kysely<Database>, engine: RuleEngine): void {
   const columns = ['id', 'workspace_id', 'name', 'body', 'enabled', 'last_run_at', 'created_at', 'updated_at'] as const;
   const find = async (scope: Scope, id: number): Promise<RuleRow> => {
@@ -122,8 +133,7 @@ export function ruleRoutes(app: FastifyInstance, db: Kysely<Database>, engine: R
   app.put<IdParams>('/rules/:id', async (request) => {
     const workspaceId = workspaceOf(authorize(request, 'tracker', 'rule', 'update'));
     const id = parseId(request.params.id);
-    await find({ workspaceId }, id);
-    const form = parseInput(ZRuleForm, request.body);
+    const form = keepSecrets(parseInput(ZRuleForm, request.body), ruleForm(await find({ workspaceId }, id)));
     await checkReferences(db, { workspaceId }, form);
     const row = await db
       .updateTable('rules')

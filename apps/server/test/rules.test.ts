@@ -1,0 +1,273 @@
+import type { Rule, RulePreviewAnswer } from '@switchyard/domain';
+import type { FastifyInstance } from 'fastify';
+import { beforeAll, expect, it } from 'vitest';
+import { LOCKS, underLease } from '../src/jobs/lease.js';
+import { ruleForm } from '../src/rules/engine.js';
+import { createRecord, type StoredRecord } from './fixtures/config-records.js';
+import { postbackPath } from './fixtures/postbacks.js';
+import { DE_IP, DESKTOP } from './fixtures/traffic.js';
+import { bearer, buildProxiedAdminApp, expectError, forEachDatabase } from './harness.js';
+
+// Rules that watch the report and act: excluding a zone, pausing a path (never the last one), the preview,
+// the cooldown, and one run per window however many nodes run the engine.
+
+forEachDatabase('rules', (db) => {
+  let app: FastifyInstance;
+  let token: string;
+  let source: StoredRecord;
+  let campaign: StoredRecord;
+  let postbacks: string;
+
+  const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
+    app.inject({ method, url: `/api${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
+
+  /** A click from `zone` (var2); answers the offer host it was sent to and its click id. */
+  async function click(target: StoredRecord, zone: string): Promise<{ host: string; clickId: string }> {
+    const clicked = await app.inject({
+      method: 'GET',
+      url: `/c/${target.external_id}?zone=${zone}`,
+      remoteAddress: DE_IP,
+      headers: { 'user-agent': DESKTOP },
+    });
+    expect(clicked.statusCode, clicked.body).toBe(302);
+    const location = new URL(String(clicked.headers.location));
+    return { host: location.hostname, clickId: location.searchParams.get('c') ?? '' };
+  }
+
+  async function createRule(body: object): Promise<Rule> {
+    const response = await api('POST', '/rules', body);
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json<Rule>();
+  }
+
+  async function storedRule(id: number) {
+    const row = await app.store.db.selectFrom('rules').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    return { row, form: ruleForm(row)! };
+  }
+
+  async function campaignExcluded(): Promise<unknown> {
+    return (await api('GET', `/tracker/campaigns/${campaign.external_id}`)).json<{ excluded: unknown }>().excluded;
+  }
+
+  const zoneRule = {
+    name: 'Zones that never convert',
+    group_by: 'var2',
+    window: 1440,
+    conditions: [
+      { metric: 'clicks', operator: '>=', value: 5, min_clicks: 5 },
+      { metric: 'conversions', operator: '=', value: 0, min_clicks: 5 },
+    ],
+    actions: [{ type: 'exclude' }],
+    cooldown: 60,
+  };
+
+  beforeAll(async () => {
+    ({ app, adminToken: token } = await buildProxiedAdminApp(db));
+    const sale = await createRecord(app, token, 'postback-events', { status_values: ['approved'] });
+    source = await createRecord(app, token, 'traffic-sources', {
+      parameters: [{ name: 'Zone', ts_parameter: 'zone', ts_token: '{zone}', internal_token: 'var2', enabled: true }],
+    });
+    const main = await createRecord(app, token, 'tracker-offers', { url: 'https://main.example/?c={clickid}' });
+    const fallback = await createRecord(app, token, 'tracker-offers', { url: 'https://fallback.example/?c={clickid}' });
+    const flow = await createRecord(app, token, 'tracker-flows', {
+      path_groups: [
+        {
+          id: 'g1',
+          name: 'Main',
+          paths: [{ id: 'p1', name: 'Main', offers: [{ id: 'o1', offer_external_id: main.external_id }] }],
+        },
+        {
+          id: 'g2',
+          name: 'Fallback',
+          paths: [{ id: 'pf', name: 'Fallback', offers: [{ id: 'of', offer_external_id: fallback.external_id }] }],
+        },
+      ],
+    });
+    campaign = await createRecord(app, token, 'tracker-campaigns', {
+      traffic_source_external_id: source.external_id,
+      flow_external_id: flow.external_id,
+      postback_events: [{ postback_event_external_id: sale.external_id, is_conversion: true }],
+      payout_rule_sets: [{ id: 'rs', postback_event_external_id: sale.external_id, default_payout: 10, rules: [] }],
+    });
+    postbacks = await postbackPath(app);
+    for (let n = 0; n < 6; n += 1) expect((await click(campaign, 'z-bad')).host).toBe('main.example');
+    for (let n = 0; n < 6; n += 1) {
+      const { host, clickId } = await click(campaign, 'z-good');
+      expect(host).toBe('main.example');
+      if (n === 0) {
+        const posted = await app.inject({
+          method: 'GET',
+          url: `${postbacks}?clickid=${clickId}&status=approved&txid=t${n}`,
+          remoteAddress: '203.0.113.7',
+        });
+        expect(posted.statusCode, posted.body).toBe(200);
+      }
+    }
+    // Too small a sample: three clicks, no conversion, below min_clicks.
+    for (let n = 0; n < 3; n += 1) await click(campaign, 'z-new');
+    await app.engine.flush();
+  });
+
+  it('refuses an unknown metric, a window out of range and actions that do not fit, on their fields', async () => {
+    const cases: [object, string][] = [
+      [{ conditions: [{ metric: 'ctr', operator: '>', value: 1 }] }, 'conditions.0.metric'],
+      [{ conditions: [{ metric: 'cm_nothing_here', operator: '>', value: 1 }] }, 'conditions.0.metric'],
+      [{ window: 5 }, 'window'],
+      [{ window: 43_201 }, 'window'],
+      [{ window: 1e308 }, 'window'],
+      [{ actions: [{ type: 'pause' }] }, 'actions.0.type'],
+      [{ actions: [{ type: 'notify' }, { type: 'set_weight', weight: 5 }] }, 'actions.1.type'],
+      [{ group_by: 'offer', actions: [{ type: 'exclude' }] }, 'actions.0.type'],
+      [{ scope: { kind: 'workspace' } }, 'scope.kind'],
+      [{ scope: { kind: 'campaign', id: 'NoSuchCampaign' } }, 'scope.id'],
+      [{ conditions: [{ metric: 'roi', operator: '!=', value: 1 }] }, 'conditions.0.operator'],
+    ];
+    for (const [change, field] of cases) {
+      const response = await api('POST', '/rules', {
+        ...zoneRule,
+        scope: { kind: 'campaign', id: campaign.external_id },
+        ...change,
+      });
+      const body = expectError(response, 400);
+      expect(Object.keys(body.errors ?? {}), JSON.stringify(change)).toContain(field);
+    }
+    expect((await api('GET', '/rules')).json<{ total: number }>().total).toBe(0);
+  });
+
+  it('previews what a rule would do, changing nothing', async () => {
+    const rule = await createRule({ ...zoneRule, scope: { kind: 'campaign', id: campaign.external_id } });
+    const response = await api('POST', `/rules/${rule.id}/preview`);
+    expect(response.statusCode, response.body).toBe(200);
+    const preview = response.json<RulePreviewAnswer>();
+    expect(preview.rows.map((row) => row.value)).toEqual(['z-bad']);
+    expect(preview.rows[0]?.values).toEqual({ clicks: 6, conversions: 0 });
+    expect(preview.rows[0]?.actions).toEqual([
+      { type: 'exclude', done: false, detail: `var2=z-bad excluded from ${campaign.name}` },
+    ]);
+    expect(await campaignExcluded()).toEqual({});
+    expect((await api('GET', `/rules/${rule.id}/runs`)).json<{ total: number }>().total).toBe(0);
+    expect((await api('DELETE', `/rules/${rule.id}`)).statusCode).toBe(204);
+  });
+
+  it('excludes a zone: its clicks take the fallback, and history rolls it back', async () => {
+    const rule = await createRule({ ...zoneRule, scope: { kind: 'campaign', id: campaign.external_id } });
+    expect(await app.rules.runOnce()).toBe(1);
+    expect(await campaignExcluded()).toEqual({ var2: ['z-bad'] });
+    expect((await click(campaign, 'z-bad')).host).toBe('fallback.example');
+    expect((await click(campaign, 'z-good')).host).toBe('main.example');
+
+    const runs = (await api('GET', `/rules/${rule.id}/runs`)).json<{ list: RuleRunAnswer[] }>().list;
+    expect(runs).toHaveLength(1);
+    expect(runs[0]?.matched).toBe(1);
+    expect(runs[0]?.rows[0]).toMatchObject({ value: 'z-bad', values: { clicks: 6, conversions: 0 } });
+    expect(runs[0]?.rows[0]?.actions[0]).toMatchObject({ type: 'exclude', done: true });
+
+    const history = (await api('GET', `/history?resource=tracker/campaigns&id=${campaign.external_id}`)).json<{
+      list: { id: number; author?: string; user: unknown }[];
+    }>().list;
+    const entry = history[0]!;
+    expect(entry.author).toBe(`Rule: ${zoneRule.name}`);
+    expect(entry.user).toBeNull();
+    const restored = await api('POST', `/history/${entry.id}/restore`);
+    expect(restored.statusCode, restored.body).toBe(200);
+    expect(await campaignExcluded()).toEqual({});
+    expect((await click(campaign, 'z-bad')).host).toBe('main.example');
+
+    // The same window again: nothing runs twice.
+    expect(await app.rules.runOnce()).toBe(0);
+
+    // The cooldown: a later window matches the zone again but does not act on it within the cooldown.
+    const { row, form } = await storedRule(rule.id);
+    expect(await app.rules.runRule(row, form, '2999-01-01T00:00:00.000Z')).toBe(true);
+    expect(await campaignExcluded()).toEqual({});
+    const cooled = (await api('GET', `/rules/${rule.id}/runs`)).json<{ list: RuleRunAnswer[] }>().list[0];
+    expect(cooled?.rows[0]?.actions).toEqual([{ type: 'exclude', done: false, detail: 'cooldown' }]);
+    // Without a cooldown it acts again.
+    const changed = await api('PUT', `/rules/${rule.id}`, { ...zoneRule, scope: form.scope, cooldown: 0 });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const again = await storedRule(rule.id);
+    expect(await app.rules.runRule(again.row, again.form, '2999-01-01T00:05:00.000Z')).toBe(true);
+    expect(await campaignExcluded()).toEqual({ var2: ['z-bad'] });
+    expect((await api('DELETE', `/rules/${rule.id}`)).statusCode).toBe(204);
+  });
+
+  it('never pauses the last enabled path of a group: it notifies instead', async () => {
+    const offer = await createRecord(app, token, 'tracker-offers', { url: 'https://paths.example/?c={clickid}' });
+    const flow = await createRecord(app, token, 'tracker-flows', {
+      path_groups: [
+        {
+          id: 'pg',
+          name: 'Two paths',
+          paths: ['pa', 'pb'].map((id) => ({
+            id,
+            name: id,
+            offers: [{ id: `${id}-o`, offer_external_id: offer.external_id }],
+          })),
+        },
+      ],
+    });
+    const guarded = await createRecord(app, token, 'tracker-campaigns', {
+      traffic_source_external_id: source.external_id,
+      flow_external_id: flow.external_id,
+    });
+    for (let n = 0; n < 20; n += 1) await click(guarded, 'z');
+    await app.engine.flush();
+    const rule = await createRule({
+      name: 'Pause every path',
+      scope: { kind: 'campaign', id: guarded.external_id },
+      group_by: 'path',
+      window: 60,
+      conditions: [{ metric: 'clicks', operator: '>', value: 0, min_clicks: 1 }],
+      actions: [{ type: 'pause' }],
+    });
+    const before = (await api('GET', '/notifications')).json<{ total: number }>().total;
+    const { row, form } = await storedRule(rule.id);
+    expect(await app.rules.runRule(row, form, '2999-02-01T00:00:00.000Z')).toBe(true);
+    const paths = (await api('GET', `/tracker/flows/${flow.external_id}`)).json<{
+      path_groups: { paths: { id: string; enabled: boolean }[] }[];
+    }>().path_groups[0]!.paths;
+    // Both paths had clicks: one was paused, the other is the last enabled and stays.
+    expect(paths.filter((path) => path.enabled)).toHaveLength(1);
+    const notifications = (await api('GET', '/notifications')).json<{
+      total: number;
+      list: { title: string; kind: string }[];
+    }>();
+    expect(notifications.total).toBe(before + 1);
+    expect(notifications.list[0]).toMatchObject({ kind: 'rule', title: expect.stringContaining('Pause every path') });
+    const run = (await api('GET', `/rules/${rule.id}/runs`)).json<{ list: RuleRunAnswer[] }>().list[0]!;
+    const details = run.rows.flatMap((outcome) => outcome.actions.map((action) => `${action.type}:${action.done}`));
+    expect(details.sort()).toEqual(['notify:true', 'pause:false', 'pause:true']);
+    expect((await click(guarded, 'z')).host).toBe('paths.example');
+    expect((await api('DELETE', `/rules/${rule.id}`)).statusCode).toBe(204);
+  });
+
+  it('runs a rule once per window with two nodes on one database', async () => {
+    const rule = await createRule({
+      name: 'Once per window',
+      group_by: 'campaign',
+      window: 60,
+      conditions: [{ metric: 'clicks', operator: '>=', value: 1, min_clicks: 1 }],
+      actions: [{ type: 'notify' }],
+    });
+    const other = db.kind === 'postgres' ? await db.buildAppOnSameDatabase(app) : app;
+    const results = await Promise.all(
+      [app, other, app, other].map((node) =>
+        underLease(node.store.db, db.kind === 'postgres', LOCKS.rules, () => node.rules.runOnce()),
+      ),
+    );
+    const ran = results.reduce<number>((total, count) => total + (count ?? 0), 0);
+    expect(ran).toBe(1);
+    expect((await api('GET', `/rules/${rule.id}/runs`)).json<{ total: number }>().total).toBe(1);
+    // Without the lease too, the (rule, window) claim lets only one node run it.
+    const { row, form } = await storedRule(rule.id);
+    const claims = await Promise.all(
+      [app, other].map((node) => node.rules.runRule(row, form, '2999-03-01T00:00:00.000Z')),
+    );
+    expect(claims.filter(Boolean)).toHaveLength(1);
+  });
+});
+
+type RuleRunAnswer = {
+  matched: number;
+  rows: { value: string; values: Record<string, number>; actions: { type: string; done: boolean; detail: string }[] }[];
+};
