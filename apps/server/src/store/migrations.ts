@@ -1,4 +1,3 @@
-import { historyAuthorMigration, rulesMigration } from './rules.js';
 import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely, Migration, MigrationProvider } from 'kysely';
 import type { DatabaseDialect } from '../config.js';
 import { alertsMigration, monitorsMigration } from './alerts.js';
@@ -22,6 +21,7 @@ import { payoutSourcesMigration } from './payout-sources.js';
 import { postbackLogIndexesMigration } from './postback-log-indexes.js';
 import { reportRollupsMigration } from './report-rollups.js';
 import { reportViewsMigration } from './report-views.js';
+import { historyAuthorMigration, rulesMigration } from './rules.js';
 import { trackerEventsMigration } from './tracker-events.js';
 import { visitorColumnsMigration } from './visitor-columns.js';
 import { workspaceScopeMigration } from './workspace-scope.js';

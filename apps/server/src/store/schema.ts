@@ -13,10 +13,10 @@ import type { CurrencyRateTable } from './conversion-states.js';
 import type { ConversionTable, OutboundPostbackTable, PostbackLogTable } from './conversions.js';
 import type { CustomMetricTable } from './custom-metrics.js';
 import type { HistoryTable } from './history.js';
-import type { RuleCooldownTable, RuleRunTable, RuleTable } from './rules.js';
 import type { LiveWeightTable } from './live-weights.js';
 import type { ReportRollupTable } from './report-rollups.js';
 import type { ReportViewTable } from './report-views.js';
+import type { RuleCooldownTable, RuleRunTable, RuleTable } from './rules.js';
 import type { TrackerClickTable, TrackerLeadTable } from './tracker-events.js';
 
 // Both dialects store the same values: timestamps as ISO-8601 text, booleans as 0/1, lists as JSON text.
