@@ -7,7 +7,6 @@ import {
   type RuleRowOutcome,
   type TRuleCondition,
   type TRuleForm,
-  ZReportQuery,
   ZRuleForm,
 } from '@switchyard/domain';
 import type { Kysely } from 'kysely';
@@ -18,6 +17,7 @@ import type { ReportRunner } from '../reports/runner.js';
 import type { Database } from '../store/schema.js';
 import { scopeCondition } from '../store/scope.js';
 import { changeFlows, excludeValue, type RuleServices } from './actions.js';
+import { windowRows } from './window.js';
 
 export interface StoredRule {
   id: number;
@@ -143,18 +143,7 @@ export class RuleEngine {
   /** The rows that match now, and what the rule does (`apply`) or would do to each. */
   async evaluate(ruleId: number, workspaceId: number, rule: TRuleForm, apply: boolean): Promise<RuleRowOutcome[]> {
     const now = this.now();
-    const from = new Date(now.getTime() - rule.window * 60_000);
-    const filters: Record<string, string> = {};
-    if (rule.scope.kind === 'campaign' && rule.scope.id) filters.campaign = rule.scope.id;
-    if (rule.scope.kind === 'traffic_source' && rule.scope.id) filters.traffic_source = rule.scope.id;
-    const query = ZReportQuery.parse({
-      group_by: [rule.group_by],
-      date_from: from.toISOString().slice(0, 10),
-      date_to: now.toISOString().slice(0, 10),
-      filters,
-      limit: 0,
-    });
-    const report = await this.reports.run(query, { workspaceId });
+    const rows = await windowRows(this.db, this.reports, workspaceId, rule, now);
     const cooldownFrom = new Date(now.getTime() - rule.cooldown * 60_000).toISOString();
     const cooling = new Set(
       (
@@ -168,7 +157,7 @@ export class RuleEngine {
       ).map((cooldown) => cooldown.value),
     );
     const outcomes: RuleRowOutcome[] = [];
-    for (const row of report.list) {
+    for (const row of rows) {
       const raw = row[rule.group_by];
       if (raw === null || raw === undefined || raw === '') continue;
       if (!rowMatches(row, rule.conditions)) continue;
