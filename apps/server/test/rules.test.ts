@@ -1,3 +1,6 @@
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Rule, RulePreviewAnswer } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, expect, it } from 'vitest';
@@ -149,6 +152,25 @@ forEachDatabase('rules', (db) => {
     expect((await api('DELETE', `/rules/${rule.id}`)).statusCode).toBe(204);
   });
 
+  it('reads custom metrics in its conditions', async () => {
+    const made = await api('POST', '/report-metrics', { name: 'Unconverted', formula: 'clicks - conversions' });
+    expect(made.statusCode, made.body).toBe(201);
+    const key = made.json<{ key: string }>().key;
+    const rule = await createRule({
+      ...zoneRule,
+      scope: { kind: 'campaign', id: campaign.external_id },
+      conditions: [{ metric: key, operator: '>=', value: 5, min_clicks: 1 }],
+      actions: [{ type: 'notify' }],
+    });
+    const preview = (await api('POST', `/rules/${rule.id}/preview`)).json<RulePreviewAnswer>();
+    // z-bad: 6 clicks, none converted; z-good: 6 clicks, one converted (5); z-new: 3.
+    expect(preview.rows.map((row) => [row.value, row.values[key]]).sort()).toEqual([
+      ['z-bad', 6],
+      ['z-good', 5],
+    ]);
+    expect((await api('DELETE', `/rules/${rule.id}`)).statusCode).toBe(204);
+  });
+
   it('excludes a zone: its clicks take the fallback, and history rolls it back', async () => {
     const rule = await createRule({ ...zoneRule, scope: { kind: 'campaign', id: campaign.external_id } });
     expect(await app.rules.runOnce()).toBe(1);
@@ -239,6 +261,64 @@ forEachDatabase('rules', (db) => {
     expect(details.sort()).toEqual(['notify:true', 'pause:false', 'pause:true']);
     expect((await click(guarded, 'z')).host).toBe('paths.example');
     expect((await api('DELETE', `/rules/${rule.id}`)).statusCode).toBe(204);
+  });
+
+  it('calls a signed webhook with the rule, the values and the metrics; a refused one does not stop the rest', async () => {
+    const received: { headers: IncomingHttpHeaders; body: string }[] = [];
+    const server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      request.on('end', () => {
+        received.push({ headers: request.headers, body });
+        response.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    try {
+      const rule = await createRule({
+        name: 'Tell my server',
+        scope: { kind: 'campaign', id: campaign.external_id },
+        group_by: 'campaign',
+        window: 1440,
+        conditions: [{ metric: 'clicks', operator: '>=', value: 10, min_clicks: 10 }],
+        actions: [{ type: 'webhook', url, secret: 's3cret' }, { type: 'notify' }],
+        cooldown: 0,
+      });
+      expect(JSON.stringify((await api('GET', `/rules/${rule.id}`)).json())).not.toContain('s3cret');
+      const { row, form } = await storedRule(rule.id);
+      // This node may not reach private addresses: the webhook is refused, the notification still goes.
+      expect(await app.rules.runRule(row, form, '2999-04-01T00:00:00.000Z')).toBe(true);
+      const refused = (await api('GET', `/rules/${rule.id}/runs`)).json<{ list: RuleRunAnswer[] }>().list[0]!;
+      expect(refused.rows[0]?.actions.map((action) => [action.type, action.done])).toEqual([
+        ['webhook', false],
+        ['notify', true],
+      ]);
+      expect(refused.rows[0]?.actions[0]?.detail).toMatch(/^refused/);
+      expect(received).toHaveLength(0);
+
+      // A change that sends the secret back empty (as the answer shows it) keeps the stored one.
+      const shown = (await api('GET', `/rules/${rule.id}`)).json<Rule & { id?: number }>();
+      const { id: _id, created_at: _c, updated_at: _u, last_run_at: _l, ...change } = shown;
+      expect((await api('PUT', `/rules/${rule.id}`, change)).statusCode).toBe(200);
+      const kept = await storedRule(rule.id);
+      const open = await db.buildAppOnSameDatabase(app, { env: { SWITCHYARD_ALLOW_PRIVATE_TARGETS: 'true' } });
+      expect(await open.rules.runRule(kept.row, kept.form, '2999-04-01T00:05:00.000Z')).toBe(true);
+      expect(received).toHaveLength(1);
+      const { headers, body } = received[0]!;
+      const timestamp = String(headers['x-switchyard-timestamp']);
+      const expected = `sha256=${createHmac('sha256', 's3cret').update(`${timestamp}.${body}`).digest('hex')}`;
+      expect(headers['x-switchyard-signature']).toBe(expected);
+      const sent = JSON.parse(body) as { rule: { name: string }; value: string; metrics: Record<string, number> };
+      expect(sent.rule.name).toBe('Tell my server');
+      expect(sent.value).toBe(campaign.external_id);
+      expect(sent.metrics.clicks).toBeGreaterThanOrEqual(15);
+      expect((await api('DELETE', `/rules/${rule.id}`)).statusCode).toBe(204);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('runs a rule once per window with two nodes on one database', async () => {

@@ -26,9 +26,11 @@ type RuleRow = StoredRule & { created_at: string; updated_at: string };
 function answer(row: RuleRow): Rule {
   const form = ruleForm(row);
   if (!form) throw new Error(`rule ${row.id} does not read`);
+  const actions = form.actions.map((action) => (action.type === 'webhook' ? { ...action, secret: '' } : action));
   return {
     id: Number(row.id),
     ...form,
+    actions,
     created_at: row.created_at,
     updated_at: row.updated_at,
     last_run_at: row.last_run_at,
