@@ -9,7 +9,7 @@ import { ruleForm } from '../src/rules/engine.js';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { postbackPath } from './fixtures/postbacks.js';
 import { DE_IP, DESKTOP } from './fixtures/traffic.js';
-import { bearer, buildProxiedAdminApp, expectError, forEachDatabase } from './harness.js';
+import { bearer, buildProxiedAdminApp, createUserWithPermissions, expectError, forEachDatabase } from './harness.js';
 
 // Rules that watch the report and act: excluding a zone, pausing a path (never the last one), the preview,
 // the cooldown, and one run per window however many nodes run the engine.
@@ -135,6 +135,24 @@ forEachDatabase('rules', (db) => {
       expect(Object.keys(body.errors ?? {}), JSON.stringify(change)).toContain(field);
     }
     expect((await api('GET', '/rules')).json<{ total: number }>().total).toBe(0);
+  });
+
+  it('needs /tracker/rule: reading to preview and list, creating to create', async () => {
+    const rule = await createRule({ ...zoneRule, scope: { kind: 'campaign', id: campaign.external_id } });
+    const reader = await createUserWithPermissions(app, token, ['/tracker/rule/get']);
+    const stranger = await createUserWithPermissions(app, token, ['/tracker/campaign']);
+    const as = (user: { token: string }, method: 'GET' | 'POST', url: string, payload?: object) =>
+      app.inject({ method, url: `/api${url}`, headers: bearer(user.token), ...(payload ? { payload } : {}) });
+    expect((await as(reader, 'GET', '/rules')).json<{ total: number }>().total).toBe(1);
+    expect((await as(reader, 'POST', `/rules/${rule.id}/preview`)).statusCode).toBe(200);
+    expect((await as(reader, 'GET', `/rules/${rule.id}/runs`)).statusCode).toBe(200);
+    expectError(await as(reader, 'POST', '/rules', { ...zoneRule, scope: rule.scope }), 403);
+    for (const url of ['/rules', `/rules/${rule.id}`, `/rules/${rule.id}/runs`]) {
+      expectError(await as(stranger, 'GET', url), 403);
+    }
+    expectError(await as(stranger, 'POST', `/rules/${rule.id}/preview`), 403);
+    expect((await api('GET', '/rules/999999')).statusCode).toBe(404);
+    expect((await api('DELETE', `/rules/${rule.id}`)).statusCode).toBe(204);
   });
 
   it('previews what a rule would do, changing nothing', async () => {
