@@ -19,6 +19,8 @@ import { scopeCondition } from '../store/scope.js';
 import { changeFlows, excludeValue, type RuleServices } from './actions.js';
 import { windowRows } from './window.js';
 
+const RUNS_KEPT_MS = 30 * 86_400_000;
+
 export interface StoredRule {
   id: number;
   workspace_id: number;
@@ -97,6 +99,12 @@ export class RuleEngine {
       const windowStart = new Date(Math.floor(now.getTime() / slot) * slot).toISOString();
       if (await this.runRule(row, rule, windowStart)) ran += 1;
     }
+    // The runs log keeps 30 days.
+    await this.db
+      .deleteFrom('rule_runs')
+      .where('started_at', '<', new Date(now.getTime() - RUNS_KEPT_MS).toISOString())
+      .where(scopeCondition({ instance: true }, 'workspace_id'))
+      .execute();
     return ran;
   }
 
