@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
-import { OPTIMIZE_INTERVAL_MS } from '@switchyard/domain';
+import { getResource, OPTIMIZE_INTERVAL_MS } from '@switchyard/domain';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import { monitorRoutes } from './alerts/monitor-routes.js';
@@ -17,6 +17,7 @@ import { clickTokenRoutes } from './api/config-records/click-token.js';
 import { networkPostbackUrls } from './api/config-records/postback-urls.js';
 import { configRecordRoutes } from './api/config-records/routes.js';
 import type { ConfigChangeListener } from './api/config-records/service.js';
+import { ConfigRecordsService } from './api/config-records/service.js';
 import { simulateRoutes } from './api/config-records/simulate.js';
 import { conversionRoutes } from './api/conversions/routes.js';
 import { currencyRateRoutes } from './api/currency-rates/routes.js';
@@ -56,7 +57,7 @@ import { collectApiRoutes, openApiRoutes } from './http/openapi.js';
 import { refuseNulInPathParams } from './http/path-params.js';
 import { securityHeaders } from './http/security-headers.js';
 import type { TrustProxy } from './http/trusted-proxies.js';
-import { everyUnderLease, LOCKS } from './jobs/lease.js';
+import { everyUnderLease, LOCKS, RULES_INTERVAL_MS } from './jobs/lease.js';
 import { shareLiveEvents } from './live/redis-live.js';
 import { liveRoutes } from './live/routes.js';
 import { createMailer } from './mail/mailer.js';
@@ -68,6 +69,8 @@ import { reportNoticeRoutes } from './reports/notices.js';
 import { reportViewRoutes } from './reports/report-views.js';
 import { reportRoutes } from './reports/routes.js';
 import { type ReportRunner, reportRunner } from './reports/runner.js';
+import { RuleEngine } from './rules/engine.js';
+import { ruleRoutes } from './rules/routes.js';
 import { primaryBus, redisBus } from './store/bus.js';
 import { pruneUnread } from './store/change-logs.js';
 import { migrateToLatest, openStore, type Store } from './store/database.js';
@@ -123,6 +126,7 @@ declare module 'fastify' {
     domains: DomainParts;
     /** Serves HTTPS with SNI on `port` (0: any free port), beside HTTP; answers the port. */
     listenHttps(port: number, host: string): Promise<number>;
+    rules: RuleEngine;
   }
 }
 
@@ -362,6 +366,27 @@ async function createServer(
       (error) => app.log.warn({ err: error }, 'monitors not run'),
     ),
   );
+  // Rules: every minute, on one node, each rule whose schedule slot has come; its changes go through the
+  // flows' and campaigns' own service, as a person's would.
+  const ruleServices = {
+    flows: new ConfigRecordsService(store.db, getResource('tracker-flows'), onConfigChange),
+    campaigns: new ConfigRecordsService(store.db, getResource('tracker-campaigns'), onConfigChange),
+  };
+  const rules = new RuleEngine(store.db, reports, notifier, ruleServices, {
+    allowPrivateTargets: options.config.allowPrivateTargets,
+  });
+  app.decorate('rules', rules);
+  app.addHook(
+    'onClose',
+    everyUnderLease(
+      store.db,
+      !store.sqlite,
+      LOCKS.rules,
+      () => rules.runOnce(),
+      RULES_INTERVAL_MS,
+      (error) => app.log.warn({ err: error }, 'rules not run'),
+    ),
+  );
   const services = {
     users: new UsersService(store.db, sessions),
     workspaces: new WorkspacesService(store.db),
@@ -423,6 +448,7 @@ async function createServer(
       alertRoutes(api, store.db, notifier);
       monitorRoutes(api, store.db);
       clickTokenRoutes(api, store.db, onConfigChange);
+      ruleRoutes(api, store.db, rules);
       liveRoutes(api, engine.live);
     },
     { prefix: '/api' },

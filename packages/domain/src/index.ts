@@ -35,6 +35,7 @@ export * from './reference-data.js';
 export * from './report-views.js';
 export * from './reports.js';
 export * from './resources/index.js';
+export * from './rules.js';
 export * from './tags.js';
 export * from './templates.js';
 export * from './traffic-shares.js';

@@ -43,6 +43,8 @@ export const PERMISSION_CATALOGUE = {
     lander: ACTIONS,
     segments: ACTIONS,
     reports: REPORT_ACTIONS,
+    /** Rules that watch the report and act on flows and campaigns. */
+    rule: ACTIONS,
   },
   general: {
     'traffic-source': ACTIONS,

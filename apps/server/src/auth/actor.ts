@@ -15,6 +15,8 @@ export interface Actor {
   token?: { id: number; workspaceId: number };
   /** The address the request came from (history keeps it with each change). */
   ip?: string | null;
+  /** Set for changes no person makes (a rule's): history names this author. */
+  author?: string;
 }
 
 export async function rolePermissions(db: Kysely<Database>, roleIds: readonly number[]): Promise<string[]> {

@@ -9,6 +9,8 @@ export interface ChangeAuthor {
   userId: number | null;
   ip?: string | null;
   workspaceId: number | null;
+  /** Who made it when no person did: `Rule: <name>`. */
+  author?: string | null;
 }
 
 export interface KeptChange {
@@ -52,6 +54,7 @@ export async function keepChange(
       before: change.before === null || change.before === undefined ? null : JSON.stringify(change.before),
       after: change.after === null || change.after === undefined ? null : JSON.stringify(change.after),
       restored_from: change.restoredFrom ?? null,
+      author: author.author ?? null,
     })
     .execute();
 }

@@ -208,6 +208,7 @@ export class HistoryService {
       record_id: row.record_id,
       record_name: row.record_name,
       user: row.user_id === null ? null : { id: Number(row.user_id), name: row.user_name },
+      ...(row.author ? { author: row.author } : {}),
       ip: row.ip,
       restored_from: row.restored_from === null ? null : Number(row.restored_from),
     };

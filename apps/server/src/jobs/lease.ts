@@ -4,7 +4,10 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../store/schema.js';
 
 /** Advisory lock ids: any numbers no other lock on the database uses. */
-export const LOCKS = { tuner: 7_264_093_511, monitors: 7_264_093_512 } as const;
+export const LOCKS = { tuner: 7_264_093_511, monitors: 7_264_093_512, rules: 7_264_093_513 } as const;
+
+/** How often the rule engine looks for due rules (each rule runs on its own schedule). */
+export const RULES_INTERVAL_MS = 60_000;
 
 /** Runs `work` under the lease; answers its result, or null when another node holds the lease. */
 export async function underLease<T>(

@@ -18,6 +18,8 @@ export interface HistoryTable {
   before: string | null;
   after: string | null;
   restored_from: number | null;
+  /** Set when no person made the change: `Rule: <name>` (0038). */
+  author: string | null;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as typed today.

@@ -23,6 +23,7 @@ import { payoutSourcesMigration } from './payout-sources.js';
 import { postbackLogIndexesMigration } from './postback-log-indexes.js';
 import { reportRollupsMigration } from './report-rollups.js';
 import { reportViewsMigration } from './report-views.js';
+import { historyAuthorMigration, rulesMigration } from './rules.js';
 import { trackerEventsMigration } from './tracker-events.js';
 import { visitorColumnsMigration } from './visitor-columns.js';
 import { workspaceScopeMigration } from './workspace-scope.js';
@@ -221,6 +222,8 @@ export function migrations(dialect: DatabaseDialect): Record<string, Migration> 
     '0034_live_weights': liveWeightsMigration(),
     '0035_alerts': alertsMigration(dialect),
     '0036_monitors': monitorsMigration(dialect),
+    '0037_rules': rulesMigration(dialect),
+    '0038_history_author': historyAuthorMigration(),
   };
 }
 

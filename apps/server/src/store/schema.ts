@@ -18,6 +18,7 @@ import type { HistoryTable } from './history.js';
 import type { LiveWeightTable } from './live-weights.js';
 import type { ReportRollupTable } from './report-rollups.js';
 import type { ReportViewTable } from './report-views.js';
+import type { RuleCooldownTable, RuleRunTable, RuleTable } from './rules.js';
 import type { TrackerClickTable, TrackerLeadTable } from './tracker-events.js';
 
 // Both dialects store the same values: timestamps as ISO-8601 text, booleans as 0/1, lists as JSON text.
@@ -163,6 +164,9 @@ export interface Database {
   report_views: ReportViewTable;
   api_tokens: ApiTokenTable;
   history: HistoryTable;
+  rules: RuleTable;
+  rule_runs: RuleRunTable;
+  rule_cooldowns: RuleCooldownTable;
   live_weights: LiveWeightTable;
   notifications: NotificationTable;
   notification_channels: NotificationChannelTable;

@@ -27,7 +27,7 @@ export function HistoryEntryHeading({ entry, children }: { entry: HistoryEntry; 
         {t(`history:actions.${entry.action}`)}
       </Badge>
       <Text size="sm" fw={600}>
-        {entry.user?.name ?? t('history:someone')}
+        {entry.user?.name ?? entry.author ?? t('history:someone')}
       </Text>
       <Text size="sm" c="dimmed">
         <bdi>{formatDateTime(entry.created_at)}</bdi>

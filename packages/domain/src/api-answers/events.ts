@@ -216,6 +216,8 @@ export const ZHistoryEntryAnswer = z.object({
   record_id: text,
   record_name: text,
   user: z.object({ id: ZStoredId, name: text }).nullable(),
+  /** Set when no person made the change: `Rule: <name>`. */
+  author: text.optional(),
   ip: text,
   /** Set when the entry put back an earlier one's "before" (POST /api/history/{entry}/restore). */
   restored_from: ZStoredId.nullable(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZExternalIdRef, ZMoney, ZName, ZOptionalMacroUrl } from '../fields.js';
 import { CAMPAIGN_TYPES, ZAllowedOrigins, ZRedirectMode } from '../redirect-modes.js';
+import { REPORT_VAR_FILTERS } from '../reports.js';
 import { ZBotClicksPerMinute, ZCostModel, ZPayoutRuleSets, ZPostbackEventEntries } from './shared.js';
 import { defineResource } from './types.js';
 
@@ -21,6 +22,8 @@ export const ZTrackerCampaignForm = z.object({
   type: z.enum(CAMPAIGN_TYPES).default('redirect'),
   /** The page origins the tracking script may record clicks from. */
   allowed_origins: ZAllowedOrigins,
+  /** Var values whose clicks skip to the flow's last path group (the fallback): `{ var2: ['zone-7'] }`. */
+  excluded: z.partialRecord(z.enum(REPORT_VAR_FILTERS), z.array(z.string().max(200)).max(5000)).default({}),
 });
 export type TTrackerCampaignForm = z.infer<typeof ZTrackerCampaignForm>;
 

@@ -305,7 +305,12 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
   ): Promise<void> {
     return keepChange(
       trx,
-      { userId: actor.userId, ip: actor.ip, workspaceId: after.workspace_id ?? null },
+      {
+        userId: actor.userId || null,
+        ip: actor.ip,
+        workspaceId: after.workspace_id ?? null,
+        author: actor.author ?? null,
+      },
       {
         action,
         resource: this.definition.apiPath,

@@ -121,6 +121,8 @@ export interface CompiledCampaign {
   botClicksPerMinute: number;
   /** Enabled path groups, by priority. */
   groups: readonly CompiledPathGroup[];
+  /** Var values (by var name) whose clicks skip to the last enabled group, the campaign's fallback. */
+  excluded: ReadonlyMap<string, ReadonlySet<string>>;
   /** The flow's disabled path groups, which a simulation lists as skipped (issue 25). */
   disabledGroups: readonly DisabledPathGroup[];
   /** §3.6: the campaign's postback events and what to tell the traffic source. */
@@ -429,6 +431,11 @@ export function compileRouting(
         ingestToken: typeof body.ingest_token === 'string' ? body.ingest_token : undefined,
         botClicksPerMinute: form.bot_clicks_per_minute,
         groups: groups ?? [],
+        excluded: new Map(
+          Object.entries('excluded' in form ? (form.excluded as Record<string, string[]>) : {})
+            .filter(([, values]) => values.length > 0)
+            .map(([name, values]) => [name, new Set(values)]),
+        ),
         disabledGroups: disabledGroups.get(form.flow_external_id) ?? [],
         postbackEvents: form.postback_events.map((entry) => ({
           eventExternalId: entry.postback_event_external_id,

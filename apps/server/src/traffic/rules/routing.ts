@@ -173,6 +173,16 @@ async function routePath(
   return { ...none, capped, routed: false };
 }
 
+/** The campaign's groups; for a click whose var value the campaign excludes, only its fallback (the last). */
+function routedGroups(campaign: CompiledCampaign, subject: RoutingSubject): readonly CompiledPathGroup[] {
+  if (campaign.excluded.size === 0) return campaign.groups;
+  for (const [name, values] of campaign.excluded) {
+    const value = (subject.vars as Record<string, string | undefined>)[name];
+    if (value !== undefined && values.has(value)) return campaign.groups.slice(-1);
+  }
+  return campaign.groups;
+}
+
 /**
  * Routes a click (`countRegs` false) or a lead (`countRegs` true: paths' Regs Daily Caps count it).
  * Caps are taken as the decision is made, so concurrent decisions never exceed them.
@@ -188,7 +198,7 @@ export async function decide(
   const context = conditionContext(side.segments, subject);
   let matchedAny = false;
   let capped = false;
-  for (const group of campaign.groups) {
+  for (const group of routedGroups(campaign, subject)) {
     if (!group.matches(context)) continue;
     matchedAny = true;
     let paths = group.paths;
