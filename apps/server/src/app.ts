@@ -61,6 +61,7 @@ import { type EngineOptions, TrafficEngine } from './traffic/engine.js';
 import { type FastPath, fastClickPath } from './traffic/http/fast-click.js';
 import { trafficRoutes } from './traffic/http/routes.js';
 import { RedisCapCounters } from './traffic/rules/redis-caps.js';
+import { RedisUniqueClicks } from './traffic/visitor/uniques-redis.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** Fastify's default keep-alive timeout. */
@@ -182,7 +183,7 @@ async function createServer(
     store.db,
     app.log,
     {
-      ...(shared ? { caps: shared.caps } : {}),
+      ...(shared ? { caps: shared.caps, uniques: shared.uniques } : {}),
       journal: { dir: journalDir(options.config), fsyncIntervalMs: options.config.journalFsyncMs },
       cacheDir: options.config.cacheDir,
       postbackLogDays: options.config.postbackLogDays,
@@ -302,6 +303,7 @@ function sharedCounts(app: FastifyInstance, redis: Redis, prefix: string | undef
   app.addHook('onClose', async () => closeRedis(redis));
   return {
     caps: new RedisCapCounters(redis, { log: app.log, prefix }),
+    uniques: new RedisUniqueClicks(redis, { log: app.log, prefix }),
     loginLimiter: new RedisLoginLimiter(redis, { log: app.log, prefix }),
   };
 }

@@ -2,7 +2,7 @@
 // as a live one (decide, on counters that count nothing), with each group's condition traced. Nothing
 // is recorded; the address's click rate is not counted, so the `click_rate` bot reason never shows.
 import { type SimulatedLead, type SimulatedVisitor, type SimulationAnswer, traceCondition } from '@switchyard/domain';
-import { readClick } from './click.js';
+import { clickUniqueness, readClick } from './click.js';
 import { macroValues } from './event-macros.js';
 import { readLead } from './lead.js';
 import type { EngineParts } from './parts.js';
@@ -63,6 +63,17 @@ export async function simulate(
       read.vars = stored.vars;
       read.externalClickId = stored.externalClickId;
       read.fields.isUnique = stored.unique ? 'true' : 'false';
+    } else {
+      const unique = await clickUniqueness(
+        parts,
+        campaign,
+        read.visitor,
+        input.ip ?? '',
+        read.userAgent,
+        now.getTime(),
+        false,
+      );
+      read.fields.isUnique = unique ? 'true' : 'false';
     }
     return answer(parts, campaign, { fields: read.fields, vars: read.vars, now }, read, false, (decision) => ({
       values: macroValues(

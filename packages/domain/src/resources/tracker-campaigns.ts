@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { ZExternalIdRef, ZMoney, ZName } from '../fields.js';
-import { ZBotClicksPerMinute, ZCostModel, ZPayoutRuleSets, ZPostbackEventEntries } from './shared.js';
+import {
+  ZBotClicksPerMinute,
+  ZCostModel,
+  ZPayoutRuleSets,
+  ZPostbackEventEntries,
+  ZUniqueBy,
+  ZUniqueWindowHours,
+} from './shared.js';
 import { defineResource } from './types.js';
 
 export const ZTrackerCampaignForm = z.object({
@@ -10,6 +17,8 @@ export const ZTrackerCampaignForm = z.object({
   cost_model: ZCostModel,
   cost: ZMoney.default(0),
   bot_clicks_per_minute: ZBotClicksPerMinute,
+  unique_by: ZUniqueBy,
+  unique_window_hours: ZUniqueWindowHours,
   postback_events: ZPostbackEventEntries,
   payout_rule_sets: ZPayoutRuleSets,
 });

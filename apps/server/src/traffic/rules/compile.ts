@@ -7,8 +7,10 @@ import {
   type ConditionNode,
   type ConditionTest,
   compileCondition,
+  DEFAULT_UNIQUE_WINDOW_HOURS,
   parseConditionText,
   type StatusMap,
+  type UniqueBy,
   type UnknownStatusTreatment,
   withNetworkParameters,
   ZAffiliateNetworkForm,
@@ -114,6 +116,10 @@ export interface CompiledCampaign {
   ingestToken: string | undefined;
   /** Issue 24: more events than this from one address in a minute are a bot; 0: no limit. */
   botClicksPerMinute: number;
+  /** What makes two clicks the same visitor's (tracker campaigns; API campaigns judge leads by email). */
+  uniqueBy: UniqueBy;
+  /** A click is unique when no earlier click matched it within this long. */
+  uniqueWindowMs: number;
   /** Enabled path groups, by priority. */
   groups: readonly CompiledPathGroup[];
   /** The flow's disabled path groups, which a simulation lists as skipped (issue 25). */
@@ -385,6 +391,12 @@ export function compileRouting(rows: readonly ConfigRow[], defaultWorkspaceId: n
         costParameter: costParameters.get(form.traffic_source_external_id) ?? null,
         ingestToken: typeof body.ingest_token === 'string' ? body.ingest_token : undefined,
         botClicksPerMinute: form.bot_clicks_per_minute,
+        uniqueBy: 'unique_by' in form ? (form.unique_by as UniqueBy) : 'ip_ua',
+        uniqueWindowMs:
+          ('unique_window_hours' in form ? Number(form.unique_window_hours) : DEFAULT_UNIQUE_WINDOW_HOURS) *
+          60 *
+          60 *
+          1000,
         groups: groups ?? [],
         disabledGroups: disabledGroups.get(form.flow_external_id) ?? [],
         postbackEvents: form.postback_events.map((entry) => ({
