@@ -8,7 +8,14 @@ import { readLead } from './lead.js';
 import type { EngineParts } from './parts.js';
 import { ReadOnlyCapCounters } from './rules/caps.js';
 import type { CompiledCampaign, Side } from './rules/compile.js';
-import { conditionContext, type Decision, decide, type RoutingSubject } from './rules/routing.js';
+import {
+  conditionContext,
+  countryAllowed,
+  type Decision,
+  decide,
+  type RoutingSubject,
+  visitorCountry,
+} from './rules/routing.js';
 import { CapReader, groupChances } from './simulate-chances.js';
 import type { VisitorReading } from './visitor/context.js';
 import type { UserAgentTraits } from './visitor/user-agent.js';
@@ -171,7 +178,7 @@ async function answer(
 
   const caps = new CapReader(parts.caps, subject.now);
   const probabilities = decision.group
-    ? await groupChances(campaign, decision.group, side.offers, caps, isLead)
+    ? await groupChances(campaign, decision.group, side.offers, caps, isLead, visitorCountry(subject))
     : { paths: [], offers: [] };
   const backupChain: SimulationAnswer['backup_chain'] = [];
   const seen = new Set<string>();
@@ -185,6 +192,7 @@ async function answer(
       external_id: offer.externalId,
       name: offer.name,
       available: offer.available,
+      country_allowed: countryAllowed(offer, visitorCountry(subject)),
       remaining: Number.isFinite(remaining) ? remaining : null,
       used,
     });

@@ -50,6 +50,8 @@ export interface CompiledOffer {
   dailyCap: number;
   capTimezone: string;
   backupExternalId: string | null;
+  /** The countries the offer takes (ISO codes); null for every country. A visitor from another skips it. */
+  countries: ReadonlySet<string> | null;
   payout: number;
   currency: string;
   emailWeights: Readonly<Record<string, number>>;
@@ -327,6 +329,7 @@ export function compileRouting(rows: readonly ConfigRow[], defaultWorkspaceId: n
         dailyCap: form.daily_cap,
         capTimezone: form.cap_timezone,
         backupExternalId: form.backup_offer_external_id,
+        countries: form.countries.length > 0 ? new Set(form.countries.map((code) => code.toUpperCase())) : null,
         payout: form.payout,
         currency: form.currency,
         affiliateNetworkExternalId: form.affiliate_network_external_id ?? null,
