@@ -265,7 +265,14 @@ async function createServer(
       workspaceRoutes(api, services.workspaces);
       roleRoutes(api, services.roles);
       const targets = { allowPrivateTargets: options.config.allowPrivateTargets };
-      const configServices = configRecordRoutes(api, store.db, onConfigChange, options.config.publicUrl, targets);
+      const configServices = configRecordRoutes(
+        api,
+        store.db,
+        onConfigChange,
+        options.config.publicUrl,
+        targets,
+        (query, scope) => reports.run(query, scope),
+      );
       historyRoutes(api, new HistoryService(store.db, configServices, targets));
       referenceDataRoutes(api);
       botProtectionRoutes(api, store.db, onConfigChange);

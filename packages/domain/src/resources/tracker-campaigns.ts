@@ -19,6 +19,8 @@ export const ZTrackerCampaignForm = z.object({
   bot_clicks_per_minute: ZBotClicksPerMinute,
   unique_by: ZUniqueBy,
   unique_window_hours: ZUniqueWindowHours,
+  /** A paused campaign takes no clicks (as an archived one), and is enabled again as it was. */
+  enabled: z.boolean().default(true),
   postback_events: ZPostbackEventEntries,
   payout_rule_sets: ZPayoutRuleSets,
 });

@@ -376,7 +376,7 @@ export function compileRouting(rows: readonly ConfigRow[], defaultWorkspaceId: n
     const campaigns = new Map<string, CompiledCampaign>();
     const campaignForm = side === 'api' ? ZCampaignForm : ZTrackerCampaignForm;
     for (const { row, form, body } of parsed(kinds.campaign, campaignForm)) {
-      if (row.status !== 'active') continue;
+      if (row.status !== 'active' || form.enabled === false) continue;
       const groups = flows.get(form.flow_external_id);
       if (!groups) problems.set(`${kinds.campaign}:${row.external_id}`, 'flow not found');
       campaigns.set(row.external_id, {
