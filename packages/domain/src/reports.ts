@@ -17,6 +17,8 @@ export const REPORT_VAR_NAMES = [
   'var10',
 ] as const;
 
+export type ReportVarName = (typeof REPORT_VAR_NAMES)[number];
+
 /** Every name `group_by` accepts (one or more, comma-separated or repeated). */
 export const REPORT_GROUPS = [
   'campaign',
@@ -264,4 +266,6 @@ export interface ReportResponse {
   list: ReportRow[];
   total: number;
   totals: ReportFigures;
+  /** The traffic source's own names of the vars (`labels: { var2: "Zone" }`), where it names them. */
+  meta?: { labels: Partial<Record<ReportVarName, string>> };
 }

@@ -61,6 +61,12 @@ export function useReportFormat() {
       /** A custom metric's value (issue 20), with 2 decimals. */
       custom: (value: number): string => formats.money.format(value),
       groupName,
+      /**
+       * Group names with the traffic source's own names of the vars (a report's `meta.labels`): "Zone",
+       * not "Custom var 2".
+       */
+      groupNames: (labels: Readonly<Record<string, string>> | undefined) => (group: ReportGroup) =>
+        labels?.[group] ?? groupName(group),
       /** A day (`2026-03-01`) as "Mar 1", or "Mar 1, 2026" when `long`. */
       day,
       /**
