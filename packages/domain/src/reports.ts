@@ -83,6 +83,8 @@ export const REPORT_METRICS = [
   'roi_confirmed',
   'cr',
   'epc',
+  'cpc',
+  'cpa',
 ] as const;
 export type ReportMetric = (typeof REPORT_METRICS)[number];
 
@@ -99,6 +101,8 @@ export const MONEY_METRICS = [
   'roi',
   'roi_confirmed',
   'epc',
+  'cpc',
+  'cpa',
 ] as const satisfies readonly ReportMetric[];
 export type MoneyMetric = (typeof MONEY_METRICS)[number];
 

@@ -15,6 +15,8 @@ const HINTED: Partial<Record<ReportMetric, true>> = {
   roi_confirmed: true,
   cr: true,
   epc: true,
+  cpc: true,
+  cpa: true,
 };
 
 /**

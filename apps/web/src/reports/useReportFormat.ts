@@ -21,6 +21,8 @@ export const METRIC_KINDS: Record<ReportMetric, 'count' | 'money' | 'percent' | 
   cr: 'percent',
   // Cents and fractions of cents: two decimals would show most EPCs as 0.00.
   epc: 'perClick',
+  cpc: 'perClick',
+  cpa: 'money',
 };
 
 /** Report figures and labels in the interface language (Intl), and the group names through i18n. */
