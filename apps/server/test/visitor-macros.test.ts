@@ -46,7 +46,7 @@ forEachDatabase('visitor macros', (db: DatabaseUnderTest) => {
       ci: 'Monterey',
       d: 'desktop',
       o: 'windows',
-      b: 'chrome',
+      b: 'Chrome',
       l: 'de',
       co: '0.35',
     });
