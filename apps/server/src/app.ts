@@ -36,8 +36,14 @@ import { RedisLoginLimiter } from './auth/redis-login-limiter.js';
 import { Sessions } from './auth/sessions.js';
 import { actingWorkspace } from './auth/workspace.js';
 import type { PrimaryChannel } from './cluster/channel.js';
+import { parseWorkers } from './cluster/primary.js';
 import { SharedReportRunner } from './cluster/reports.js';
-import { PrimaryCapCounters, PrimaryLoginLimiter, primaryAccountLimits } from './cluster/shared-counts.js';
+import {
+  PrimaryCapCounters,
+  PrimaryLoginLimiter,
+  PrimaryUniqueClicks,
+  primaryAccountLimits,
+} from './cluster/shared-counts.js';
 import { startClickHouse } from './columnar/clickhouse-node.js';
 import { type Config, journalDir } from './config.js';
 import { costRoutes } from './costs/routes.js';
@@ -82,6 +88,7 @@ import { directRoutes } from './traffic/http/direct-routes.js';
 import { type FastPath, fastClickPath } from './traffic/http/fast-click.js';
 import { trafficRoutes } from './traffic/http/routes.js';
 import { RedisCapCounters } from './traffic/rules/redis-caps.js';
+import { RedisUniqueClicks } from './traffic/visitor/uniques-redis.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** Fastify's default keep-alive timeout. */
@@ -196,7 +203,12 @@ async function createServer(
   const shared = redis
     ? sharedCounts(app, redis, options.redisKeyPrefix)
     : primary
-      ? { caps: new PrimaryCapCounters(primary), loginLimiter: new PrimaryLoginLimiter(primary, 'login') }
+      ? {
+          caps: new PrimaryCapCounters(primary),
+          // One worker keeps uniqueness itself (no message a click); several share the primary's.
+          ...(parseWorkers(process.env.SWITCHYARD_WORKERS) > 1 ? { uniques: new PrimaryUniqueClicks(primary) } : {}),
+          loginLimiter: new PrimaryLoginLimiter(primary, 'login'),
+        }
       : null;
   // Config changes and live events reach the other nodes (Redis) or the primary's other workers.
   const bus = redis ? redisBus(redis) : primary ? primaryBus(primary) : null;
@@ -230,7 +242,7 @@ async function createServer(
     store.db,
     app.log,
     {
-      ...(shared ? { caps: shared.caps } : {}),
+      ...(shared ? { caps: shared.caps, ...('uniques' in shared ? { uniques: shared.uniques } : {}) } : {}),
       journal: { dir: journalDir(options.config), fsyncIntervalMs: options.config.journalFsyncMs },
       cacheDir: options.config.cacheDir,
       postbackLogDays: options.config.postbackLogDays,
@@ -428,7 +440,14 @@ async function createServer(
       domainRoutes(api, domains.service, domains.issuer);
       roleRoutes(api, services.roles);
       const targets = { allowPrivateTargets: options.config.allowPrivateTargets };
-      const configServices = configRecordRoutes(api, store.db, onConfigChange, options.config.publicUrl, targets);
+      const configServices = configRecordRoutes(
+        api,
+        store.db,
+        onConfigChange,
+        options.config.publicUrl,
+        targets,
+        (query, scope) => reports.run(query, scope),
+      );
       historyRoutes(api, new HistoryService(store.db, configServices, targets));
       referenceDataRoutes(api);
       botProtectionRoutes(api, store.db, onConfigChange);
@@ -473,6 +492,7 @@ function sharedCounts(app: FastifyInstance, redis: Redis, prefix: string | undef
   app.addHook('onClose', async () => closeRedis(redis));
   return {
     caps: new RedisCapCounters(redis, { log: app.log, prefix }),
+    uniques: new RedisUniqueClicks(redis, { log: app.log, prefix }),
     loginLimiter: new RedisLoginLimiter(redis, { log: app.log, prefix }),
   };
 }

@@ -60,11 +60,11 @@ forEachDatabase('replaying a stored click', (db) => {
   });
 
   /** A click from Great Britain in zone z1, over real HTTP (`cookie`: a returning visitor's): its id. */
-  async function click(cookie?: string): Promise<string> {
+  async function click(cookie?: string, userAgent = DESKTOP): Promise<string> {
     const response = await fetch(`${base}/c/${String(campaign.external_id)}?zone=z1`, {
       headers: {
         'x-forwarded-for': GB_IP,
-        'user-agent': DESKTOP,
+        'user-agent': userAgent,
         'accept-language': 'en-GB,en;q=0.9',
         referer: 'https://www.news.example/story',
         ...(cookie ? { cookie } : {}),
@@ -120,10 +120,12 @@ forEachDatabase('replaying a stored click', (db) => {
   });
 
   it("replays a returning visitor's click as not unique, as it was routed", async () => {
-    const first = (await replay(await click())).json<ClickReplay>();
+    // Uniqueness is by address and user agent unless the campaign says otherwise: an agent of its own.
+    const returning = `${DESKTOP} Returning/1`;
+    const first = (await replay(await click(undefined, returning))).json<ClickReplay>();
     expect(first.click.is_unique).toBe(true);
     expect(first.replay?.context.fields.isUnique).toBe('true');
-    const again = (await replay(await click('sy_seen=1'))).json<ClickReplay>();
+    const again = (await replay(await click(undefined, returning))).json<ClickReplay>();
     expect(again.click.is_unique).toBe(false);
     expect(again.replay?.context.fields.isUnique).toBe('false');
   });

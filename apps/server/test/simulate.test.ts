@@ -204,8 +204,22 @@ forEachDatabase('simulating a visitor', (db) => {
     const after = await simulated(MATCHING, id);
     expect(after).toMatchObject({ reason: 'backup_offer', offer: { external_id: fallback.external_id } });
     expect(after.backup_chain).toEqual([
-      { external_id: capped.external_id, name: capped.name, available: true, remaining: 0, used: false },
-      { external_id: fallback.external_id, name: fallback.name, available: true, remaining: null, used: true },
+      {
+        external_id: capped.external_id,
+        name: capped.name,
+        available: true,
+        country_allowed: true,
+        remaining: 0,
+        used: false,
+      },
+      {
+        external_id: fallback.external_id,
+        name: fallback.name,
+        available: true,
+        country_allowed: true,
+        remaining: null,
+        used: true,
+      },
     ]);
     expect(after.probabilities.offers).toEqual([{ external_id: fallback.external_id, name: fallback.name, chance: 1 }]);
   });

@@ -157,9 +157,11 @@ forEachDatabase('tracker clicks over HTTP', (db) => {
     const rows = await clickRows(ids);
     expect(rows).toHaveLength(2);
     const [a, b] = ids.map((id) => rows.find((row) => row.click_id === id)!);
-    const { click_id: _a, ...fromHttp } = a!;
-    const { click_id: _b, ...fromInject } = b!;
+    const { click_id: _a, is_unique: uniqueHttp, ...fromHttp } = a!;
+    const { click_id: _b, is_unique: uniqueInject, ...fromInject } = b!;
     expect(fromHttp).toEqual(fromInject);
+    // The same address and agent a moment later: the second click is not unique (unique_by ip_ua).
+    expect([uniqueHttp, uniqueInject]).toEqual([1, 0]);
     expect(fromHttp).toMatchObject({
       campaign_external_id: campaign.external_id,
       path_group_id: 'g-gb',

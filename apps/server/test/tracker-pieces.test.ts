@@ -200,7 +200,7 @@ describe('visitor cookies', () => {
     expect(first.cookies.map((cookie) => cookie.split('=')[0])).toEqual(['sy_vid', 'sy_seen']);
     expect(first.cookies[1]).toContain('Path=/c/camp;');
     const again = identifyVisitor(`sy_vid=${first.id}; sy_seen=1`, 'camp');
-    expect(again).toEqual({ id: first.id, unique: false, cookies: [] });
+    expect(again).toEqual({ id: first.id, cookieId: first.id, unique: false, cookies: [] });
     expect(identifyVisitor('sy_vid=<script>', 'camp').id).not.toBe('<script>');
   });
 });

@@ -50,3 +50,18 @@ describe('postbackUrlFor', () => {
     );
   });
 });
+
+describe('postback URLs with macros in the network’s own delimiters', () => {
+  it('writes a macro given as #S1# as it is, and a bare name in braces', () => {
+    const url = postbackUrlFor('switchyard', 'https://t.example/KEY/postback', {
+      click_id: '#S1#',
+      payout: '#RATE#',
+      status: '',
+      txid: 'txid',
+    });
+    expect(url).toContain('=#S1#');
+    expect(url).toContain('=#RATE#');
+    expect(url).toContain('={txid}');
+    expect(url).not.toContain('{#');
+  });
+});

@@ -106,7 +106,8 @@ export function postbackUrlFor(format: PostbackFormat, postbackUrl: string, name
   const query = shape.parameters
     .map(([parameter, value]) => {
       const name = macroName(names, value);
-      return name ? `${parameter}={${name}}` : '';
+      // A name given with its own delimiters (MaxBounty's `#S1#`, `[sub1]`, `%sub1%`) is the network's macro as it is.
+      return name ? `${parameter}=${/^[#[%{$].*[#\]%}]$/.test(name) ? name : `{${name}}`}` : '';
     })
     .filter(Boolean)
     .join('&');

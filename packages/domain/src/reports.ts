@@ -17,6 +17,8 @@ export const REPORT_VAR_NAMES = [
   'var10',
 ] as const;
 
+export type ReportVarName = (typeof REPORT_VAR_NAMES)[number];
+
 /** Every name `group_by` accepts (one or more, comma-separated or repeated). */
 export const REPORT_GROUPS = [
   'campaign',
@@ -81,6 +83,8 @@ export const REPORT_METRICS = [
   'roi_confirmed',
   'cr',
   'epc',
+  'cpc',
+  'cpa',
 ] as const;
 export type ReportMetric = (typeof REPORT_METRICS)[number];
 
@@ -97,6 +101,8 @@ export const MONEY_METRICS = [
   'roi',
   'roi_confirmed',
   'epc',
+  'cpc',
+  'cpa',
 ] as const satisfies readonly ReportMetric[];
 export type MoneyMetric = (typeof MONEY_METRICS)[number];
 
@@ -264,4 +270,6 @@ export interface ReportResponse {
   list: ReportRow[];
   total: number;
   totals: ReportFigures;
+  /** The traffic source's own names of the vars (`labels: { var2: "Zone" }`), where it names them. */
+  meta?: { labels: Partial<Record<ReportVarName, string>> };
 }

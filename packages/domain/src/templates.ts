@@ -50,11 +50,86 @@ function source(
   postbackUrl: string,
   costParameter = '',
 ): TrafficSourceTemplate {
-  return { key, form: { name, parameters: parameters(...rows), cost_parameter: costParameter }, postbackUrl };
+  return {
+    key,
+    // A source that passes each click's cost is billed by it: its campaigns start on the Auto model.
+    form: {
+      name,
+      parameters: parameters(...rows),
+      cost_parameter: costParameter,
+      ...(costParameter ? { cost_model: 'Auto' as const } : {}),
+    },
+    postbackUrl,
+  };
 }
 
 /** Alphabetical, as the select lists them. */
 export const TRAFFIC_SOURCE_TEMPLATES: readonly TrafficSourceTemplate[] = [
+  source(
+    'adcash',
+    'Adcash',
+    [
+      ['Click ID', 'clickid', '[clickid]'],
+      ['Zone', 'zone_id', '[zone]'],
+      ['Campaign', 'campaign_id', '[campaign]'],
+      ['Country', 'country', '[country]'],
+      ['Cost', 'cost', '[cpm]'],
+    ],
+    'https://www.pixelhere.com/et/event.php?advertiser=YOUR_ID&cid={var1}&id=YOUR_EVENT&value={payout}',
+    'cost',
+  ),
+  source(
+    'adsterra',
+    'Adsterra',
+    [
+      ['Click ID', 'subid', '{SUBID}'],
+      ['Placement', 'placement_id', '{PLACEMENT_ID}'],
+      ['Campaign', 'campaign_id', '{CAMPAIGN_ID}'],
+      ['Country', 'country', '{COUNTRY}'],
+      ['Cost', 'cost', '{CPM}'],
+    ],
+    'https://www.adsterratools.com/postback/?key=YOUR_KEY&subid={var1}&revenue={payout}',
+    'cost',
+  ),
+  source(
+    'bing-ads',
+    'Microsoft Advertising (Bing)',
+    [
+      ['Click ID (msclkid)', 'msclkid', '{msclkid}'],
+      ['Campaign', 'campaign_id', '{CampaignId}'],
+      ['Ad group', 'adgroup_id', '{AdGroupId}'],
+      ['Keyword', 'keyword', '{keyword}'],
+      ['Device', 'device', '{Device}'],
+    ],
+    // Microsoft Advertising takes conversions through its UET tag or offline import.
+    '',
+  ),
+  source(
+    'clickadu',
+    'Clickadu',
+    [
+      ['Click ID', 'clickid', '{SUBID}'],
+      ['Zone', 'zone_id', '{ZONEID}'],
+      ['Campaign', 'campaign_id', '{CAMPAIGNID}'],
+      ['Country', 'country', '{COUNTRY}'],
+      ['Cost', 'cost', '{PRICE}'],
+    ],
+    'https://ad.clickadu.com/conversion.php?aid=YOUR_ID&pid=YOUR_PID&tid={var1}&revenue={payout}',
+    'cost',
+  ),
+  source(
+    'evadav',
+    'EvaDav',
+    [
+      ['Click ID', 'clickid', '{clickid}'],
+      ['Zone', 'zone_id', '{zoneid}'],
+      ['Campaign', 'campaign_id', '{campaignid}'],
+      ['Creative', 'creative_id', '{creativeid}'],
+      ['Cost', 'cost', '{cpc}'],
+    ],
+    'https://evadav.com/phpcounter/s2s?clickid={var1}&payout={payout}',
+    'cost',
+  ),
   source(
     'exoclick',
     'ExoClick',
@@ -86,6 +161,32 @@ export const TRAFFIC_SOURCE_TEMPLATES: readonly TrafficSourceTemplate[] = [
     ],
     // Conversions go back to Google Ads by offline import, not by a postback URL.
     '',
+  ),
+  source(
+    'hilltopads',
+    'HilltopAds',
+    [
+      ['Click ID', 'clickid', '{{visitor_id}}'],
+      ['Zone', 'zone_id', '{{zone_id}}'],
+      ['Campaign', 'campaign_id', '{{campaign_id}}'],
+      ['Country', 'country', '{{country}}'],
+      ['Cost', 'cost', '{{cost}}'],
+    ],
+    'https://hilltopads.com/api/conversion?key=YOUR_KEY&visitor_id={var1}&payout={payout}',
+    'cost',
+  ),
+  source(
+    'kadam',
+    'Kadam',
+    [
+      ['Click ID', 'clickid', '[CLICK_ID]'],
+      ['Site', 'site_id', '[SITE_ID]'],
+      ['Campaign', 'campaign_id', '[CAMPAIGN_ID]'],
+      ['Ad', 'ad_id', '[AD_ID]'],
+      ['Cost', 'cost', '[PRICE]'],
+    ],
+    'https://kadam.net/api/conversion?click_id={var1}&payout={payout}',
+    'cost',
   ),
   source(
     'meta',
@@ -171,6 +272,18 @@ export const TRAFFIC_SOURCE_TEMPLATES: readonly TrafficSourceTemplate[] = [
     'cost',
   ),
   source(
+    'snapchat',
+    'Snapchat Ads',
+    [
+      ['Click ID', 'sc_click_id', '{{click_id}}'],
+      ['Campaign', 'campaign_id', '{{campaign.id}}'],
+      ['Ad set', 'adset_id', '{{adSet.id}}'],
+      ['Ad', 'ad_id', '{{ad.id}}'],
+    ],
+    // Snapchat takes conversions through its Conversions API.
+    '',
+  ),
+  source(
     'taboola',
     'Taboola',
     [
@@ -252,11 +365,29 @@ export const AFFILIATE_NETWORK_TEMPLATES: readonly AffiliateNetworkTemplate[] = 
     status: 'status',
     txid: 'trans_id',
   }),
+  network('admitad', 'Admitad', 'subid={clickid}', {
+    click_id: 'subid',
+    payout: 'payment_sum',
+    status: 'payment_status',
+    txid: 'order_id',
+  }),
   network('affise', 'Affise (networks on Affise)', 'sub1={clickid}', {
     click_id: 'sub1',
     payout: 'sum',
     status: 'status',
     txid: 'transactionid',
+  }),
+  network('cake', 'CAKE (networks on CAKE)', 's2={clickid}', {
+    click_id: '#s2#',
+    payout: '#price#',
+    status: '',
+    txid: '#tid#',
+  }),
+  network('clickdealer', 'ClickDealer', 's2={clickid}', {
+    click_id: '#s2#',
+    payout: '#price#',
+    status: '',
+    txid: '#tid#',
   }),
   network('cpalead', 'CPAlead', 'subid={clickid}', {
     click_id: 'subid',
@@ -276,7 +407,19 @@ export const AFFILIATE_NETWORK_TEMPLATES: readonly AffiliateNetworkTemplate[] = 
     status: '',
     txid: 'transaction_id',
   }),
+  network('dr-cash', 'Dr.Cash', 'sub1={clickid}', {
+    click_id: 'sub1',
+    payout: 'payout',
+    status: 'status',
+    txid: 'uuid',
+  }),
   network('everad', 'Everad', 'sid5={clickid}', { click_id: 'sid5', payout: 'payout', status: 'status', txid: '' }),
+  network('everflow', 'Everflow (networks on Everflow)', 'sub1={clickid}', {
+    click_id: 'sub1',
+    payout: 'payout_amount',
+    status: '',
+    txid: 'transaction_id',
+  }),
   network('kma', 'KMA.biz', 'data1={clickid}', { click_id: 'data1', payout: 'sum', status: 'status', txid: 'orderid' }),
   network('leads-su', 'Leads.su', 'aff_sub={clickid}', {
     click_id: 'aff_sub',
@@ -289,5 +432,35 @@ export const AFFILIATE_NETWORK_TEMPLATES: readonly AffiliateNetworkTemplate[] = 
     payout: 'sum',
     status: 'status',
     txid: '',
+  }),
+  network('maxbounty', 'MaxBounty', 's1={clickid}', {
+    click_id: '#S1#',
+    payout: '#RATE#',
+    status: '',
+    txid: '#LEADID#',
+  }),
+  network('mylead', 'MyLead', 'ml_sub1={clickid}', {
+    click_id: 'ml_sub1',
+    payout: 'payout',
+    status: 'status',
+    txid: 'transaction_id',
+  }),
+  network('shakes', 'Shakes.pro', 'sub1={clickid}', {
+    click_id: 'sub1',
+    payout: 'payout',
+    status: 'status',
+    txid: 'order_id',
+  }),
+  network('terraleads', 'Terra Leads', 'sub_id={clickid}', {
+    click_id: 'sub_id',
+    payout: 'payout',
+    status: 'status',
+    txid: 'lead_id',
+  }),
+  network('tune', 'TUNE / HasOffers (networks on TUNE)', 'aff_sub={clickid}', {
+    click_id: 'aff_sub',
+    payout: 'payout',
+    status: '',
+    txid: 'transaction_id',
   }),
 ];

@@ -13,7 +13,10 @@ export type PrimaryCall =
       method: LimiterMethod;
       args: unknown[];
     }
-  | { op: 'report'; query: TReportQuery; scope: ReportScope };
+  | { op: 'report'; query: TReportQuery; scope: ReportScope }
+  | { op: 'uniques'; method: UniqueMethod; args: unknown[] };
+
+export type UniqueMethod = 'note' | 'wouldBe' | 'warm' | 'needsWarming' | 'warmed';
 
 export type CapMethod = 'tryTake' | 'release' | 'add' | 'warm' | 'count' | 'remaining';
 export type LimiterMethod = 'retryAfterMs' | 'recordFailure' | 'reserve' | 'release';

@@ -15,6 +15,7 @@ import pino from 'pino';
 import { InMemoryLoginLimiter } from '../auth/login-limiter.js';
 import { type Config, databaseDialect } from '../config.js';
 import { InProcessCapCounters } from '../traffic/rules/caps.js';
+import { InMemoryUniqueClicks } from '../traffic/visitor/uniques.js';
 import { type Batch, isBatch, isToPrimary, type PrimaryCall, type ToPrimary, type ToWorker } from './messages.js';
 
 /** The primary's process id is written here, in the data directory (`npm run reload` reads it). */
@@ -88,6 +89,8 @@ export async function runPrimary(config: Config, count: number): Promise<void> {
 class Primary {
   private readonly running = new Map<number, Running>();
   private readonly caps = new InProcessCapCounters();
+  /** Whether a click is unique, when several workers serve one campaign's clicks. */
+  private readonly uniques = new InMemoryUniqueClicks();
   private readonly limiters = new Map<string, InMemoryLoginLimiter>();
   /** On SQLite, the one worker running the report reader, and reports waiting for one. */
   private readonly sharedReports: boolean;
@@ -292,7 +295,12 @@ class Primary {
     }
     let result: Promise<unknown>;
     try {
-      result = call.op === 'caps' ? this.capCall(call) : this.limiterCall(call);
+      result =
+        call.op === 'caps'
+          ? this.capCall(call)
+          : call.op === 'uniques'
+            ? this.uniqueCall(call)
+            : this.limiterCall(call);
     } catch (error) {
       result = Promise.reject(error);
     }
@@ -301,6 +309,22 @@ class Primary {
       (value) => this.answer(worker, id, { value: value === Number.POSITIVE_INFINITY ? null : value }),
       (error: unknown) => this.answer(worker, id, { error: error instanceof Error ? error.message : String(error) }),
     );
+  }
+
+  private uniqueCall(call: Extract<PrimaryCall, { op: 'uniques' }>): Promise<unknown> {
+    const [keys, now, windowMs] = call.args as [number[], number, number];
+    switch (call.method) {
+      case 'note':
+        return Promise.resolve(this.uniques.note(keys, now, windowMs));
+      case 'wouldBe':
+        return Promise.resolve(this.uniques.wouldBe(keys, now, windowMs));
+      case 'warm':
+        return this.uniques.warm(call.args[0] as { keys: number[]; at: number }[]);
+      case 'needsWarming':
+        return this.uniques.needsWarming();
+      default:
+        return this.uniques.warmed();
+    }
   }
 
   private capCall(call: Extract<PrimaryCall, { op: 'caps' }>): Promise<unknown> {

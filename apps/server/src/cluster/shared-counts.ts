@@ -5,8 +5,9 @@ import { ACCOUNT_REQUEST_WINDOW_MS, ACCOUNT_REQUESTS_PER_EMAIL, ACCOUNT_REQUESTS
 import { AccountLimits } from '../api/accounts/limits.js';
 import type { LoginAttempt, LoginLimiter, LoginLimiterOptions, Reservation } from '../auth/login-limiter.js';
 import type { CapCounters } from '../traffic/rules/caps.js';
+import type { UniqueClicks } from '../traffic/visitor/uniques.js';
 import type { PrimaryChannel } from './channel.js';
-import type { CapMethod, LimiterMethod } from './messages.js';
+import type { CapMethod, LimiterMethod, UniqueMethod } from './messages.js';
 
 /**
  * Daily caps counted by the primary. When it does not answer (it is gone) caps fail closed, as Redis's
@@ -88,4 +89,36 @@ export function primaryAccountLimits(primary: PrimaryChannel): AccountLimits {
     new PrimaryLoginLimiter(primary, 'account-ip', { ...options, maxFailures: ACCOUNT_REQUESTS_PER_IP }),
     new PrimaryLoginLimiter(primary, 'account-email', { ...options, maxFailures: ACCOUNT_REQUESTS_PER_EMAIL }),
   );
+}
+
+/**
+ * Whether a click is unique, decided by the primary for every worker (several workers, no Redis). A primary
+ * that does not answer leaves the worker to judge alone: the click counts as unique.
+ */
+export class PrimaryUniqueClicks implements UniqueClicks {
+  constructor(private readonly primary: PrimaryChannel) {}
+
+  note(keys: readonly number[], now: number, windowMs: number): Promise<boolean> {
+    return this.ask<boolean>('note', [keys, now, windowMs]).catch(() => true);
+  }
+
+  wouldBe(keys: readonly number[], now: number, windowMs: number): Promise<boolean> {
+    return this.ask<boolean>('wouldBe', [keys, now, windowMs]).catch(() => true);
+  }
+
+  warm(entries: readonly { keys: readonly number[]; at: number; windowMs: number }[], now: number): Promise<void> {
+    return this.ask<void>('warm', [entries, now]);
+  }
+
+  needsWarming(): Promise<boolean> {
+    return this.ask<boolean>('needsWarming', []);
+  }
+
+  warmed(): Promise<void> {
+    return this.ask<void>('warmed', []);
+  }
+
+  private ask<T>(method: UniqueMethod, args: unknown[]): Promise<T> {
+    return this.primary.call<T>({ op: 'uniques', method, args });
+  }
 }

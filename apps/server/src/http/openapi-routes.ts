@@ -2,6 +2,8 @@
 // domain's zod schemas. Resource routes are described from the registry (a record's answer is its form's
 // fields as kept, with its id and status); every other route is named in ROUTE_SCHEMAS.
 import {
+  LIST_STATS_FIGURES,
+  LIST_STATS_GROUPS,
   RESOURCES,
   type ResourceDefinition,
   ZAcceptInviteForm,
@@ -13,6 +15,8 @@ import {
   ZBackupMade,
   ZBotProtectionForm,
   ZBotProtectionSettings,
+  ZBulkAnswer,
+  ZBulkRequest,
   ZCertificateUpload,
   ZChannel,
   ZChannelForm,
@@ -47,6 +51,7 @@ import {
   ZLeadEventList,
   ZLeadReplay,
   ZListQuery,
+  ZListStatsQuery,
   ZLoginForm,
   ZLoginResponse,
   ZMeAnswer,
@@ -261,6 +266,15 @@ export function recordSchema(definition: ResourceDefinition): JsonSchema {
   };
 }
 
+/** A listed record with `?stats=<period>`: its figures for the period. */
+function withStats(record: JsonSchema): JsonSchema {
+  const stats = {
+    type: 'object',
+    properties: Object.fromEntries(LIST_STATS_FIGURES.map((name) => [name, { type: 'number' }])),
+  };
+  return { ...record, properties: { ...(record.properties as Record<string, unknown>), stats } };
+}
+
 function listSchema(item: JsonSchema): JsonSchema {
   return {
     type: 'object',
@@ -287,7 +301,11 @@ export function resourceSchemas(): Map<string, RouteSchemas> {
     const base = `/api/${definition.apiPath}`;
     const own = OWN_RECORDS[definition.name];
     const record = own ? jsonSchema(own, 'output') : recordSchema(definition);
-    schemas.set(`GET ${base}`, { query: ZListQuery, response: listSchema(record) });
+    const statsGroup = LIST_STATS_GROUPS[definition.name];
+    schemas.set(`GET ${base}`, {
+      query: statsGroup ? ZListQuery.extend(ZListStatsQuery.shape) : ZListQuery,
+      response: listSchema(statsGroup ? withStats(record) : record),
+    });
     schemas.set(`GET ${base}/{id}`, { response: record });
     if (definition.form) schemas.set(`POST ${base}`, { body: definition.form, response: record, status: 201 });
     const update = definition.updateForm ?? definition.form;
@@ -296,6 +314,7 @@ export function resourceSchemas(): Map<string, RouteSchemas> {
     schemas.set(`PUT ${base}/{id}/restore`, { response: record });
     schemas.set(`GET ${base}/{id}/usage`, { response: ZRecordUsage });
     schemas.set(`POST ${base}/{id}/clone`, { response: record, status: 201 });
+    if (!own) schemas.set(`POST ${base}/bulk`, { body: ZBulkRequest, response: ZBulkAnswer });
     if (definition.withChainApiPath) {
       schemas.set(`GET /api/${definition.withChainApiPath}`, { query: ZListQuery, response: listSchema(record) });
     }

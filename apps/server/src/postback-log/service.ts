@@ -26,6 +26,7 @@ import type { ExpressionBuilder, Kysely } from 'kysely';
 import { nextDay, startOfLocalDay } from '../reports/time.js';
 import type { Database } from '../store/schema.js';
 import { type Scope, scopeCondition } from '../store/scope.js';
+import { PAYOUT_PARAMETERS, paramsOf } from '../traffic/rules/postback-rules.js';
 
 /** The config kinds a logged campaign can be: tracker campaigns take clicks, API campaigns leads. */
 const TRACKER_CAMPAIGNS = 'tracker-campaigns';
@@ -244,6 +245,7 @@ export class PostbackLogService {
         txid: row.txid,
         ip: row.ip,
         raw: parseRaw(row.raw),
+        sent: networkSaid(parseRaw(row.raw)),
         conversion: row.conversion_id
           ? {
               conversion_id: row.conversion_id,
@@ -390,4 +392,19 @@ export class PostbackLogService {
     });
     return { list, total: Number(count.total) };
   }
+}
+
+/** The status, payout and currency a logged postback carried, read with the postback's own aliases. */
+function networkSaid(raw: Record<string, string>): {
+  status: string | null;
+  payout: string | null;
+  currency: string | null;
+} {
+  const params = paramsOf(raw);
+  const payoutName = PAYOUT_PARAMETERS.find((name) => raw[name] !== undefined && raw[name] !== '');
+  return {
+    status: params.status ?? null,
+    payout: payoutName === undefined ? null : (raw[payoutName] ?? null),
+    currency: params.currency ?? null,
+  };
 }

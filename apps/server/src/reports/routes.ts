@@ -9,6 +9,7 @@ import type { Database } from '../store/schema.js';
 import { customMetricsOf, definitionsOf } from './custom-metrics.js';
 import { refuseMoneyOrder, seesMoney, withoutMoney } from './money.js';
 import type { ReportRunner } from './runner.js';
+import { varLabels } from './var-labels.js';
 
 /** §7.5 `GET /api/reports`; §6: tracker/reports/get, and tracker/reports/money for its money figures. */
 export function reportRoutes(app: FastifyInstance, reports: ReportRunner, db: Kysely<Database>): void {
@@ -23,10 +24,15 @@ export function reportRoutes(app: FastifyInstance, reports: ReportRunner, db: Ky
     }
     // Issue 19: only the acting workspace's events.
     const scope = { workspaceId, metrics: definitionsOf(metrics) };
-    if (seesMoney(actor)) return reports.run(query, scope);
+    const meta = async () => ({ labels: await varLabels(db, workspaceId, query.filters) });
+    if (seesMoney(actor)) {
+      const [answer, about] = await Promise.all([reports.run(query, scope), meta()]);
+      return { ...answer, meta: about };
+    }
     // Issue 19: without the money permission, no money figure in the answer nor in its order.
     const moneyKeys = metrics.filter((metric) => metric.money).map((metric) => metric.key);
     refuseMoneyOrder(query, moneyKeys);
-    return withoutMoney(await reports.run(query, scope), moneyKeys);
+    const [answer, about] = await Promise.all([reports.run(query, scope), meta()]);
+    return { ...withoutMoney(answer, moneyKeys), meta: about };
   });
 }

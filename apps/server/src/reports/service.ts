@@ -21,7 +21,9 @@
 // - roi: profit / cost × 100;
 // - roi_confirmed: (revenue_confirmed − cost) / cost × 100;
 // - cr: conversions / (clicks + leads) × 100 — a campaign has clicks (tracker) or leads (API), not both;
-// - epc: revenue / (clicks + leads).
+// - epc: revenue / (clicks + leads);
+// - cpc: cost / (clicks + leads);
+// - cpa: cost / conversions.
 // Conversions are counted, in the state they are in now, at their click's (or lead's) time (event_at) —
 // the default, as the traffic source bills the click — or with `attribution=postback` at their first
 // postback's (created_at), as the network's own statistics count them; clicks and leads at theirs.
@@ -147,6 +149,8 @@ export function figures(summed: Counts): ReportFigures {
     roi_confirmed: round(ratio(profitConfirmed, cost) * 100),
     cr: round(ratio(counts.conversions, entries) * 100),
     epc: round(ratio(revenue, entries)),
+    cpc: round(ratio(cost, entries)),
+    cpa: round(ratio(cost, counts.conversions)),
   };
 }
 

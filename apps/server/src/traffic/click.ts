@@ -12,7 +12,8 @@ import { decide } from './rules/routing.js';
 import { readVisitor, visitorFields } from './visitor/context.js';
 import { isoTime } from './visitor/iso-time.js';
 import { pastRateLimit } from './visitor/rates.js';
-import { identifyVisitor, newEventId } from './visitor/visitor.js';
+import { uniqueKeys } from './visitor/uniques.js';
+import { identifyVisitor, newEventId, type Visitor } from './visitor/visitor.js';
 
 /** What a click request brings. */
 export interface ClickRequest {
@@ -81,6 +82,9 @@ export async function routeClick(
     record,
   );
   if (tooLong) return { kind: 'too-long', ...tooLong };
+  let unique = clickUniqueness(parts, campaign, visitor, request.ip, userAgent, now.getTime(), record);
+  if (typeof unique !== 'boolean') unique = await unique;
+  fields.isUnique = unique ? 'true' : 'false';
   const { cost, flag: costFlag } = clickCost(campaign, request.query);
   const decision = await decide(
     snapshot,
@@ -105,7 +109,7 @@ export async function routeClick(
     offer_external_id: decision.offer?.externalId ?? null,
     traffic_source_external_id: campaign.trafficSourceExternalId,
     visitor_id: visitor.id,
-    is_unique: visitor.unique ? 1 : 0,
+    is_unique: unique ? 1 : 0,
     ip: request.ip || null,
     country: reading.country ?? null,
     device: traits.device,
@@ -241,7 +245,7 @@ export function readClick(
   if (countRate && pastRateLimit(parts.clickRates, campaign, request.ip, now.getTime()))
     reading.botReason ??= 'click_rate';
   const { vars, externalClickId, tooLong: longVar } = clickVars(campaign, request.query);
-  const visitor = identifyVisitor(request.cookieHeader, campaign.externalId);
+  const visitor = identifyVisitor(request.cookieHeader, campaign.externalId, campaign.uniqueWindowMs / 1000);
   const fields = visitorFields(reading, input, visitor.unique);
   fields.campaignId = campaign.externalId;
   const tooLong =
@@ -252,6 +256,34 @@ export function readClick(
         ? { field: 'referer', limit: CLICK_TEXT_LIMITS.referrer }
         : undefined);
   return { traits, userAgent, reading, vars, externalClickId, visitor, fields, tooLong };
+}
+
+/**
+ * Whether the click is its visitor's first on the campaign within the campaign's window, matched as its
+ * `unique_by` says; `note` false only looks (a HEAD request, a simulation). In memory the answer is
+ * immediate, so no promise is made for it on the click's path.
+ */
+export function clickUniqueness(
+  parts: EngineParts,
+  campaign: CompiledCampaign,
+  visitor: Visitor,
+  ip: string,
+  userAgent: string,
+  now: number,
+  note: boolean,
+): boolean | Promise<boolean> {
+  const keys = uniqueKeys(campaign.externalId, campaign.uniqueBy, {
+    cookieId: visitor.cookieId,
+    visitorId: visitor.id,
+    ip,
+    userAgent,
+  });
+  // The campaign's own uniqueness cookie is evidence too where cookies count.
+  const cookieSeen = !visitor.unique && (campaign.uniqueBy === 'cookie' || campaign.uniqueBy === 'cookie_or_ip_ua');
+  if (!note) return cookieSeen ? false : parts.uniques.wouldBe(keys, now, campaign.uniqueWindowMs);
+  const answer = parts.uniques.note(keys, now, campaign.uniqueWindowMs);
+  if (!cookieSeen) return answer;
+  return typeof answer === 'boolean' ? false : answer.then(() => false);
 }
 
 function firstValue(value: unknown): string | undefined {

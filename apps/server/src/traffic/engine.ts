@@ -39,8 +39,9 @@ import type { Random } from './rules/weighted.js';
 import { simulate } from './simulate.js';
 import { loadNetworks } from './visitor/networks.js';
 import { ClickRates, LeadUniques } from './visitor/rates.js';
+import { InMemoryUniqueClicks, type UniqueClicks } from './visitor/uniques.js';
 import { UserAgentCache } from './visitor/user-agent.js';
-import { warmUpCaps } from './warm-up.js';
+import { warmUpCaps, warmUpUniques } from './warm-up.js';
 
 export type { ClickAnswer, ClickRequest, EngineLog, LeadAnswer, PostbackAnswer, PostbackRequest };
 
@@ -54,6 +55,8 @@ export interface JournalSettings {
 export interface EngineOptions {
   random?: Random;
   caps?: CapCounters;
+  /** Click uniqueness; in this process unless replaced (Redis shares it between nodes). */
+  uniques?: UniqueClicks;
   now?: () => Date;
   events?: Omit<EventWriterOptions, 'log' | 'journal'>;
   /** The event journal; without it an answered event lives only in memory until it is written. */
@@ -125,6 +128,7 @@ export class TrafficEngine {
       bots: { datacenterAsns: datacenterSet(defaultBotProtection()) },
       clickRates: new ClickRates(),
       leadUniques: new LeadUniques(),
+      uniques: options.uniques ?? new InMemoryUniqueClicks(),
       refusals: new RefusalLog(),
       log,
     };
@@ -149,6 +153,8 @@ export class TrafficEngine {
     await this.replayJournal();
     await this.recompile();
     await warmUpCaps(this.parts);
+    const uniques = await warmUpUniques(this.parts);
+    if (uniques > 0) this.parts.log.info({ clicks: uniques }, 'click uniqueness warmed from the stored clicks');
     this.parts.outbound.start();
     await this.prunePostbackLog();
     this.pruneTimer = setInterval(() => {
@@ -172,6 +178,8 @@ export class TrafficEngine {
   async resync(): Promise<void> {
     await this.recompile();
     await warmUpCaps(this.parts);
+    // A shared store that lost its keys is warmed again; one that kept them says so.
+    await warmUpUniques(this.parts);
   }
 
   /** How many events an offer's daily cap has taken today, in the cap's time zone (the cap monitor). */
@@ -351,6 +359,12 @@ export class TrafficEngine {
             liveWeights,
           });
           this.parts.bots = { datacenterAsns: datacenterSet(bots) };
+          if (this.parts.uniques instanceof InMemoryUniqueClicks) {
+            let longest = 0;
+            for (const campaign of this.parts.snapshot.tracker.campaigns.values())
+              longest = Math.max(longest, campaign.uniqueWindowMs);
+            this.parts.uniques.retainMs = longest;
+          }
           for (const [record, problem] of this.parts.snapshot.problems) {
             this.parts.log.warn({ record, problem }, 'config record not used for routing');
           }

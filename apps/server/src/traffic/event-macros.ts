@@ -10,6 +10,16 @@ export function macroValues(
   row: Pick<NewTrackerClick, 'campaign_external_id' | 'offer_external_id' | 'country' | 'subaff'> & {
     lander_external_id?: string | null;
     external_click_id?: string | null;
+    // What was read off the visitor, where the event has it (a click's and a stored lead's rows do).
+    region?: string | null;
+    city?: string | null;
+    isp?: string | null;
+    device?: string | null;
+    platform?: string | null;
+    browser?: string | null;
+    language?: string | null;
+    /** A click's cost as stored (Contract macros: `{cost}`). */
+    cost?: number | string | null;
   },
   clickId: string,
   leadId: string | undefined,
@@ -24,6 +34,14 @@ export function macroValues(
     country: row.country,
     subaff: row.subaff,
     external_id: row.external_click_id ?? vars.external_id,
+    region: row.region,
+    city: row.city,
+    isp: row.isp,
+    device: row.device,
+    os: row.platform,
+    browser: row.browser,
+    language: row.language,
+    cost: row.cost === null || row.cost === undefined ? undefined : Number(row.cost),
   };
 }
 

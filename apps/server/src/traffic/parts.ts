@@ -10,6 +10,7 @@ import type { RoutingSnapshot } from './rules/compile.js';
 import type { Random } from './rules/weighted.js';
 import type { BotPolicy } from './visitor/context.js';
 import type { ClickRates, LeadUniques } from './visitor/rates.js';
+import type { UniqueClicks } from './visitor/uniques.js';
 import type { UserAgentCache } from './visitor/user-agent.js';
 import { eventIdTime } from './visitor/visitor.js';
 
@@ -39,6 +40,8 @@ export interface EngineParts {
   bots: BotPolicy;
   readonly clickRates: ClickRates;
   readonly leadUniques: LeadUniques;
+  /** Whether a click is its visitor's first on the campaign within the campaign's window. */
+  readonly uniques: UniqueClicks;
   readonly log: EngineLog;
 }
 

@@ -119,8 +119,13 @@ export async function takePostback(parts: EngineParts, request: PostbackRequest)
   if (imported) workspace = caller.workspace;
   else if (caller.key === undefined) {
     return refuseCaller('refused_key', 'The postback URL has no key: use the URL shown on the affiliate network.');
-  } else workspace = await parts.store.workspaceByKey(caller.key);
-  if (!workspace) return refuseCaller('refused_key', 'The postback key is not one of this tracker.');
+  } else workspace = caller.key === '' ? undefined : await parts.store.workspaceByKey(caller.key);
+  if (!workspace) {
+    return refuseCaller(
+      'refused_key',
+      "Wrong postback key: it is not one of this tracker's. Use the URL shown on the affiliate network.",
+    );
+  }
   base.workspace_id = workspace.id;
 
   if (params.tooLong) {

@@ -5,7 +5,7 @@
 import type { SimulationAnswer } from '@switchyard/domain';
 import { type CapCounters, dayIn, offerCapKey, pathPostbacksCapKey, pathRegsCapKey } from './rules/caps.js';
 import type { CompiledCampaign, CompiledOffer, CompiledPathGroup } from './rules/compile.js';
-import { PATH_CAP_TIMEZONE } from './rules/routing.js';
+import { countryAllowed, PATH_CAP_TIMEZONE } from './rules/routing.js';
 
 type CapLine = SimulationAnswer['caps'][number];
 type PathChances = SimulationAnswer['probabilities']['paths'][number];
@@ -64,6 +64,7 @@ export async function chainEnd(
   offers: ReadonlyMap<string, CompiledOffer>,
   externalId: string,
   caps: CapReader,
+  country: string | undefined,
 ): Promise<CompiledOffer | null> {
   const seen = new Set<string>();
   let next: string | null = externalId;
@@ -72,7 +73,7 @@ export async function chainEnd(
     const offer = offers.get(next);
     if (!offer) return null;
     next = offer.backupExternalId;
-    if (offer.available && (await caps.offer(offer)) > 0) return offer;
+    if (offer.available && countryAllowed(offer, country) && (await caps.offer(offer)) > 0) return offer;
   }
   return null;
 }
@@ -84,6 +85,7 @@ export async function groupChances(
   offers: ReadonlyMap<string, CompiledOffer>,
   caps: CapReader,
   countRegs: boolean,
+  country: string | undefined,
 ): Promise<SimulationAnswer['probabilities']> {
   const paths: (PathChances & { weight: number; routable: boolean })[] = [];
   for (const path of group.paths) {
@@ -91,7 +93,7 @@ export async function groupChances(
     const ends = new Map<string, { offer: CompiledOffer; weight: number }>();
     let routableWeight = 0;
     for (const row of path.offers) {
-      const end = await chainEnd(offers, row.offerExternalId, caps);
+      const end = await chainEnd(offers, row.offerExternalId, caps, country);
       if (!end) continue;
       routableWeight += row.weight;
       const share = ends.get(end.externalId) ?? { offer: end, weight: 0 };

@@ -2,13 +2,20 @@
 // as a live one (decide, on counters that count nothing), with each group's condition traced. Nothing
 // is recorded; the address's click rate is not counted, so the `click_rate` bot reason never shows.
 import { type SimulatedLead, type SimulatedVisitor, type SimulationAnswer, traceCondition } from '@switchyard/domain';
-import { readClick } from './click.js';
+import { clickUniqueness, readClick } from './click.js';
 import { macroValues } from './event-macros.js';
 import { readLead } from './lead.js';
 import type { EngineParts } from './parts.js';
 import { ReadOnlyCapCounters } from './rules/caps.js';
 import type { CompiledCampaign, Side } from './rules/compile.js';
-import { conditionContext, type Decision, decide, type RoutingSubject } from './rules/routing.js';
+import {
+  conditionContext,
+  countryAllowed,
+  type Decision,
+  decide,
+  type RoutingSubject,
+  visitorCountry,
+} from './rules/routing.js';
 import { CapReader, groupChances } from './simulate-chances.js';
 import type { VisitorReading } from './visitor/context.js';
 import type { UserAgentTraits } from './visitor/user-agent.js';
@@ -63,6 +70,17 @@ export async function simulate(
       read.vars = stored.vars;
       read.externalClickId = stored.externalClickId;
       read.fields.isUnique = stored.unique ? 'true' : 'false';
+    } else {
+      const unique = await clickUniqueness(
+        parts,
+        campaign,
+        read.visitor,
+        input.ip ?? '',
+        read.userAgent,
+        now.getTime(),
+        false,
+      );
+      read.fields.isUnique = unique ? 'true' : 'false';
     }
     return answer(parts, campaign, { fields: read.fields, vars: read.vars, now }, read, false, (decision) => ({
       values: macroValues(
@@ -160,7 +178,7 @@ async function answer(
 
   const caps = new CapReader(parts.caps, subject.now);
   const probabilities = decision.group
-    ? await groupChances(campaign, decision.group, side.offers, caps, isLead)
+    ? await groupChances(campaign, decision.group, side.offers, caps, isLead, visitorCountry(subject))
     : { paths: [], offers: [] };
   const backupChain: SimulationAnswer['backup_chain'] = [];
   const seen = new Set<string>();
@@ -174,6 +192,7 @@ async function answer(
       external_id: offer.externalId,
       name: offer.name,
       available: offer.available,
+      country_allowed: countryAllowed(offer, visitorCountry(subject)),
       remaining: Number.isFinite(remaining) ? remaining : null,
       used,
     });

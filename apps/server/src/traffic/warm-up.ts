@@ -3,6 +3,7 @@
 import type { EngineParts } from './parts.js';
 import { dayIn, offerCapKey, pathPostbacksCapKey, pathRegsCapKey } from './rules/caps.js';
 import { PATH_CAP_TIMEZONE } from './rules/routing.js';
+import { uniqueKeys } from './visitor/uniques.js';
 
 /** Every timezone's "today" began less than 38 hours ago (UTC−12 … UTC+14). */
 const LONGEST_DAY_MS = 38 * 60 * 60 * 1000;
@@ -36,4 +37,45 @@ export async function warmUpCaps(parts: EngineParts): Promise<void> {
     await caps.warm(pathPostbacksCapKey(row.flow, row.path), pathDay, row.count);
   }
   parts.registrations = await store.registrations();
+}
+
+/** Stored clicks read per query while warming uniqueness. */
+const UNIQUE_PAGE = 10_000;
+
+/**
+ * What the stored clicks within each campaign's window say about uniqueness, noted into the store at
+ * start (after the journal's replay) and, with Redis, again whenever Redis has lost what it held. A click
+ * without a stored cookie id matches by its visitor id, which is what its cookie carried.
+ */
+export async function warmUpUniques(parts: EngineParts): Promise<number> {
+  const { store, uniques } = parts;
+  if (!(await uniques.needsWarming())) return 0;
+  const now = parts.now().getTime();
+  let warmed = 0;
+  for (const campaign of parts.snapshot.tracker.campaigns.values()) {
+    const since = new Date(now - campaign.uniqueWindowMs).toISOString();
+    let after: { createdAt: string; clickId: string } | undefined;
+    for (;;) {
+      const rows = await store.clicksForUniqueness(campaign.externalId, since, after, UNIQUE_PAGE);
+      await uniques.warm(
+        rows.map((row) => ({
+          keys: uniqueKeys(campaign.externalId, campaign.uniqueBy, {
+            cookieId: row.visitor_id,
+            visitorId: row.visitor_id,
+            ip: row.ip ?? '',
+            userAgent: row.user_agent ?? '',
+          }),
+          at: Date.parse(row.created_at),
+          windowMs: campaign.uniqueWindowMs,
+        })),
+        now,
+      );
+      warmed += rows.length;
+      const last = rows.at(-1);
+      if (!last || rows.length < UNIQUE_PAGE) break;
+      after = { createdAt: last.created_at, clickId: last.click_id };
+    }
+  }
+  await uniques.warmed();
+  return warmed;
 }

@@ -51,6 +51,16 @@ export function IncomingRow({ entry, seesMoney }: { entry: PostbackLogEntry; see
           <Stack gap={2} align="flex-start">
             <OutcomeBadge outcome={entry.outcome} notCounted={recordedNotCounted(entry)} />
             <StateTransition from={entry.previous_state} to={entry.state} />
+            {/* What the network itself said, beside the state it moved the conversion to. */}
+            {entry.sent && (entry.sent.status || entry.sent.payout) && (
+              <Text size="xs" c="dimmed">
+                {t('networkSent', {
+                  sent: [entry.sent.status, [entry.sent.payout, entry.sent.currency].filter(Boolean).join(' ')]
+                    .filter(Boolean)
+                    .join(' · '),
+                })}
+              </Text>
+            )}
           </Stack>
         </Table.Td>
         <Table.Td>

@@ -28,6 +28,8 @@ const figures: ReportFigures = {
   roi_confirmed: 100,
   cr: 1.5,
   epc: 0.15,
+  cpc: 0.05,
+  cpa: 3.33,
 };
 
 /** The figures as the server answers a user without the money permission: the money keys left out. */
@@ -91,6 +93,8 @@ describe('ReportTable', () => {
       'ROI (confirmed)',
       'CR',
       'EPC',
+      'CPC',
+      'CPA',
       'Events',
     ]);
     const [, body, foot] = screen.getAllByRole('rowgroup');
@@ -98,7 +102,7 @@ describe('ReportTable', () => {
       const cells = within(group)
         .getAllByRole('cell')
         .map((cell) => cell.textContent);
-      expect(cells.slice(-16, -1)).toEqual([
+      expect(cells.slice(-18, -1)).toEqual([
         '200',
         '150',
         '0',
@@ -114,6 +118,8 @@ describe('ReportTable', () => {
         '100%',
         '1.5%',
         '0.15',
+        '0.05',
+        '3.33',
       ]);
     }
   });
@@ -179,13 +185,13 @@ describe('ReportTable', () => {
     await i18n.changeLanguage('en');
     const setSort = renderTable(vi.fn(), true, { cm_rpm: 150 });
     const headers = screen.getAllByRole('columnheader').map((header) => header.textContent);
-    expect(headers.slice(-3)).toEqual(['EPC', 'RPM', 'Events']);
+    expect(headers.slice(-3)).toEqual(['CPA', 'RPM', 'Events']);
     const [, body, foot] = screen.getAllByRole('rowgroup');
     for (const group of [body!, foot!]) {
       const cells = within(group)
         .getAllByRole('cell')
         .map((cell) => cell.textContent);
-      expect(cells.slice(-3, -1)).toEqual(['0.15', '150.00']);
+      expect(cells.slice(-3, -1)).toEqual(['3.33', '150.00']);
     }
     fireEvent.click(screen.getByRole('button', { name: /^RPM/ }));
     expect(setSort.mock.calls).toEqual([['cm_rpm']]);

@@ -15,15 +15,27 @@ const HINTED: Partial<Record<ReportMetric, true>> = {
   roi_confirmed: true,
   cr: true,
   epc: true,
+  cpc: true,
+  cpa: true,
 };
 
 /**
  * The report's rows: one column per group, then every figure the user sees (issue 19: no money columns
  * without the money permission), then the workspace's custom metrics (issue 20); a totals row closes it.
  */
-export function ReportTable({ rows, totals }: { rows: ReportRow[]; totals: ReportFigures }) {
+export function ReportTable({
+  rows,
+  totals,
+  labels,
+}: {
+  rows: ReportRow[];
+  totals: ReportFigures;
+  /** The traffic source's names of the vars (the report's `meta.labels`). */
+  labels?: Readonly<Record<string, string>> | undefined;
+}) {
   const { t } = useTranslation('reports');
   const format = useReportFormat();
+  const groupName = format.groupNames(labels);
   const { params, metrics, customMetrics = [], drill, drillTarget, isFetching } = useReportContext();
   const groups = params.groups;
   const figure = (metric: ReportMetric, value: number) => (
@@ -41,12 +53,12 @@ export function ReportTable({ rows, totals }: { rows: ReportRow[]; totals: Repor
   return (
     <Table.ScrollContainer minWidth={1280}>
       <Table striped highlightOnHover verticalSpacing="xs" aria-busy={isFetching}>
-        <Table.Caption>{t('table.caption', { groups: groups.map(format.groupName).join(' › ') })}</Table.Caption>
+        <Table.Caption>{t('table.caption', { groups: groups.map(groupName).join(' › ') })}</Table.Caption>
         <Table.Thead>
           <Table.Tr>
             {groups.map((group) => (
               <ReportSortHeader key={group} field={group}>
-                {format.groupName(group)}
+                {groupName(group)}
               </ReportSortHeader>
             ))}
             {metrics.map((metric) => (
@@ -83,7 +95,7 @@ export function ReportTable({ rows, totals }: { rows: ReportRow[]; totals: Repor
                           fw={500}
                           ta="start"
                           onClick={() => drill(row)}
-                          title={t('table.open', { name: shown, next: format.groupName(target.groups[0]) })}
+                          title={t('table.open', { name: shown, next: groupName(target.groups[0]) })}
                         >
                           {shown}
                         </Anchor>

@@ -165,7 +165,7 @@ export function ReportResults() {
   return (
     <>
       <ReportSeriesCard />
-      <ReportTable rows={report.list} totals={report.totals} />
+      <ReportTable rows={report.list} totals={report.totals} labels={report.meta?.labels} />
       <ReportPagination shown={report.list.length} total={report.total} />
       <GeoAttribution />
     </>

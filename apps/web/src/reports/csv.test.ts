@@ -18,6 +18,8 @@ const figures = {
   roi_confirmed: 233.416667,
   cr: 0.25,
   epc: 1.02875,
+  cpc: 0.25,
+  cpa: 100,
 };
 
 const headers = {
@@ -66,15 +68,15 @@ describe('CSV', () => {
     const [head, first, second] = reportCsv(['campaign', 'country'], rows, headers).split('\r\n');
     expect(head).toBe(
       'G:campaign,ID:campaign,G:country,M:clicks,M:unique_clicks,M:leads,M:conversions,M:approved,M:pending,' +
-        'M:rejected,M:revenue,M:revenue_confirmed,M:cost,M:profit,M:roi,M:roi_confirmed,M:cr,M:epc',
+        'M:rejected,M:revenue,M:revenue_confirmed,M:cost,M:profit,M:roi,M:roi_confirmed,M:cr,M:epc,M:cpc,M:cpa',
     );
-    const figureFields = '1200,1000,0,3,2,1,4,1234.5,1000.25,300,934.5,311.5,233.416667,0.25,1.02875';
+    const figureFields = '1200,1000,0,3,2,1,4,1234.5,1000.25,300,934.5,311.5,233.416667,0.25,1.02875,0.25,100';
     expect(first).toBe(`"Spring, EU",c-1,FR,${figureFields}`);
     expect(second).toBe(`(aucun),,(aucun),${figureFields}`);
   });
 
   it('leaves out the money columns for a reader without the money permission (issue 19)', () => {
-    const { revenue, revenue_confirmed, cost, profit, roi, roi_confirmed, epc, ...counts } = figures;
+    const { revenue, revenue_confirmed, cost, profit, roi, roi_confirmed, epc, cpc, cpa, ...counts } = figures;
     const rows = [{ ...counts, campaign: 'c-1', campaign_name: 'c-1', label: '' }] as unknown as ReportRow[];
     const [head, first] = reportCsv(['campaign'], rows, { ...headers, metrics: visibleMetrics(false) }).split('\r\n');
     expect(head).toBe('G:campaign,M:clicks,M:unique_clicks,M:leads,M:conversions,M:approved,M:pending,M:rejected,M:cr');

@@ -35,6 +35,8 @@ const NO_FIGURES: ReportFigures = {
   roi_confirmed: 0,
   cr: 0,
   epc: 0,
+  cpc: 0,
+  cpa: 0,
 };
 
 /**

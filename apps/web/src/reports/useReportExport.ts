@@ -29,10 +29,11 @@ export function useReportExport() {
   const exportCsv = async () => {
     setExporting(true);
     try {
-      const { list } = await fetchReport({ ...request, page: 1, limit: 0 });
+      const { list, meta } = await fetchReport({ ...request, page: 1, limit: 0 });
+      const groupName = format.groupNames(meta?.labels);
       const csv = reportCsv(request.groups, list, {
-        group: format.groupName,
-        groupValue: (group) => t('csv.valueOf', { name: format.groupName(group) }),
+        group: groupName,
+        groupValue: (group) => t('csv.valueOf', { name: groupName(group) }),
         metric: format.metricName,
         none: t('none'),
         label: format.groupValue,

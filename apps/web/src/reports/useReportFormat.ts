@@ -21,6 +21,8 @@ export const METRIC_KINDS: Record<ReportMetric, 'count' | 'money' | 'percent' | 
   cr: 'percent',
   // Cents and fractions of cents: two decimals would show most EPCs as 0.00.
   epc: 'perClick',
+  cpc: 'perClick',
+  cpa: 'money',
 };
 
 /** Report figures and labels in the interface language (Intl), and the group names through i18n. */
@@ -61,6 +63,12 @@ export function useReportFormat() {
       /** A custom metric's value (issue 20), with 2 decimals. */
       custom: (value: number): string => formats.money.format(value),
       groupName,
+      /**
+       * Group names with the traffic source's own names of the vars (a report's `meta.labels`): "Zone",
+       * not "Custom var 2".
+       */
+      groupNames: (labels: Readonly<Record<string, string>> | undefined) => (group: ReportGroup) =>
+        labels?.[group] ?? groupName(group),
       /** A day (`2026-03-01`) as "Mar 1", or "Mar 1, 2026" when `long`. */
       day,
       /**

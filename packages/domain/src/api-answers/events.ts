@@ -172,6 +172,17 @@ export const ZPostbackLogEntryAnswer = z.object({
   ip: text,
   /** Every parameter as received (first value of each). */
   raw: z.record(z.string(), z.string()),
+  /**
+   * What the network said, read from `raw` as the postback was (its status, payout and currency, as
+   * sent; null for one it did not send), shown beside the state the conversion moved to.
+   */
+  sent: z
+    .object({
+      status: z.string().nullable(),
+      payout: z.string().nullable().optional(),
+      currency: z.string().nullable(),
+    })
+    .optional(),
   conversion: ZLoggedConversion.nullable(),
   /** The state this postback left the conversion in, and the one it found when it moved it. */
   state: ZState.nullable(),

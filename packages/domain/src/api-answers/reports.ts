@@ -23,6 +23,8 @@ export const ZReportAnswer = z.object({
   total: z.number().int().min(0),
   // A custom metric's formula can divide by zero: its total is then null.
   totals: z.object({ ...PLAIN, ...MONEY }).catchall(z.number().nullable()),
+  /** The traffic source's own names of the vars (`labels: { var2: "Zone" }`), where it names them. */
+  meta: z.object({ labels: z.record(z.string(), z.string()) }).optional(),
 });
 
 /** `GET /api/reports/notices`: what the reports screen warns of. */

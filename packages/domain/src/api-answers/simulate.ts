@@ -116,9 +116,17 @@ export const ZSimulationAnswer = z.object({
   offer: ZNamedRecord.nullable(),
   /** Why the decision is what it is (matched, backup_offer, no_matching_path_group, capped, no_offer). */
   reason: z.string(),
-  /** From the offer row picked to the offer sent; a capped or unavailable one passes to the next. */
+  /**
+   * From the offer row picked to the offer sent; a capped or unavailable one, or one whose countries do
+   * not include the visitor's (`country_allowed` false: "country not allowed by the offer"), passes to the next.
+   */
   backup_chain: z.array(
-    ZNamedRecord.extend({ available: z.boolean(), remaining: z.number().int().min(0).nullable(), used: z.boolean() }),
+    ZNamedRecord.extend({
+      available: z.boolean(),
+      country_allowed: z.boolean(),
+      remaining: z.number().int().min(0).nullable(),
+      used: z.boolean(),
+    }),
   ),
   /** Each daily cap of the group's paths and offers (backup chains too), as it stands: none is taken. */
   caps: z.array(

@@ -8,6 +8,8 @@ export const ZCampaignForm = z.object({
   traffic_source_external_id: ZExternalIdRef,
   flow_external_id: ZExternalIdRef,
   bot_clicks_per_minute: ZBotClicksPerMinute,
+  /** A paused campaign takes no leads (as an archived one), and is enabled again as it was. */
+  enabled: z.boolean().default(true),
   postback_events: ZPostbackEventEntries,
   payout_rule_sets: ZPayoutRuleSets,
 });

@@ -53,7 +53,11 @@ const offerFields = {
   description: ZOptionalText(20_000),
 };
 
-export const ZTrackerOfferForm = z.object(offerFields);
+export const ZTrackerOfferForm = z.object({
+  ...offerFields,
+  /** A paused offer passes its traffic to its backup, as an archived one does. */
+  enabled: z.boolean().default(true),
+});
 export type TTrackerOfferForm = z.infer<typeof ZTrackerOfferForm>;
 
 export const ZOfferForm = z.object({

@@ -20,6 +20,24 @@ export const DEFAULT_BOT_CLICKS_PER_MINUTE = 60;
 /** 0 turns the limit off. */
 export const ZBotClicksPerMinute = ZCount.max(100_000, { error: M.tooLarge }).default(DEFAULT_BOT_CLICKS_PER_MINUTE);
 
+/**
+ * What makes two clicks of a campaign the same visitor's: the visitor cookie, the address, the address
+ * and user agent together (the default), or either the cookie or the address and agent.
+ */
+export const UNIQUE_BY = ['cookie', 'ip', 'ip_ua', 'cookie_or_ip_ua'] as const;
+export type UniqueBy = (typeof UNIQUE_BY)[number];
+export const ZUniqueBy = z.enum(UNIQUE_BY).default('ip_ua');
+/** A click is unique when no earlier click of the campaign matched it within these hours. */
+export const DEFAULT_UNIQUE_WINDOW_HOURS = 24;
+/** Thirty days: what a node keeps in memory for uniqueness stays bounded. */
+export const MAX_UNIQUE_WINDOW_HOURS = 720;
+export const ZUniqueWindowHours = z
+  .number({ error: M.invalidNumber })
+  .int({ error: M.wholeNumber })
+  .min(1, { error: M.invalidValue })
+  .max(MAX_UNIQUE_WINDOW_HOURS, { error: M.tooLarge })
+  .default(DEFAULT_UNIQUE_WINDOW_HOURS);
+
 /** §3.6: one postback event of a campaign or traffic source. */
 export const ZPostbackEventEntry = z.object({
   postback_event_external_id: ZExternalIdRef,

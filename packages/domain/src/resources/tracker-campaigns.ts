@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { ZExternalIdRef, ZMoney, ZName, ZOptionalMacroUrl } from '../fields.js';
 import { CAMPAIGN_TYPES, ZAllowedOrigins, ZRedirectMode } from '../redirect-modes.js';
 import { REPORT_VAR_FILTERS } from '../reports.js';
-import { ZBotClicksPerMinute, ZCostModel, ZPayoutRuleSets, ZPostbackEventEntries } from './shared.js';
+import {
+  ZBotClicksPerMinute,
+  ZCostModel,
+  ZPayoutRuleSets,
+  ZPostbackEventEntries,
+  ZUniqueBy,
+  ZUniqueWindowHours,
+} from './shared.js';
 import { defineResource } from './types.js';
 
 export const ZTrackerCampaignForm = z.object({
@@ -12,6 +19,10 @@ export const ZTrackerCampaignForm = z.object({
   cost_model: ZCostModel,
   cost: ZMoney.default(0),
   bot_clicks_per_minute: ZBotClicksPerMinute,
+  unique_by: ZUniqueBy,
+  unique_window_hours: ZUniqueWindowHours,
+  /** A paused campaign takes no clicks (as an archived one), and is enabled again as it was. */
+  enabled: z.boolean().default(true),
   postback_events: ZPostbackEventEntries,
   payout_rule_sets: ZPayoutRuleSets,
   /** How visitors are sent on (redirect-modes.ts); a path may choose its own. */

@@ -15,6 +15,8 @@ import type { Database } from '../../store/schema.js';
 import { authorize } from '../guard.js';
 import { parseInput } from '../parse.js';
 import { parseId, resourceRoutes } from '../resource-routes.js';
+import { bulkRoute } from './bulk.js';
+import { type RunReport, withListStats } from './list-stats.js';
 import { type ConfigChangeListener, ConfigRecordsService } from './service.js';
 import { testPostbackRoutes } from './test-postback.js';
 
@@ -36,6 +38,8 @@ export function configRecordRoutes(
   publicUrl?: string,
   /** SWITCHYARD_ALLOW_PRIVATE_TARGETS: outbound postback URLs are checked on save unless it is set. */
   targets: TargetOptions = { allowPrivateTargets: false },
+  /** Runs the report behind the lists' `?stats=<period>` figures. */
+  runReport?: RunReport,
 ): ReadonlyMap<ResourceName, ConfigRecordsService> {
   testPostbackRoutes(app, targets);
   const ownOrigin = publicUrl === undefined ? undefined : new URL(publicUrl).origin;
@@ -45,8 +49,13 @@ export function configRecordRoutes(
   }
   for (const definition of CONFIG_RESOURCES) {
     const service = services.get(definition.name)!;
-    resourceRoutes(app, definition, withOutboundTargetCheck(service, definition.name, targets));
+    resourceRoutes(
+      app,
+      definition,
+      withListStats(withOutboundTargetCheck(service, definition.name, targets), definition, runReport),
+    );
     if (CLONABLE.has(definition.name)) cloneRoute(app, definition, services);
+    bulkRoute(app, db, definition, service);
     const { withChainApiPath } = definition;
     if (withChainApiPath) {
       const { section, resource } = definition.permission;

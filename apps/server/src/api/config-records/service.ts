@@ -289,6 +289,42 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
     return this.decorate(this.db, workspaceId, row);
   }
 
+  /** Pauses or enables a record with `enabled` (a bulk action): saved through `update`, so as any edit. */
+  async setEnabled(id: RecordId, actor: Actor, enabled: boolean): Promise<ConfigRecord> {
+    const existing = await this.findRow(this.db, workspaceOf(actor), id);
+    const form = this.definition.updateForm ?? this.definition.form;
+    if (!form) throw new NotFoundError();
+    const parsed = form.safeParse({ ...parseBody(existing.body), name: existing.name, enabled });
+    if (!parsed.success) throw new ConflictError('The record no longer reads as it must; edit it first.');
+    return this.update(id, parsed.data as ConfigForm, actor);
+  }
+
+  /**
+   * Moves a record to another workspace (a bulk action). What it names must exist there (400 on the
+   * field otherwise), and nothing active of its workspace may still use it (409, as archiving).
+   */
+  async moveTo(id: RecordId, actor: Actor, target: number): Promise<ConfigRecord> {
+    const workspaceId = workspaceOf(actor);
+    const row = await this.db.transaction().execute(async (trx) => {
+      const existing = await this.findRow(trx, workspaceId, id);
+      if (target === workspaceId) return existing;
+      await this.check(trx, target, parseBody(existing.body), existing.external_id);
+      const users = await recordUsage(trx, workspaceId, this.kind, existing.external_id);
+      if (users.length > 0) throw new InUseError(users);
+      const moved = await trx
+        .updateTable('config_records')
+        .set({ workspace_id: target, updated_at: now() })
+        .where('id', '=', existing.id)
+        .where('workspace_id', '=', workspaceId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await this.keep(trx, actor, 'update', existing, moved);
+      return moved;
+    });
+    await this.onChange(this.kind);
+    return this.decorate(this.db, target, row);
+  }
+
   /** Puts back a status a history entry's "before" had (issue 21), kept as that restore. */
   setStatusFromHistory(id: RecordId, actor: Actor, status: 'active' | 'archived', entry: number) {
     return this.setStatus(id, actor, status, entry);

@@ -104,6 +104,34 @@ export class EngineStore {
     return rows.map((row) => ({ offer: row.offer_external_id ?? '', minute: row.minute, count: Number(row.count) }));
   }
 
+  /**
+   * A campaign's clicks since `since`, oldest first, `limit` after `after` (created_at, then click id):
+   * what uniqueness is warmed from at start.
+   */
+  clicksForUniqueness(
+    campaignExternalId: string,
+    since: string,
+    after: { createdAt: string; clickId: string } | undefined,
+    limit: number,
+  ): Promise<
+    { click_id: string; created_at: string; visitor_id: string; ip: string | null; user_agent: string | null }[]
+  > {
+    let query = this.db
+      .selectFrom('tracker_clicks')
+      .select(['click_id', 'created_at', 'visitor_id', 'ip', 'user_agent'])
+      .where('campaign_external_id', '=', campaignExternalId)
+      .where('created_at', '>=', since);
+    if (after) {
+      query = query.where((eb) =>
+        eb.or([
+          eb('created_at', '>', after.createdAt),
+          eb.and([eb('created_at', '=', after.createdAt), eb('click_id', '>', after.clickId)]),
+        ]),
+      );
+    }
+    return query.orderBy('created_at').orderBy('click_id').limit(limit).execute();
+  }
+
   /** Leads routed to each path since `since`. */
   async routedLeadsByPath(since: string): Promise<{ flow: string; path: string; count: number }[]> {
     const rows = await this.db

@@ -114,7 +114,8 @@ export function trafficRoutes(app: FastifyInstance, engine: TrafficEngine): void
       const answer = await engine.postback({
         params: readPostbackParams(request.query, request.body),
         ip: request.ip,
-        caller: { key: key !== undefined && POSTBACK_KEY.test(key) ? key : undefined },
+        // A key of the wrong shape is a wrong key (never looked up), not a missing one.
+        caller: { key: key === undefined ? undefined : POSTBACK_KEY.test(key) ? key : '' },
       });
       reply.header('cache-control', 'no-store');
       if (answer.status === 200) {

@@ -8,10 +8,12 @@ import {
   type ConditionNode,
   type ConditionTest,
   compileCondition,
+  DEFAULT_UNIQUE_WINDOW_HOURS,
   liveWeightKey,
   parseConditionText,
   type RedirectMode,
   type StatusMap,
+  type UniqueBy,
   type UnknownStatusTreatment,
   withNetworkParameters,
   ZAffiliateNetworkForm,
@@ -51,6 +53,8 @@ export interface CompiledOffer {
   dailyCap: number;
   capTimezone: string;
   backupExternalId: string | null;
+  /** The countries the offer takes (ISO codes); null for every country. A visitor from another skips it. */
+  countries: ReadonlySet<string> | null;
   payout: number;
   currency: string;
   emailWeights: Readonly<Record<string, number>>;
@@ -119,6 +123,10 @@ export interface CompiledCampaign {
   ingestToken: string | undefined;
   /** Issue 24: more events than this from one address in a minute are a bot; 0: no limit. */
   botClicksPerMinute: number;
+  /** What makes two clicks the same visitor's (tracker campaigns; API campaigns judge leads by email). */
+  uniqueBy: UniqueBy;
+  /** A click is unique when no earlier click matched it within this long. */
+  uniqueWindowMs: number;
   /** Enabled path groups, by priority. */
   groups: readonly CompiledPathGroup[];
   /** Var values (by var name) whose clicks skip to the last enabled group, the campaign's fallback. */
@@ -354,6 +362,7 @@ export function compileRouting(
         dailyCap: form.daily_cap,
         capTimezone: form.cap_timezone,
         backupExternalId: form.backup_offer_external_id,
+        countries: form.countries.length > 0 ? new Set(form.countries.map((code) => code.toUpperCase())) : null,
         payout: form.payout,
         currency: form.currency,
         affiliateNetworkExternalId: form.affiliate_network_external_id ?? null,
@@ -412,7 +421,7 @@ export function compileRouting(
     const campaigns = new Map<string, CompiledCampaign>();
     const campaignForm = side === 'api' ? ZCampaignForm : ZTrackerCampaignForm;
     for (const { row, form, body } of parsed(kinds.campaign, campaignForm)) {
-      if (row.status !== 'active') continue;
+      if (row.status !== 'active' || form.enabled === false) continue;
       const groups = flows.get(form.flow_external_id);
       if (!groups) problems.set(`${kinds.campaign}:${row.external_id}`, 'flow not found');
       campaigns.set(row.external_id, {
@@ -430,6 +439,12 @@ export function compileRouting(
         costParameter: costParameters.get(form.traffic_source_external_id) ?? null,
         ingestToken: typeof body.ingest_token === 'string' ? body.ingest_token : undefined,
         botClicksPerMinute: form.bot_clicks_per_minute,
+        uniqueBy: 'unique_by' in form ? (form.unique_by as UniqueBy) : 'ip_ua',
+        uniqueWindowMs:
+          ('unique_window_hours' in form ? Number(form.unique_window_hours) : DEFAULT_UNIQUE_WINDOW_HOURS) *
+          60 *
+          60 *
+          1000,
         groups: groups ?? [],
         excluded: new Map(
           Object.entries('excluded' in form ? (form.excluded as Record<string, string[]>) : {})

@@ -84,12 +84,21 @@ interface OfferOutcome {
   capped: boolean;
 }
 
-/** The first offer along `externalId`'s backup chain that is available and under its cap (counted). */
+/** Whether an offer takes a visitor from `country` (an offer without countries takes everyone). */
+export function countryAllowed(offer: CompiledOffer, country: string | undefined): boolean {
+  return offer.countries === null || (country !== undefined && offer.countries.has(country));
+}
+
+/**
+ * The first offer along `externalId`'s backup chain that is available, takes the visitor's country, and
+ * is under its cap (counted).
+ */
 export async function resolveOffer(
   offers: ReadonlyMap<string, CompiledOffer>,
   externalId: string,
   now: Date,
   caps: CapCounters,
+  country?: string,
 ): Promise<OfferOutcome> {
   const seen = new Set<string>();
   let capped = false;
@@ -99,7 +108,7 @@ export async function resolveOffer(
     const offer = offers.get(next);
     if (!offer) break;
     next = offer.backupExternalId;
-    if (!offer.available) continue;
+    if (!offer.available || !countryAllowed(offer, country)) continue;
     if (offer.dailyCap > 0) {
       const taken = await caps.tryTake(
         offerCapKey(`${offer.side}:${offer.externalId}`),
@@ -123,6 +132,12 @@ interface PathOutcome {
   backupUsed: boolean;
   capped: boolean;
   routed: boolean;
+}
+
+/** The visitor's country as conditions see it (countryCode), or undefined when it is not known. */
+export function visitorCountry(subject: RoutingSubject): string | undefined {
+  const code = subject.fields.countryCode;
+  return typeof code === 'string' && code !== '' ? code.toUpperCase() : undefined;
 }
 
 /** Day of a path's Regs Daily Cap: paths carry no timezone of their own, so UTC. */
@@ -159,7 +174,7 @@ async function routePath(
   while (rows.length > 0) {
     const row = pickWeighted(rows, deps.random);
     if (!row) break;
-    const outcome = await resolveOffer(offers, row.offerExternalId, subject.now, deps.caps);
+    const outcome = await resolveOffer(offers, row.offerExternalId, subject.now, deps.caps, visitorCountry(subject));
     capped ||= outcome.capped;
     if (outcome.offer) {
       const { offer, backupUsed } = outcome;

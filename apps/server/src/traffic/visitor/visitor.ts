@@ -4,7 +4,7 @@ export const VISITOR_COOKIE = 'sy_vid';
 /** Set on the campaign's own path: a click while it lives is not unique. */
 export const UNIQUE_COOKIE = 'sy_seen';
 const VISITOR_MAX_AGE_S = 365 * 24 * 60 * 60;
-const UNIQUE_WINDOW_S = 24 * 60 * 60;
+const DEFAULT_UNIQUE_WINDOW_S = 24 * 60 * 60;
 const VISITOR_ID = /^[A-Za-z0-9_-]{16,64}$/;
 
 /** One cookie's value from a Cookie header, without parsing the rest. */
@@ -87,24 +87,30 @@ export function eventIdTime(id: string): number | null {
 
 export interface Visitor {
   id: string;
-  /** The visitor's first click on this campaign in the uniqueness window. */
+  /** The id the visitor's own cookie brought; undefined for a visitor without one (or a forged one). */
+  cookieId: string | undefined;
+  /** No uniqueness cookie of this campaign came with the click (its window has not begun or has passed). */
   unique: boolean;
   /** Set-Cookie values to send back. */
   cookies: string[];
 }
 
 /** The visitor behind a click, from its cookies; a new one when it has none (or a forged one). */
-export function identifyVisitor(cookieHeader: string | undefined, campaignExternalId: string): Visitor {
+export function identifyVisitor(
+  cookieHeader: string | undefined,
+  campaignExternalId: string,
+  /** The campaign's uniqueness window: the cookie lives as long. */
+  windowSeconds = DEFAULT_UNIQUE_WINDOW_S,
+): Visitor {
   const known = cookieValue(cookieHeader, VISITOR_COOKIE);
-  const id = known && VISITOR_ID.test(known) ? known : newRandomId();
+  const cookieId = known && VISITOR_ID.test(known) ? known : undefined;
+  const id = cookieId ?? newRandomId();
   const unique = cookieValue(cookieHeader, UNIQUE_COOKIE) === undefined;
   const cookies: string[] = [];
   if (id !== known)
     cookies.push(`${VISITOR_COOKIE}=${id}; Path=/; Max-Age=${VISITOR_MAX_AGE_S}; HttpOnly; SameSite=Lax`);
   if (unique) {
-    cookies.push(
-      `${UNIQUE_COOKIE}=1; Path=/c/${campaignExternalId}; Max-Age=${UNIQUE_WINDOW_S}; HttpOnly; SameSite=Lax`,
-    );
+    cookies.push(`${UNIQUE_COOKIE}=1; Path=/c/${campaignExternalId}; Max-Age=${windowSeconds}; HttpOnly; SameSite=Lax`);
   }
-  return { id, unique, cookies };
+  return { id, cookieId, unique, cookies };
 }

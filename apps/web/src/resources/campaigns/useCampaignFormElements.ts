@@ -1,5 +1,13 @@
-import { DEFAULT_BOT_CLICKS_PER_MINUTE, getResource, type ResourceDefinition } from '@switchyard/domain';
+import {
+  DEFAULT_BOT_CLICKS_PER_MINUTE,
+  DEFAULT_UNIQUE_WINDOW_HOURS,
+  getResource,
+  MAX_UNIQUE_WINDOW_HOURS,
+  type ResourceDefinition,
+  UNIQUE_BY,
+} from '@switchyard/domain';
 import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { useLookup } from '../../api/useLookup';
 import type { FormElement, FormElementFormApi } from '../../components/form/types';
@@ -53,6 +61,11 @@ export function useCampaignFormElements(definition: ResourceDefinition, mode: Fo
   const costModelOptions = useCostModelOptions();
   const hasIngestToken = Boolean(useEditedRecord(definition, mode)?.ingest_token);
   const deliveryElements = useDeliveryElements(mode === 'edit');
+  const { t } = useTranslation();
+  const uniqueByOptions = useMemo(
+    () => UNIQUE_BY.map((by) => ({ value: by, label: t(`resources:tracker-campaigns.uniqueBy.${by}`) })),
+    [t],
+  );
 
   return useMemo(() => {
     const whenEditing = (...elements: FormElement[]) => (mode === 'edit' ? elements : []);
@@ -99,6 +112,27 @@ export function useCampaignFormElements(definition: ResourceDefinition, mode: Fo
         numberStep: 1,
         validate: { min_value: 0 },
       },
+      ...trackerOnly(
+        {
+          name: 'unique_by',
+          type: 'select',
+          label: 'resources:tracker-campaigns.fields.unique_by',
+          labelDescription: 'resources:tracker-campaigns.uniqueHint',
+          options: uniqueByOptions,
+          value: 'ip_ua',
+          required: true,
+        },
+        {
+          name: 'unique_window_hours',
+          type: 'number',
+          label: 'resources:tracker-campaigns.fields.unique_window_hours',
+          value: DEFAULT_UNIQUE_WINDOW_HOURS,
+          numberMin: 1,
+          numberStep: 1,
+          numberMax: MAX_UNIQUE_WINDOW_HOURS,
+          validate: { min_value: 1 },
+        },
+      ),
       ...whenEditing(
         ...(isApi
           ? hasIngestToken
@@ -161,5 +195,6 @@ export function useCampaignFormElements(definition: ResourceDefinition, mode: Fo
     postbackEventOptions,
     costModelOptions,
     deliveryElements,
+    uniqueByOptions,
   ]);
 }

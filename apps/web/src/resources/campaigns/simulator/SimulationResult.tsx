@@ -97,6 +97,13 @@ function Decision({ answer }: { answer: SimulationAnswer }) {
           reason: answer.reason,
         })}
       </Text>
+      {answer.backup_chain
+        .filter((offer) => !offer.country_allowed)
+        .map((offer) => (
+          <Text size="sm" mb="xs" key={`country:${offer.external_id}`}>
+            {t(key('countryNotAllowed'), { name: offer.name })}
+          </Text>
+        ))}
       <Table withRowBorders={false} verticalSpacing={4}>
         <Table.Tbody>
           {rows.map(([name, value]) => (
