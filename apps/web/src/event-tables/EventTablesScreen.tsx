@@ -167,7 +167,9 @@ function EventTable<Kind extends EventKind>({ kind }: { kind: Kind }) {
         <Text>{t('title')}</Text>
       </Breadcrumbs>
       <div>
-        <Title order={2}>{t('title')}</Title>
+        <Title order={1} size="h2">
+          {t('title')}
+        </Title>
         <Text c="dimmed" size="sm">
           {t('intro')}
         </Text>

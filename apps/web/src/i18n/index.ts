@@ -1,44 +1,26 @@
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language, RTL_LANGUAGES } from '@switchyard/domain';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import arCommon from './locales/ar/common.json';
-import arControls from './locales/ar/controls.json';
-import arEvents from './locales/ar/events.json';
-import arHistory from './locales/ar/history.json';
-import arPostbacks from './locales/ar/postbacks.json';
-import arReports from './locales/ar/reports.json';
-import arResources from './locales/ar/resources.json';
 import enCommon from './locales/en/common.json';
 import enControls from './locales/en/controls.json';
 import enEvents from './locales/en/events.json';
 import enHistory from './locales/en/history.json';
 import enPostbacks from './locales/en/postbacks.json';
+import enReportLayout from './locales/en/reportLayout.json';
 import enReports from './locales/en/reports.json';
 import enResources from './locales/en/resources.json';
-import esCommon from './locales/es/common.json';
-import esControls from './locales/es/controls.json';
-import esEvents from './locales/es/events.json';
-import esHistory from './locales/es/history.json';
-import esPostbacks from './locales/es/postbacks.json';
-import esReports from './locales/es/reports.json';
-import esResources from './locales/es/resources.json';
-import frCommon from './locales/fr/common.json';
-import frControls from './locales/fr/controls.json';
-import frEvents from './locales/fr/events.json';
-import frHistory from './locales/fr/history.json';
-import frPostbacks from './locales/fr/postbacks.json';
-import frReports from './locales/fr/reports.json';
-import frResources from './locales/fr/resources.json';
-import zhCommon from './locales/zh/common.json';
-import zhControls from './locales/zh/controls.json';
-import zhEvents from './locales/zh/events.json';
-import zhHistory from './locales/zh/history.json';
-import zhPostbacks from './locales/zh/postbacks.json';
-import zhReports from './locales/zh/reports.json';
-import zhResources from './locales/zh/resources.json';
 
 export const LANGUAGE_STORAGE_KEY = 'switchyard.language';
-export const NAMESPACES = ['common', 'resources', 'controls', 'reports', 'postbacks', 'events', 'history'] as const;
+export const NAMESPACES = [
+  'common',
+  'resources',
+  'controls',
+  'reports',
+  'postbacks',
+  'events',
+  'history',
+  'reportLayout',
+] as const;
 
 /** Each language is offered under its own name, the same in every interface language. */
 export const LANGUAGE_NAMES: Record<Language, string> = {
@@ -49,53 +31,39 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
   ar: 'العربية',
 };
 
-export const LOCALES = {
-  en: {
-    common: enCommon,
-    resources: enResources,
-    controls: enControls,
-    reports: enReports,
-    postbacks: enPostbacks,
-    events: enEvents,
-    history: enHistory,
+/**
+ * English is in the first download (it is the fallback of every other language); each other language is
+ * its own files, fetched when it is chosen, so the first load does not carry five languages' texts.
+ */
+const ENGLISH = {
+  common: enCommon,
+  resources: enResources,
+  controls: enControls,
+  reports: enReports,
+  postbacks: enPostbacks,
+  events: enEvents,
+  history: enHistory,
+  reportLayout: enReportLayout,
+} satisfies Record<(typeof NAMESPACES)[number], object>;
+
+const LOADERS = import.meta.glob<Record<string, unknown>>('./locales/*/*.json', { import: 'default' });
+
+/** An i18next backend that reads a language's namespace from its own chunk. */
+const lazyLocales = {
+  type: 'backend' as const,
+  init() {},
+  read(language: string, namespace: string, callback: (error: unknown, data: Record<string, unknown> | null) => void) {
+    const load = LOADERS[`./locales/${language}/${namespace}.json`];
+    if (!load) {
+      callback(null, {});
+      return;
+    }
+    load().then(
+      (data) => callback(null, data),
+      (error: unknown) => callback(error, null),
+    );
   },
-  fr: {
-    common: frCommon,
-    resources: frResources,
-    controls: frControls,
-    reports: frReports,
-    postbacks: frPostbacks,
-    events: frEvents,
-    history: frHistory,
-  },
-  es: {
-    common: esCommon,
-    resources: esResources,
-    controls: esControls,
-    reports: esReports,
-    postbacks: esPostbacks,
-    events: esEvents,
-    history: esHistory,
-  },
-  zh: {
-    common: zhCommon,
-    resources: zhResources,
-    controls: zhControls,
-    reports: zhReports,
-    postbacks: zhPostbacks,
-    events: zhEvents,
-    history: zhHistory,
-  },
-  ar: {
-    common: arCommon,
-    resources: arResources,
-    controls: arControls,
-    reports: arReports,
-    postbacks: arPostbacks,
-    events: arEvents,
-    history: arHistory,
-  },
-} satisfies Record<Language, Record<(typeof NAMESPACES)[number], object>>;
+};
 
 export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
@@ -127,16 +95,21 @@ export async function changeLanguage(language: Language): Promise<void> {
 
 i18n.on('languageChanged', applyToDocument);
 
-void i18n.use(initReactI18next).init({
-  resources: LOCALES,
-  lng: storedLanguage(),
-  fallbackLng: DEFAULT_LANGUAGE,
-  supportedLngs: [...LANGUAGES],
-  ns: [...NAMESPACES],
-  defaultNS: 'common',
-  interpolation: { escapeValue: false },
-  returnNull: false,
-  initAsync: false,
-});
+/** Settles once the stored language's texts are in: the dashboard renders after it (see main.tsx). */
+export const i18nReady: Promise<unknown> = i18n
+  .use(lazyLocales)
+  .use(initReactI18next)
+  .init({
+    resources: { en: ENGLISH },
+    partialBundledLanguages: true,
+    lng: storedLanguage(),
+    fallbackLng: DEFAULT_LANGUAGE,
+    supportedLngs: [...LANGUAGES],
+    ns: [...NAMESPACES],
+    defaultNS: 'common',
+    interpolation: { escapeValue: false },
+    returnNull: false,
+    initAsync: false,
+  });
 
 export default i18n;

@@ -34,7 +34,9 @@ export function PostbackLogScreen() {
         <PostbackLogBreadcrumbs />
         <Group justify="space-between" align="flex-start" wrap="wrap">
           <div>
-            <Title order={2}>{t('title')}</Title>
+            <Title order={1} size="h2">
+              {t('title')}
+            </Title>
             <Text c="dimmed" size="sm">
               {t('intro')}
             </Text>

@@ -1,3 +1,4 @@
+import './reportTable.css';
 import {
   Alert,
   Anchor,
@@ -19,6 +20,7 @@ import { AttributionSelect } from './AttributionSelect';
 import { CustomMetricsButton } from './CustomMetricsManager';
 import { DateRangeControl } from './DateRangeControl';
 import { GroupBySelect } from './GroupBySelect';
+import { ReportColumnsMenu, ReportLayoutSwitch } from './ReportColumnsMenu';
 import { ReportContext, useReportContext } from './ReportContext';
 import { ReportFilterChips } from './ReportFilterChips';
 import { ReportNotices } from './ReportNotices';
@@ -26,7 +28,9 @@ import { ReportPagination } from './ReportPagination';
 import { ReportSearch } from './ReportSearch';
 import { ReportSeriesCard } from './ReportSeriesCard';
 import { ReportTable } from './ReportTable';
+import { ReportTree } from './ReportTree';
 import { ReportViewsMenu } from './ReportViewsMenu';
+import { showsAsTree } from './reportTree';
 import { TimezoneSelect } from './TimezoneSelect';
 import { useReportController } from './useReportController';
 import { useReportExport } from './useReportExport';
@@ -66,7 +70,9 @@ function ReportsScreen() {
           </Breadcrumbs>
         </nav>
         <Group justify="space-between">
-          <Title order={2}>{t('title')}</Title>
+          <Title order={1} size="h2">
+            {t('title')}
+          </Title>
           <Group gap="xs">
             {/* Where the conversions in these figures came from, matched or not. */}
             <Button
@@ -78,6 +84,7 @@ function ReportsScreen() {
               {t('postbacks:title')}
             </Button>
             <ReportViewsMenu />
+            <ReportColumnsMenu />
             <CustomMetricsButton />
             <ExportButton />
           </Group>
@@ -89,12 +96,18 @@ function ReportsScreen() {
           <TimezoneSelect />
           <AttributionSelect />
           <ReportSearch />
+          <LayoutSwitch />
         </Group>
         <ReportFilterChips />
         <ReportResults />
       </Stack>
     </ReportContext.Provider>
   );
+}
+
+function LayoutSwitch() {
+  const { params } = useReportContext();
+  return <ReportLayoutSwitch disabledTree={!showsAsTree({ ...params, layout: 'tree' })} />;
 }
 
 function ExportButton() {
@@ -118,6 +131,7 @@ function ExportButton() {
 function ReportResults() {
   const { t } = useTranslation('reports');
   const { report, isLoading, error, params, update } = useReportContext();
+  const tree = showsAsTree(params);
   if (isLoading) {
     return (
       <Center py="xl">
@@ -151,7 +165,11 @@ function ReportResults() {
   return (
     <>
       <ReportSeriesCard />
-      <ReportTable rows={report.list} totals={report.totals} />
+      {tree ? (
+        <ReportTree rows={report.list} totals={report.totals} />
+      ) : (
+        <ReportTable rows={report.list} totals={report.totals} />
+      )}
       <ReportPagination shown={report.list.length} total={report.total} />
       <GeoAttribution />
     </>

@@ -24,7 +24,8 @@ export function UserMenu() {
   return (
     <Menu position="bottom-end" width={200} withinPortal>
       <Menu.Target>
-        <UnstyledButton className="sy-user-button sy-topbar-action">
+        {/* A phone's width hides the name beside the avatar: the label names the button there too. */}
+        <UnstyledButton className="sy-user-button sy-topbar-action" aria-label={name || t('topbar.userMenu')}>
           <Group gap={8} wrap="nowrap">
             <Avatar size={30} radius="xl" color="brand" variant="filled" aria-hidden>
               {initials(name)}

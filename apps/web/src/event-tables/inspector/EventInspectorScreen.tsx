@@ -53,7 +53,7 @@ function EventInspector({ kind, eventId }: { kind: InspectedKind; eventId: strin
       </Breadcrumbs>
       <div>
         {/* An id is long and unbroken: the size of a section's title, wrapped anywhere on a phone. */}
-        <Title order={2} size="h3" style={{ overflowWrap: 'anywhere' }}>
+        <Title order={1} size="h3" style={{ overflowWrap: 'anywhere' }}>
           {title}
         </Title>
         <Text c="dimmed" size="sm">
@@ -75,7 +75,7 @@ function EventInspector({ kind, eventId }: { kind: InspectedKind; eventId: strin
           <EventConversions conversions={query.data.event.conversions} time={format.time} money={format.money} />
           {query.data.replay && (
             <Stack gap="sm" component="section" aria-labelledby="event-replay">
-              <Title order={3} size="h4" id="event-replay">
+              <Title order={2} size="h4" id="event-replay">
                 {t('inspector.simulation')}
               </Title>
               <SimulationResult answer={query.data.replay} />
