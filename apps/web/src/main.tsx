@@ -1,5 +1,3 @@
-// First: it configures Zod before any schema is built.
-import './app/zodConfig';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';

@@ -2,13 +2,6 @@ import { DEFAULT_LANGUAGE, LANGUAGES, type Language, RTL_LANGUAGES } from '@swit
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import enCommon from './locales/en/common.json';
-import enControls from './locales/en/controls.json';
-import enEvents from './locales/en/events.json';
-import enHistory from './locales/en/history.json';
-import enPostbacks from './locales/en/postbacks.json';
-import enReportLayout from './locales/en/reportLayout.json';
-import enReports from './locales/en/reports.json';
-import enResources from './locales/en/resources.json';
 
 export const LANGUAGE_STORAGE_KEY = 'switchyard.language';
 export const NAMESPACES = [
@@ -32,20 +25,10 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
 };
 
 /**
- * English is in the first download (it is the fallback of every other language); each other language is
- * its own files, fetched when it is chosen, so the first load does not carry five languages' texts.
+ * English common texts (the login page's, and every language's fallback) are in the first download;
+ * every other namespace and language is its own file, fetched when needed: `loadScreenTexts` before the
+ * dashboard's screens show, the chosen language's before the app renders (main.tsx).
  */
-const ENGLISH = {
-  common: enCommon,
-  resources: enResources,
-  controls: enControls,
-  reports: enReports,
-  postbacks: enPostbacks,
-  events: enEvents,
-  history: enHistory,
-  reportLayout: enReportLayout,
-} satisfies Record<(typeof NAMESPACES)[number], object>;
-
 const LOADERS = import.meta.glob<Record<string, unknown>>('./locales/*/*.json', { import: 'default' });
 
 /** An i18next backend that reads a language's namespace from its own chunk. */
@@ -100,12 +83,12 @@ export const i18nReady: Promise<unknown> = i18n
   .use(lazyLocales)
   .use(initReactI18next)
   .init({
-    resources: { en: ENGLISH },
+    resources: { en: { common: enCommon } },
     partialBundledLanguages: true,
     lng: storedLanguage(),
     fallbackLng: DEFAULT_LANGUAGE,
     supportedLngs: [...LANGUAGES],
-    ns: [...NAMESPACES],
+    ns: ['common'],
     defaultNS: 'common',
     interpolation: { escapeValue: false },
     returnNull: false,
@@ -113,3 +96,8 @@ export const i18nReady: Promise<unknown> = i18n
   });
 
 export default i18n;
+
+/** Every namespace in the interface language (and English, the fallback): what the screens read. */
+export function loadScreenTexts(): Promise<void> {
+  return i18n.loadNamespaces([...NAMESPACES]);
+}

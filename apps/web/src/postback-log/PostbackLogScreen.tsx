@@ -1,3 +1,5 @@
+// The regions' names and codes, which this screen checks or shows (see vite.config.ts).
+import '@switchyard/domain/region-data';
 import { Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconFileImport, IconInbox, IconSend } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';

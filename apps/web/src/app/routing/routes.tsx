@@ -1,4 +1,5 @@
 import { Navigate, type RouteObject } from 'react-router';
+import { loadScreenTexts } from '../../i18n';
 import { ErrorPage } from '../errors/ErrorPage';
 import { RouteErrorBoundary } from '../errors/RouteErrorBoundary';
 import { AuthLayout } from '../layout/AuthLayout';
@@ -8,6 +9,11 @@ import { RequireAuth } from './RequireAuth';
 import { RequirePermission } from './RequirePermission';
 import { RootRoute } from './RootRoute';
 import { RouteFallback } from './RouteFallback';
+
+/** A page's code and the texts of every namespace it may read (the login page reads only `common`). */
+function withTexts<T>(page: Promise<T>): Promise<T> {
+  return Promise.all([page, loadScreenTexts()]).then(([module]) => module);
+}
 
 /** The route the resources' screens go under (see router.ts): inside the layout, beside the others. */
 export const SCREENS_ROUTE_ID = 'screens';
@@ -40,16 +46,19 @@ export function appRoutes(screenRoutes: RouteObject[] = []): RouteObject[] {
                 { path: '/login', lazy: () => import('../pages/LoginPage').then((m) => ({ Component: m.LoginPage })) },
                 {
                   path: '/register',
-                  lazy: () => import('../account/RegisterPage').then((m) => ({ Component: m.RegisterPage })),
+                  lazy: () => withTexts(import('../account/RegisterPage')).then((m) => ({ Component: m.RegisterPage })),
                 },
                 {
                   path: '/forgot-password',
                   lazy: () =>
-                    import('../account/ForgotPasswordPage').then((m) => ({ Component: m.ForgotPasswordPage })),
+                    withTexts(import('../account/ForgotPasswordPage')).then((m) => ({
+                      Component: m.ForgotPasswordPage,
+                    })),
                 },
                 {
                   path: '/reset-password/:token?',
-                  lazy: () => import('../account/ResetPasswordPage').then((m) => ({ Component: m.ResetPasswordPage })),
+                  lazy: () =>
+                    withTexts(import('../account/ResetPasswordPage')).then((m) => ({ Component: m.ResetPasswordPage })),
                 },
               ],
             },
@@ -61,11 +70,13 @@ export function appRoutes(screenRoutes: RouteObject[] = []): RouteObject[] {
           children: [
             {
               path: '/accept-invite/:token?',
-              lazy: () => import('../account/AcceptInvitePage').then((m) => ({ Component: m.AcceptInvitePage })),
+              lazy: () =>
+                withTexts(import('../account/AcceptInvitePage')).then((m) => ({ Component: m.AcceptInvitePage })),
             },
             {
               path: '/verify-email/:token?',
-              lazy: () => import('../account/VerifyEmailPage').then((m) => ({ Component: m.VerifyEmailPage })),
+              lazy: () =>
+                withTexts(import('../account/VerifyEmailPage')).then((m) => ({ Component: m.VerifyEmailPage })),
             },
           ],
         },
@@ -74,7 +85,8 @@ export function appRoutes(screenRoutes: RouteObject[] = []): RouteObject[] {
           children: [
             {
               // The dashboard's frame is its own download: the login page does not carry it.
-              lazy: () => import('../layout/DashboardLayout').then((m) => ({ Component: m.DashboardLayout })),
+              lazy: () =>
+                withTexts(import('../layout/DashboardLayout')).then((m) => ({ Component: m.DashboardLayout })),
               children: [
                 {
                   // Errors of a screen show inside the layout, with the menu still there.
