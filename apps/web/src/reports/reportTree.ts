@@ -21,7 +21,7 @@ export const TREE_CHILD_LIMIT = 100;
 /**
  * The request for one level of the tree: the report grouped by `groups[depth]` alone, narrowed to the
  * values of the rows it opens from (`path`, one row per level above). A sort by a figure sorts every level;
- * a sort by a group's name sorts that level only.
+ * a sort by a group's name sorts that level only; the search applies to the first level.
  */
 export function treeLevelRequest(base: ReportRequest, depth: number, path: ReportRow[]): ReportRequest {
   const group = base.groups[depth] as ReportGroup;
@@ -42,6 +42,8 @@ export function treeLevelRequest(base: ReportRequest, depth: number, path: Repor
     filters,
     vars,
     range,
+    // The search finds names of the first level; the rows under a found one are all shown.
+    search: depth === 0 ? base.search : undefined,
     order_by: levelOrder ? undefined : orderBy,
     page: depth === 0 ? base.page : 1,
     limit: depth === 0 ? base.limit : TREE_CHILD_LIMIT,
