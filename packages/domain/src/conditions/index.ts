@@ -10,6 +10,7 @@ export * from './regions.js';
 import './region-data.js';
 
 export * from './schema.js';
+export * from './summary.js';
 export * from './trace-marks.js';
 export * from './types.js';
 export * from './value-checks.js';
