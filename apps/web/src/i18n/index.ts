@@ -13,6 +13,7 @@ export const NAMESPACES = [
   'events',
   'history',
   'reportLayout',
+  'summaries',
 ] as const;
 
 /** Each language is offered under its own name, the same in every interface language. */
