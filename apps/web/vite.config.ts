@@ -46,9 +46,34 @@ function precompress(): Plugin {
   };
 }
 
+const NO_REGION_DATA = '\0switchyard:no-region-data';
+
+/**
+ * The domain's conditions index loads the regions' data (a third of a megabyte) for Node; in the
+ * dashboard's build that import is empty, and the screens that check or name regions import
+ * `@switchyard/domain/region-data` themselves, so the menu and the login page do not carry it.
+ */
+function regionDataOnDemand(): Plugin {
+  return {
+    name: 'switchyard:region-data-on-demand',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      const from = importer?.replaceAll('\\', '/') ?? '';
+      if (source === './region-data.js' && from.endsWith('/packages/domain/src/conditions/index.ts')) {
+        return NO_REGION_DATA;
+      }
+      return null;
+    },
+    load(id) {
+      return id === NO_REGION_DATA ? 'export {};' : null;
+    },
+  };
+}
+
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react(), precompress()],
+  plugins: [regionDataOnDemand(), react(), precompress()],
   server: {
     proxy: { '/api': 'http://localhost:3000' },
   },
@@ -60,7 +85,17 @@ export default defineConfig({
         codeSplitting: {
           // Zod and app/zodConfig.ts share a chunk, so the config runs as Zod loads: before any chunk
           // that builds schemas (@switchyard/domain), which a config in the entry chunk would come after.
-          groups: [{ name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]src[\\/]app[\\/]zodConfig\.ts$/ }],
+          groups: [
+            { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]src[\\/]app[\\/]zodConfig\.ts$/ },
+            // The regions' names (a third of a megabyte) on their own: only the screens that check or
+            // name a region download them, not every screen that shares a module of the domain with them.
+            {
+              name: 'regions',
+              test: /[\\/]node_modules[\\/](?:iso-3166|country-region-data)[\\/]|[\\/]conditions[\\/]region-data\.ts$/,
+              // Not the region functions it calls (regions.ts): every form's checks need those.
+              includeDependenciesRecursively: false,
+            },
+          ],
         },
       },
     },

@@ -4,6 +4,7 @@ import '@testing-library/jest-dom/vitest';
 // jsdom lacks the browser APIs Mantine relies on; these stubs stand in for them in component tests.
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { loadScreenTexts } from './src/i18n';
 
 Object.defineProperty(window, 'matchMedia', {
   writable: true,
@@ -34,3 +35,6 @@ afterEach(() => {
   localStorage.clear();
   sessionStorage.clear();
 });
+
+// The dashboard fetches its texts by namespace (i18n/index.ts); components under test find them all here.
+await loadScreenTexts();

@@ -99,7 +99,7 @@ describe('campaign costs', () => {
     expect(roi.replace(/[^\d.]/g, '')).toMatch(/^200(\.0+)?$/);
 
     // "Show the clicks behind this row": the two clicks, each at its share of the amount set.
-    await page.getByRole('link', { name: `Show the clicks of ${campaignName}` }).click();
+    await page.getByRole('link', { name: `Show clicks, ${campaignName}` }).click();
     await page.waitForURL(/\/tracker\/reports\/events\/clicks\?/);
     const table = page.getByRole('table', { name: 'Clicks' });
     await expect.poll(() => table.getByRole('row').count(), { timeout: 10_000 }).toBe(3);

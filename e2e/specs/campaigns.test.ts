@@ -118,7 +118,7 @@ describe('segments and campaigns', () => {
     await rules.getByRole('button', { name: 'Add Payout' }).click();
     await rules.getByRole('textbox', { name: 'Payout', exact: true }).fill('2.50');
     await addGermanyRule(page, rules);
-    await expect.poll(() => rules.getByText('countryCode IN (DE)').count()).toBe(1);
+    await expect.poll(() => rules.getByText('Country is DE').count()).toBe(1);
     await expect.poll(() => rules.getByText('Pays 2.50').count()).toBe(1);
     const campaignId = await saveNew(page);
 
@@ -152,7 +152,7 @@ describe('segments and campaigns', () => {
     // After a reload the rule reads the same in its label.
     await page.reload();
     const reloaded = page.getByRole('group', { name: `Payout rules of ${postbackEvent.name}` });
-    await expect.poll(() => reloaded.getByText('countryCode IN (DE)').count()).toBe(1);
+    await expect.poll(() => reloaded.getByText('Country is DE').count()).toBe(1);
     await page.close();
   });
 });

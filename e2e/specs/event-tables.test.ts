@@ -72,7 +72,7 @@ describe('event tables', () => {
     await page.getByRole('heading', { name: 'Reports' }).waitFor();
     await page.getByRole('searchbox', { name: 'Search the rows' }).fill(run);
     await page.waitForURL(/search=/);
-    await page.getByRole('link', { name: `Show the clicks of ${campaignName}` }).click();
+    await page.getByRole('link', { name: `Show clicks, ${campaignName}` }).click();
     await page.waitForURL(/\/tracker\/reports\/events\/clicks\?/);
 
     const table = page.getByRole('table', { name: 'Clicks' });

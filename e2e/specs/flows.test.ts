@@ -105,7 +105,7 @@ describe('flows from the dashboard', () => {
     await choose(page, first.getByRole('combobox', { name: 'Offer' }), offerName);
     await expect
       .poll(() => first.getByTestId('path-group-condition').textContent())
-      .toBe('countryCode IN (US, CA) AND NOT (device IN (mobile))');
+      .toBe('Country is US or CA and not (Device is mobile)');
 
     // Group 2: the catch-all.
     await page.getByTestId('path_groups-add').click();
@@ -113,7 +113,7 @@ describe('flows from the dashboard', () => {
     await second.getByRole('textbox', { name: 'Group name' }).fill('Everyone else');
     await second.getByRole('button', { name: 'Add path' }).click();
     await choose(page, second.getByRole('combobox', { name: 'Offer' }), offerName);
-    expect(await second.getByTestId('path-group-condition').textContent()).toBe('All Condition');
+    expect(await second.getByTestId('path-group-condition').textContent()).toBe('Everyone');
 
     // Closed, the two rows are of a height; the catch-all is dragged above the other.
     await page.getByRole('button', { name: 'Details of North America' }).click();
@@ -125,10 +125,7 @@ describe('flows from the dashboard', () => {
     await page.reload();
     await expect.poll(() => groupNames(page)).toEqual(['Everyone else', 'North America']);
     const conditions = page.getByTestId('path-group-condition');
-    expect(await conditions.allTextContents()).toEqual([
-      'All Condition',
-      'countryCode IN (US, CA) AND NOT (device IN (mobile))',
-    ]);
+    expect(await conditions.allTextContents()).toEqual(['Everyone', 'Country is US or CA and not (Device is mobile)']);
 
     const stored = await apiRequest<StoredFlow>('GET', `flows/${encodeURIComponent(id)}`, adminToken);
     expect(stored.path_groups.map((group) => [group.name, group.priority])).toEqual([

@@ -39,7 +39,7 @@ describe('report views', () => {
     await page.goto('/tracker/reports');
     await expect.poll(() => period(page).inputValue()).toBe('Last 7 days');
     // Outside any field: the page's heading has the focus.
-    await page.getByRole('heading', { name: 'Reports', level: 2 }).click();
+    await page.getByRole('heading', { name: 'Reports', level: 1 }).click();
     await page.keyboard.press('6');
     await expect.poll(() => period(page).inputValue()).toBe('Last month');
     expect((await query(page)).get('range')).toBe('lastMonth');
@@ -56,7 +56,7 @@ describe('report views', () => {
     await page.goto('/tracker/reports');
     await page.getByRole('combobox', { name: /^Group by/ }).click();
     await page.getByRole('option', { name: 'Offer', exact: true }).click();
-    await page.getByRole('heading', { name: 'Reports', level: 2 }).click();
+    await page.getByRole('heading', { name: 'Reports', level: 1 }).click();
     await page.keyboard.press('4');
     await expect.poll(() => period(page).inputValue()).toBe('Last 30 days');
     await page.getByRole('combobox', { name: /^Attribute conversions by/ }).click();

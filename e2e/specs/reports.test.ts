@@ -50,7 +50,7 @@ async function campaignFigures(campaignId: string) {
   return report.totals;
 }
 
-/** The texts of a table row's first cells: the name, then clicks, unique clicks, leads, conversions, revenue. */
+/** The texts of a table row's first cells: the name, then the usual columns (clicks, unique clicks, conversions, …). */
 async function rowTexts(page: Page, name: string): Promise<string[]> {
   const row = page.getByRole('row').filter({ has: page.getByRole('button', { name, exact: true }) });
   if ((await row.count()) !== 1) return [];
@@ -110,15 +110,25 @@ describe('reports', () => {
     await page.waitForURL(/search=/);
     await expect
       .poll(() => rowTexts(page, campaignName), { timeout: 10_000 })
-      .toEqual([campaignName, '3', '3', '0', '1', '1', '0', '0', '4.50']);
-    // Clicks, unique clicks, leads, conversions, approved, pending, rejected (a postback without a status is
-    // a sale: approved), revenue. Polled: the row shows before the searched answer replaces the totals of
-    // every campaign (other specs' clicks too).
+      .toEqual([campaignName, '3', '3', '1', '4.50', '0.30', '4.20', '1,400%', '33.33%']);
+    // The usual columns: clicks, unique clicks, conversions, revenue, cost, profit, ROI, CR (then EPC).
+    // Polled: the row shows before the searched answer replaces the totals of every campaign (other specs'
+    // clicks too).
     const totals = page.getByRole('row', { name: /^Total/ });
     const totalTexts = async () =>
       (await totals.getByRole('cell').allInnerTexts()).slice(0, 8).map((text) => text.trim());
+    await expect
+      .poll(totalTexts, { timeout: 10_000 })
+      .toEqual(['3', '3', '1', '4.50', '0.30', '4.20', '1,400%', '33.33%']);
+    await expect.poll(() => page.getByRole('group', { name: /by day/ }).count()).toBe(1);
+    // The states a conversion is in are a click away, in the column chooser.
+    await page.getByRole('button', { name: /^Columns/ }).click();
+    for (const name of ['Leads', 'Approved', 'Pending', 'Rejected']) {
+      await page.getByRole('checkbox', { name, exact: true }).click();
+      await expect.poll(() => page.getByRole('columnheader', { name, exact: true }).count()).toBe(1);
+    }
+    await page.keyboard.press('Escape');
     await expect.poll(totalTexts, { timeout: 10_000 }).toEqual(['3', '3', '0', '1', '1', '0', '0', '4.50']);
-    await expect.poll(() => page.getByRole('img', { name: /by day/ }).count()).toBe(1);
 
     // The CSV has every row, its headers in English and its figures unformatted.
     const [download] = await Promise.all([
@@ -133,19 +143,21 @@ describe('reports', () => {
     );
     expect(line).toBe(`${campaignName},${campaignId},3,3,0,1,1,0,0,4.5,4.5,0.3,4.2,1400,1400,33.333333,1.5`);
 
-    // Opening the campaign's row shows its offers.
+    // Opening the campaign's row asks which level to show, the offers first.
     await page.getByRole('button', { name: campaignName, exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Offer', exact: true }).click();
     await page.waitForURL((url) => url.searchParams.get('group_by') === 'offer');
     expect(JSON.parse(new URL(page.url()).searchParams.get('filters') ?? '{}')).toEqual({ campaign: campaignId });
     await page.getByRole('group', { name: 'Filters' }).getByText(campaignName).waitFor();
     await expect
       .poll(() => rowTexts(page, offer.name), { timeout: 10_000 })
       .toEqual([offer.name, '3', '3', '0', '1', '1', '0', '0', '4.50']);
+    // The chosen columns stay chosen after the drill-down (leads and the states, with the usual ones).
 
     // The dashboard shows today's figures to whoever may get reports.
     await page.goto('/admin');
     await page.getByRole('heading', { name: 'Today at a glance' }).waitFor();
-    await expect.poll(() => page.getByRole('img', { name: /last 14 days/ }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('group', { name: /last 14 days/ }).count()).toBe(1);
     await page.close();
   });
 });

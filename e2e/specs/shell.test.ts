@@ -25,7 +25,7 @@ describe('dashboard shell', () => {
     const menu = page.getByRole('navigation', { name: 'Main menu' });
     await expect.poll(() => menu.getByRole('link').count()).toBe(23);
     const headings = await menu.getByRole('heading', { level: 2 }).allTextContents();
-    expect(headings).toEqual(['API', 'Tracker', 'General']);
+    expect(headings).toEqual(['Lead API', 'Click tracker', 'General']);
     for (const label of ['Dashboard', 'Flows', 'Segments', 'Campaigns', 'Offers', 'Landers', 'Reports', 'Live View']) {
       expect(await menu.getByRole('link', { name: label, exact: true }).count()).toBeGreaterThan(0);
     }
@@ -50,7 +50,7 @@ describe('dashboard shell', () => {
     await menu.getByRole('link', { name: 'Offers', exact: true }).waitFor();
     // History (issue 21) shows to whoever may read some kind of record: it lists only what they may read.
     expect(await menu.getByRole('link').allTextContents()).toEqual(['Dashboard', 'Offers', 'History']);
-    expect(await menu.getByRole('heading', { level: 2 }).allTextContents()).toEqual(['API']);
+    expect(await menu.getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Lead API']);
     expect(await menu.getByText('General', { exact: true }).count()).toBe(0);
   });
 

@@ -51,7 +51,9 @@ export function BackupsScreen() {
       <ScreenBreadcrumbs title={t('backups.title')} />
       <Group justify="space-between" align="flex-start" gap="sm">
         <div>
-          <Title order={2}>{t('backups.title')}</Title>
+          <Title order={1} size="h2">
+            {t('backups.title')}
+          </Title>
           <Text c="dimmed" size="sm" maw={720}>
             {t('backups.intro')}
           </Text>

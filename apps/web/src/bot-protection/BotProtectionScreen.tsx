@@ -38,7 +38,9 @@ export function BotProtectionScreen() {
     <Stack gap="md">
       <ScreenBreadcrumbs title={t('bot-protection.title')} />
       <div>
-        <Title order={2}>{t('bot-protection.title')}</Title>
+        <Title order={1} size="h2">
+          {t('bot-protection.title')}
+        </Title>
         <Text c="dimmed" size="sm" maw={720}>
           {t('bot-protection.intro')}
         </Text>
@@ -62,7 +64,7 @@ export function BotProtectionScreen() {
           {canEdit && (
             <Paper withBorder p="md" radius="md">
               <Stack gap="md">
-                <Title order={3} size="h5">
+                <Title order={2} size="h5">
                   {t('bot-protection.add.title')}
                 </Title>
                 <AddNetwork editor={editor} />
@@ -73,7 +75,7 @@ export function BotProtectionScreen() {
           <Paper withBorder radius="md">
             <Group justify="space-between" gap="xs" p="md" pb={0}>
               <Group gap="xs">
-                <Title order={3} size="h5">
+                <Title order={2} size="h5">
                   {t('bot-protection.listTitle')} ({editor.rows.length})
                 </Title>
                 <Badge variant="light" color={settings.data?.is_default && !editor.changed ? 'gray' : 'blue'}>

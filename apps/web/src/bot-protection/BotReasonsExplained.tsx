@@ -8,7 +8,7 @@ export function BotReasonsExplained() {
   return (
     <Paper withBorder p="md" radius="md">
       <Stack gap="xs">
-        <Title order={3} size="h5">
+        <Title order={2} size="h5">
           {t('bot-protection.reasons.title')}
         </Title>
         <List type="ordered" size="sm" spacing={4}>

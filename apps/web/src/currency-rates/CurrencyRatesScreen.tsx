@@ -24,7 +24,9 @@ export function CurrencyRatesScreen() {
     <Stack gap="md">
       <ScreenBreadcrumbs title={t('resources:currency-rates.title')} />
       <div>
-        <Title order={2}>{t('resources:currency-rates.title')}</Title>
+        <Title order={1} size="h2">
+          {t('resources:currency-rates.title')}
+        </Title>
         <Text c="dimmed" size="sm" maw={720}>
           {t('resources:currency-rates.intro', { base, date: rates.data?.snapshot_date ?? '' })}
         </Text>
@@ -47,7 +49,7 @@ export function CurrencyRatesScreen() {
           {canEdit && (
             <Paper withBorder p="md" radius="md">
               <Stack gap="xs">
-                <Title order={3} size="h5">
+                <Title order={2} size="h5">
                   {t('resources:currency-rates.add.title')}
                 </Title>
                 <AddCurrencyRate editor={editor} />

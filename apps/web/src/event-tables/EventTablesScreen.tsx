@@ -1,3 +1,5 @@
+// The regions' names and codes, which this screen checks or shows (see vite.config.ts).
+import '@switchyard/domain/region-data';
 import {
   Alert,
   Anchor,
@@ -167,7 +169,9 @@ function EventTable<Kind extends EventKind>({ kind }: { kind: Kind }) {
         <Text>{t('title')}</Text>
       </Breadcrumbs>
       <div>
-        <Title order={2}>{t('title')}</Title>
+        <Title order={1} size="h2">
+          {t('title')}
+        </Title>
         <Text c="dimmed" size="sm">
           {t('intro')}
         </Text>

@@ -1,15 +1,18 @@
-import { Anchor, Group } from '@mantine/core';
-import { EVENT_KINDS, type ReportRow } from '@switchyard/domain';
+import { Anchor, Group, VisuallyHidden } from '@mantine/core';
+import { EVENT_KINDS, type ReportGroup, type ReportRow } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useReportContext } from '../reports/ReportContext';
 import { eventsPath, rowEventParams } from './eventParams';
 
-/** A report row's "Show clicks / leads / conversions": the event log under the row's values and range. */
-export function RowEventLinks({ row, name }: { row?: ReportRow; name: string }) {
+/**
+ * A report row's "Show clicks / leads / conversions": the event log under the row's values and range.
+ * `groups`: the groups the row has values of, when not the report's (a tree row above the last level).
+ */
+export function RowEventLinks({ row, name, groups }: { row?: ReportRow; name: string; groups?: ReportGroup[] }) {
   const { t } = useTranslation('events');
   const { params, range } = useReportContext();
-  const target = rowEventParams(params, range, row);
+  const target = rowEventParams(groups ? { ...params, groups } : params, range, row);
   return (
     <Group gap="xs" wrap="nowrap">
       {EVENT_KINDS.map((kind) => (
@@ -18,10 +21,11 @@ export function RowEventLinks({ row, name }: { row?: ReportRow; name: string }) 
           component={Link}
           to={eventsPath(kind, target)}
           size="sm"
-          aria-label={t(`show.${kind}Of`, { name })}
           title={t(`show.${kind}Of`, { name })}
         >
+          {/* The name starts with the words shown (a spoken command finds the link), then says whose. */}
           {t(`show.${kind}`)}
+          <VisuallyHidden>, {name}</VisuallyHidden>
         </Anchor>
       ))}
     </Group>

@@ -122,7 +122,9 @@ export function HistoryScreen() {
   const total = history.data?.total ?? 0;
   return (
     <Stack gap="md">
-      <Title order={2}>{t('history:screen.title')}</Title>
+      <Title order={1} size="h2">
+        {t('history:screen.title')}
+      </Title>
       <Group gap="sm" align="flex-end" wrap="wrap">
         <Select
           label={t('history:screen.resource')}

@@ -1,61 +1,7 @@
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language, RTL_LANGUAGES } from '@switchyard/domain';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import arAlerts from './locales/ar/alerts.json';
-import arCommon from './locales/ar/common.json';
-import arControls from './locales/ar/controls.json';
-import arDelivery from './locales/ar/delivery.json';
-import arDomains from './locales/ar/domains.json';
-import arEvents from './locales/ar/events.json';
-import arHistory from './locales/ar/history.json';
-import arOptimization from './locales/ar/optimization.json';
-import arPostbacks from './locales/ar/postbacks.json';
-import arReports from './locales/ar/reports.json';
-import arResources from './locales/ar/resources.json';
-import enAlerts from './locales/en/alerts.json';
 import enCommon from './locales/en/common.json';
-import enControls from './locales/en/controls.json';
-import enDelivery from './locales/en/delivery.json';
-import enDomains from './locales/en/domains.json';
-import enEvents from './locales/en/events.json';
-import enHistory from './locales/en/history.json';
-import enOptimization from './locales/en/optimization.json';
-import enPostbacks from './locales/en/postbacks.json';
-import enReports from './locales/en/reports.json';
-import enResources from './locales/en/resources.json';
-import esAlerts from './locales/es/alerts.json';
-import esCommon from './locales/es/common.json';
-import esControls from './locales/es/controls.json';
-import esDelivery from './locales/es/delivery.json';
-import esDomains from './locales/es/domains.json';
-import esEvents from './locales/es/events.json';
-import esHistory from './locales/es/history.json';
-import esOptimization from './locales/es/optimization.json';
-import esPostbacks from './locales/es/postbacks.json';
-import esReports from './locales/es/reports.json';
-import esResources from './locales/es/resources.json';
-import frAlerts from './locales/fr/alerts.json';
-import frCommon from './locales/fr/common.json';
-import frControls from './locales/fr/controls.json';
-import frDelivery from './locales/fr/delivery.json';
-import frDomains from './locales/fr/domains.json';
-import frEvents from './locales/fr/events.json';
-import frHistory from './locales/fr/history.json';
-import frOptimization from './locales/fr/optimization.json';
-import frPostbacks from './locales/fr/postbacks.json';
-import frReports from './locales/fr/reports.json';
-import frResources from './locales/fr/resources.json';
-import zhAlerts from './locales/zh/alerts.json';
-import zhCommon from './locales/zh/common.json';
-import zhControls from './locales/zh/controls.json';
-import zhDelivery from './locales/zh/delivery.json';
-import zhDomains from './locales/zh/domains.json';
-import zhEvents from './locales/zh/events.json';
-import zhHistory from './locales/zh/history.json';
-import zhOptimization from './locales/zh/optimization.json';
-import zhPostbacks from './locales/zh/postbacks.json';
-import zhReports from './locales/zh/reports.json';
-import zhResources from './locales/zh/resources.json';
 
 export const LANGUAGE_STORAGE_KEY = 'switchyard.language';
 export const NAMESPACES = [
@@ -66,6 +12,8 @@ export const NAMESPACES = [
   'postbacks',
   'events',
   'history',
+  'reportLayout',
+  'summaries',
   'optimization',
   'alerts',
   'delivery',
@@ -81,73 +29,29 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
   ar: 'العربية',
 };
 
-export const LOCALES = {
-  en: {
-    common: enCommon,
-    resources: enResources,
-    controls: enControls,
-    reports: enReports,
-    postbacks: enPostbacks,
-    events: enEvents,
-    optimization: enOptimization,
-    alerts: enAlerts,
-    history: enHistory,
-    delivery: enDelivery,
-    domains: enDomains,
+/**
+ * English common texts (the login page's, and every language's fallback) are in the first download;
+ * every other namespace and language is its own file, fetched when needed: `loadScreenTexts` before the
+ * dashboard's screens show, the chosen language's before the app renders (main.tsx).
+ */
+const LOADERS = import.meta.glob<Record<string, unknown>>('./locales/*/*.json', { import: 'default' });
+
+/** An i18next backend that reads a language's namespace from its own chunk. */
+const lazyLocales = {
+  type: 'backend' as const,
+  init() {},
+  read(language: string, namespace: string, callback: (error: unknown, data: Record<string, unknown> | null) => void) {
+    const load = LOADERS[`./locales/${language}/${namespace}.json`];
+    if (!load) {
+      callback(null, {});
+      return;
+    }
+    load().then(
+      (data) => callback(null, data),
+      (error: unknown) => callback(error, null),
+    );
   },
-  fr: {
-    common: frCommon,
-    resources: frResources,
-    controls: frControls,
-    reports: frReports,
-    postbacks: frPostbacks,
-    events: frEvents,
-    optimization: frOptimization,
-    alerts: frAlerts,
-    history: frHistory,
-    delivery: frDelivery,
-    domains: frDomains,
-  },
-  es: {
-    common: esCommon,
-    resources: esResources,
-    controls: esControls,
-    reports: esReports,
-    postbacks: esPostbacks,
-    events: esEvents,
-    optimization: esOptimization,
-    alerts: esAlerts,
-    history: esHistory,
-    delivery: esDelivery,
-    domains: esDomains,
-  },
-  zh: {
-    common: zhCommon,
-    resources: zhResources,
-    controls: zhControls,
-    reports: zhReports,
-    postbacks: zhPostbacks,
-    events: zhEvents,
-    optimization: zhOptimization,
-    alerts: zhAlerts,
-    history: zhHistory,
-    delivery: zhDelivery,
-    domains: zhDomains,
-  },
-  ar: {
-    common: arCommon,
-    resources: arResources,
-    controls: arControls,
-    reports: arReports,
-    postbacks: arPostbacks,
-    events: arEvents,
-    optimization: arOptimization,
-    alerts: arAlerts,
-    history: arHistory,
-    delivery: arDelivery,
-    domains: arDomains,
-  },
-} satisfies Record<Language, Record<(typeof NAMESPACES)[number], object>>;
+};
 
 export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
@@ -179,16 +83,26 @@ export async function changeLanguage(language: Language): Promise<void> {
 
 i18n.on('languageChanged', applyToDocument);
 
-void i18n.use(initReactI18next).init({
-  resources: LOCALES,
-  lng: storedLanguage(),
-  fallbackLng: DEFAULT_LANGUAGE,
-  supportedLngs: [...LANGUAGES],
-  ns: [...NAMESPACES],
-  defaultNS: 'common',
-  interpolation: { escapeValue: false },
-  returnNull: false,
-  initAsync: false,
-});
+/** Settles once the stored language's texts are in: the dashboard renders after it (see main.tsx). */
+export const i18nReady: Promise<unknown> = i18n
+  .use(lazyLocales)
+  .use(initReactI18next)
+  .init({
+    resources: { en: { common: enCommon } },
+    partialBundledLanguages: true,
+    lng: storedLanguage(),
+    fallbackLng: DEFAULT_LANGUAGE,
+    supportedLngs: [...LANGUAGES],
+    ns: ['common'],
+    defaultNS: 'common',
+    interpolation: { escapeValue: false },
+    returnNull: false,
+    initAsync: false,
+  });
 
 export default i18n;
+
+/** Every namespace in the interface language (and English, the fallback): what the screens read. */
+export function loadScreenTexts(): Promise<void> {
+  return i18n.loadNamespaces([...NAMESPACES]);
+}

@@ -26,6 +26,8 @@ const SAME_AS_ENGLISH = new Set([
   'JavaScript',
 ]);
 
+const ONLY_PLACEHOLDERS = /^(?:\s*{{\s*[\w.]+\s*}}\s*)+$/;
+
 function flatten(value: unknown, prefix = ''): Map<string, string> {
   const entries = new Map<string, string>();
   if (typeof value === 'string') {
@@ -69,7 +71,9 @@ describe('locale files', () => {
 
         it('translates every text', () => {
           const untranslated = [...english].filter(
-            ([key, text]) => translated.get(key) === text && !SAME_AS_ENGLISH.has(text),
+            // A text made only of placeholders ("{{field}} {{operation}} {{values}}") has no words to translate.
+            ([key, text]) =>
+              translated.get(key) === text && !SAME_AS_ENGLISH.has(text) && !ONLY_PLACEHOLDERS.test(text),
           );
           expect(untranslated).toEqual([]);
         });

@@ -1,3 +1,5 @@
+// The regions' names and codes, which this screen checks or shows (see vite.config.ts).
+import '@switchyard/domain/region-data';
 import { Anchor, Breadcrumbs, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconChevronRight, IconPlayerPause, IconPlayerPlay } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';

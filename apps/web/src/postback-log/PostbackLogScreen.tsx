@@ -1,3 +1,5 @@
+// The regions' names and codes, which this screen checks or shows (see vite.config.ts).
+import '@switchyard/domain/region-data';
 import { Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconFileImport, IconInbox, IconSend } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
@@ -34,7 +36,9 @@ export function PostbackLogScreen() {
         <PostbackLogBreadcrumbs />
         <Group justify="space-between" align="flex-start" wrap="wrap">
           <div>
-            <Title order={2}>{t('title')}</Title>
+            <Title order={1} size="h2">
+              {t('title')}
+            </Title>
             <Text c="dimmed" size="sm">
               {t('intro')}
             </Text>

@@ -60,14 +60,7 @@ export function DashboardFigures() {
         {isLoading ? (
           <Skeleton h={220} />
         ) : (
-          <ReportChart
-            points={points}
-            unit="day"
-            series={['clicks', 'conversions']}
-            secondAxis={['conversions']}
-            h={220}
-            label={chartLabel}
-          />
+          <ReportChart points={points} unit="day" series={['clicks', 'conversions']} h={220} label={chartLabel} />
         )}
       </Card>
     </Stack>

@@ -25,7 +25,6 @@ export function ReportSeriesCard() {
           points={points}
           unit={unit}
           series={seesMoney ? ['clicks', 'conversions', 'revenue'] : ['clicks', 'conversions']}
-          secondAxis={seesMoney ? ['conversions', 'revenue'] : ['conversions']}
           label={label}
         />
       )}

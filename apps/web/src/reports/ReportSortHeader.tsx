@@ -10,10 +10,12 @@ export interface ReportSortHeaderProps {
   /** What the column means, shown on hover (ROI, CR, EPC). */
   hint?: string;
   numeric?: boolean;
+  /** The first column, kept in view while the figures scroll. */
+  sticky?: boolean;
 }
 
 /** A column header that sorts the report by its column (figures from the largest first). */
-export function ReportSortHeader({ field, children, hint, numeric }: ReportSortHeaderProps) {
+export function ReportSortHeader({ field, children, hint, numeric, sticky }: ReportSortHeaderProps) {
   const { params, setSort } = useReportContext();
   const active = params.order_by === field;
   const Icon = !active ? IconArrowsSort : params.order === 'asc' ? IconSortAscending : IconSortDescending;
@@ -29,6 +31,7 @@ export function ReportSortHeader({ field, children, hint, numeric }: ReportSortH
     <Table.Th
       aria-sort={active ? (params.order === 'asc' ? 'ascending' : 'descending') : 'none'}
       ta={numeric ? 'end' : undefined}
+      className={sticky ? 'sy-report-sticky' : undefined}
       style={{ whiteSpace: 'nowrap' }}
     >
       {hint ? (

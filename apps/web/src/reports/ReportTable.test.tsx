@@ -166,18 +166,18 @@ describe('ReportTable', () => {
   it('links each row, and the totals, to the events behind them under the report’s range', async () => {
     await i18n.changeLanguage('en');
     renderTable();
-    const clicks = screen.getByRole('link', { name: 'Show the clicks of Spring' });
+    const clicks = screen.getByRole('link', { name: 'Show clicks, Spring' });
     const url = new URL(clicks.getAttribute('href')!, 'http://localhost');
     expect(url.pathname).toBe('/tracker/reports/events/clicks');
     expect(url.searchParams.get('from')).toBe('2026-11-01');
     expect(url.searchParams.get('to')).toBe('2026-11-07');
     expect(JSON.parse(url.searchParams.get('filters')!)).toEqual({ campaign: 'c-1' });
     expect(JSON.parse(url.searchParams.get('filter_labels')!)).toEqual({ campaign: 'Spring' });
-    expect(screen.getByRole('link', { name: 'Show the conversions of Spring' })).toHaveAttribute(
+    expect(screen.getByRole('link', { name: 'Show conversions, Spring' })).toHaveAttribute(
       'href',
       expect.stringContaining('/tracker/reports/events/conversions?'),
     );
-    const total = screen.getByRole('link', { name: 'Show the clicks of Total' });
+    const total = screen.getByRole('link', { name: 'Show clicks, Total' });
     expect(new URL(total.getAttribute('href')!, 'http://localhost').searchParams.get('filters')).toBeNull();
   });
 

@@ -1,3 +1,6 @@
+// The regions' names and codes, which this screen checks or shows (see vite.config.ts).
+import '@switchyard/domain/region-data';
+import './reportTable.css';
 import {
   Alert,
   Anchor,
@@ -20,6 +23,7 @@ import { AttributionSelect } from './AttributionSelect';
 import { CustomMetricsButton } from './CustomMetricsManager';
 import { DateRangeControl } from './DateRangeControl';
 import { GroupBySelect } from './GroupBySelect';
+import { ReportColumnsMenu, ReportLayoutSwitch } from './ReportColumnsMenu';
 import { ReportContext, useReportContext } from './ReportContext';
 import { ReportFilterChips } from './ReportFilterChips';
 import { ReportNotices } from './ReportNotices';
@@ -27,7 +31,9 @@ import { ReportPagination } from './ReportPagination';
 import { ReportSearch } from './ReportSearch';
 import { ReportSeriesCard } from './ReportSeriesCard';
 import { ReportTable } from './ReportTable';
+import { ReportTree } from './ReportTree';
 import { ReportViewsMenu } from './ReportViewsMenu';
+import { showsAsTree } from './reportTree';
 import { TimezoneSelect } from './TimezoneSelect';
 import { useReportController } from './useReportController';
 import { useReportExport } from './useReportExport';
@@ -67,7 +73,9 @@ function ReportsScreen() {
           </Breadcrumbs>
         </nav>
         <Group justify="space-between">
-          <Title order={2}>{t('title')}</Title>
+          <Title order={1} size="h2">
+            {t('title')}
+          </Title>
           <Group gap="xs">
             {/* Where the conversions in these figures came from, matched or not. */}
             <Button
@@ -79,6 +87,7 @@ function ReportsScreen() {
               {t('postbacks:title')}
             </Button>
             <ReportViewsMenu />
+            <ReportColumnsMenu />
             <CustomMetricsButton />
             <ExportButton />
           </Group>
@@ -90,12 +99,18 @@ function ReportsScreen() {
           <TimezoneSelect />
           <AttributionSelect />
           <ReportSearch />
+          <LayoutSwitch />
         </Group>
         <ReportFilterChips />
         <ReportResults />
       </Stack>
     </ReportContext.Provider>
   );
+}
+
+function LayoutSwitch() {
+  const { params } = useReportContext();
+  return <ReportLayoutSwitch disabledTree={!showsAsTree({ ...params, layout: 'tree' })} />;
 }
 
 function ExportButton() {
@@ -119,6 +134,7 @@ function ExportButton() {
 export function ReportResults() {
   const { t } = useTranslation('reports');
   const { report, isLoading, error, params, update, retry } = useReportContext();
+  const tree = showsAsTree(params);
   if (isLoading) {
     return (
       <Center py="xl">
@@ -165,7 +181,11 @@ export function ReportResults() {
   return (
     <>
       <ReportSeriesCard />
-      <ReportTable rows={report.list} totals={report.totals} labels={report.meta?.labels} />
+      {tree ? (
+        <ReportTree rows={report.list} totals={report.totals} labels={report.meta?.labels} />
+      ) : (
+        <ReportTable rows={report.list} totals={report.totals} labels={report.meta?.labels} />
+      )}
       <ReportPagination shown={report.list.length} total={report.total} />
       <GeoAttribution />
     </>

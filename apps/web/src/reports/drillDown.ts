@@ -14,12 +14,25 @@ function isFilterGroup(group: ReportGroup): group is ReportFilterGroup {
   return (REPORT_FILTER_GROUPS as readonly string[]).includes(group);
 }
 
+/** The levels a row can open, the usual next one first: every filter group not grouped or filtered yet. */
+export function drillChoices(params: ReportParams, row: ReportRow): ReportFilterGroup[] {
+  const first = drillDown(params, row)?.groups?.[0];
+  if (!first || !isFilterGroup(first)) return [];
+  const filters = new Set<string>([...Object.keys(params.filters), ...params.groups]);
+  return [first, ...DRILL_ORDER.filter((group) => group !== first && !filters.has(group))];
+}
+
 /**
  * Opening a row: each of its values becomes a filter (a day narrows the range to that day instead), and
  * the report moves on to the next group of DRILL_ORDER after the row's own, neither grouped nor filtered.
- * Null when there is nowhere to go: no next group, or nothing to narrow by (an hour only).
+ * Null when there is nowhere to go: no next group, or nothing to narrow by (an hour only). `chosen`
+ * opens that level instead of the usual next one.
  */
-export function drillDown(params: ReportParams, row: ReportRow): Partial<ReportParams> | null {
+export function drillDown(
+  params: ReportParams,
+  row: ReportRow,
+  chosen?: ReportFilterGroup,
+): Partial<ReportParams> | null {
   const filters = { ...params.filters };
   const labels = { ...params.labels };
   let day: string | undefined;
@@ -39,7 +52,7 @@ export function drillDown(params: ReportParams, row: ReportRow): Partial<ReportP
   const last = params.groups.filter(isFilterGroup).at(-1);
   const after = last === undefined ? 0 : DRILL_ORDER.indexOf(last) + 1;
   const open = (group: ReportFilterGroup) => !(group in filters) && !params.groups.includes(group);
-  const next = DRILL_ORDER.slice(after).find(open) ?? DRILL_ORDER.find(open);
+  const next = chosen && open(chosen) ? chosen : (DRILL_ORDER.slice(after).find(open) ?? DRILL_ORDER.find(open));
   if (!narrowed || !next) return null;
   return {
     groups: [next],

@@ -36,6 +36,8 @@ describe('report state in the URL', () => {
       order_by: 'revenue',
       order: 'desc',
       page: 3,
+      columns: undefined,
+      layout: 'tree',
     });
     expect(parse(reportSearchParams(params, 'Europe/Paris').toString())).toEqual(params);
     expect(rangeOf(params)).toEqual({ from: '2026-02-01', to: '2026-02-14' });
@@ -78,6 +80,15 @@ describe('report state in the URL', () => {
       attribution: 'postback',
       page: 1,
     });
+  });
+
+  it('keeps the chosen columns and the flat layout, and only keys that can be column names', () => {
+    const params = parse('columns=clicks,profit,cm_rpm,DROP%20TABLE,profit&layout=flat');
+    expect(params.columns).toEqual(['clicks', 'profit', 'cm_rpm']);
+    expect(params.layout).toBe('flat');
+    expect(reportSearchParams(params, 'UTC').get('columns')).toBe('clicks,profit,cm_rpm');
+    expect(reportSearchParams({ ...params, layout: 'tree' }, 'UTC').has('layout')).toBe(false);
+    expect(parse('layout=sideways').layout).toBe('tree');
   });
 
   it('works a preset out from today in the report timezone', () => {

@@ -41,7 +41,34 @@ export interface ReportParams {
   order_by?: ReportOrderField;
   order: ReportOrder;
   page: number;
+  /**
+   * The figure columns shown, in the report's order (built-in names and custom metrics' `cm_` keys);
+   * undefined: DEFAULT_COLUMNS. Kept in the URL, so a saved view keeps its columns.
+   */
+  columns?: string[];
+  /** Several groups show as a tree (each level opened under its parent, with subtotals) or as flat rows. */
+  layout: ReportLayout;
 }
+
+export const REPORT_LAYOUTS = ['tree', 'flat'] as const;
+export type ReportLayout = (typeof REPORT_LAYOUTS)[number];
+
+/**
+ * The figures a buyer reads first, shown until the column chooser says otherwise: the others (leads,
+ * states, confirmed money, and figures added later) are a click away in the chooser.
+ */
+export const DEFAULT_COLUMNS: readonly string[] = [
+  'clicks',
+  'unique_clicks',
+  'conversions',
+  'revenue',
+  'cost',
+  'profit',
+  'roi',
+  'cr',
+  'epc',
+];
+const COLUMN_KEY = /^[a-z][a-z0-9_]{0,62}$/;
 
 export const DEFAULT_GROUPS: ReportGroup[] = ['campaign'];
 export const DEFAULT_CHOICE: DatePreset = 'last7';
@@ -100,6 +127,9 @@ export function parseReportParams(searchParams: URLSearchParams, defaultTimezone
   const filters = objectOf(searchParams.get('filters'), REPORT_FILTER_GROUPS, isTextOrNull);
   const labels = objectOf(searchParams.get('filter_labels'), REPORT_FILTER_GROUPS, isText);
   const vars = objectOf(searchParams.get('vars'), REPORT_VAR_FILTERS, isTextOrNull);
+  const columnsText = searchParams.get('columns');
+  const columns =
+    columnsText === null ? undefined : [...new Set(columnsText.split(',').filter((key) => COLUMN_KEY.test(key)))];
   return {
     groups: groups.length > 0 ? groups : DEFAULT_GROUPS,
     choice,
@@ -113,6 +143,8 @@ export function parseReportParams(searchParams: URLSearchParams, defaultTimezone
     order_by: orderFieldOf(searchParams.get('order_by')),
     order: oneOf(SORT_ORDERS, searchParams.get('order')) ?? 'asc',
     page: Number.isInteger(page) && page >= 1 ? page : DEFAULT_PAGE,
+    columns,
+    layout: oneOf(REPORT_LAYOUTS, searchParams.get('layout')) ?? 'tree',
   };
 }
 
@@ -142,6 +174,8 @@ export function reportSearchParams(params: ReportParams, defaultTimezone: string
     result.set('order', params.order);
   }
   if (params.page !== DEFAULT_PAGE) result.set('page', String(params.page));
+  if (params.columns) result.set('columns', params.columns.join(','));
+  if (params.layout !== 'tree') result.set('layout', params.layout);
   return result;
 }
 

@@ -1,7 +1,14 @@
-import { DEFAULT_PAGE_SIZE, isMoneyMetric, REPORT_METRICS, type ReportRow } from '@switchyard/domain';
+import {
+  DEFAULT_PAGE_SIZE,
+  isMoneyMetric,
+  REPORT_METRICS,
+  type ReportFilterGroup,
+  type ReportRow,
+} from '@switchyard/domain';
 import { useCallback, useMemo } from 'react';
 import { drillDown } from './drillDown';
-import { type ReportFilters, type ReportOrderField, rangeOf } from './reportParams';
+import { DEFAULT_COLUMNS, type ReportFilters, type ReportOrderField, rangeOf } from './reportParams';
+import { showsAsTree, treeLevelRequest } from './reportTree';
 import { useCustomMetrics } from './useCustomMetrics';
 import { type ReportRequest, useReport } from './useReport';
 import { useReportParams } from './useReportParams';
@@ -15,22 +22,31 @@ export function useReportController() {
   // Issue 19: without the money permission the server leaves money figures out, and refuses to sort by
   // one; a link sorted by revenue opens in the report's own order instead.
   const seesMoney = useSeesMoney();
-  const metrics = useMemo(
+  const allMetrics = useMemo(
     () => (seesMoney ? REPORT_METRICS : REPORT_METRICS.filter((metric) => !isMoneyMetric(metric))),
     [seesMoney],
   );
   // Issue 20: the workspace's custom metrics, as columns after the built-in figures (those that read
   // money only for who sees money: the server leaves them out too).
   const allCustom = useCustomMetrics().data;
-  const customMetrics = useMemo(
+  const allCustomMetrics = useMemo(
     () => (allCustom ?? []).filter((metric) => seesMoney || !metric.money),
     [allCustom, seesMoney],
+  );
+  // The column chooser's pick (kept in the URL and in saved views); custom metrics show until unpicked.
+  const metrics = useMemo(
+    () => allMetrics.filter((metric) => (params.columns ?? DEFAULT_COLUMNS).includes(metric)),
+    [allMetrics, params.columns],
+  );
+  const customMetrics = useMemo(
+    () => allCustomMetrics.filter((metric) => !params.columns || params.columns.includes(metric.key)),
+    [allCustomMetrics, params.columns],
   );
   // A link sorted by a custom metric that is gone (or hidden) opens in the report's own order.
   const unknownCustom =
     params.order_by?.startsWith('cm_') &&
     allCustom !== undefined &&
-    !customMetrics.some((metric) => metric.key === params.order_by);
+    !allCustomMetrics.some((metric) => metric.key === params.order_by);
   const orderBy =
     (params.order_by && !seesMoney && isMoneyMetric(params.order_by)) || unknownCustom ? undefined : params.order_by;
   const request: ReportRequest = {
@@ -46,13 +62,14 @@ export function useReportController() {
     page: params.page,
     limit: DEFAULT_PAGE_SIZE,
   };
-  const report = useReport(request);
+  // As a tree, the screen's own rows are the first level's; each row opens onto the next level's.
+  const report = useReport(showsAsTree(params) ? treeLevelRequest(request, 0, []) : request);
 
-  /** Where opening a row leads, or null when it leads nowhere. */
-  const drillTarget = useCallback((row: ReportRow) => drillDown(params, row), [params]);
+  /** Where opening a row leads (to `next`, or the usual next level), or null when it leads nowhere. */
+  const drillTarget = useCallback((row: ReportRow, next?: ReportFilterGroup) => drillDown(params, row, next), [params]);
   const drill = useCallback(
-    (row: ReportRow) => {
-      const target = drillDown(params, row);
+    (row: ReportRow, next?: ReportFilterGroup) => {
+      const target = drillDown(params, row, next);
       if (target) update(target);
     },
     [params, update],
@@ -82,9 +99,13 @@ export function useReportController() {
     load,
     range,
     request,
-    /** The figures this user sees, in order (issue 19: no money without its permission). */
+    /** The figures this user may see, in order (issue 19: no money without its permission). */
+    allMetrics,
+    /** The custom metrics this user may see (issue 20). */
+    allCustomMetrics,
+    /** Of those, the columns shown (the column chooser's pick). */
     metrics,
-    /** The custom metrics this user sees (issue 20), each a column after `metrics`. */
+    /** Of the custom metrics, the columns shown, each after `metrics`. */
     customMetrics,
     seesMoney,
     report: report.data,

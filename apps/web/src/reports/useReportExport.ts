@@ -23,7 +23,8 @@ function download(fileName: string, text: string, type: string): void {
 export function useReportExport() {
   const { t } = useTranslation('reports');
   const format = useReportFormat();
-  const { request, range, metrics, customMetrics } = useReportContext();
+  // Every figure the user may see, whichever columns the screen shows: a file is read elsewhere.
+  const { request, range, allMetrics, allCustomMetrics } = useReportContext();
   const [exporting, setExporting] = useState(false);
 
   const exportCsv = async () => {
@@ -37,8 +38,8 @@ export function useReportExport() {
         metric: format.metricName,
         none: t('none'),
         label: format.groupValue,
-        metrics,
-        custom: customMetrics,
+        metrics: allMetrics,
+        custom: allCustomMetrics,
       });
       // The byte order mark makes spreadsheet programs read the file as UTF-8 (names in any script).
       // Issue 20: figures counted by postback time say so in the file's name.

@@ -1,8 +1,12 @@
 // Issue 24: the regions a `region` rule can name. country-region-data lists regions by country with
 // English names; iso-3166 says which of its codes are real ISO 3166-2 codes and fills in the top-level
 // subdivisions it lacks (England, Catalunya, Corse…), so rules use the codes the geo lookup reports.
-import { allCountries } from 'country-region-data';
-import { iso31662 } from 'iso-3166';
+// The data comes in through provideRegionData (region-data.ts), so a bundle can fetch it apart.
+import type { allCountries } from 'country-region-data';
+import type { iso31662 } from 'iso-3166';
+
+type CountryRegionData = typeof allCountries;
+type IsoSubdivisions = typeof iso31662;
 
 export interface RegionOption {
   /** An ISO 3166-2 code (`US-CA`), or `CC:name` (see regionNameKey) for a region without one. */
@@ -70,7 +74,7 @@ export function regionNameKey(country: string, name: string): string {
 export const isRegionNameKey = (value: string) => value.includes(':');
 
 /** ISO codes by `regionNameKey` of their ISO name; a key two codes share is left out. */
-function isoCodesByName(): Map<string, string> {
+function isoCodesByName(iso31662: IsoSubdivisions): Map<string, string> {
   const codes = new Map<string, string>();
   const ambiguous = new Set<string>();
   for (const entry of iso31662) {
@@ -82,9 +86,9 @@ function isoCodesByName(): Map<string, string> {
   return codes;
 }
 
-function buildRegions(): RegionOption[] {
+function buildRegions(allCountries: CountryRegionData, iso31662: IsoSubdivisions): RegionOption[] {
   const isoCodes = new Set(iso31662.map((entry) => entry.code));
-  const isoByName = isoCodesByName();
+  const isoByName = isoCodesByName(iso31662);
   const regions: RegionOption[] = [];
   const seen = new Set<string>();
   const add = (value: string, country: string, name: string) => {
@@ -108,10 +112,19 @@ function buildRegions(): RegionOption[] {
   return regions.sort((a, b) => a.country.localeCompare(b.country) || a.name.localeCompare(b.name));
 }
 
-/** Every region a rule can name, by country then name. */
-export const REGIONS: readonly RegionOption[] = buildRegions();
+/**
+ * Every region a rule can name, by country then name: empty until region-data.ts has run (the domain's
+ * index runs it; the dashboard's build loads it with the screens that name regions).
+ */
+export let REGIONS: readonly RegionOption[] = [];
 
-const regionsByValue = new Map(REGIONS.map((region) => [region.value.toLowerCase(), region]));
+let regionsByValue = new Map<string, RegionOption>();
+
+/** Fills REGIONS and findRegion from the two packages' data (region-data.ts calls it). */
+export function provideRegionData(countries: CountryRegionData, subdivisions: IsoSubdivisions): void {
+  REGIONS = buildRegions(countries, subdivisions);
+  regionsByValue = new Map(REGIONS.map((region) => [region.value.toLowerCase(), region]));
+}
 
 /** The region a rule value stands for (any case; a `CC:name` value in any spelling its key accepts). */
 export function findRegion(value: string): RegionOption | undefined {

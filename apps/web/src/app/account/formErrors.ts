@@ -3,13 +3,7 @@ import type { TFunction } from 'i18next';
 import { ApiError } from '../../api/client';
 import { errorText, translateServerMessage } from '../errors/errorText';
 
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** An email field's check before sending: filled in and shaped like an address (the server decides the rest). */
-export function emailError(t: TFunction, value: string): string | null {
-  if (!value.trim()) return t('validation.required');
-  return EMAIL_PATTERN.test(value.trim()) ? null : t('validation.invalidEmail');
-}
+export { emailError } from './emailError';
 
 /** The checks of the server's new-password rule, so a person hears of them before sending. */
 export function newPasswordError(t: TFunction, value: string): string | null {

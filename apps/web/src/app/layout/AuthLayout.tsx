@@ -8,11 +8,11 @@ import { Logo } from './Logo';
 export function AuthLayout() {
   return (
     <div className="sy-auth">
-      <Group justify="space-between" px="lg" py="md">
+      <Group component="header" justify="space-between" px="lg" py="md">
         <Logo />
         <LanguageMenu />
       </Group>
-      <Center className="sy-auth-main" px="md">
+      <Center component="main" className="sy-auth-main" px="md">
         <Stack w="100%" maw={420}>
           <Paper withBorder shadow="sm" radius="lg" p="xl">
             <Outlet />

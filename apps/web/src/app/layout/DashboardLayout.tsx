@@ -1,3 +1,5 @@
+// Zod's settings, which run as Zod's chunk loads (see zodConfig.ts).
+import '../zodConfig';
 import { ActionIcon, AppShell, Burger, Group, ScrollArea } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconLayoutSidebarRightExpand } from '@tabler/icons-react';

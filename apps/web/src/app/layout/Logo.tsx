@@ -23,7 +23,8 @@ export function LogoMark({ size = 28 }: { size?: number }) {
 export function Logo() {
   const { t } = useTranslation();
   return (
-    <Anchor component={Link} to="/" className="sy-logo" underline="never">
+    // Named by its text, which a phone's width hides: the label keeps the name there too.
+    <Anchor component={Link} to="/" className="sy-logo" underline="never" aria-label={t('app.name')}>
       <LogoMark />
       <span className="sy-logo-text">{t('app.name')}</span>
     </Anchor>

@@ -20,9 +20,17 @@ export function SideMenu({ variant = 'full', onNavigate }: SideMenuProps) {
       {sections.map((section) => (
         <Fragment key={section.section ?? 'top'}>
           {section.showHeading && section.headingKey && (
-            <h2 className="sy-menu-heading" data-variant={variant}>
-              {t(section.headingKey)}
-            </h2>
+            <>
+              <h2 className="sy-menu-heading" data-variant={variant}>
+                {t(section.headingKey)}
+              </h2>
+              {/* What the section is for: the Lead API and the Click tracker both have flows and offers. */}
+              {section.section && (
+                <p className="sy-menu-hint" data-variant={variant}>
+                  {t(`menu.sectionHints.${section.section}`)}
+                </p>
+              )}
+            </>
           )}
           {section.entries.map((entry) => (
             <SideMenuLink key={entry.route} entry={entry} variant={variant} onNavigate={onNavigate} />

@@ -24,7 +24,11 @@ export function UserMenu() {
   return (
     <Menu position="bottom-end" width={200} withinPortal>
       <Menu.Target>
-        <UnstyledButton className="sy-user-button sy-topbar-action">
+        {/* Named by the user's name, which a phone's width hides visually only (layout.css). */}
+        <UnstyledButton
+          className="sy-user-button sy-topbar-action"
+          aria-label={name ? undefined : t('topbar.userMenu')}
+        >
           <Group gap={8} wrap="nowrap">
             <Avatar size={30} radius="xl" color="brand" variant="filled" aria-hidden>
               {initials(name)}

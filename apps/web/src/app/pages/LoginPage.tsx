@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiError } from '../../api/client';
-import { emailError } from '../account/formErrors';
+import { emailError } from '../account/emailError';
 import { trimAsTyped } from '../account/trimAsTyped';
 import { useRegistrationStatus } from '../account/useRegistrationStatus';
 import { useAuth } from '../auth/useAuth';

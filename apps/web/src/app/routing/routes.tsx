@@ -1,26 +1,28 @@
 import { Navigate, type RouteObject } from 'react-router';
-import { AcceptInvitePage } from '../account/AcceptInvitePage';
-import { ForgotPasswordPage } from '../account/ForgotPasswordPage';
-import { ProfilePage } from '../account/ProfilePage';
-import { RegisterPage } from '../account/RegisterPage';
-import { ResetPasswordPage } from '../account/ResetPasswordPage';
-import { VerifyEmailPage } from '../account/VerifyEmailPage';
+import { loadScreenTexts } from '../../i18n';
 import { ErrorPage } from '../errors/ErrorPage';
 import { RouteErrorBoundary } from '../errors/RouteErrorBoundary';
 import { AuthLayout } from '../layout/AuthLayout';
-import { DashboardLayout } from '../layout/DashboardLayout';
-import { DashboardPage } from '../pages/DashboardPage';
-import { LoginPage } from '../pages/LoginPage';
 import { LogoutPage } from '../pages/LogoutPage';
 import { GuestOnly } from './GuestOnly';
 import { RequireAuth } from './RequireAuth';
 import { RequirePermission } from './RequirePermission';
 import { RootRoute } from './RootRoute';
 import { RouteFallback } from './RouteFallback';
-import { resourceRoutes } from './resourceRoutes';
 
-/** The routes of §2.1 that exist so far. */
-export function appRoutes(screenRoutes: RouteObject[] = resourceRoutes()): RouteObject[] {
+/** A page's code and the texts of every namespace it may read (the login page reads only `common`). */
+function withTexts<T>(page: Promise<T>): Promise<T> {
+  return Promise.all([page, loadScreenTexts()]).then(([module]) => module);
+}
+
+/** The route the resources' screens go under (see router.ts): inside the layout, beside the others. */
+export const SCREENS_ROUTE_ID = 'screens';
+
+/**
+ * The routes of §2.1 that exist so far. The resources' screens (`screenRoutes`) are added on the first
+ * navigation by the router (router.ts), so the registry they are built from is not in the first download.
+ */
+export function appRoutes(screenRoutes: RouteObject[] = []): RouteObject[] {
   return [
     {
       element: <RootRoute />,
@@ -41,10 +43,23 @@ export function appRoutes(screenRoutes: RouteObject[] = resourceRoutes()): Route
             {
               element: <AuthLayout />,
               children: [
-                { path: '/login', element: <LoginPage /> },
-                { path: '/register', element: <RegisterPage /> },
-                { path: '/forgot-password', element: <ForgotPasswordPage /> },
-                { path: '/reset-password/:token?', element: <ResetPasswordPage /> },
+                { path: '/login', lazy: () => import('../pages/LoginPage').then((m) => ({ Component: m.LoginPage })) },
+                {
+                  path: '/register',
+                  lazy: () => withTexts(import('../account/RegisterPage')).then((m) => ({ Component: m.RegisterPage })),
+                },
+                {
+                  path: '/forgot-password',
+                  lazy: () =>
+                    withTexts(import('../account/ForgotPasswordPage')).then((m) => ({
+                      Component: m.ForgotPasswordPage,
+                    })),
+                },
+                {
+                  path: '/reset-password/:token?',
+                  lazy: () =>
+                    withTexts(import('../account/ResetPasswordPage')).then((m) => ({ Component: m.ResetPasswordPage })),
+                },
               ],
             },
           ],
@@ -53,22 +68,39 @@ export function appRoutes(screenRoutes: RouteObject[] = resourceRoutes()): Route
           // Links from emails work whoever is logged in on this browser.
           element: <AuthLayout />,
           children: [
-            { path: '/accept-invite/:token?', element: <AcceptInvitePage /> },
-            { path: '/verify-email/:token?', element: <VerifyEmailPage /> },
+            {
+              path: '/accept-invite/:token?',
+              lazy: () =>
+                withTexts(import('../account/AcceptInvitePage')).then((m) => ({ Component: m.AcceptInvitePage })),
+            },
+            {
+              path: '/verify-email/:token?',
+              lazy: () =>
+                withTexts(import('../account/VerifyEmailPage')).then((m) => ({ Component: m.VerifyEmailPage })),
+            },
           ],
         },
         {
           element: <RequireAuth />,
           children: [
             {
-              element: <DashboardLayout />,
+              // The dashboard's frame is its own download: the login page does not carry it.
+              lazy: () =>
+                withTexts(import('../layout/DashboardLayout')).then((m) => ({ Component: m.DashboardLayout })),
               children: [
                 {
                   // Errors of a screen show inside the layout, with the menu still there.
+                  id: SCREENS_ROUTE_ID,
                   errorElement: <RouteErrorBoundary />,
                   children: [
-                    { path: '/admin', element: <DashboardPage /> },
-                    { path: '/profile', element: <ProfilePage /> },
+                    {
+                      path: '/admin',
+                      lazy: () => import('../pages/DashboardPage').then((m) => ({ Component: m.DashboardPage })),
+                    },
+                    {
+                      path: '/profile',
+                      lazy: () => import('../account/ProfilePage').then((m) => ({ Component: m.ProfilePage })),
+                    },
                     ...screenRoutes,
                     {
                       element: <RequirePermission section="tracker" resource="reports" action="get" />,

@@ -54,10 +54,10 @@ function paste(input: HTMLElement, text: string) {
 }
 
 describe('ConditionBuilder (§2.7)', () => {
-  it('shows "All Condition" for an empty top group, with Not/And/Or disabled and no delete', () => {
+  it('shows "Everyone" for an empty top group, with Not/And/Or disabled and no delete', () => {
     renderBuilder();
     const top = group(1)[0] as HTMLElement;
-    expect(within(top).getByText('All Condition')).toBeVisible();
+    expect(within(top).getByText('Everyone')).toBeVisible();
     for (const name of ['Not', 'And', 'Or']) expect(disabled(button(top, name))).toBe(true);
     expect(screen.queryByRole('button', { name: 'Delete group' })).toBeNull();
     expect(disabled(button(top, 'Add rule'))).toBe(false);
@@ -68,7 +68,7 @@ describe('ConditionBuilder (§2.7)', () => {
     const { emitted } = renderBuilder();
     const top = group(1)[0] as HTMLElement;
     fireEvent.click(button(top, 'Add group'));
-    expect(screen.queryByText('All Condition')).toBeNull();
+    expect(screen.queryByText('Everyone')).toBeNull();
     for (const name of ['Not', 'And', 'Or']) expect(disabled(ownButtons(top, name)[0])).toBe(false);
 
     const nested = group(2)[0] as HTMLElement;
@@ -78,7 +78,7 @@ describe('ConditionBuilder (§2.7)', () => {
 
     fireEvent.click(within(nested).getByRole('button', { name: 'Delete group' }));
     expect(screen.queryAllByRole('group', { name: 'Condition group, level 2' })).toHaveLength(0);
-    expect(screen.getByText('All Condition')).toBeVisible();
+    expect(screen.getByText('Everyone')).toBeVisible();
     // Nothing storable was ever there: the stored value never changed.
     expect(emitted).toEqual([]);
   });
@@ -205,7 +205,7 @@ describe('ConditionBuilder (§2.7)', () => {
     const { last } = renderBuilder(JSON.stringify(and(inCountry('US'))));
     fireEvent.click(screen.getByRole('button', { name: 'Delete rule' }));
     expect(last()).toBe(ALL_CONDITION_TEXT);
-    expect(screen.getByText('All Condition')).toBeVisible();
+    expect(screen.getByText('Everyone')).toBeVisible();
     expect(disabled(button(group(1)[0] as HTMLElement, 'And'))).toBe(true);
   });
 

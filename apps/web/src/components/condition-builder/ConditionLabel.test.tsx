@@ -8,9 +8,9 @@ const EXAMPLE =
 
 describe('ConditionLabel', () => {
   it.each([
-    ['{"type":"AllCondition"}', 'All Condition'],
-    ['', 'All Condition'],
-    [EXAMPLE, 'countryCode IN (US, CA) AND NOT (device IN (mobile))'],
+    ['{"type":"AllCondition"}', 'Everyone'],
+    ['', 'Everyone'],
+    [EXAMPLE, 'Country is US or CA and not (Device is mobile)'],
   ])('reads %j as %j', (value, text) => {
     render(
       <ControlProviders>

@@ -3,16 +3,16 @@ import {
   type ConditionLabels,
   type ConditionNode,
   campaigns,
-  describeCondition,
   referencedSegments,
+  summarizeCondition,
   trackerCampaigns,
 } from '@switchyard/domain';
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useLookup } from '../../api/useLookup';
 import { useSegmentLookup } from '../../api/useSegmentLookup';
 import { type ConditionValue, readConditionValue } from './builderTree';
 import type { FlowType } from './ConditionBuilderContext';
+import { useSummaryWords } from './useSummaryWords';
 
 export interface ConditionLabelProps extends TextProps {
   /** The stored condition: JSON text, a tree, or nothing (AllCondition). */
@@ -38,6 +38,7 @@ function usesCampaigns(node: ConditionNode): boolean {
 function NamedDescription({ tree, flowType, ...props }: { tree: ConditionNode; flowType: FlowType } & TextProps) {
   const campaignOptions = useLookup(flowType === 'tracker' ? trackerCampaigns : campaigns);
   const segmentOptions = useSegmentLookup(flowType === 'tracker' ? 'tracker-segments' : 'segments');
+  const words = useSummaryWords();
   const text = useMemo(() => {
     const campaignNames = new Map(campaignOptions.map((option) => [String(option.value), option.label]));
     const segmentNames = new Map(segmentOptions.map((option) => [option.value, option.label]));
@@ -46,31 +47,23 @@ function NamedDescription({ tree, flowType, ...props }: { tree: ConditionNode; f
       if (variable === 'segmentId') return segmentNames.get(value) ?? value;
       return value;
     };
-    return describeCondition(tree, labels);
-  }, [tree, campaignOptions, segmentOptions]);
-  return (
-    <Text {...props}>
-      <bdi dir="ltr">{text}</bdi>
-    </Text>
-  );
+    return summarizeCondition(tree, words, labels);
+  }, [tree, campaignOptions, segmentOptions, words]);
+  return <Text {...props}>{text}</Text>;
 }
 
 /**
- * A condition read as one line for path-group headers and payout rules (§2.8, §3.5), e.g.
- * `countryCode IN (US, CA) AND NOT (device IN (mobile))`, with campaign and segment names instead of ids.
+ * A condition in the interface language's words for path-group headers and payout rules (§2.8, §3.5),
+ * e.g. "Country is US or CA and not (Device is mobile)", "Everyone", with campaign and segment names
+ * instead of ids.
  */
 export function ConditionLabel({ value, flowType = 'api', ...props }: ConditionLabelProps) {
-  const { t } = useTranslation();
+  const words = useSummaryWords();
   const tree = useMemo(() => readConditionValue(value).tree, [value]);
-  if (tree.type === 'AllCondition') return <Text {...props}>{t('controls:conditionBuilder.allCondition')}</Text>;
+  if (tree.type === 'AllCondition') return <Text {...props}>{words.everyone}</Text>;
   // Names need the lookups; a tree without campaigns or segments reads as it is, with no request.
   if (usesCampaigns(tree) || referencedSegments(tree).length > 0) {
     return <NamedDescription tree={tree} flowType={flowType} {...props} />;
   }
-  return (
-    <Text {...props}>
-      {/* The reading is an expression written left to right; it stays so inside Arabic text. */}
-      <bdi dir="ltr">{describeCondition(tree)}</bdi>
-    </Text>
-  );
+  return <Text {...props}>{summarizeCondition(tree, words)}</Text>;
 }

@@ -1,3 +1,5 @@
+// The regions' names and codes, which this screen checks or shows (see vite.config.ts).
+import '@switchyard/domain/region-data';
 // Issue 24: the value controls of the visitor fields (region, language, weekday, true/false fields and the
 // free lists of city, asn, isp, referrer and ip).
 import { Chip, Group, rem, Select, Text } from '@mantine/core';

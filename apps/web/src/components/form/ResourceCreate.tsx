@@ -19,7 +19,9 @@ export function ResourceCreate({ definition, elements, afterCreate, wide = false
   return (
     <Stack gap="md">
       <ResourceBreadcrumbs definition={definition} screen="create" />
-      <Title order={2}>{t(`resources:${definition.name}.createTitle`)}</Title>
+      <Title order={1} size="h2">
+        {t(`resources:${definition.name}.createTitle`)}
+      </Title>
       <Paper withBorder p={wide ? { base: 'sm', sm: 'lg' } : 'lg'} radius="md" maw={wide ? undefined : 760}>
         <ResourceForm definition={definition} elements={elements} afterCreate={afterCreate} />
       </Paper>

@@ -59,7 +59,7 @@ export function ResourceEdit({ definition, elements, notice, wide = false, tabs 
   return (
     <Stack gap="md">
       <ResourceBreadcrumbs definition={definition} screen="edit" id={id} />
-      <Title order={2} style={{ overflowWrap: 'anywhere' }}>
+      <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
         {record.data
           ? t(`resources:${definition.name}.editTitle`, { id, name: recordName(definition, record.data) })
           : t('resources:breadcrumbs.edit', { id })}

@@ -1,3 +1,5 @@
+// The regions' names and codes, which this screen checks or shows (see vite.config.ts).
+import '@switchyard/domain/region-data';
 import { Alert, Stack } from '@mantine/core';
 import type { ResourceDefinition } from '@switchyard/domain';
 import { IconAlertCircle } from '@tabler/icons-react';

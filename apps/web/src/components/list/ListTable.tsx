@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useResourceListContext } from './ResourceListContext';
 import { RowActions } from './RowActions';
+import './listTable.css';
 import { SortableHeader } from './SortableHeader';
 import type { ListRecord } from './useResourceListController';
 
@@ -16,7 +17,7 @@ function cellValue(value: unknown): ReactNode {
 /** The records of the current page; archived rows carry a badge and are dimmed. */
 export function ListTable() {
   const { t } = useTranslation();
-  const { columns, records, recordId, editPath, isArchived, canArchive, canClone, isFetching } =
+  const { definition, columns, records, recordId, editPath, isArchived, canArchive, canClone, isFetching } =
     useResourceListContext();
   const hasActions = canArchive || canClone;
   // A list with a status column marks archived rows there; otherwise the link cell carries the badge.
@@ -27,8 +28,11 @@ export function ListTable() {
   );
 
   return (
-    <Table.ScrollContainer minWidth={600}>
-      <Table striped highlightOnHover verticalSpacing="sm" aria-busy={isFetching}>
+    // Its own sideways scroll at a phone's width, reachable by keyboard; at a desktop's the columns fit:
+    // long texts are cut to two lines and the actions stay at the row's end.
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard.
+    <section className="sy-list-scroll" aria-label={t(`resources:${definition.name}.title`)} tabIndex={0}>
+      <Table striped highlightOnHover verticalSpacing="sm" aria-busy={isFetching} className="sy-list-table">
         <Table.Thead>
           <Table.Tr>
             {columns.map((column) => (
@@ -36,7 +40,7 @@ export function ListTable() {
                 {t(column.label)}
               </SortableHeader>
             ))}
-            {hasActions && <Table.Th>{t('resources:list.actions')}</Table.Th>}
+            {hasActions && <Table.Th className="sy-list-actions">{t('resources:list.actions')}</Table.Th>}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -47,10 +51,20 @@ export function ListTable() {
                 {columns.map((column, index) => {
                   const content = column.render ? column.render(record) : cellValue(record[column.accessor]);
                   return (
-                    <Table.Td key={column.accessor} opacity={archived ? 0.55 : undefined}>
+                    <Table.Td
+                      key={column.accessor}
+                      opacity={archived ? 0.55 : undefined}
+                      className={index === linkIndex ? 'sy-list-name' : 'sy-list-cell'}
+                    >
                       {index === linkIndex ? (
                         <Group gap="xs" wrap="nowrap">
-                          <Anchor component={Link} to={editPath(record)} fw={500}>
+                          <Anchor
+                            component={Link}
+                            to={editPath(record)}
+                            fw={500}
+                            className="sy-list-clamp"
+                            title={typeof content === 'string' ? content : undefined}
+                          >
                             {content}
                           </Anchor>
                           {archived && !hasStatusColumn && (
@@ -59,6 +73,10 @@ export function ListTable() {
                             </Badge>
                           )}
                         </Group>
+                      ) : typeof content === 'string' ? (
+                        <span className="sy-list-clamp" title={content}>
+                          {content}
+                        </span>
                       ) : (
                         content
                       )}
@@ -66,7 +84,7 @@ export function ListTable() {
                   );
                 })}
                 {hasActions && (
-                  <Table.Td>
+                  <Table.Td className="sy-list-actions">
                     <RowActions record={record} />
                   </Table.Td>
                 )}
@@ -75,6 +93,6 @@ export function ListTable() {
           })}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </section>
   );
 }

@@ -30,7 +30,9 @@ export function ResourceList<TRecord>({ definition, columns }: ResourceListProps
       <Stack gap="md">
         <ResourceBreadcrumbs definition={definition} screen="list" />
         <Group justify="space-between">
-          <Title order={2}>{t(`resources:${definition.name}.title`)}</Title>
+          <Title order={1} size="h2">
+            {t(`resources:${definition.name}.title`)}
+          </Title>
           {!nothingYet && <CreateButton />}
         </Group>
         <Group justify="space-between" gap="sm">

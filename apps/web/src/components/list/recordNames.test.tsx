@@ -85,7 +85,7 @@ describe.each(Object.entries(TEXTS))('names, not ids (%s)', (language, texts) =>
     await act(() => i18n.changeLanguage(language));
     answer();
     renderAt('/admin/offers/edit/of-7');
-    expect(await screen.findByRole('heading', { level: 2, name: texts.title })).toBeVisible();
+    expect(await screen.findByRole('heading', { level: 1, name: texts.title })).toBeVisible();
   });
 
   it('names the record in the archive confirmation', async () => {

@@ -20,7 +20,7 @@ export function EventConversions({
   const seesMoney = useSeesMoney();
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby="event-conversions">
-      <Title order={3} size="h4" mb="sm" id="event-conversions">
+      <Title order={2} size="h4" mb="sm" id="event-conversions">
         {t('inspector.conversions')}
       </Title>
       {conversions.length === 0 ? (

@@ -68,7 +68,7 @@ describe('EventInspectorScreen', () => {
     expect(new URL(String(fetchMock.mock.calls[0]?.[0]), 'http://localhost').pathname).toBe(
       '/api/events/clicks/click-abc/replay',
     );
-    expect(screen.getByRole('heading', { level: 2 }).textContent).toBe('Click click-abc');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Click click-abc');
     // Back to the event log under the same filters.
     expect(screen.getByRole('link', { name: 'Event log' }).getAttribute('href')).toBe(
       '/tracker/reports/events/clicks?timezone=UTC&from=2026-11-09',
@@ -150,7 +150,7 @@ describe('EventInspectorScreen', () => {
   it('opens an API lead from its own replay route', async () => {
     const fetchMock = answer(200, LEAD);
     renderScreen('/tracker/reports/events/leads/lead-1');
-    expect(await screen.findByRole('heading', { level: 2, name: 'Lead lead-1' })).toBeVisible();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Lead lead-1' })).toBeVisible();
     expect(new URL(String(fetchMock.mock.calls[0]?.[0]), 'http://localhost').pathname).toBe(
       '/api/events/leads/lead-1/replay',
     );

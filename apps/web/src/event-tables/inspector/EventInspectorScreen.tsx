@@ -1,3 +1,5 @@
+// The regions' names and codes, which this screen checks or shows (see vite.config.ts).
+import '@switchyard/domain/region-data';
 import { Alert, Anchor, Breadcrumbs, Loader, Stack, Text, Title } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -53,7 +55,7 @@ function EventInspector({ kind, eventId }: { kind: InspectedKind; eventId: strin
       </Breadcrumbs>
       <div>
         {/* An id is long and unbroken: the size of a section's title, wrapped anywhere on a phone. */}
-        <Title order={2} size="h3" style={{ overflowWrap: 'anywhere' }}>
+        <Title order={1} size="h3" style={{ overflowWrap: 'anywhere' }}>
           {title}
         </Title>
         <Text c="dimmed" size="sm">
@@ -75,7 +77,7 @@ function EventInspector({ kind, eventId }: { kind: InspectedKind; eventId: strin
           <EventConversions conversions={query.data.event.conversions} time={format.time} money={format.money} />
           {query.data.replay && (
             <Stack gap="sm" component="section" aria-labelledby="event-replay">
-              <Title order={3} size="h4" id="event-replay">
+              <Title order={2} size="h4" id="event-replay">
                 {t('inspector.simulation')}
               </Title>
               <SimulationResult answer={query.data.replay} />

@@ -78,7 +78,7 @@ export function StoredContext({
   const vars = Object.entries(event.vars);
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby="stored-context">
-      <Title order={3} size="h4" mb="sm" id="stored-context">
+      <Title order={2} size="h4" mb="sm" id="stored-context">
         {t('inspector.stored')}
       </Title>
       <SimpleGrid component="dl" cols={{ base: 2, md: 3 }} spacing="sm" verticalSpacing="xs" m={0}>

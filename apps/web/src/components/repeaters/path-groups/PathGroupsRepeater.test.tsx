@@ -81,10 +81,10 @@ describe('path-groups-repeater', { timeout: 15_000 }, () => {
     expect(within(first).getByText('North America')).toBeVisible();
     expect(within(first).getByText('Enabled')).toBeVisible();
     expect(within(first).getByText('All offers disabled')).toBeVisible();
-    expect(within(first).getByText('countryCode IN (US, CA) AND NOT (device IN (mobile))')).toBeVisible();
+    expect(within(first).getByText('Country is US or CA and not (Device is mobile)')).toBeVisible();
     expect(within(second).getByText('Disabled')).toBeVisible();
     expect(within(second).queryByText('All offers disabled')).toBeNull();
-    expect(within(second).getByText('All Condition')).toBeVisible();
+    expect(within(second).getByText('Everyone')).toBeVisible();
   });
 
   it('starts loaded groups with paths collapsed, opens empty and new ones, and toggles on request', () => {

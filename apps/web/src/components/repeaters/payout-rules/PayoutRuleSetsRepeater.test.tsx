@@ -87,7 +87,7 @@ describe('payout-rule-sets-repeater', () => {
     renderControl(withEvents([LEAD]), [set(LEAD, [rule('r1', 2.5, 0, DE)])]);
     const lead = setGroup('Lead');
     expect(within(lead).getByText('Pays 2.50')).toBeVisible();
-    expect(within(lead).getByText('countryCode IN (DE)')).toBeVisible();
+    expect(within(lead).getByText('Country is DE')).toBeVisible();
     const toggle = within(lead).getByRole('button', { name: 'Show payout rule 1' });
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
     expect(within(lead).queryByRole('textbox', { name: 'Payout' })).toBeNull();

@@ -39,7 +39,7 @@ function VisitorRead({ context }: { context: SimulationAnswer['context'] }) {
   ];
   return (
     <Paper withBorder p="md" radius="md">
-      <Title order={4} mb="sm">
+      <Title order={3} mb="sm">
         {t(key('visitorRead'))}
       </Title>
       <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="xs">
@@ -89,7 +89,7 @@ function Decision({ answer }: { answer: SimulationAnswer }) {
   ];
   return (
     <Paper withBorder p="md" radius="md">
-      <Title order={4} mb="sm">
+      <Title order={3} mb="sm">
         {t(key('decision'))}
       </Title>
       <Text size="sm" mb="sm">
@@ -180,7 +180,7 @@ export function SimulationResult({ answer }: { answer: SimulationAnswer }) {
   return (
     <Stack gap="md">
       <VisitorRead context={answer.context} />
-      <Title order={4}>{t(key('groups'))}</Title>
+      <Title order={3}>{t(key('groups'))}</Title>
       {answer.groups.length === 0 && <Alert variant="light">{t(key('noGroups'))}</Alert>}
       {answer.groups.map((group) => {
         const routes = answer.path_group?.id === group.id;
