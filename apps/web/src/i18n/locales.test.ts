@@ -24,6 +24,12 @@ const SAME_AS_ENGLISH = new Set([
   'Postback',
   // A language's name (the JavaScript redirect mode).
   'JavaScript',
+  // Names of services, and a loan word of the web (notification channels).
+  'Telegram',
+  'Slack',
+  'Webhook',
+  'URL',
+  'E-mail',
 ]);
 
 const ONLY_PLACEHOLDERS = /^(?:\s*{{\s*[\w.]+\s*}}\s*)+$/;
