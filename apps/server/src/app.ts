@@ -363,7 +363,7 @@ async function createServer(
     ),
   );
   // The built-in monitors: every minute (by default), the offer and lander URLs every 15th time.
-  const monitors = new Monitors(store.db, engine, notifier, {
+  const monitors = new Monitors(store.db, engine, notifier, reports, {
     allowPrivateTargets: options.config.allowPrivateTargets,
   });
   let monitorRounds = 0;

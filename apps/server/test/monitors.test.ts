@@ -29,7 +29,7 @@ forEachDatabase('built-in monitors', (db) => {
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
     ({ app, adminToken: token } = await buildProxiedAdminApp(db));
-    monitors = new Monitors(app.store.db, app.engine, app.notifier, {
+    monitors = new Monitors(app.store.db, app.engine, app.notifier, app.reports, {
       allowPrivateTargets: true,
       now: () => new Date(clock),
     });

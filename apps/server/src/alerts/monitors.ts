@@ -1,12 +1,20 @@
 // The built-in monitors. Each round finds what is wrong now, per workspace: a capped offer whose traffic
 // goes to its backup, an offer or lander URL that fails, an active campaign without clicks for an hour
-// (one that had clicks the day before), outbound postbacks failing above 10 %, and the event writer
+// (one that had clicks the day before, read from the report layer), outbound postbacks failing above 10 %, and the event writer
 // falling behind. A problem found anew opens an incident and notifies once; one no longer found closes
 // it, so the next time it happens it notifies again. Runs on one node at a time (tuner's lease pattern).
-import { MONITORS, type Monitor, ZOfferForm, ZTrackerLanderForm, ZTrackerOfferForm } from '@switchyard/domain';
+import {
+  MONITORS,
+  type Monitor,
+  ZOfferForm,
+  ZReportQuery,
+  ZTrackerLanderForm,
+  ZTrackerOfferForm,
+} from '@switchyard/domain';
 import { type Kysely, sql } from 'kysely';
 import { sendOutbound } from '../http/outbound-request.js';
 import type { TargetOptions } from '../http/outbound-targets.js';
+import type { ReportRunner } from '../reports/runner.js';
 import type { Database } from '../store/schema.js';
 import { scopeCondition } from '../store/scope.js';
 import type { TrafficEngine } from '../traffic/engine.js';
@@ -41,6 +49,7 @@ export class Monitors {
     private readonly db: Kysely<Database>,
     private readonly engine: Pick<TrafficEngine, 'capTaken' | 'eventsWaiting'>,
     private readonly notifier: Pick<Notifier, 'notify'>,
+    private readonly reports: Pick<ReportRunner, 'run'>,
     private readonly options: MonitorOptions,
   ) {}
 
@@ -161,37 +170,50 @@ export class Monitors {
     return findings;
   }
 
+  /**
+   * From the report layer (rollups, in the report engine's process: never a scan of the clicks on the
+   * event loop that answers them), each campaign's clicks by hour over the last day.
+   */
   private async campaignsWithoutClicks(): Promise<Finding[]> {
     const now = this.options.now?.() ?? new Date();
-    const hourAgo = new Date(now.getTime() - HOUR_MS).toISOString();
-    const dayBefore = new Date(now.getTime() - 25 * HOUR_MS).toISOString();
-    const rows = await this.db
-      .selectFrom('tracker_clicks')
-      .select(['campaign_external_id', 'workspace_id', sql<string>`max(created_at)`.as('last')])
-      .where('created_at', '>=', dayBefore)
-      .where(scopeCondition({ instance: true }, 'workspace_id'))
-      .groupBy(['campaign_external_id', 'workspace_id'])
-      .execute();
-    const quiet = rows.filter((row) => row.last < hourAgo && row.workspace_id !== null);
-    if (quiet.length === 0) return [];
+    const quietSince = Math.floor((now.getTime() - HOUR_MS) / HOUR_MS) * HOUR_MS;
+    const dayBefore = now.getTime() - 25 * HOUR_MS;
     const active = new Map(
       (await this.offers(['tracker-campaigns'])).map((campaign) => [campaign.external_id, campaign.name]),
     );
-    return quiet.flatMap((row): Finding[] => {
-      const name = active.get(row.campaign_external_id);
-      if (name === undefined) return [];
-      return [
-        {
-          workspaceId: Number(row.workspace_id),
-          monitor: 'no_clicks',
-          subject: row.campaign_external_id,
-          title: `No clicks for an hour: ${name}`,
-          body: `Campaign "${name}" had clicks in the day before, but none since ${row.last}.`,
-          link: `/tracker/campaigns/edit/${row.campaign_external_id}`,
-          values: { campaign: row.campaign_external_id, campaign_name: name, last_click_at: row.last },
-        },
-      ];
+    if (active.size === 0) return [];
+    const query = ZReportQuery.parse({
+      group_by: ['campaign', 'day', 'hour'],
+      date_from: new Date(dayBefore).toISOString().slice(0, 10),
+      date_to: now.toISOString().slice(0, 10),
+      limit: 0,
     });
+    const findings: Finding[] = [];
+    for (const workspace of await this.db.selectFrom('workspaces').select('id').execute()) {
+      const report = await this.reports.run(query, { workspaceId: Number(workspace.id) });
+      const last = new Map<string, number>();
+      for (const row of report.list) {
+        const hour = Date.parse(`${row.day}T${row.hour}:00:00Z`);
+        const campaign = String(row.campaign);
+        if (Number(row.clicks) > 0 && hour >= dayBefore - HOUR_MS)
+          last.set(campaign, Math.max(last.get(campaign) ?? 0, hour));
+      }
+      for (const [campaign, hour] of last) {
+        const name = active.get(campaign);
+        if (name === undefined || hour >= quietSince) continue;
+        const since = new Date(hour + HOUR_MS).toISOString();
+        findings.push({
+          workspaceId: Number(workspace.id),
+          monitor: 'no_clicks',
+          subject: campaign,
+          title: `No clicks for an hour: ${name}`,
+          body: `Campaign "${name}" had clicks in the day before, but none since ${since}.`,
+          link: `/tracker/campaigns/edit/${campaign}`,
+          values: { campaign, campaign_name: name, no_clicks_since: since },
+        });
+      }
+    }
+    return findings;
   }
 
   private async postbacksFailing(): Promise<Finding[]> {
