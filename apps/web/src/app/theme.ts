@@ -1,4 +1,12 @@
-import { createTheme, type MantineColorsTuple, PasswordInput } from '@mantine/core';
+import {
+  createTheme,
+  DrawerHeader,
+  type DrawerHeaderProps,
+  type MantineColorsTuple,
+  ModalHeader,
+  type ModalHeaderProps,
+  PasswordInput,
+} from '@mantine/core';
 import { SIDEBAR_COLLAPSE_MIN_WIDTH_PX } from '@switchyard/domain';
 
 const brand: MantineColorsTuple = [
@@ -13,6 +21,9 @@ const brand: MantineColorsTuple = [
   '#3a4fb8',
   '#2d43a3',
 ];
+
+/** A title bar as a plain block (see `components` below). */
+const AS_DIV = { component: 'div' } as Partial<ModalHeaderProps & DrawerHeaderProps>;
 
 export const theme = createTheme({
   primaryColor: 'brand',
@@ -29,6 +40,11 @@ export const theme = createTheme({
     PasswordInput: PasswordInput.extend({
       defaultProps: { visibilityToggleButtonProps: { 'aria-hidden': true } },
     }),
+    // A dialog's title bar is not the page's banner: as a <header> it made a second one beside the
+    // app's own (axe: landmark-no-duplicate-banner).
+    // Their props' type leaves `component` out, but each passes its props on to a Box, which takes it.
+    ModalHeader: ModalHeader.extend({ defaultProps: AS_DIV }),
+    DrawerHeader: DrawerHeader.extend({ defaultProps: AS_DIV }),
   },
   breakpoints: {
     xs: '36em',
