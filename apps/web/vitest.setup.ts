@@ -1,10 +1,11 @@
 // jest-dom's matchers (toBeVisible, toBeInTheDocument, toHaveTextContent, …) on vitest's expect, so a test
 // asserts what a person sees rather than that a query returned something (a getBy… query throws first).
 import '@testing-library/jest-dom/vitest';
+import { LANGUAGES } from '@switchyard/domain';
 // jsdom lacks the browser APIs Mantine relies on; these stubs stand in for them in component tests.
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
-import { loadScreenTexts } from './src/i18n';
+import i18n, { loadScreenTexts } from './src/i18n';
 
 Object.defineProperty(window, 'matchMedia', {
   writable: true,
@@ -36,5 +37,7 @@ afterEach(() => {
   sessionStorage.clear();
 });
 
-// The dashboard fetches its texts by namespace (i18n/index.ts); components under test find them all here.
+// The dashboard fetches its texts by namespace (i18n/index.ts); components under test find them all here,
+// in every language (tests read other languages' texts with getFixedT).
 await loadScreenTexts();
+await i18n.loadLanguages([...LANGUAGES]);
