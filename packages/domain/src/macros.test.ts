@@ -18,7 +18,7 @@ describe('URL macros', () => {
   });
 
   it('lists the names the dashboard shows, each known, each once', () => {
-    expect(URL_MACROS).toHaveLength(21);
+    expect(URL_MACROS).toHaveLength(29);
     expect(new Set(URL_MACROS).size).toBe(URL_MACROS.length);
     for (const name of URL_MACROS) expect(isKnownMacro(name)).toBe(true);
     expect(macroToken('clickid')).toBe('{clickid}');

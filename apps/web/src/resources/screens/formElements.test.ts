@@ -18,6 +18,13 @@ describe('kept elements', () => {
         priority: 0,
         condition: ALL_CONDITION_TEXT,
         flow_external_id: 'f1',
+        // As the server answers a group saved without tuning its weights.
+        optimize: 'off',
+        optimize_metric: 'cr',
+        optimize_target: 'paths',
+        optimize_floor: 5,
+        optimize_min_clicks: 100,
+        optimize_window_days: 7,
         paths: [
           {
             id: 'p1',
