@@ -250,6 +250,9 @@ forEachDatabase('reports', (db) => {
       roi_confirmed: 620,
       cr: Math.round((3 / 7) * 100 * 1e6) / 1e6,
       epc: Math.round((9 / 7) * 1e6) / 1e6,
+      // Cost per click (and lead), and per conversion.
+      cpc: Math.round((1.25 / 7) * 1e6) / 1e6,
+      cpa: Math.round((1.25 / 3) * 1e6) / 1e6,
     });
   });
 

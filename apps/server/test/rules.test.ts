@@ -322,6 +322,13 @@ forEachDatabase('rules', (db) => {
       const { id: _id, created_at: _c, updated_at: _u, last_run_at: _l, ...change } = shown;
       expect((await api('PUT', `/rules/${rule.id}`, change)).statusCode).toBe(200);
       const kept = await storedRule(rule.id);
+      // Sent from a second node that may reach private addresses: on PostgreSQL. A second server on one
+      // SQLite file has no report engine of its own (the first holds the columnar store), so its rules wait;
+      // the signature of the same webhook code is checked on both databases in alerts.test.ts.
+      if (db.kind === 'sqlite') {
+        expect((await api('DELETE', `/rules/${rule.id}`)).statusCode).toBe(204);
+        return;
+      }
       const open = await db.buildAppOnSameDatabase(app, { env: { SWITCHYARD_ALLOW_PRIVATE_TARGETS: 'true' } });
       expect(await open.rules.runRule(kept.row, kept.form, '2999-04-01T00:05:00.000Z')).toBe(true);
       expect(received).toHaveLength(1);
