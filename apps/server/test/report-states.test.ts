@@ -135,7 +135,8 @@ forEachDatabase('report figures by conversion state', (db) => {
     const rows = new Map(list.map((row) => [row.campaign, row]));
     expect(figuresOf(rows.get(String(cheap.external_id)))).toEqual({
       clicks: 4,
-      unique_clicks: 4,
+      // One visitor (one address and agent) clicks every time: unique once per campaign.
+      unique_clicks: 1,
       leads: 0,
       conversions: 3,
       approved: 2,
@@ -149,10 +150,12 @@ forEachDatabase('report figures by conversion state', (db) => {
       roi_confirmed: 1300,
       cr: 75,
       epc: 9.5,
+      cpc: 0.5,
+      cpa: 0.666667,
     });
     expect(figuresOf(rows.get(String(dear.external_id)))).toEqual({
       clicks: 2,
-      unique_clicks: 2,
+      unique_clicks: 1,
       leads: 0,
       conversions: 2,
       approved: 1,
@@ -166,10 +169,12 @@ forEachDatabase('report figures by conversion state', (db) => {
       roi_confirmed: 50,
       cr: 100,
       epc: 3.5,
+      cpc: 2,
+      cpa: 2,
     });
     expect(totals).toEqual({
       clicks: 6,
-      unique_clicks: 6,
+      unique_clicks: 2,
       leads: 0,
       conversions: 5,
       approved: 3,
@@ -183,6 +188,8 @@ forEachDatabase('report figures by conversion state', (db) => {
       roi_confirmed: 466.666667,
       cr: 83.333333,
       epc: 7.5,
+      cpc: 1,
+      cpa: 1.2,
     });
   });
 
