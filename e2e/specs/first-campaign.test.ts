@@ -55,7 +55,7 @@ describe('the first-campaign checklist', () => {
     const page = await browser.newPage();
     await logIn(page, ADMIN.email, ADMIN.password);
     await checklist(page).waitFor();
-    await expect.poll(() => checklist(page).getByText('0 of 7 done').count()).toBe(1);
+    await expect.poll(() => checklist(page).getByText('0 of 8 done').count()).toBe(1);
 
     // A traffic source from a template.
     await follow(page, 'trafficSource', 'Add a traffic source');
@@ -112,7 +112,7 @@ describe('the first-campaign checklist', () => {
     await expect.poll(() => campaignUrl.inputValue()).toMatch(/\/c\/[^/?]+\?/);
     const shownUrl = await campaignUrl.inputValue();
     await toDashboard(page);
-    await expect.poll(() => checklist(page).getByText('5 of 7 done').count()).toBe(1);
+    await expect.poll(() => checklist(page).getByText('5 of 8 done').count()).toBe(1);
 
     // A visitor opens the campaign URL as shown (the source's tokens still in it) and is sent to the offer
     // with their click id.
@@ -132,7 +132,7 @@ describe('the first-campaign checklist', () => {
         { timeout: 20_000, interval: 500 },
       )
       .toBe('true');
-    expect(await checklist(page).getByText('6 of 7 done').count()).toBe(1);
+    expect(await checklist(page).getByText('6 of 8 done').count()).toBe(1);
     await expect
       .poll(() => step(page, 'firstConversion').getByRole('link', { name: 'Get a first conversion' }).count())
       .toBe(1);
