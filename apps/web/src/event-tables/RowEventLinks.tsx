@@ -25,7 +25,7 @@ export function RowEventLinks({ row, name, groups }: { row?: ReportRow; name: st
         >
           {/* The name starts with the words shown (a spoken command finds the link), then says whose. */}
           {t(`show.${kind}`)}
-          <VisuallyHidden>, {name}</VisuallyHidden>
+          <VisuallyHidden component="span">, {name}</VisuallyHidden>
         </Anchor>
       ))}
     </Group>
