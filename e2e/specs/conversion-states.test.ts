@@ -94,7 +94,10 @@ describe('conversion states', () => {
       expect(await answer.text()).toBe('OK');
     };
 
-    await page.goto('/tracker/reports');
+    // The state columns, chosen (the default columns leave them out).
+    await page.goto(
+      '/tracker/reports?columns=clicks,unique_clicks,leads,conversions,approved,pending,rejected,revenue',
+    );
     await page.getByRole('heading', { name: 'Reports' }).waitFor();
     await page.getByRole('searchbox', { name: 'Search the rows' }).fill(run);
     await page.waitForURL(/search=/);
