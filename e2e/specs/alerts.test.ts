@@ -78,7 +78,7 @@ describe('the notification bell', () => {
         },
         { timeout: 20_000, interval: 1_000 },
       )
-      .toBe('Notifications (1)');
+      .toBe('Notifications: 1');
     expect(await bell.locator('.mantine-Indicator-indicator').innerText()).toBe('1');
 
     await bell.click();

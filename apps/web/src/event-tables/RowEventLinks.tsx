@@ -1,4 +1,4 @@
-import { Anchor, Group, VisuallyHidden } from '@mantine/core';
+import { Anchor, Group } from '@mantine/core';
 import { EVENT_KINDS, type ReportGroup, type ReportRow } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -22,10 +22,11 @@ export function RowEventLinks({ row, name, groups }: { row?: ReportRow; name: st
           to={eventsPath(kind, target)}
           size="sm"
           title={t(`show.${kind}Of`, { name })}
+          // The name starts with the words shown (a spoken command finds the link), then says whose. A
+          // visually hidden part would be read as a separate block ("Show clicks , …").
+          aria-label={`${t(`show.${kind}`)}, ${name}`}
         >
-          {/* The name starts with the words shown (a spoken command finds the link), then says whose. */}
           {t(`show.${kind}`)}
-          <VisuallyHidden component="span">, {name}</VisuallyHidden>
         </Anchor>
       ))}
     </Group>

@@ -89,7 +89,9 @@ export function DashboardLayout() {
         )}
       </AppShell.Header>
 
-      <AppShell.Navbar className="sy-sidebar">
+      {/* In the horizontal layout the side menu is the small screens' drawer only: kept out of wide screens'
+          page entirely, not just slid away, so there is one main menu there. */}
+      <AppShell.Navbar className={vertical ? 'sy-sidebar' : 'sy-sidebar sy-sidebar-drawer-only'}>
         <ScrollArea type="scroll" className="sy-sidebar-scroll">
           <SideMenu variant={vertical ? variant : 'full'} onNavigate={mobile.close} />
         </ScrollArea>

@@ -32,7 +32,9 @@ export function NotificationsMenu() {
           color="gray"
           size="lg"
           className="sy-topbar-action"
-          aria-label={unread > 0 ? `${t('topbar.notifications')} (${unread})` : t('topbar.notifications')}
+          // Not "(n)": a parenthesised count is left out of the name by label-in-name checks, so the badge's
+          // visible number would not be part of it.
+          aria-label={unread > 0 ? `${t('topbar.notifications')}: ${unread}` : t('topbar.notifications')}
           onClick={() => setOpened((open) => !open)}
           data-testid="notifications-bell"
         >

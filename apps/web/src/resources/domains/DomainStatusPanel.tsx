@@ -20,7 +20,7 @@ function DnsSection({ domain }: { domain: Domain }) {
   return (
     <Stack gap="xs">
       <Group gap="sm">
-        <Title order={3} size="h5">
+        <Title order={2} size="h5">
           {t('dns.title')}
         </Title>
         <DnsBadge domain={domain} />
@@ -66,7 +66,7 @@ function CertificateSection({ domain }: { domain: Domain }) {
   return (
     <Stack gap="xs">
       <Group gap="sm">
-        <Title order={3} size="h5">
+        <Title order={2} size="h5">
           {t('certificate.title')}
         </Title>
         <CertificateBadge domain={domain} />
@@ -131,7 +131,7 @@ function UploadSection({ domain }: { domain: Domain }) {
   return (
     <form onSubmit={submit}>
       <Stack gap="xs">
-        <Title order={3} size="h5">
+        <Title order={2} size="h5">
           {t('upload.title')}
         </Title>
         <Text size="sm" c="dimmed">
