@@ -78,7 +78,7 @@ export interface CreatedFlow {
 }
 
 /** Creates the records through the dashboard API, as an operator would. */
-export async function createClickFlow(api: Api): Promise<CreatedFlow> {
+export async function createClickFlow(api: Api, options: { optimize?: boolean } = {}): Promise<CreatedFlow> {
   const source = await api.post('/api/traffic-sources', {
     name: 'Bench push network',
     parameters: [
@@ -113,6 +113,8 @@ export async function createClickFlow(api: Api): Promise<CreatedFlow> {
     id: `g${g + 1}`,
     name,
     condition: JSON.stringify(condition),
+    // Weights that tune themselves, moved after the first click: routing then reads live weights.
+    ...(options.optimize ? { optimize: 'on', optimize_target: 'paths', optimize_min_clicks: 1 } : {}),
     paths: [0, 1, 2].map((p) => {
       paths += 1;
       const offerAt = (k: number) => offers[(g * 3 + p + k) % offers.length]!;

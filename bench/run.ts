@@ -61,6 +61,8 @@ const WRK_THREADS = Number(process.env.BENCH_WRK_THREADS ?? 1);
  * leaves it out.
  */
 const SPREAD = process.env.BENCH_SPREAD !== 'off';
+/** BENCH_OPTIMIZE=1: every path group of the flow tunes its weights (issue 46); recomputed after the warm-up. */
+const OPTIMIZE = process.env.BENCH_OPTIMIZE === '1';
 
 // Part (a)'s bar as issue 42 decided it (README, "Targets"): 45 % of the bare route; 60 % stays the goal.
 const TARGET_RATIO = 0.45;
@@ -325,7 +327,10 @@ async function clickBench(children: Child[], cleanups: (() => Promise<unknown>)[
   const databaseFile = path.join(dataDir, 'switchyard.db');
   const { child: server, base, token } = await startSwitchyard(dataDir);
   children.push(server);
-  const flow = await createClickFlow({ post: (route, body) => api(base, token, 'POST', route, body) });
+  const flow = await createClickFlow(
+    { post: (route, body) => api(base, token, 'POST', route, body) },
+    { optimize: OPTIMIZE },
+  );
   console.log(
     `flow: ${flow.groups} path groups (bot/ip/asn/country/device/platform/browser/vars/language conditions), ${flow.paths} paths, ` +
       `${flow.offers} offers, ${flow.landers} landers; campaign ${flow.campaignExternalId}`,
@@ -398,6 +403,7 @@ async function clickBench(children: Child[], cleanups: (() => Promise<unknown>)[
     warmups.push(await switchyardLoad(generator, 'click warm-up', WARMUP_S));
     if (SPREAD) warmups.push(await switchyardLoad(generator, 'click warm-up, Zipf spread', WARMUP_S, true));
   }
+  if (OPTIMIZE) await recomputeWeights(base, token, flow.flowExternalId);
   const rounds = new Map<Generator, { bare: LoadResult[]; click: LoadResult[]; spread: LoadResult[] }>(
     GENERATORS.map((generator) => [generator, { bare: [], click: [], spread: [] }]),
   );
@@ -646,3 +652,15 @@ main().then(
     process.exit(1);
   },
 );
+
+/** Has the tuner recompute the flow's live weights now (on the warm-up's clicks), and says how they moved. */
+async function recomputeWeights(base: string, token: string, flowId: string): Promise<void> {
+  const answer = (await api(base, token, 'POST', `/api/tracker/flows/${flowId}/optimization/recompute`, {})) as {
+    groups: { arms: { configured_share: number; live_share: number }[] }[];
+  };
+  const arms = answer.groups.flatMap((group) => group.arms);
+  const moved = arms.filter((arm) => Math.abs(arm.live_share - arm.configured_share) > 1e-9).length;
+  console.log(
+    `optimization on: ${answer.groups.length} groups tuned, ${moved} of ${arms.length} arms off their configured share`,
+  );
+}
