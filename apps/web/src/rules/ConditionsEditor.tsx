@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { RULE_OPERATORS } from '@switchyard/domain';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -29,59 +29,61 @@ export function ConditionsEditor({ conditions, onChange, error }: Props) {
       {conditions.map((condition, index) => (
         // Conditions have no identity of their own: their place is their key.
         // biome-ignore lint/suspicious/noArrayIndexKey: see above
-        <Group key={index} gap="xs" align="flex-start" wrap="wrap" data-testid="rule-condition">
+        <Stack key={index} gap={4}>
           {index > 0 && (
-            <Text size="sm" fw={600} pt={30} w={36}>
+            <Text size="sm" fw={600}>
               {t('form.and')}
             </Text>
           )}
-          <Select
-            label={t('form.metric')}
-            data={labels.metricOptions}
-            value={condition.metric}
-            onChange={(metric) => metric && change(index, { metric })}
-            allowDeselect={false}
-            searchable
-            w={190}
-            error={error(`conditions.${index}.metric`)}
-          />
-          <Select
-            label={t('form.operator')}
-            data={RULE_OPERATORS.map((operator) => ({ value: operator, label: t(`operators.${opKey(operator)}`) }))}
-            value={condition.operator}
-            onChange={(operator) => operator && change(index, { operator: operator as ConditionValues['operator'] })}
-            allowDeselect={false}
-            w={150}
-            error={error(`conditions.${index}.operator`)}
-          />
-          <TextInput
-            label={t('form.value')}
-            inputMode="decimal"
-            value={condition.value}
-            onChange={(event) => change(index, { value: event.currentTarget.value })}
-            w={110}
-            error={error(`conditions.${index}.value`)}
-          />
-          <TextInput
-            label={t('form.minClicks')}
-            inputMode="numeric"
-            value={condition.min_clicks}
-            onChange={(event) => change(index, { min_clicks: event.currentTarget.value })}
-            w={130}
-            error={error(`conditions.${index}.min_clicks`)}
-          />
-          {conditions.length > 1 && (
-            <ActionIcon
-              variant="subtle"
-              color="red"
-              mt={28}
-              aria-label={t('form.removeCondition', { number: index + 1 })}
-              onClick={() => onChange(conditions.filter((_, at) => at !== index))}
-            >
-              <IconTrash size={16} aria-hidden />
-            </ActionIcon>
-          )}
-        </Group>
+          <Group gap="xs" align="flex-start" wrap="nowrap" data-testid="rule-condition">
+            <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="xs" style={{ flex: 1 }}>
+              <Select
+                label={t('form.metric')}
+                data={labels.metricOptions}
+                value={condition.metric}
+                onChange={(metric) => metric && change(index, { metric })}
+                allowDeselect={false}
+                searchable
+                error={error(`conditions.${index}.metric`)}
+              />
+              <Select
+                label={t('form.operator')}
+                data={RULE_OPERATORS.map((operator) => ({ value: operator, label: t(`operators.${opKey(operator)}`) }))}
+                value={condition.operator}
+                onChange={(operator) =>
+                  operator && change(index, { operator: operator as ConditionValues['operator'] })
+                }
+                allowDeselect={false}
+                error={error(`conditions.${index}.operator`)}
+              />
+              <TextInput
+                label={t('form.value')}
+                inputMode="decimal"
+                value={condition.value}
+                onChange={(event) => change(index, { value: event.currentTarget.value })}
+                error={error(`conditions.${index}.value`)}
+              />
+              <TextInput
+                label={t('form.minClicks')}
+                inputMode="numeric"
+                value={condition.min_clicks}
+                onChange={(event) => change(index, { min_clicks: event.currentTarget.value })}
+                error={error(`conditions.${index}.min_clicks`)}
+              />
+            </SimpleGrid>
+            {conditions.length > 1 && (
+              <ActionIcon
+                variant="subtle"
+                color="red"
+                mt={28}
+                aria-label={t('form.removeCondition', { number: index + 1 })}
+                onClick={() => onChange(conditions.filter((_, at) => at !== index))}
+              >
+                <IconTrash size={16} aria-hidden />
+              </ActionIcon>
+            )}
+          </Group>
+        </Stack>
       ))}
       {error('conditions') && (
         <Text size="sm" c="red">
