@@ -88,7 +88,7 @@ export function ActionsEditor({ actions, groupBy, saved, onChange, error }: Prop
             {action.type === 'notify' && (
               <>
                 {' '}
-                <Anchor component={Link} to="/notifications/channels" size="xs">
+                <Anchor component={Link} to="/notifications/channels" size="xs" underline="always">
                   {t('form.channelsLink')}
                 </Anchor>
               </>

@@ -1,4 +1,4 @@
-import { Badge, Group, Stack, Table, Text } from '@mantine/core';
+import { Badge, Box, Group, Stack, Table, Text } from '@mantine/core';
 import type { RuleRowOutcome } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
 import { useRuleLabels } from './useRuleLabels';
@@ -46,8 +46,9 @@ export function OutcomeTable({
   const detail = useDetail();
   const number = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 2 });
   return (
-    <Table.ScrollContainer minWidth={560}>
-      <Table withTableBorder verticalSpacing="xs" aria-label={caption}>
+    // Scrolls sideways on a phone; with nothing to focus inside, the region itself takes the keyboard.
+    <Box role="region" aria-label={caption} tabIndex={0} style={{ overflowX: 'auto' }}>
+      <Table withTableBorder verticalSpacing="xs" miw={560} aria-label={caption}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{t('outcome.row')}</Table.Th>
@@ -103,6 +104,6 @@ export function OutcomeTable({
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </Box>
   );
 }
