@@ -170,6 +170,26 @@ forEachDatabase('rules', (db) => {
     expect((await api('DELETE', `/rules/${rule.id}`)).statusCode).toBe(204);
   });
 
+  it('previews a rule not saved yet, and an unsaved edit of a saved one', async () => {
+    const unsaved = { ...zoneRule, scope: { kind: 'campaign', id: campaign.external_id } };
+    const saved = (await api('GET', '/rules')).json<{ total: number }>().total;
+    const response = await api('POST', '/rules/preview', unsaved);
+    expect(response.statusCode, response.body).toBe(200);
+    const preview = response.json<RulePreviewAnswer>();
+    expect(preview.rule_id).toBeNull();
+    expect(preview.rows.map((row) => row.value)).toEqual(['z-bad']);
+    expect((await api('GET', '/rules')).json<{ total: number }>().total).toBe(saved);
+    const bad = await api('POST', '/rules/preview', { ...unsaved, window: 5 });
+    expect(Object.keys(expectError(bad, 400).errors ?? {})).toEqual(['window']);
+
+    const rule = await createRule(unsaved);
+    const edited = { ...unsaved, conditions: [{ metric: 'clicks', operator: '>=', value: 5, min_clicks: 5 }] };
+    const editedPreview = (await api('POST', `/rules/${rule.id}/preview`, edited)).json<RulePreviewAnswer>();
+    expect(editedPreview.rows.map((row) => row.value).sort()).toEqual(['z-bad', 'z-good']);
+    expect((await api('GET', `/rules/${rule.id}`)).json<Rule>().conditions).toHaveLength(2);
+    expect((await api('DELETE', `/rules/${rule.id}`)).statusCode).toBe(204);
+  });
+
   it('reads custom metrics in its conditions', async () => {
     const made = await api('POST', '/report-metrics', { name: 'Unconverted', formula: 'clicks - conversions' });
     expect(made.statusCode, made.body).toBe(201);

@@ -9,7 +9,7 @@ const headings = (permissions: string[]) =>
     .map((section) => section.section);
 
 describe('side menu (§2.3)', () => {
-  it('has the 17 entries of the spec, in its order, Live view after Reports (issue 25), Currency rates after Workspaces (issue 18), Backups after Bot protection (issue 39), Domains after Currency rates, History last (issue 21)', () => {
+  it('has the 17 entries of the spec, in its order, Live view after Reports (issue 25), Rules after it (issue 46), Currency rates after Workspaces (issue 18), Backups after Bot protection (issue 39), Domains after Currency rates, History last (issue 21)', () => {
     expect(MENU.flatMap((section) => section.entries.map((entry) => entry.route))).toEqual([
       '/admin',
       '/admin/flows',
@@ -23,6 +23,7 @@ describe('side menu (§2.3)', () => {
       '/tracker/landers',
       '/tracker/reports',
       '/tracker/live',
+      '/tracker/rules',
       '/admin/traffic-sources',
       '/admin/affiliate-networks',
       '/admin/events',
@@ -38,7 +39,7 @@ describe('side menu (§2.3)', () => {
   });
 
   it('shows everything with its headings to an administrator', () => {
-    expect(routes(['/'])).toHaveLength(23);
+    expect(routes(['/'])).toHaveLength(24);
     expect(headings(['/'])).toEqual(['api', 'tracker', 'general']);
   });
 
@@ -73,6 +74,11 @@ describe('side menu (§2.3)', () => {
     expect(routes(['/instance/settings/get'])).not.toContain('/admin/backups');
     // Issue 40: a workspace's administrator is not the instance's.
     expect(routes(['/api', '/tracker', '/general'])).not.toContain('/admin/backups');
+  });
+
+  it('shows the rules to whoever may get them, and to nobody else (issue 46)', () => {
+    expect(routes(['/tracker/rule/get'])).toEqual(['/admin', '/tracker/rules']);
+    expect(routes(['/tracker/reports/get'])).not.toContain('/tracker/rules');
   });
 
   it('shows the live view to whoever may get reports, and to nobody else (issue 25)', () => {

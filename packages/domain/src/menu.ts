@@ -49,6 +49,16 @@ const SCREEN_ENTRIES: readonly { section: Section; after: ResourceName | null; e
     },
   },
   {
+    // Issue 46: rules that watch the reports and act, beside the reports they read.
+    section: 'tracker',
+    after: null,
+    entry: {
+      labelKey: 'menu.rules',
+      route: '/tracker/rules',
+      permission: { section: 'tracker', resource: 'rule', action: 'get' },
+    },
+  },
+  {
     // Issue 18: the rates conversions are converted by; issue 40: the instance's, not a workspace's.
     section: 'general',
     after: 'workspaces',

@@ -146,7 +146,12 @@ const ZRuleRowOutcome = z.object({
   values: z.record(z.string(), z.number()),
   actions: z.array(z.object({ type: z.enum(RULE_ACTIONS), done: z.boolean(), detail: z.string() })),
 });
-export const ZRulePreview = z.object({ rule_id: z.number(), matched: z.number(), rows: z.array(ZRuleRowOutcome) });
+/** `rule_id` is null for the preview of a rule not saved yet. */
+export const ZRulePreview = z.object({
+  rule_id: z.number().nullable(),
+  matched: z.number(),
+  rows: z.array(ZRuleRowOutcome),
+});
 export const ZRuleRunList = z.object({
   list: z.array(
     z.object({

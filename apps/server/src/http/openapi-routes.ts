@@ -198,6 +198,7 @@ export const ROUTE_SCHEMAS: Record<string, RouteSchemas> = {
   'GET /api/rules/{id}': { response: ZRuleAnswer },
   'PUT /api/rules/{id}': { body: ZRuleForm, response: ZRuleAnswer },
   'DELETE /api/rules/{id}': { status: 204 },
+  'POST /api/rules/preview': { body: ZRuleForm, response: ZRulePreview },
   'POST /api/rules/{id}/preview': { response: ZRulePreview },
   'GET /api/rules/{id}/runs': { response: ZRuleRunList },
   'GET /api/tracker/flows/{id}/optimization': { response: ZOptimizationAnswer },

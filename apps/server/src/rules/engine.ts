@@ -236,7 +236,7 @@ export class RuleEngine {
       kind: 'rule',
       title: `${rule.name}: ${rule.group_by} ${outcome.label}`,
       body,
-      link: `/admin/tracker/rules/${ruleId}`,
+      link: `/tracker/rules/edit/${ruleId}`,
       values: { rule: rule.name, rule_id: ruleId, value: outcome.value, ...outcome.values },
     });
   }

@@ -165,11 +165,24 @@ export function ruleRoutes(app: FastifyInstance, db: Kysely<Database>, engine: R
     return reply.code(204).send();
   });
 
+  // The form's preview of a rule not saved yet: no cooldown holds for it. Reading rights suffice, as the
+  // stored rule's preview: nothing is written.
+  app.post('/rules/preview', async (request) => {
+    const workspaceId = workspaceOf(authorize(request, 'tracker', 'rule', 'get'));
+    const form = parseInput(ZRuleForm, request.body);
+    await checkReferences(db, { workspaceId }, form);
+    const rows = await engine.evaluate(0, workspaceId, form, false);
+    return { rule_id: null, matched: rows.length, rows };
+  });
+
+  // With a body, the unsaved edit of the stored rule (under its cooldowns); without, the stored rule.
   app.post<IdParams>('/rules/:id/preview', async (request) => {
     const workspaceId = workspaceOf(authorize(request, 'tracker', 'rule', 'get'));
     const row = await find({ workspaceId }, parseId(request.params.id));
-    const form = ruleForm(row);
+    const edited = request.body !== undefined && request.body !== null;
+    const form = edited ? parseInput(ZRuleForm, request.body) : ruleForm(row);
     if (!form) throw new NotFoundError();
+    if (edited) await checkReferences(db, { workspaceId }, form);
     const rows = await engine.evaluate(row.id, workspaceId, form, false);
     return { rule_id: Number(row.id), matched: rows.length, rows };
   });

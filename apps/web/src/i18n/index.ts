@@ -18,6 +18,7 @@ export const NAMESPACES = [
   'alerts',
   'delivery',
   'domains',
+  'rules',
 ] as const;
 
 /** Each language is offered under its own name, the same in every interface language. */

@@ -1,10 +1,12 @@
 import { ActionIcon, Anchor, Group, Indicator, Popover, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
+import { can } from '@switchyard/domain';
 import { IconBell } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useNotificationActions, useNotifications } from '../../api/useAlerts';
 import { formatDateTime } from '../../components/list/formatDateTime';
+import { useCurrentUser } from '../auth/useCurrentUser';
 
 /** Max height of the list (§2.4). */
 const LIST_MAX_HEIGHT_PX = 230;
@@ -19,6 +21,7 @@ export function NotificationsMenu() {
   const { t, i18n } = useTranslation();
   const [opened, setOpened] = useState(false);
   const navigate = useNavigate();
+  const user = useCurrentUser();
   const notifications = useNotifications();
   const { read, readAll } = useNotificationActions();
   const entries = notifications.data?.list.slice(0, SHOWN) ?? [];
@@ -91,6 +94,11 @@ export function NotificationsMenu() {
           <Anchor component={Link} to="/notifications/channels" size="sm" onClick={() => setOpened(false)}>
             {t('alerts:bell.channels')}
           </Anchor>
+          {can(user, 'tracker', 'rule', 'get') && (
+            <Anchor component={Link} to="/tracker/rules" size="sm" onClick={() => setOpened(false)}>
+              {t('alerts:bell.rules')}
+            </Anchor>
+          )}
         </Group>
       </Popover.Dropdown>
     </Popover>

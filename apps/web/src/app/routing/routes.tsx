@@ -182,6 +182,26 @@ export function appRoutes(screenRoutes: RouteObject[] = []): RouteObject[] {
                       ],
                     },
                     {
+                      // Issue 46: rules that watch the reports and act; the server checks each call too.
+                      element: <RequirePermission section="tracker" resource="rule" action="get" />,
+                      children: [
+                        {
+                          path: '/tracker/rules',
+                          lazy: () => import('../../rules/RulesScreen').then((m) => ({ Component: m.RulesScreen })),
+                        },
+                        {
+                          path: '/tracker/rules/new',
+                          lazy: () =>
+                            import('../../rules/RuleEditScreen').then((m) => ({ Component: m.RuleEditScreen })),
+                        },
+                        {
+                          path: '/tracker/rules/edit/:id',
+                          lazy: () =>
+                            import('../../rules/RuleEditScreen').then((m) => ({ Component: m.RuleEditScreen })),
+                        },
+                      ],
+                    },
+                    {
                       // Each user's own notifications and channels, in the acting workspace.
                       path: '/notifications',
                       lazy: () =>
