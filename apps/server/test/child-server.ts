@@ -137,6 +137,9 @@ export async function startServer(env: NodeJS.ProcessEnv, port: number, options:
   }
 }
 
+/** A stop (SIGTERM) drains every worker; each is killed by the primary after 60 s at most. */
+const STOP_TIMEOUT_MS = 120_000;
+
 export async function killed(server: Server, signal: NodeJS.Signals): Promise<void> {
   if (server.child.exitCode !== null || server.child.signalCode !== null) return;
   const exited = new Promise((resolve) => server.child.once('exit', resolve));
@@ -144,6 +147,15 @@ export async function killed(server: Server, signal: NodeJS.Signals): Promise<vo
     // The primary and every worker of its group.
     process.kill(-server.child.pid, 'SIGKILL');
   } else server.child.kill(signal);
+  if (signal !== 'SIGKILL') {
+    // A stop that never ends is a failure to read, not a suite that runs out its time.
+    const timer = new Promise((resolve) => setTimeout(resolve, STOP_TIMEOUT_MS, 'timeout'));
+    if ((await Promise.race([exited, timer])) === 'timeout') {
+      const said = server.output.slice(-60).join('\n');
+      await killed(server, 'SIGKILL');
+      throw new Error(`the server did not stop within ${STOP_TIMEOUT_MS / 1000} s of ${signal}; it said:\n${said}`);
+    }
+  }
   await exited;
   if (signal === 'SIGKILL') await groupGone(server);
 }

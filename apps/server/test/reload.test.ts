@@ -94,6 +94,7 @@ forEachDatabase('reloads and a killed worker under steady clicks', (db) => {
     const server = await startServer(env, port);
     servers.push(server);
     await until(() => workerPids(server).length === 2 && readyCount(server) >= 2, 'two workers', server);
+    phase('started');
 
     // The live stream, open on one worker, shows the clicks both answer (the other's through the primary).
     const fresh = new http.Agent({ keepAlive: false });
@@ -134,12 +135,14 @@ forEachDatabase('reloads and a killed worker under steady clicks', (db) => {
       env: { ...process.env, INIT_CWD: SERVER_DIR, SWITCHYARD_DATA_DIR: dataDir },
     });
     expect(script.stdout).toContain(`process ${server.child.pid}`);
+    phase('first reload');
     await until(() => replaced(server, before), 'the first reload', server);
 
     // Reload by SIGHUP.
     await sleep(500);
     before = workerPids(server);
     server.child.kill('SIGHUP');
+    phase('second reload');
     await until(() => replaced(server, before), 'the second reload', server);
     const reloadsDoneAt = Date.now();
 
@@ -147,6 +150,7 @@ forEachDatabase('reloads and a killed worker under steady clicks', (db) => {
     await sleep(500);
     const [victim, survivor] = workerPids(server) as [number, number];
     const readyBefore = readyCount(server);
+    phase('kill -9');
     process.kill(victim, 'SIGKILL');
     await until(
       () =>
@@ -155,6 +159,7 @@ forEachDatabase('reloads and a killed worker under steady clicks', (db) => {
       server,
     );
     await sleep(1000);
+    phase('load ends');
     stop = true;
     await load;
     await Promise.all(pending);
@@ -171,6 +176,7 @@ forEachDatabase('reloads and a killed worker under steady clicks', (db) => {
       expect((JSON.parse(report.body) as { totals: { clicks: number } }).totals.clicks).toBeGreaterThan(0);
     }
 
+    phase('stop');
     // Stopped cleanly: every event stored, no journal segment left.
     await killed(server, 'SIGTERM');
     const segments = readdirSync(journalDir(loadConfig(env))).filter((name) => name.endsWith('.journal'));
@@ -222,6 +228,11 @@ forEachDatabase('reloads and a killed worker under steady clicks', (db) => {
     // Three server starts and two reloads, each worker start several seconds on a busy machine.
   }, 600_000);
 });
+
+/** Where the test is, for a run that fails on a busy machine. */
+function phase(name: string): void {
+  console.info(`reload test: ${name} at ${new Date().toISOString()}`);
+}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -57,6 +57,11 @@ interface ReportCall {
 }
 
 export async function runPrimary(config: Config, count: number): Promise<void> {
+  // Each worker accepts on the shared socket itself. Round-robin hands each connection from the primary
+  // to a worker, and a connection handed to a worker that was leaving or killed at that moment stayed in
+  // the primary, its request never answered (seen under load in the reload test). Left in the socket's
+  // queue, a connection is taken by whichever worker accepts next.
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
   const log = pino({ level: process.env.LOG_LEVEL ?? 'info' });
   const primary = new Primary(config, count, log);
   const pidFile = path.join(config.dataDir, PID_FILE_NAME);
@@ -157,6 +162,11 @@ class Primary {
     if (this.stopping) return;
     this.stopping = true;
     this.log.info({ reason }, 'shutting down: draining every worker');
+    // No worker will be named to run them now: a leaving worker's job waiting on one must not wait on.
+    for (const waiting of this.reportQueue.splice(0)) {
+      clearTimeout(waiting.timer);
+      this.answer(waiting.from, waiting.id, { error: 'the server is stopping' });
+    }
     await Promise.all([...this.running.values()].map((entry) => this.drain(entry, false)));
   }
 
@@ -283,6 +293,10 @@ class Primary {
 
   private call(worker: Worker, id: number, call: PrimaryCall): void {
     if (call.op === 'report') {
+      if (this.stopping && !this.reportHolder) {
+        this.answer(worker, id, { error: 'the server is stopping' });
+        return;
+      }
       const timer = setTimeout(() => {
         const index = this.reportQueue.findIndex((waiting) => waiting.timer === timer);
         if (index >= 0) this.reportQueue.splice(index, 1);

@@ -3,6 +3,9 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../store/schema.js';
 
+/** How long a stop waits for a round under way. */
+const ROUND_GRACE_MS = 5_000;
+
 /** Advisory lock ids: any numbers no other lock on the database uses. */
 export const LOCKS = { tuner: 7_264_093_511, monitors: 7_264_093_512, rules: 7_264_093_513 } as const;
 
@@ -51,6 +54,8 @@ export function everyUnderLease(
   timer.unref();
   return async () => {
     clearInterval(timer);
-    await running;
+    // A round under way gets a moment to finish; it never holds a stop up (it may wait on a report that a
+    // draining worker no longer answers), and what it fails to do after the close is only logged.
+    await Promise.race([running, new Promise((resolve) => setTimeout(resolve, ROUND_GRACE_MS).unref())]);
   };
 }
