@@ -7,7 +7,10 @@
 //
 // Settings: CPU_SERVER (switchyard | bare), CPU_RATE (clicks/s; 0 = as fast as the server answers),
 // CPU_SECONDS (8), CPU_PROFILE_DIR (start the server's node with --cpu-prof writing there), CPU_SPREAD
-// (flat: the bench's 14 agents and 20 addresses; zipf: 5,000 agents by Zipf and 1M addresses, spread.ts).
+// (flat: the bench's 14 agents and 20 addresses; zipf: 5,000 agents by Zipf and 1M addresses, spread.ts),
+// CPU_CAPPED (every offer with a daily cap never reached: each click takes a unit from the primary process).
+// Under the primary (SWITCHYARD_WORKERS, 1 here unless set), every process counts: `primary main`, and
+// each worker's threads by its process id.
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -21,6 +24,7 @@ import {
   freePort,
   HOST,
   int,
+  processTree,
   serverProcess,
   startChild,
   startSwitchyard,
@@ -34,6 +38,7 @@ const RATE = Number(process.env.CPU_RATE ?? 8000);
 const SECONDS = Number(process.env.CPU_SECONDS ?? 8);
 const PROFILE_DIR = process.env.CPU_PROFILE_DIR;
 const SPREAD = process.env.CPU_SPREAD ?? 'flat';
+const CAPPED = process.env.CPU_CAPPED === '1';
 const CONNECTIONS = 50;
 /** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
@@ -41,15 +46,28 @@ const TICKS_PER_SECOND = 100;
 /** Node's flags for the server: the CPU profiler when asked. */
 const nodeFlags = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
 
-/** CPU ticks (user + system) of each thread of `pid`, by `main` or `name:tid`. */
-function threadTicks(pid: number): Map<string, number> {
+/**
+ * CPU ticks (user + system) of each thread of `root` and the processes it started (a primary's
+ * workers), by `main` or `name:tid`, prefixed with the process for the ones below `root`.
+ */
+function threadTicks(root: number): Map<string, number> {
   const ticks = new Map<string, number>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-    const close = stat.lastIndexOf(')');
-    const name = stat.slice(stat.indexOf('(') + 1, close);
-    const fields = stat.slice(close + 2).split(' ');
-    ticks.set(tid === String(pid) ? 'main' : `${name}:${tid}`, Number(fields[11]) + Number(fields[12]));
+  const tree = processTree(root);
+  for (const pid of tree) {
+    const prefix = tree.length === 1 ? '' : pid === root ? 'primary ' : `worker ${pid} `;
+    let tids: string[] = [];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      const name = stat.slice(stat.indexOf('(') + 1, close);
+      const fields = stat.slice(close + 2).split(' ');
+      ticks.set(`${prefix}${tid === String(pid) ? 'main' : `${name}:${tid}`}`, Number(fields[11]) + Number(fields[12]));
+    }
   }
   return ticks;
 }
@@ -107,11 +125,15 @@ async function main(): Promise<void> {
     const started = await startSwitchyard(dataDir, nodeFlags);
     server = started.child;
     const { base, token } = started;
-    const flow = await createClickFlow({ post: (route, body) => api(base, token, 'POST', route, body) });
+    const flow = await createClickFlow(
+      { post: (route, body) => api(base, token, 'POST', route, body) },
+      CAPPED ? { dailyCap: 1_000_000_000 } : {},
+    );
     url = `${base}/c/${flow.campaignExternalId}`;
     requests = clickRequests(flow.campaignExternalId, 2000);
   }
   try {
+    // The server's node process: the bare server, or the primary of Switchyard's workers.
     const pid = serverProcess(server.process.pid!);
     await send(url, requests, RATE, 3); // warm-up
     const before = threadTicks(pid);

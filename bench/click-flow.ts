@@ -78,7 +78,15 @@ export interface CreatedFlow {
 }
 
 /** Creates the records through the dashboard API, as an operator would. */
-export async function createClickFlow(api: Api, options: { optimize?: boolean } = {}): Promise<CreatedFlow> {
+/**
+ * `dailyCap`: every offer capped that high (never reached), so that each click takes a cap unit: what
+ * counting caps costs (in the primary process's, with workers, cluster/primary.ts). `optimize`: every
+ * path group tunes its weights.
+ */
+export async function createClickFlow(
+  api: Api,
+  options: { dailyCap?: number; optimize?: boolean } = {},
+): Promise<CreatedFlow> {
   const source = await api.post('/api/traffic-sources', {
     name: 'Bench push network',
     parameters: [
@@ -96,6 +104,7 @@ export async function createClickFlow(api: Api, options: { optimize?: boolean } 
     const offer = await api.post('/api/tracker/offers', {
       name: `Bench offer ${index}`,
       url: `https://offer${index}.example/go?c={clickid}&z={var1}&cc={country}&ext={external_id}&s={subaff}&l={lander_id}`,
+      ...(options.dailyCap ? { daily_cap: options.dailyCap } : {}),
     });
     offers.push(String(offer.external_id));
   }

@@ -104,6 +104,20 @@ export function processChain(pid: number): number[] {
   }
 }
 
+/** `pid` and every process it started, and theirs (the primary's workers too). */
+export function processTree(pid: number): number[] {
+  const tree = [pid];
+  for (let at = 0; at < tree.length; at += 1) {
+    try {
+      const children = readFileSync(`/proc/${tree[at]}/task/${tree[at]}/children`, 'utf8').split(/\s+/);
+      for (const child of children) if (child) tree.push(Number(child));
+    } catch {
+      // Gone, not Linux, or not readable.
+    }
+  }
+  return tree;
+}
+
 /**
  * The node process serving requests under `pid`: the first of its chain that is not tsx's launcher (the
  * server's own children, such as its report engine, come after it).
@@ -129,7 +143,7 @@ export function serverProcess(pid: number): number {
 export function freeze(child: Child, frozen: boolean): void {
   // Only where the node process under tsx can be found (Linux's /proc): elsewhere nothing is frozen.
   if (process.platform !== 'linux' || child.exitedAlready || child.process.pid === undefined) return;
-  for (const pid of processChain(child.process.pid)) {
+  for (const pid of processTree(child.process.pid)) {
     try {
       process.kill(pid, frozen ? 'SIGSTOP' : 'SIGCONT');
     } catch {
@@ -221,6 +235,8 @@ export function switchyardEnv(dataDir: string, port: number): NodeJS.ProcessEnv 
     // Clicks carry X-Forwarded-For (countries), as they would behind a load balancer.
     SWITCHYARD_TRUST_PROXY: 'true',
     LOG_LEVEL: 'warn',
+    // Part (a) measures one click-serving worker unless SWITCHYARD_WORKERS says otherwise.
+    SWITCHYARD_WORKERS: process.env.SWITCHYARD_WORKERS ?? '1',
   };
   // CLICKHOUSE_URL too: without DATABASE_URL the server refuses it. A caller passes either explicitly.
   for (const name of ['DATABASE_URL', 'CLICKHOUSE_URL', 'REDIS_URL', 'SMTP_URL', 'SWITCHYARD_PUBLIC_URL', 'INIT_CWD'])

@@ -35,6 +35,15 @@ import { InMemoryLoginLimiter, type LoginLimiter } from './auth/login-limiter.js
 import { RedisLoginLimiter } from './auth/redis-login-limiter.js';
 import { Sessions } from './auth/sessions.js';
 import { actingWorkspace } from './auth/workspace.js';
+import type { PrimaryChannel } from './cluster/channel.js';
+import { parseWorkers } from './cluster/primary.js';
+import { SharedReportRunner } from './cluster/reports.js';
+import {
+  PrimaryCapCounters,
+  PrimaryLoginLimiter,
+  PrimaryUniqueClicks,
+  primaryAccountLimits,
+} from './cluster/shared-counts.js';
 import { startClickHouse } from './columnar/clickhouse-node.js';
 import { type Config, journalDir } from './config.js';
 import { costRoutes } from './costs/routes.js';
@@ -68,6 +77,7 @@ import { reportRoutes } from './reports/routes.js';
 import { type ReportRunner, reportRunner } from './reports/runner.js';
 import { RuleEngine } from './rules/engine.js';
 import { ruleRoutes } from './rules/routes.js';
+import { primaryBus, redisBus } from './store/bus.js';
 import { pruneUnread } from './store/change-logs.js';
 import { migrateToLatest, openStore, type Store } from './store/database.js';
 import { closeRedis, OutageWarning, openRedis, REDIS_KEY_PREFIX } from './store/redis.js';
@@ -102,6 +112,12 @@ export interface BuildOptions {
   redisKeyPrefix?: string;
   /** Check every /api answer against /api/openapi.json, and answer 500 on a mismatch (tests). */
   checkAnswers?: boolean;
+  /**
+   * Set in a worker of the primary process (cluster/worker.ts): without Redis, caps and login limits are
+   * counted by the primary, and config changes and live events reach the other workers through it; on
+   * SQLite, reports run in the one worker the primary names.
+   */
+  primary?: PrimaryChannel;
 }
 
 declare module 'fastify' {
@@ -109,6 +125,8 @@ declare module 'fastify' {
     store: Store;
     seedResult: SeedResult;
     engine: TrafficEngine;
+    /** Under a primary on SQLite: the report reader this worker holds or hands reports on from. */
+    sharedReports: SharedReportRunner | null;
     /** The report engine (a child process): tests stop or kill it. */
     reports: ReportRunner;
     notifier: Notifier;
@@ -181,7 +199,19 @@ async function createServer(
   app.addHook('onClose', async () => {
     await store.db.destroy();
   });
-  const shared = redis ? sharedCounts(app, redis, options.redisKeyPrefix) : null;
+  const primary = options.primary;
+  const shared = redis
+    ? sharedCounts(app, redis, options.redisKeyPrefix)
+    : primary
+      ? {
+          caps: new PrimaryCapCounters(primary),
+          // One worker keeps uniqueness itself (no message a click); several share the primary's.
+          ...(parseWorkers(process.env.SWITCHYARD_WORKERS) > 1 ? { uniques: new PrimaryUniqueClicks(primary) } : {}),
+          loginLimiter: new PrimaryLoginLimiter(primary, 'login'),
+        }
+      : null;
+  // Config changes and live events reach the other nodes (Redis) or the primary's other workers.
+  const bus = redis ? redisBus(redis) : primary ? primaryBus(primary) : null;
 
   securityHeaders(app);
   lenientJsonBody(app);
@@ -267,9 +297,9 @@ async function createServer(
   });
   // With Redis, a saved record recompiles the routing of every node, not only this one's.
   let onConfigChange: ConfigChangeListener = engine.configChanged;
-  if (redis) {
+  if (bus) {
     const notices = await shareConfigChanges(
-      redis,
+      bus,
       options.redisKeyPrefix ?? REDIS_KEY_PREFIX,
       {
         changed: (kind) => (kind === 'domains' ? domains.changed() : engine.configChanged(kind)),
@@ -280,25 +310,35 @@ async function createServer(
       app.log,
     );
     app.addHook('onClose', async () => notices.close());
-    const live = await shareLiveEvents(redis, options.redisKeyPrefix ?? REDIS_KEY_PREFIX, engine.live, app.log);
+    const live = await shareLiveEvents(bus, options.redisKeyPrefix ?? REDIS_KEY_PREFIX, engine.live, app.log);
     app.addHook('onClose', async () => live.close());
     onConfigChange = async (kind) => {
       await engine.configChanged(kind);
       await notices.publish(kind);
     };
     publishDomains = (kind) => notices.publish(kind);
+    // A worker started during a reload compiled its routing before it heard of changes: once more now.
+    if (primary) await engine.resync();
   }
   // Closed before the store (onClose hooks run last-added first).
-  const reports = reportRunner(
-    store,
-    options.config.reports,
-    options.config.databaseUrl,
-    (message) => app.log.info(message),
-    clickhouse && options.config.clickhouseUrl
-      ? { url: options.config.clickhouseUrl, reader: clickhouse.reader }
-      : undefined,
-  );
+  const openReports = () =>
+    reportRunner(
+      store,
+      options.config.reports,
+      options.config.databaseUrl,
+      (message) => app.log.info(message),
+      clickhouse && options.config.clickhouseUrl
+        ? { url: options.config.clickhouseUrl, reader: clickhouse.reader }
+        : undefined,
+    );
+  // Under a primary on SQLite, one worker at a time runs the report engine (cluster/reports.ts).
+  const sharedReports = primary && store.sqlite ? new SharedReportRunner(primary, openReports) : null;
+  app.decorate('sharedReports', sharedReports);
+  const reports = sharedReports ?? openReports();
   app.decorate('reports', reports);
+  // On SQLite the instance-wide rounds (tuner, monitors) run in that worker alone.
+  const singleton = (round: () => Promise<unknown>) => () =>
+    sharedReports && !sharedReports.holding ? Promise.resolve(null) : round();
   app.addHook('onClose', async () => reports.close());
   const notifier = new Notifier(store.db, {
     mailer,
@@ -317,7 +357,7 @@ async function createServer(
       store.db,
       !store.sqlite,
       LOCKS.tuner,
-      () => tuner.runOnce(),
+      singleton(() => tuner.runOnce()),
       OPTIMIZE_INTERVAL_MS,
       (error) => app.log.warn({ err: error }, 'live weights not recomputed; the previous ones stay in force'),
     ),
@@ -333,7 +373,7 @@ async function createServer(
       store.db,
       !store.sqlite,
       LOCKS.monitors,
-      () => monitors.runOnce({ urls: monitorRounds++ % 15 === 0 }),
+      singleton(() => monitors.runOnce({ urls: monitorRounds++ % 15 === 0 })),
       options.config.monitorIntervalMs,
       (error) => app.log.warn({ err: error }, 'monitors not run'),
     ),
@@ -387,6 +427,7 @@ async function createServer(
       openApiRoutes(api, apiRoutes, '1', { checkAnswers: options.checkAnswers ?? false });
       apiTokenRoutes(api, apiTokens);
       accountRoutes(api, {
+        ...(primary && !redis ? { limits: primaryAccountLimits(primary) } : {}),
         db: store.db,
         sessions,
         mailer,

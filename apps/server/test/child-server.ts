@@ -1,7 +1,7 @@
 // The server as a child process (src/main.ts through tsx, or the build `npm start` runs: dist/main.js with
 // plain node), as an operator runs it, and plain HTTP to it: for the tests that kill it, restart it, or
 // touch its files from outside (durability, SQLite files, the production build).
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -99,6 +99,8 @@ export async function startServer(env: NodeJS.ProcessEnv, port: number, options:
       ...process.env,
       DATABASE_URL: '',
       REDIS_URL: '',
+      // One worker under the primary unless a test asks for more (reload.test.ts): a start is quicker.
+      SWITCHYARD_WORKERS: '1',
       ...env,
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -106,14 +108,18 @@ export async function startServer(env: NodeJS.ProcessEnv, port: number, options:
       NODE_ENV: 'test',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group: a kill -9 takes the primary and its workers at once, as a crash would.
+    detached: true,
   });
   const output: string[] = [];
   const keep = (chunk: Buffer) => {
     for (const line of chunk.toString('utf8').split('\n')) {
       // Kept: what a restart says of the journal, and every warning or error.
-      // Also any line that is not the JSON log (a failed start says why in plain text).
+      // Also any line that is not the JSON log (a failed start says why in plain text), and what the
+      // primary says of its workers.
       const plain = line.trim() !== '' && !line.startsWith('{');
-      if (options.allOutput || plain || line.includes('journal') || /"level":(40|50|60)/.test(line)) output.push(line);
+      const kept = line.includes('journal') || line.includes('worker') || line.includes('reload');
+      if (options.allOutput || plain || kept || /"level":(40|50|60)/.test(line)) output.push(line);
     }
   };
   child.stdout?.on('data', keep);
@@ -131,9 +137,52 @@ export async function startServer(env: NodeJS.ProcessEnv, port: number, options:
   }
 }
 
+/** A stop (SIGTERM) drains every worker; each is killed by the primary after 60 s at most. */
+const STOP_TIMEOUT_MS = 120_000;
+
 export async function killed(server: Server, signal: NodeJS.Signals): Promise<void> {
   if (server.child.exitCode !== null || server.child.signalCode !== null) return;
   const exited = new Promise((resolve) => server.child.once('exit', resolve));
-  server.child.kill(signal);
+  if (signal === 'SIGKILL' && server.child.pid) {
+    // The primary and every worker of its group.
+    process.kill(-server.child.pid, 'SIGKILL');
+  } else server.child.kill(signal);
+  if (signal !== 'SIGKILL') {
+    // A stop that never ends is a failure to read, not a suite that runs out its time.
+    const timer = new Promise((resolve) => setTimeout(resolve, STOP_TIMEOUT_MS, 'timeout'));
+    if ((await Promise.race([exited, timer])) === 'timeout') {
+      const said = server.output.slice(-60).join('\n');
+      await killed(server, 'SIGKILL');
+      throw new Error(`the server did not stop within ${STOP_TIMEOUT_MS / 1000} s of ${signal}; it said:\n${said}`);
+    }
+  }
   await exited;
+  if (signal === 'SIGKILL') await groupGone(server);
+}
+
+/** The pids of the primary's workers now. */
+export function workerPids(server: Server): number[] {
+  try {
+    // Node processes only: tsx's esbuild service is a child of the primary too.
+    return execFileSync('ps', ['-o', 'pid=,comm=', '--ppid', String(server.child.pid)], { encoding: 'utf8' })
+      .split('\n')
+      .map((line) => line.trim().split(/\s+/))
+      .filter(([, command]) => command === 'node')
+      .map(([pid]) => Number(pid));
+  } catch {
+    // ps exits 1 when the primary has no children.
+    return [];
+  }
+}
+
+/** Waits until no process of the server's group is left (workers outlive a killed primary briefly). */
+async function groupGone(server: Server): Promise<void> {
+  for (let tries = 0; tries < 100; tries += 1) {
+    try {
+      process.kill(-(server.child.pid ?? 0), 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

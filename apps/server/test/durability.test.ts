@@ -251,5 +251,5 @@ forEachDatabase('answered events across a kill -9', (db) => {
     if (db.kind === 'postgres') {
       for (const dir of [envA.SWITCHYARD_DATA_DIR, envB.SWITCHYARD_DATA_DIR]) await rm(dir, { recursive: true });
     }
-  });
+  }, 120_000);
 });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, renameSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, truncateSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -129,23 +129,35 @@ describe('journal segments', () => {
     expect(log.lines[0]!.object).toMatchObject({ bytes: expect.any(Number) });
   });
 
-  it("leaves another running process's segments to it, but not a dead one's or a process id taken over", async () => {
+  it("leaves another running process's segments to it, and claims a dead one's or a process id taken over", async () => {
     const dir = await temporaryDir();
+    /** A segment's name once this process has claimed it: its own process id in place of the writer's. */
+    const claimed = (file: string) =>
+      path.join(dir, path.basename(file).replace(/^(events-\d+-)\d+-/, `$1${process.pid}-`));
     const file = writeSegment(dir, 1, 1);
     // The parent process (vitest's) is running: its id stands for another node on the same directory.
     const other = path.join(dir, path.basename(file).replace(`-${process.pid}-`, `-${process.ppid}-`));
     renameSync(file, other);
     const log = collectingLog();
-    // Its id is running, but nothing says a journal of it is: a process id taken over after a crash.
-    expect(leftSegments(dir, log)).toEqual([other]);
+    // Its id is running, but nothing says a journal of it is: a process id taken over after a crash. The
+    // segment is claimed (renamed as this process's), so no other process starting now replays it too.
+    expect(leftSegments(dir, log)).toEqual([claimed(other)]);
+    expect(existsSync(other)).toBe(false);
+    // A running process's segment stays its own; the claimed one is still this process's to replay.
+    const second = writeSegment(dir, 1, 1);
+    const running = path.join(dir, path.basename(second).replace(`-${process.pid}-`, `-${process.ppid}-`));
+    renameSync(second, running);
     writeFileSync(path.join(dir, `alive-${process.ppid}`), '');
-    expect(leftSegments(dir, log)).toEqual([]);
+    expect(leftSegments(dir, log)).toEqual([claimed(other)]);
+    expect(existsSync(running)).toBe(true);
     expect(log.lines.at(-1)?.message).toContain('another running process');
-    // A process that is gone: its segments are replayed whatever its file says.
-    const dead = other.replace(`-${process.ppid}-`, '-2147483646-');
-    renameSync(other, dead);
+    // A process that is gone: its segments are claimed whatever its file says, and its file goes.
+    const dead = running.replace(`-${process.ppid}-`, '-2147483646-');
+    renameSync(running, dead);
     writeFileSync(path.join(dir, 'alive-2147483646'), '');
-    expect(leftSegments(dir, log)).toEqual([dead]);
+    const left = leftSegments(dir, log);
+    expect(left.toSorted()).toEqual([claimed(other), claimed(dead)].toSorted());
+    expect(existsSync(path.join(dir, 'alive-2147483646'))).toBe(false);
   });
 
   it('stops at a record whose checksum is wrong', async () => {

@@ -1,9 +1,9 @@
-// Live events across nodes (REDIS_URL). A node with a stream open says so on a Redis channel when the
-// first one opens and then every few seconds; the others then publish their events on a second channel,
+// Live events across nodes (REDIS_URL) and across the workers of a primary (store/bus.ts). A node with
+// a stream open says so on the bus when the first one opens and then every few seconds; the others then publish their events on a second channel,
 // and only then: while nobody anywhere listens, a click costs no Redis command. Every node delivers what
 // the others published to its own streams; its own events it has already delivered itself.
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { Bus } from '../store/bus.js';
 import type { WarningLog } from '../store/redis.js';
 import type { LiveEvent, LiveHub } from './hub.js';
 
@@ -21,18 +21,10 @@ export interface SharedLive {
   close(): Promise<void>;
 }
 
-export async function shareLiveEvents(
-  redis: Redis,
-  prefix: string,
-  hub: LiveHub,
-  log: WarningLog,
-): Promise<SharedLive> {
+export async function shareLiveEvents(bus: Bus, prefix: string, hub: LiveHub, log: WarningLog): Promise<SharedLive> {
   const node = randomUUID();
   const channel = `${prefix}live-events`;
-  // A connection in subscriber mode can do nothing else: live events get their own.
-  const subscriber = redis.duplicate();
-  subscriber.on('error', () => undefined); // reported by the main connection's outage warning
-  subscriber.on('message', (_channel: string, text: string) => {
+  const subscription = await bus.subscribe(channel, (text) => {
     let message: Published;
     try {
       message = JSON.parse(text) as Published;
@@ -43,12 +35,10 @@ export async function shareLiveEvents(
     if (message.listening) hub.remoteListening(3 * LISTENING_NOTICE_MS);
     else if (message.event && typeof message.event.kind === 'string') hub.deliver(message.event);
   });
-  await subscriber.connect();
-  await subscriber.subscribe(channel);
 
   let warned = false;
   const send = (message: Published): void => {
-    redis.publish(channel, JSON.stringify(message)).then(
+    bus.publish(channel, JSON.stringify(message)).then(
       () => {
         warned = false;
       },
@@ -76,11 +66,7 @@ export async function shareLiveEvents(
       if (timer) clearInterval(timer);
       hub.forward = null;
       hub.onLocalChange = null;
-      try {
-        await subscriber.quit();
-      } catch {
-        subscriber.disconnect();
-      }
+      await subscription.close();
     },
   };
 }

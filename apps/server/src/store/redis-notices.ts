@@ -1,9 +1,9 @@
-// Configuration changes reach every node (REDIS_URL): the node that saves a record publishes the kind
+// Configuration changes reach every node (REDIS_URL) and every worker of a primary (store/bus.ts): the node that saves a record publishes the kind
 // on a Redis channel; the others recompile their routing as the saving node does. A notice published
 // while a node was cut off from Redis is lost to it, so a node whose subscription comes back resyncs
 // (recompiles, and warms the cap counters again in case Redis lost them).
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { Bus } from './bus.js';
 import type { WarningLog } from './redis.js';
 
 export interface ConfigNotices {
@@ -18,7 +18,7 @@ interface Notice {
 }
 
 export async function shareConfigChanges(
-  redis: Redis,
+  bus: Bus,
   prefix: string,
   handlers: {
     /** Another node saved a record of `kind`. */
@@ -30,47 +30,33 @@ export async function shareConfigChanges(
 ): Promise<ConfigNotices> {
   const node = randomUUID();
   const channel = `${prefix}config-changed`;
-  // A connection in subscriber mode can do nothing else: the notices get their own.
-  const subscriber = redis.duplicate();
-  subscriber.on('error', () => undefined); // reported by the main connection's outage warning
-  subscriber.on('message', (_channel: string, text: string) => {
-    let notice: Notice;
-    try {
-      notice = JSON.parse(text) as Notice;
-    } catch {
-      return;
-    }
-    if (notice.node === node || typeof notice.kind !== 'string') return;
-    handlers
-      .changed(notice.kind)
-      .catch((error: unknown) => log.warn({ err: error }, 'recompiling after a notice failed'));
-  });
-  await subscriber.connect();
-  await subscriber.subscribe(channel);
-  let ready = true;
-  subscriber.on('close', () => {
-    ready = false;
-  });
-  subscriber.on('ready', () => {
-    if (ready) return;
-    ready = true;
-    handlers.resync().catch((error: unknown) => log.warn({ err: error }, 'resyncing after Redis came back failed'));
-  });
+  const subscription = await bus.subscribe(
+    channel,
+    (text) => {
+      let notice: Notice;
+      try {
+        notice = JSON.parse(text) as Notice;
+      } catch {
+        return;
+      }
+      if (notice.node === node || typeof notice.kind !== 'string') return;
+      handlers
+        .changed(notice.kind)
+        .catch((error: unknown) => log.warn({ err: error }, 'recompiling after a notice failed'));
+    },
+    () => {
+      handlers.resync().catch((error: unknown) => log.warn({ err: error }, 'resyncing after Redis came back failed'));
+    },
+  );
 
   return {
     async publish(kind: string) {
       try {
-        await redis.publish(channel, JSON.stringify({ node, kind } satisfies Notice));
+        await bus.publish(channel, JSON.stringify({ node, kind } satisfies Notice));
       } catch (error) {
         log.warn({ err: error, kind }, 'other nodes were not told of a configuration change (Redis did not answer)');
       }
     },
-    async close() {
-      try {
-        await subscriber.quit();
-      } catch {
-        subscriber.disconnect();
-      }
-    },
+    close: () => subscription.close(),
   };
 }

@@ -31,6 +31,8 @@ export interface JournalOptions {
 }
 
 const SEGMENT = /^events-(\d+)-(\d+)-(\d+)(?:-[0-9a-f]+)?\.journal$/;
+/** The writer's process id in a segment's name (after its time). */
+const SEGMENT_PID = /^(events-\d+-)\d+-/;
 /** Segments written by journals of this process: never another's to replay (tests run several apps). */
 const OWN_SEGMENTS = new Set<string>();
 /**
@@ -239,17 +241,37 @@ export function segmentFiles(dir: string): { file: string; pid: number }[] {
   return found.map(({ file, pid }) => ({ file, pid }));
 }
 
-/** The segments left by earlier runs in `dir`, oldest first (not those of another live process). */
+/**
+ * The segments left by earlier runs in `dir`, oldest first (not those of another live process), each
+ * claimed first: renamed as this process's own, which only one process can do. Workers of one primary
+ * (and nodes sharing a data directory) that start together never replay the same segment, and a
+ * claimed segment of a process that died while replaying it is claimed again by the next.
+ */
 export function leftSegments(dir: string, log: JournalLog): string[] {
   const left: string[] = [];
+  const dead = new Set<number>();
   for (const { file, pid } of segmentFiles(dir)) {
     if (OWN_SEGMENTS.has(file)) continue;
     if (pid !== process.pid && processAlive(pid) && aliveRecently(dir, pid)) {
       log.warn({ file: path.basename(file), pid }, 'event journal segment of another running process left for it');
       continue;
     }
-    left.push(file);
+    if (pid === process.pid) {
+      left.push(file);
+      continue;
+    }
+    const claimed = path.join(dir, path.basename(file).replace(SEGMENT_PID, `$1${process.pid}-`));
+    try {
+      fs.renameSync(file, claimed);
+    } catch (error) {
+      // Another process claimed it first: it is that one's to replay.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw error;
+    }
+    dead.add(pid);
+    left.push(claimed);
   }
+  for (const pid of dead) fs.rmSync(path.join(dir, `alive-${pid}`), { force: true });
   return left;
 }
 
