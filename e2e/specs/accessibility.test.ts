@@ -86,7 +86,7 @@ beforeAll(async () => {
       clickId = page.list[0]?.click_id ?? '';
       if (!clickId) throw new Error('The seeded click is not stored yet');
     },
-    { timeout: 15_000, interval: 250 },
+    { timeout: 60_000, interval: 250 },
   );
 });
 
