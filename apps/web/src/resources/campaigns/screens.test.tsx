@@ -141,6 +141,28 @@ describe('tracker campaign screens: the campaign URL (issue 26)', () => {
   });
 });
 
+describe('tracker campaign screens: "Update cost" with the settings (issue 43)', () => {
+  afterEach(async () => {
+    vi.unstubAllGlobals();
+    tokenStore.clear();
+    await act(() => i18n.changeLanguage('en'));
+  });
+
+  it.each(['en', 'ar'])('shows it on the Settings tab only (%s)', async (language) => {
+    await act(() => i18n.changeLanguage(language));
+    const t = i18n.getFixedT(language);
+    answer();
+    renderAt('/tracker/campaigns/edit/tc-9');
+    expect(await screen.findByDisplayValue('Summer push')).toBeVisible();
+    const updateCost = screen.getByRole('button', { name: t('resources:campaignCosts.open') });
+    expect(updateCost).toBeVisible();
+    fireEvent.click(screen.getByRole('tab', { name: t('history:tabs.history') }));
+    await waitFor(() => expect(updateCost).not.toBeVisible());
+    fireEvent.click(screen.getByRole('tab', { name: t('history:tabs.form') }));
+    await waitFor(() => expect(updateCost).toBeVisible());
+  });
+});
+
 describe("tracker campaign screens: the landers' link to the offer (issue 26, point 4)", () => {
   afterEach(async () => {
     vi.unstubAllGlobals();
