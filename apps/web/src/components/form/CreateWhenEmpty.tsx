@@ -26,7 +26,7 @@ export function CreateWhenEmpty({
   /** The record created in the drawer (to choose it at once). */
   onCreated?: (saved: Record<string, unknown>) => void;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const definition = getResource(resource);
   const lookup = useLookupQuery(definition);
   const { section, resource: key } = definition.permission;
@@ -72,7 +72,8 @@ export function CreateWhenEmpty({
           opened
           onClose={() => setOpened(false)}
           title={t(`resources:${resource}.createTitle`)}
-          position={i18n.dir() === 'rtl' ? 'left' : 'right'}
+          // Mantine flips it in Arabic: the drawer comes from the end of the line either way.
+          position="right"
           size="lg"
         >
           {Form ? (
