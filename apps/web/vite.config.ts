@@ -91,7 +91,7 @@ export default defineConfig({
             // name a region download them, not every screen that shares a module of the domain with them.
             {
               name: 'regions',
-              test: /[\\/]node_modules[\\/](?:iso-3166|country-region-data)[\\/]|[\\/]conditions[\\/]region-data\.ts$/,
+              test: /[\\/]node_modules[\\/](?:iso-3166|country-region-data)[\\/]|[\\/]conditions[\\/]region-(?:data|english-names)\.ts$/,
               // Not the region functions it calls (regions.ts): every form's checks need those.
               includeDependenciesRecursively: false,
             },

@@ -82,7 +82,8 @@ describe('event tables', () => {
     for (const clickId of clickIds) {
       const row = table.getByRole('row').filter({ hasText: clickId });
       expect(await row.count()).toBe(1);
-      expect(await row.getByText('matched', { exact: true }).count()).toBe(1);
+      // The routing reason in words (issue 43), not the server's code.
+      expect(await row.getByText('A path group matched.', { exact: true }).count()).toBe(1);
     }
     const converted = table.getByRole('row').filter({ hasText: clickIds[1]! });
     expect(await converted.getByText(/Approved/).count()).toBe(1);

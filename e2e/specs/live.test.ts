@@ -12,10 +12,13 @@ let campaign = { external_id: '', name: '' };
 
 type Created = { external_id: string; name: string };
 
+/** Names as long as buyers write them: the live table cuts them short to keep every column in sight. */
+const LONG = 'PropellerAds push, tier 1, mobile Android, weekdays';
+
 beforeAll(async () => {
   const token = await apiLogin(admin().email, admin().password);
   const offer = await apiRequest<Created>('POST', 'tracker/offers', token, {
-    name: `Live offer ${run}`,
+    name: `Live offer ${run} ${LONG}`,
     url: 'https://offer.example/?c={clickid}',
   });
   const flow = await apiRequest<Created>('POST', 'tracker/flows', token, {
@@ -23,14 +26,14 @@ beforeAll(async () => {
     path_groups: [
       {
         id: `${run}-g`,
-        name: `Live group ${run}`,
+        name: `Live group ${run} ${LONG}`,
         paths: [{ id: `${run}-p`, offers: [{ id: `${run}-o`, offer_external_id: offer.external_id }] }],
       },
     ],
   });
   const source = await apiRequest<Created>('POST', 'traffic-sources', token, { name: `Live source ${run}` });
   campaign = await apiRequest<Created>('POST', 'tracker/campaigns', token, {
-    name: `Live campaign ${run}`,
+    name: `Live campaign ${run} ${LONG}`,
     traffic_source_external_id: source.external_id,
     flow_external_id: flow.external_id,
   });
@@ -97,6 +100,36 @@ describe('live view', () => {
     await expect.poll(() => tile.getByText(campaign.name).count(), { timeout: 10_000 }).toBe(1);
     await tile.getByRole('link', { name: 'Open live view' }).click();
     await page.waitForURL('**/tracker/live');
+    await page.close();
+  });
+
+  it('shows every column, Payout and Status too, without scrolling at 1,400 px (issue 43)', async () => {
+    const page = await browser.newPage();
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await logIn(page, admin().email, admin().password);
+    for (const [language, live, payout, status] of [
+      ['en', 'Live', 'Payout', 'Status'],
+      ['ar', 'مباشر', 'الدفعة', 'الحالة'],
+    ] as const) {
+      await page.evaluate((chosen) => localStorage.setItem('switchyard.language', chosen), language);
+      await page.goto('/tracker/live');
+      await page.getByRole('status').filter({ hasText: live }).waitFor();
+      await sendClick(`wide-${language}`);
+      await expect.poll(() => page.locator('table tbody tr').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+      const fit = await page.evaluate(() => {
+        const table = document.querySelector('table') as HTMLTableElement;
+        const box = table.parentElement as HTMLElement;
+        const edges = box.getBoundingClientRect();
+        const headers = [...table.querySelectorAll('thead th')].map((th) => {
+          const rect = th.getBoundingClientRect();
+          return { text: th.textContent, inside: rect.left >= edges.left - 1 && rect.right <= edges.right + 1 };
+        });
+        return { scrolls: box.scrollWidth > box.clientWidth, headers };
+      });
+      expect(fit.scrolls).toBe(false);
+      expect(fit.headers.filter((header) => !header.inside)).toEqual([]);
+      expect(fit.headers.map((header) => header.text)).toEqual(expect.arrayContaining([payout, status]));
+    }
     await page.close();
   });
 });

@@ -132,6 +132,36 @@ describe('diffHistoryVersions', () => {
   });
 });
 
+describe('lists of rows without ids (issue 43)', () => {
+  const zone = { name: 'Zone', ts_parameter: 'zone_id', ts_token: '{zone}', internal_token: 'var2', enabled: true };
+  const click = {
+    name: 'Click ID',
+    ts_parameter: 'clickid',
+    ts_token: '{SUBID}',
+    internal_token: 'var1',
+    enabled: true,
+  };
+
+  it('gives each side of a traffic source parameter list as table rows', () => {
+    const [change] = diffHistoryVersions({ parameters: [click] }, { parameters: [click, { ...zone, enabled: false }] });
+    expect(change?.field).toBe('parameters');
+    expect(change?.table).toEqual({ before: [click], after: [click, { ...zone, enabled: false }] });
+  });
+
+  it('gives an empty side as no rows, and nested values readable', () => {
+    const [change] = diffHistoryVersions(
+      { postback_events: [] },
+      { postback_events: [{ postback_event_external_id: 'pe-1', tags: ['a', 'b'] }] },
+    );
+    expect(change?.table).toEqual({ before: [], after: [{ postback_event_external_id: 'pe-1', tags: 'a, b' }] });
+  });
+
+  it('leaves lists of plain values as one line', () => {
+    const [change] = diffHistoryVersions({ countries: ['DE'] }, { countries: ['DE', 'AT'] });
+    expect(change).toEqual({ rows: [], kind: 'changed', field: 'countries', before: 'DE', after: 'DE, AT' });
+  });
+});
+
 describe('readableHistoryValue', () => {
   it('reads an All condition as the builder does', () => {
     expect(readableHistoryValue('condition', '{"type":"AllCondition"}')).toBe('All Condition');

@@ -40,7 +40,12 @@ export interface HistoryChange {
   after: HistoryValue;
   /** A condition's stored texts (JSON), for a reader that names its campaigns and segments itself. */
   condition?: { before: string | null; after: string | null };
+  /** A list of rows without ids of their own (a source's parameters, postback events): each side as rows. */
+  table?: { before: HistoryTableRow[]; after: HistoryTableRow[] };
 }
+
+/** One row of a list shown as a table: its fields in order, each as one readable value. */
+export type HistoryTableRow = Record<string, HistoryValue>;
 
 type Row = Record<string, unknown> & { id: string };
 
@@ -81,6 +86,21 @@ export function readableHistoryValue(
   return JSON.stringify(value);
 }
 
+const isObjectList = (value: unknown): value is Record<string, unknown>[] =>
+  Array.isArray(value) && value.length > 0 && value.every(isObject);
+
+/** A list of rows as table rows (issue 43: a parameter list reads as a table, not as JSON). */
+function tableRows(field: string, value: unknown, labels: ConditionLabels): HistoryTableRow[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .filter(isObject)
+    .map((row) =>
+      Object.fromEntries(
+        Object.entries(row).map(([key, cell]) => [key, readableHistoryValue(`${field}.${key}`, cell, labels)]),
+      ),
+    );
+}
+
 /** Nothing, however stored: a create's empty fields and a field that went from null to '' are no change. */
 const isEmpty = (value: unknown) =>
   value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
@@ -115,6 +135,9 @@ function diffFields(
         before: readableHistoryValue(field, a, labels),
         after: readableHistoryValue(field, b, labels),
       };
+      if ((isObjectList(a) || isObjectList(b)) && (isEmpty(a) || isObjectList(a)) && (isEmpty(b) || isObjectList(b))) {
+        change.table = { before: tableRows(field, a, labels), after: tableRows(field, b, labels) };
+      }
       if (key === 'condition') {
         change.condition = { before: typeof a === 'string' ? a : null, after: typeof b === 'string' ? b : null };
       }

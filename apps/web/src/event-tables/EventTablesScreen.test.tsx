@@ -131,7 +131,9 @@ describe('EventTablesScreen', () => {
     renderScreen();
     const table = await screen.findByRole('table', { name: 'Clicks' });
     const row = (await within(table).findByText('click-abc')).closest('tr')!;
-    expect(within(row).getByText('backup_offer')).toBeVisible();
+    // The reason in words (issue 43), not the server's code.
+    expect(within(row).getByText('The offer was capped or unavailable; a backup offer was sent.')).toBeVisible();
+    expect(within(row).queryByText('backup_offer')).toBeNull();
     expect(within(row).getByText('Spring push')).toBeVisible();
     expect(within(row).getByText('0.25')).toBeVisible();
     expect(within(row).getByText(/Approved · 4.50/)).toBeVisible();
@@ -143,6 +145,16 @@ describe('EventTablesScreen', () => {
     expect(asked.searchParams.get('date_from')).toBe('2026-11-09');
     expect(asked.searchParams.get('date_to')).toBe('2026-11-11');
     expect(JSON.parse(asked.searchParams.get('filters')!)).toEqual({ campaign: 'cmp' });
+  });
+
+  it('says the routing reason in Arabic too', async () => {
+    await i18n.changeLanguage('ar');
+    answer();
+    renderScreen();
+    const table = await screen.findByRole('table');
+    const row = (await within(table).findByText('click-abc')).closest('tr')!;
+    expect(within(row).getByText(i18n.getFixedT('ar')('resources:simulator.reasons.backup_offer'))).toBeVisible();
+    expect(within(row).queryByText('backup_offer')).toBeNull();
   });
 
   it('picks columns from a menu of checkboxes and keeps the choice per kind', async () => {

@@ -35,6 +35,7 @@ import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-r
 import { apiList } from '../api/client';
 import { GeoAttribution } from '../components/attribution/GeoAttribution';
 import { showNotice } from '../components/feedback/showNotice';
+import { routingReasonText } from '../components/simulation/routingReason';
 import { toCsv } from '../reports/csv';
 import { useReportFormat } from '../reports/useReportFormat';
 import { useSeesMoney } from '../reports/useSeesMoney';
@@ -108,6 +109,7 @@ function EventTable<Kind extends EventKind>({ kind }: { kind: Kind }) {
       costFlag: (flag) => t(`costFlags.${flag}`, { defaultValue: flag }),
       botReason: (reason) => t(`reports:botReasons.${reason}`, { defaultValue: reason }),
       botBecause: (reason) => t('botBecause', { reason }),
+      routingReason: (reason) => routingReasonText(t, reason),
     };
   }, [i18n.language, params.timezone, t]);
 

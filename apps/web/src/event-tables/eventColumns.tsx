@@ -25,6 +25,8 @@ export interface EventFormat {
   botReason: (reason: string) => string;
   /** "Yes: {reason}". */
   botBecause: (reason: string) => string;
+  /** Issue 43: the routing decision's reason as a sentence. */
+  routingReason: (reason: string) => string;
 }
 
 export interface EventColumn<Row> {
@@ -48,6 +50,15 @@ function named<Row>(key: keyof Row & string, shown = false): EventColumn<Row> {
 }
 function flag<Row>(key: keyof Row & string, shown = false): EventColumn<Row> {
   return { key, shown, value: (row, format) => (row[key] ? format.yes : format.no) };
+}
+/** The routing reason: a sentence on screen; the CSV keeps the server's code, stable for spreadsheets. */
+function reason<Row extends { reason: string }>(): EventColumn<Row> {
+  return {
+    key: 'reason',
+    shown: true,
+    value: (row) => row.reason,
+    render: (row, format) => (row.reason ? format.routingReason(row.reason) : null),
+  };
 }
 /** Issue 24: the bot verdict, with its reason when the event is a bot. */
 function bot<Row extends { is_bot: boolean; bot_reason?: string | null }>(): EventColumn<Row> {
@@ -104,7 +115,7 @@ const CLICK_COLUMNS: EventColumn<ClickEvent>[] = [
   named('traffic_source'),
   field('path_group_id'),
   field('path_id'),
-  field('reason', true),
+  reason(),
   field('country', true),
   field('device', true),
   field('platform'),
@@ -153,7 +164,7 @@ const LEAD_COLUMNS: EventColumn<LeadEvent>[] = [
   field('path_group_id'),
   field('path_id'),
   field('decision', true),
-  field('reason', true),
+  reason(),
   flag('backup_used'),
   field('country', true),
   field('device'),

@@ -1,9 +1,10 @@
-import { List, Text } from '@mantine/core';
+import { List, Stack, Table, Text } from '@mantine/core';
 import {
   diffHistoryVersions,
   type HistoryEntryDetail,
   type HistoryRowKind,
   type HistoryRowRef,
+  type HistoryTableRow,
   type HistoryValue,
   RESOURCES,
 } from '@switchyard/domain';
@@ -58,6 +59,62 @@ function Condition({ text, flowType }: { text: string | null; flowType: FlowType
     );
   }
   return <ConditionLabel value={text} flowType={flowType} span fw={600} fz="inherit" />;
+}
+
+/**
+ * A list of rows without ids (a source's parameters, postback events) as a table of each side, its columns
+ * named as the history names fields, ids of other records by their names (issue 43: not JSON).
+ */
+function RowsTable({
+  caption,
+  rows,
+  named,
+  columnLabel,
+}: {
+  caption: string;
+  rows: HistoryTableRow[];
+  named: (field: string, value: HistoryValue) => HistoryValue;
+  columnLabel: (field: string) => string;
+}) {
+  const { t } = useTranslation();
+  const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))].filter((column) => column !== 'id');
+  if (rows.length === 0) {
+    return (
+      <Text size="sm">
+        {caption}:{' '}
+        <Text span c="dimmed" fz="inherit">
+          {t('history:none')}
+        </Text>
+      </Text>
+    );
+  }
+  return (
+    <Table.ScrollContainer minWidth={0} type="native">
+      <Table withTableBorder verticalSpacing={2} horizontalSpacing="xs" fz="xs">
+        <Table.Caption style={{ captionSide: 'top', textAlign: 'start', marginTop: 0 }}>{caption}</Table.Caption>
+        <Table.Thead>
+          <Table.Tr>
+            {columns.map((column) => (
+              <Table.Th key={column}>{columnLabel(column)}</Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((row, index) => (
+            // Rows without ids: their place is their key.
+            // biome-ignore lint/suspicious/noArrayIndexKey: the rows have nothing else to tell them apart.
+            <Table.Tr key={index}>
+              {columns.map((column) => (
+                <Table.Td key={column}>
+                  <Value field={column} value={named(column, row[column] ?? null)} />
+                </Table.Td>
+              ))}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
 }
 
 function useChangeText(referenceName: ReferenceName) {
@@ -116,7 +173,19 @@ export function HistoryChanges({ entry, fieldLabel }: { entry: HistoryEntryDetai
           <List.Item key={key}>
             {where && `${where}: `}
             {text.field(change.field ?? '', change.rows.length === 0 ? fieldLabel : undefined)}{' '}
-            {change.condition ? (
+            {change.table ? (
+              <Stack gap={4} mt={4}>
+                {(['before', 'after'] as const).map((side) => (
+                  <RowsTable
+                    key={side}
+                    caption={t(`history:${side}`)}
+                    rows={change.table?.[side] ?? []}
+                    named={named}
+                    columnLabel={(column) => text.field(column)}
+                  />
+                ))}
+              </Stack>
+            ) : change.condition ? (
               <>
                 <Condition text={change.condition.before} flowType={flowType} /> {arrow}{' '}
                 <Condition text={change.condition.after} flowType={flowType} />

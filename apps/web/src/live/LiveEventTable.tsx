@@ -21,15 +21,19 @@ interface LiveColumn {
 
 const dash = (value: string | null) => value ?? '—';
 
-/** A name cut to one line, whole on hover: the tile's narrow column and the screen's long names. */
-const name = (value: string | null, compact: boolean) =>
+/**
+ * A text cut to one line, whole on hover: the tile's narrow column and the screen's long names. The screen's
+ * widths keep every column inside 1,400 px beside the menu (issue 43).
+ */
+const cut = (value: string | null, width: number) =>
   value === null ? (
     '—'
   ) : (
-    <Text span size="sm" display="block" truncate="end" maw={compact ? 96 : 220} title={value}>
+    <Text span size="sm" display="block" truncate="end" maw={width} title={value} dir="auto">
       {value}
     </Text>
   );
+const name = (value: string | null, compact: boolean) => cut(value, compact ? 96 : 115);
 
 const COLUMNS: LiveColumn[] = [
   {
@@ -55,6 +59,12 @@ const COLUMNS: LiveColumn[] = [
     compact: true,
     render: (event, _format, names, compact) => name(event.campaign && names.campaign(event.campaign), compact),
   },
+  // What a buyer reads first, before the long names (issue 43): never the columns scrolled out of sight.
+  {
+    key: 'payout',
+    render: (event, format) => <span style={{ whiteSpace: 'nowrap' }}>{format.payout(event)}</span>,
+  },
+  { key: 'status', render: (event, format) => format.state(event) },
   { key: 'offer', render: (event, _format, names) => name(event.offer && names.offer(event.offer), false) },
   {
     key: 'pathGroup',
@@ -65,12 +75,13 @@ const COLUMNS: LiveColumn[] = [
   {
     key: 'bot',
     compact: true,
-    // The tile says yes or no; the reason shows on hover, and in full on the live screen.
-    render: (event, format, _names, compact) =>
-      compact && event.bot ? <span title={format.bot(event)}>{format.yes}</span> : format.bot(event),
+    // The tile says yes or no, the screen the reason; cut short, both show it whole on hover.
+    render: (event, format, _names, compact) => {
+      const verdict = format.bot(event);
+      if (compact && event.bot) return <span title={verdict}>{format.yes}</span>;
+      return compact || verdict === '' ? verdict : cut(verdict, 110);
+    },
   },
-  { key: 'payout', render: (event, format) => format.payout(event) },
-  { key: 'status', render: (event, format) => format.state(event) },
 ];
 
 /**

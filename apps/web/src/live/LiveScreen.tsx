@@ -55,7 +55,7 @@ export function LiveScreen() {
       </Group>
       <LiveFilters params={params} seen={stream.events.map((event) => event.campaign)} onChange={setParams} />
       <LiveNotices stream={stream} />
-      <Paper withBorder radius="md" p={{ base: 'xs', sm: 'md' }}>
+      <Paper withBorder radius="md" p="xs">
         {shown.length > 0 ? (
           <LiveEventTable events={shown} />
         ) : (

@@ -1,6 +1,6 @@
 import type { ResourceName } from '@switchyard/domain';
 import type { ComponentType } from 'react';
-import type { ResourceScreenComponents } from './screens/resourceScreens';
+import type { CreateFormComponent, ResourceScreenComponents } from './screens/resourceScreens';
 
 /** A screen module loaded on demand (react-router's `lazy`). */
 export type LazyScreen = () => Promise<{ Component: ComponentType }>;
@@ -9,6 +9,8 @@ export interface ResourceScreens {
   list: LazyScreen;
   create: LazyScreen;
   edit: LazyScreen;
+  /** The create form alone, opened in a drawer by "Create one now" so the form beside it is kept. */
+  createForm?: () => Promise<CreateFormComponent | undefined>;
 }
 
 /** The three screens of a module made with `resourceScreens`, loaded when first visited. */
@@ -17,6 +19,7 @@ function lazyScreens(load: () => Promise<ResourceScreenComponents>): ResourceScr
     list: () => load().then((screens) => ({ Component: screens.List })),
     create: () => load().then((screens) => ({ Component: screens.Create })),
     edit: () => load().then((screens) => ({ Component: screens.Edit })),
+    createForm: () => load().then((screens) => screens.CreateForm),
   };
 }
 

@@ -3,6 +3,7 @@
 // and imports `@switchyard/domain/region-data` from the screens that check or name regions.
 import { allCountries } from 'country-region-data';
 import { iso31662 } from 'iso-3166';
+import { REGION_ENGLISH_NAMES } from './region-english-names.js';
 import { provideRegionData } from './regions.js';
 
-provideRegionData(allCountries, iso31662);
+provideRegionData(allCountries, iso31662, REGION_ENGLISH_NAMES);

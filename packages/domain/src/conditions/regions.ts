@@ -14,6 +14,8 @@ export interface RegionOption {
   /** ISO 3166-1 alpha-2. */
   country: string;
   name: string;
+  /** CLDR's English name where it differs from `name` ("Bavaria" for Bayern): found by search too. */
+  english?: string;
 }
 
 /** Words that name the kind of subdivision, left out so "Moscow Oblast" and "Moscow" meet. */
@@ -120,9 +122,16 @@ export let REGIONS: readonly RegionOption[] = [];
 
 let regionsByValue = new Map<string, RegionOption>();
 
-/** Fills REGIONS and findRegion from the two packages' data (region-data.ts calls it). */
-export function provideRegionData(countries: CountryRegionData, subdivisions: IsoSubdivisions): void {
-  REGIONS = buildRegions(countries, subdivisions);
+/** Fills REGIONS and findRegion from the packages' data (region-data.ts calls it). */
+export function provideRegionData(
+  countries: CountryRegionData,
+  subdivisions: IsoSubdivisions,
+  englishNames: Readonly<Record<string, string>> = {},
+): void {
+  REGIONS = buildRegions(countries, subdivisions).map((region) => {
+    const english = englishNames[region.value];
+    return english ? { ...region, english } : region;
+  });
   regionsByValue = new Map(REGIONS.map((region) => [region.value.toLowerCase(), region]));
 }
 

@@ -138,7 +138,8 @@ describe('values a field cannot hold (issue 24)', () => {
 describe('REGIONS', () => {
   it('uses ISO 3166-2 codes, with country and name', () => {
     expect(findRegion('US-CA')).toEqual({ value: 'US-CA', country: 'US', name: 'California' });
-    expect(findRegion('DE-BY')).toEqual({ value: 'DE-BY', country: 'DE', name: 'Bayern' });
+    // With CLDR's English name, which the rule builder's search finds too (issue 43).
+    expect(findRegion('DE-BY')).toEqual({ value: 'DE-BY', country: 'DE', name: 'Bayern', english: 'Bavaria' });
     expect(findRegion('FR-IDF')).toEqual({ value: 'FR-IDF', country: 'FR', name: 'Île-de-France' });
     // Top-level subdivisions country-region-data lacks come from ISO itself.
     expect(findRegion('GB-ENG')).toEqual({ value: 'GB-ENG', country: 'GB', name: 'England' });

@@ -23,9 +23,9 @@ const LISTED = {
 };
 const USER = { id: 1, name: 'Ada', email: 'ada@example.test', permissions: ['/tracker'], roles: [], workspaces: [] };
 
-function serve() {
+function serve(listed: (typeof LISTED)[] = [LISTED]) {
   const calls: { method: string; url: string; body: unknown }[] = [];
-  let tokens = [LISTED];
+  let tokens = listed;
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -71,11 +71,31 @@ describe('ApiTokensCard', () => {
     const table = await screen.findByRole('table', { name: 'API tokens' });
     const row = within(table).getAllByRole('row')[1]!;
     expect(within(row).getByText('Cost sync')).toBeVisible();
-    expect(within(row).getByText('/tracker/campaign/update')).toBeVisible();
+    // Its scopes as the checklist labels them (issue 43), not as permission strings.
+    expect(within(row).getByText('Tracker · Campaigns: Update')).toBeVisible();
+    expect(within(row).queryByText('/tracker/campaign/update')).toBeNull();
     expect(within(row).getByText(/from 203\.0\.113\.9$/)).toBeVisible();
     fireEvent.click(within(row).getByRole('button', { name: 'Revoke the token Cost sync' }));
     expect(await screen.findByText('No tokens yet.')).toBeVisible();
     expect(calls.some((call) => call.method === 'DELETE' && call.url === '/api/tokens/7')).toBe(true);
+  });
+
+  it('labels every kind of scope in the interface language', async () => {
+    await act(() => i18n.changeLanguage('ar'));
+    serve([{ ...LISTED, permissions: ['/', '/general', '/tracker/offer', '/api/campaign/archive', '/not/a/scope'] }]);
+    renderCard();
+    const table = await screen.findByRole('table');
+    const row = within(table).getAllByRole('row')[1]!;
+    const badges = within(row)
+      .getAllByText(/./, { selector: '.mantine-Badge-label' })
+      .map((badge) => badge.textContent);
+    expect(badges).toEqual([
+      'كل شيء (مدير)',
+      'كل عام',
+      'العروض في المتتبّع: الكل',
+      'الحملات في واجهة API: أرشفة',
+      '/not/a/scope',
+    ]);
   });
 
   it.each([

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../../api/client';
 import { CopyValueButton } from '../../components/copy/CopyValueButton';
 import { PermissionChecklist } from '../../components/permissions/PermissionChecklist';
+import { permissionLabel } from '../../components/permissions/permissionLabel';
 import { useCurrentUser } from '../auth/useCurrentUser';
 import { errorText } from '../errors/errorText';
 import { notify } from '../notify';
@@ -72,8 +73,8 @@ export function ApiTokensCard() {
                     <Table.Td>
                       <Group gap={4}>
                         {token.permissions.map((permission) => (
-                          <Badge key={permission} variant="outline" tt="none" dir="ltr">
-                            {permission}
+                          <Badge key={permission} variant="outline" tt="none" title={permission}>
+                            {permissionLabel(t, permission)}
                           </Badge>
                         ))}
                       </Group>

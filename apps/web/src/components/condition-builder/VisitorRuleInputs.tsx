@@ -49,7 +49,10 @@ function OptionValues({ rule, update, options, limit }: RuleInputProps & { optio
   );
 }
 
-/** region: ISO 3166-2 regions labelled with their country, found by typing any part of the label. */
+/**
+ * region: ISO 3166-2 regions labelled with their country, found by typing any part of the label, their
+ * English name too where it differs ("Bayern (Bavaria), Germany (DE-BY)", issue 43).
+ */
 export function RegionValues(props: RuleInputProps) {
   const countries = useDisplayNames('region');
   const options = useMemo(
@@ -57,7 +60,8 @@ export function RegionValues(props: RuleInputProps) {
       REGIONS.map((region) => {
         const country = countries?.of(region.country) ?? region.country;
         const code = region.value.includes(':') ? region.country : region.value;
-        return { value: region.value, label: `${region.name}, ${country} (${code})` };
+        const name = region.english ? `${region.name} (${region.english})` : region.name;
+        return { value: region.value, label: `${name}, ${country} (${code})` };
       }),
     [countries],
   );

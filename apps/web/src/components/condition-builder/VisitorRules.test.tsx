@@ -113,6 +113,16 @@ describe('visitor fields in the builder (issue 24)', () => {
     expect(last()).toEqual(and({ type: 'InCondition', data: { Var: 'region', Operation: 'IN', Values: ['US-CA'] } }));
   });
 
+  it('finds Bayern by its English name, Bavaria (issue 43)', () => {
+    const { last } = renderBuilder();
+    addRule('Region');
+    const values = screen.getByRole('combobox', { name: 'Values' });
+    fireEvent.click(values);
+    fireEvent.change(values, { target: { value: 'Bavaria' } });
+    fireEvent.click(screen.getByRole('option', { name: 'Bayern (Bavaria), Germany (DE-BY)' }));
+    expect(last()).toEqual(and({ type: 'InCondition', data: { Var: 'region', Operation: 'IN', Values: ['DE-BY'] } }));
+  });
+
   it('names languages and writes their ISO 639-1 codes', () => {
     const { last } = renderBuilder();
     addRule('Language');

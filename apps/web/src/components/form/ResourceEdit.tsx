@@ -21,12 +21,14 @@ export interface ResourceEditProps {
   notice?: ReactNode;
   /** The form takes the page's whole width (the flow editor) instead of a readable column. */
   wide?: boolean;
+  /** Under the form, on its Settings tab only (a tracker campaign's "Update cost"). */
+  formFooter?: ReactNode;
   /** Tabs after History (a campaign's Simulate): drawn once first opened, then kept, so what was typed stays. */
   tabs?: readonly { value: string; label: string; panel: ReactNode }[];
 }
 
 /** The edit screen of any resource: loads `<route>/edit/:id`'s record and shows it, titled by its name and id. */
-export function ResourceEdit({ definition, elements, notice, wide = false, tabs = [] }: ResourceEditProps) {
+export function ResourceEdit({ definition, elements, notice, formFooter, wide = false, tabs = [] }: ResourceEditProps) {
   const { t } = useTranslation();
   const translate = useServerMessage();
   const { id } = useParams();
@@ -95,6 +97,7 @@ export function ResourceEdit({ definition, elements, notice, wide = false, tabs 
                 />
               )}
             </Paper>
+            {formFooter}
           </Tabs.Panel>
           <Tabs.Panel value="history">
             {tab === 'history' && id !== undefined && (

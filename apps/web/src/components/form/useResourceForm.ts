@@ -16,8 +16,11 @@ import { addError, changedAt, type NestedErrors, placeOfPath, validateForm } fro
 import { valueAtPath } from './valuePaths';
 
 export interface ResourceFormOptions {
-  /** Where a new record leads: its edit screen (default) or the list. */
-  afterCreate?: 'edit' | 'list';
+  /**
+   * Where a new record leads: its edit screen (default) or the list; or nowhere, handed to a function
+   * (a record created in a drawer beside an unsaved form, issue 43).
+   */
+  afterCreate?: 'edit' | 'list' | ((saved: Record<string, unknown>) => void);
 }
 
 export function initialValues(elements: readonly FormElement[], record?: Record<string, unknown>): FormValues {
@@ -211,6 +214,11 @@ export function useResourceForm(
           }
           showNotice({ message: t('resources:form.created') });
           showSaveNotices(saved, t);
+          if (typeof options.afterCreate === 'function') {
+            leaving.current = true;
+            options.afterCreate((saved ?? {}) as Record<string, unknown>);
+            return;
+          }
           const newId = (saved as Record<string, unknown> | null)?.[definition.idField];
           const route = definition.route ?? '';
           // The edit screen a new record lands on knows it was just created (a tracker campaign shows its URL).

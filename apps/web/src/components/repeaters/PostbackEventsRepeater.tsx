@@ -1,9 +1,11 @@
 import { Group, Select, Stack, Switch, Text } from '@mantine/core';
-import { type TPostbackEventEntry, unusedPostbackEvents } from '@switchyard/domain';
+import { type TPostbackEventEntry, TRAFFIC_SOURCE_TEMPLATES, unusedPostbackEvents } from '@switchyard/domain';
+import { useContext } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LookupOption } from '../../api/useLookup';
 import { CreateWhenEmpty } from '../form/CreateWhenEmpty';
 import { insertAt, MacroMenu } from '../form/MacroMenu';
+import { ResourceFormContext } from '../form/ResourceFormContext';
 import type { FormControlProps } from '../form/types';
 import { Repeater } from './Repeater';
 import { RepeaterField } from './RepeaterField';
@@ -50,6 +52,19 @@ export function PostbackEventsRepeater({
   const showPostbackUrl = element.input?.showPostbackUrl === true;
   const options = events.map((event) => ({ value: String(event.value), label: event.label }));
   const unused = unusedPostbackEvents(rows, options);
+  // A source started from a template (issue 43): its first postback row takes the template's URL, so the
+  // URL is saved with the source and still there when it is opened again.
+  const form = useContext(ResourceFormContext);
+  const templateUrl = showPostbackUrl
+    ? (TRAFFIC_SOURCE_TEMPLATES.find((template) => template.key === form?.values.template)?.postbackUrl ?? '')
+    : '';
+  const newRow = (eventId: string): PostbackEventEntry => ({
+    postback_event_external_id: eventId,
+    ...(showPostbackUrl ? { postback_url: rows.some((row) => row.postback_url) ? '' : templateUrl } : {}),
+    is_conversion: false,
+    send_to_traffic_source: templateUrl !== '' && !rows.some((row) => row.postback_url),
+    send_zero_conversions: false,
+  });
   const errors = rowErrors(
     error,
     fieldErrors,
@@ -74,13 +89,7 @@ export function PostbackEventsRepeater({
       <Repeater<PostbackEventEntry>
         rows={rows}
         onChange={onChange}
-        createRow={() => ({
-          postback_event_external_id: unused[0]?.value ?? '',
-          ...(showPostbackUrl ? { postback_url: '' } : {}),
-          is_conversion: false,
-          send_to_traffic_source: false,
-          send_zero_conversions: false,
-        })}
+        createRow={() => newRow(unused[0]?.value ?? '')}
         hideAdd={unused.length === 0}
         duplicable={false}
         label={typeof label === 'string' ? label : element.name}
@@ -91,7 +100,12 @@ export function PostbackEventsRepeater({
         footer={
           events.length === 0 ? (
             // None to choose yet: a link to create one rather than a dead end (issue 26).
-            <CreateWhenEmpty resource="postback-events" withText={false} />
+            <CreateWhenEmpty
+              resource="postback-events"
+              withText={false}
+              // The event made in the drawer gets its row at once.
+              onCreated={(saved) => onChange([...rows, newRow(String(saved.external_id ?? ''))])}
+            />
           ) : (
             rows.length > 0 &&
             unused.length === 0 && (

@@ -2,6 +2,7 @@ import { Alert, Stack, Text } from '@mantine/core';
 import type { SimulationAnswer } from '@switchyard/domain';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { routingReasonText } from '../../components/simulation/routingReason';
 import {
   type Destination,
   destinationThen,
@@ -10,14 +11,8 @@ import {
   sameDestination,
 } from './destination';
 
-const REASONS = ['matched', 'backup_offer', 'no_matching_path_group', 'capped', 'no_offer'];
-
 /** The routing reason in the simulator's words; an unknown one as the server named it. */
-export function reasonText(t: TFunction, reason: string): string {
-  return t(REASONS.includes(reason) ? `resources:simulator.reasons.${reason}` : 'resources:simulator.reasons.other', {
-    reason,
-  });
-}
+export const reasonText = routingReasonText;
 
 /** "Would go to {offer} today" / "It went to {offer}": the lander first when there is one; refused without. */
 function sentence(t: TFunction, destination: Destination, when: 'today' | 'then'): string {

@@ -106,6 +106,11 @@ describe('Update cost', () => {
     renderButton();
     const dialog = await openDialog();
     fireEvent.click(within(dialog).getByRole('tab', { name: 'CSV import' }));
+    // Its example line names this campaign (issue 43), not a word to replace.
+    expect(within(dialog).getByLabelText('Lines')).toHaveAttribute(
+      'placeholder',
+      expect.stringMatching(/^\d{4}-\d{2}-\d{2},camp-1,var1,zone-7,12\.50$/),
+    );
     const lines = '2026-11-10,camp-1,,,5\n2026-11-10,nope,,,5';
     fireEvent.change(await within(dialog).findByLabelText('Lines'), { target: { value: lines } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Import' }));

@@ -57,7 +57,7 @@ export function CampaignCostButton({ campaignId }: { campaignId: string }) {
             <CostRangeForm campaignId={campaignId} />
           </Tabs.Panel>
           <Tabs.Panel value="import" pt="md">
-            <CostImportForm />
+            <CostImportForm campaignId={campaignId} />
           </Tabs.Panel>
         </Tabs>
       </Modal>
@@ -189,7 +189,8 @@ function CostRangeForm({ campaignId }: { campaignId: string }) {
   );
 }
 
-function CostImportForm() {
+/** The import of cost lines; its example line names this campaign, as a line for it would. */
+function CostImportForm({ campaignId }: { campaignId: string }) {
   const { t } = useTranslation();
   const serverMessage = useServerMessage();
   const queryClient = useQueryClient();
@@ -218,7 +219,7 @@ function CostImportForm() {
       <Textarea
         label={t(key('csv'))}
         description={t(key('csvHint'))}
-        placeholder="2026-11-10,campaign,var1,zone-7,12.50"
+        placeholder={`${today()},${campaignId},var1,zone-7,12.50`}
         rows={6}
         value={text}
         onChange={(event) => setText(event.currentTarget.value)}

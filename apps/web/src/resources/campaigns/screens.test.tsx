@@ -141,6 +141,28 @@ describe('tracker campaign screens: the campaign URL (issue 26)', () => {
   });
 });
 
+describe('tracker campaign screens: "Update cost" with the settings (issue 43)', () => {
+  afterEach(async () => {
+    vi.unstubAllGlobals();
+    tokenStore.clear();
+    await act(() => i18n.changeLanguage('en'));
+  });
+
+  it.each(['en', 'ar'])('shows it on the Settings tab only (%s)', async (language) => {
+    await act(() => i18n.changeLanguage(language));
+    const t = i18n.getFixedT(language);
+    answer();
+    renderAt('/tracker/campaigns/edit/tc-9');
+    expect(await screen.findByDisplayValue('Summer push')).toBeVisible();
+    const updateCost = screen.getByRole('button', { name: t('resources:campaignCosts.open') });
+    expect(updateCost).toBeVisible();
+    fireEvent.click(screen.getByRole('tab', { name: t('history:tabs.history') }));
+    await waitFor(() => expect(updateCost).not.toBeVisible());
+    fireEvent.click(screen.getByRole('tab', { name: t('history:tabs.form') }));
+    await waitFor(() => expect(updateCost).toBeVisible());
+  });
+});
+
 describe("tracker campaign screens: the landers' link to the offer (issue 26, point 4)", () => {
   afterEach(async () => {
     vi.unstubAllGlobals();
@@ -191,7 +213,7 @@ describe('tracker campaign screens: empty choices lead to creating them (issue 2
       'لا توجد أحداث إعادة إرسال بعد.',
       'أنشئ واحدًا الآن',
     ],
-  ])('links each empty choice to its create screen (%s)', async (language, ...texts) => {
+  ])('offers to create each empty choice (%s)', async (language, ...texts) => {
     const [noSources, noFlows, noEvents, createOne] = texts as [string, string, string, string];
     await act(() => i18n.changeLanguage(language));
     vi.stubGlobal(
@@ -201,21 +223,62 @@ describe('tracker campaign screens: empty choices lead to creating them (issue 2
     renderAt('/tracker/campaigns/create');
     const sources = await screen.findByTestId('traffic-sources-none-yet');
     expect(sources).toHaveTextContent(noSources);
-    expect(within(sources).getByRole('link', { name: createOne })).toHaveAttribute(
-      'href',
-      '/admin/traffic-sources/create',
-    );
+    expect(within(sources).getByRole('button', { name: createOne })).toBeVisible();
     const flows = await screen.findByTestId('tracker-flows-none-yet');
     expect(flows).toHaveTextContent(noFlows);
-    expect(within(flows).getByRole('link', { name: createOne })).toHaveAttribute('href', '/tracker/flows/create');
-    // The postback events: the repeater says there are none; the link is what was missing.
+    expect(within(flows).getByRole('button', { name: createOne })).toBeVisible();
+    // The postback events: the repeater says there are none; the offer to create one was missing.
     expect(screen.getByText(noEvents)).toBeVisible();
     const events = await screen.findByTestId('postback-events-none-yet');
-    expect(within(events).getByRole('link', { name: createOne })).toHaveAttribute(
-      'href',
-      '/admin/postback-events/create',
-    );
+    expect(within(events).getByRole('button', { name: createOne })).toBeVisible();
   });
+
+  it.each(['en', 'ar'])(
+    'creates a traffic source in a drawer, keeping what was typed, and chooses it (issue 43, %s)',
+    async (language) => {
+      await act(() => i18n.changeLanguage(language));
+      const t = i18n.getFixedT(language);
+      const posted: { url: string; body: Record<string, unknown> }[] = [];
+      let sources: object[] = [];
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+          const url = String(input);
+          if (init?.method === 'POST') {
+            const body = JSON.parse(String(init.body)) as Record<string, unknown>;
+            posted.push({ url, body });
+            sources = [{ ...body, external_id: 'ts-new' }];
+            return new Response(JSON.stringify(sources[0]));
+          }
+          const list = url.startsWith('/api/traffic-sources') ? sources : [];
+          return new Response(JSON.stringify({ list, total: list.length }));
+        }),
+      );
+      renderAt('/tracker/campaigns/create');
+      const name = await screen.findByRole('textbox', { name: new RegExp(`^${t('resources:fields.name')}`) });
+      fireEvent.change(name, { target: { value: 'Summer push' } });
+      const none = await screen.findByTestId('traffic-sources-none-yet');
+      fireEvent.click(within(none).getByRole('button', { name: t('resources:form.createOne') }));
+
+      const drawer = await screen.findByRole('dialog', { name: t('resources:traffic-sources.createTitle') });
+      const sourceName = await within(drawer).findByRole('textbox', {
+        name: new RegExp(`^${t('resources:fields.name')}`),
+      });
+      fireEvent.change(sourceName, { target: { value: 'Zeropark' } });
+      fireEvent.click(within(drawer).getByRole('button', { name: t('resources:form.save') }));
+
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+      // Only the source was sent; the campaign form is as it was, with the new source chosen.
+      expect(posted.map((call) => call.url)).toEqual(['/api/traffic-sources']);
+      expect(posted[0]?.body).toMatchObject({ name: 'Zeropark' });
+      expect(name).toHaveValue('Summer push');
+      await waitFor(() =>
+        expect(
+          screen.getByRole('combobox', { name: new RegExp(`^${t('resources:fields.traffic_source')}`) }),
+        ).toHaveValue('Zeropark'),
+      );
+    },
+  );
 
   it('says nothing of the kind once there is something to choose', async () => {
     answer();

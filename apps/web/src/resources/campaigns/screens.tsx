@@ -73,12 +73,16 @@ function TrackerCampaignEdit() {
         elements={elements}
         notice={justCreated && campaignUrl !== '' ? <CampaignCreatedNotice url={campaignUrl} /> : undefined}
         tabs={tabs}
+        // Issue 43: with the campaign's settings, not under its history or simulator.
+        formFooter={
+          typeof externalId === 'string' &&
+          canUpdate && (
+            <Group maw={760} mt="md">
+              <CampaignCostButton campaignId={externalId} />
+            </Group>
+          )
+        }
       />
-      {typeof externalId === 'string' && canUpdate && (
-        <Group maw={760}>
-          <CampaignCostButton campaignId={externalId} />
-        </Group>
-      )}
     </Stack>
   );
 }

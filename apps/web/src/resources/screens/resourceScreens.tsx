@@ -2,6 +2,7 @@ import type { ResourceDefinition } from '@switchyard/domain';
 import type { ComponentType } from 'react';
 import { ResourceCreate } from '../../components/form/ResourceCreate';
 import { ResourceEdit } from '../../components/form/ResourceEdit';
+import { ResourceForm } from '../../components/form/ResourceForm';
 import type { FormElement } from '../../components/form/types';
 import { ResourceList } from '../../components/list/ResourceList';
 import type { ListColumn } from '../../components/list/types';
@@ -18,10 +19,14 @@ export interface ResourceScreenConfig<TRecord> {
   wideForm?: boolean;
 }
 
+/** The create form alone, for a drawer over another form; `onCreated` gets the saved record. */
+export type CreateFormComponent = ComponentType<{ onCreated: (saved: Record<string, unknown>) => void }>;
+
 export interface ResourceScreenComponents {
   List: ComponentType;
   Create: ComponentType;
   Edit: ComponentType;
+  CreateForm?: CreateFormComponent;
 }
 
 /** The list, create and edit screens of a resource, all three from one description of it. */
@@ -40,5 +45,8 @@ export function resourceScreens<TRecord>({
   function Edit() {
     return <ResourceEdit definition={definition} elements={useFormElements('edit')} wide={wideForm} />;
   }
-  return { List, Create, Edit };
+  function CreateForm({ onCreated }: { onCreated: (saved: Record<string, unknown>) => void }) {
+    return <ResourceForm definition={definition} elements={useFormElements('create')} afterCreate={onCreated} />;
+  }
+  return { List, Create, Edit, CreateForm };
 }

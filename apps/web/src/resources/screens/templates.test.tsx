@@ -142,3 +142,81 @@ describe.each(Object.entries(TEXTS))('start from a template (%s)', (language, te
     ).toBeVisible();
   });
 });
+
+describe('a traffic source from a template keeps its postback URL and cost model (issue 43)', () => {
+  afterEach(async () => {
+    vi.unstubAllGlobals();
+    tokenStore.clear();
+    notifications.clean();
+    await act(() => i18n.changeLanguage('en'));
+  });
+
+  /** The server with one postback event, answering a save with what was sent. */
+  function answerWithEvent() {
+    const saved: Record<string, unknown>[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+        const url = String(input);
+        if (init?.method === 'POST') {
+          const body = JSON.parse(String(init.body)) as Record<string, unknown>;
+          saved.push(body);
+          return new Response(JSON.stringify({ ...body, external_id: 'new-1' }));
+        }
+        if (url.startsWith('/api/postback-events')) {
+          return new Response(JSON.stringify({ list: [{ external_id: 'pe-1', name: 'Sale' }], total: 1 }));
+        }
+        return new Response(JSON.stringify({ list: [], total: 0 }));
+      }),
+    );
+    return saved;
+  }
+
+  it.each(['en', 'ar'])('puts the URL in a postback row that is saved, and picks Auto (%s)', async (language) => {
+    await act(() => i18n.changeLanguage(language));
+    const t = i18n.getFixedT(language);
+    const saved = answerWithEvent();
+    renderCreate(trafficSourceScreens, '/admin/traffic-sources');
+    // The events are known before the choice, as when someone picks a template after the page loaded.
+    await screen.findByText(t('controls:repeaters.postbackEvents.add'));
+    await chooseTemplate(t('resources:templates.label'), 'PropellerAds');
+
+    const url =
+      'https://ad.propellerads.com/conversion.php?aid=YOUR_AID&pid=&tid=YOUR_TID&visitor_id={var1}&payout={payout}';
+    await waitFor(() =>
+      expect(screen.getByRole('textbox', { name: t('controls:repeaters.postbackEvents.postbackUrl') })).toHaveValue(
+        url,
+      ),
+    );
+    expect(
+      screen.getByRole('switch', { name: t('controls:repeaters.postbackEvents.sendToTrafficSource') }),
+    ).toBeChecked();
+    // PropellerAds passes each click's cost: the source is billed by it.
+    expect(
+      screen.getByRole('radio', { name: (name) => name.startsWith(t('resources:costModels.Auto.label')) }),
+    ).toBeChecked();
+
+    fireEvent.click(screen.getByRole('button', { name: t('resources:form.save') }));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]).toMatchObject({
+      cost_model: 'Auto',
+      postback_events: [{ postback_event_external_id: 'pe-1', postback_url: url, send_to_traffic_source: true }],
+    });
+  });
+
+  it('keeps CPC for a source that passes no cost, and follows a second choice of template', async () => {
+    answerWithEvent();
+    renderCreate(trafficSourceScreens, '/admin/traffic-sources');
+    await screen.findByText('Add postback event');
+    await chooseTemplate('Start from a template', 'Microsoft Advertising (Bing)');
+    expect(screen.getByRole('radio', { name: (name) => name.startsWith('Cost per click (CPC)') })).toBeChecked();
+    await chooseTemplate('Start from a template', 'PropellerAds');
+    await chooseTemplate('Start from a template', 'Clickadu');
+    await waitFor(() =>
+      expect(screen.getByRole('textbox', { name: 'Postback URL' })).toHaveValue(
+        'https://ad.clickadu.com/conversion.php?aid=YOUR_ID&pid=YOUR_PID&tid={var1}&revenue={payout}',
+      ),
+    );
+    expect(screen.getAllByRole('textbox', { name: 'Postback URL' })).toHaveLength(1);
+  });
+});

@@ -21,6 +21,13 @@ describe('amounts in lists (issue 26: cost to its real precision)', () => {
     expect(format(12)).toBe('12');
   });
 
+  it('shows whole yen as its currency has no cents (issue 43), and dinars to their three decimals', async () => {
+    await i18n.changeLanguage('en');
+    const format = renderHook(() => useFormatMoney(), { wrapper }).result.current;
+    expect(format(1500, 'JPY')).toBe('¥1,500');
+    expect(format(2, 'KWD')).toMatch(/^KWD\s2\.000$/);
+  });
+
   it('in Arabic too', async () => {
     await i18n.changeLanguage('ar');
     const format = renderHook(() => useFormatMoney(), { wrapper }).result.current;

@@ -12,6 +12,8 @@ import { useFormatMoney } from '../screens/useFormatMoney';
 
 const trafficSources = getResource('traffic-sources');
 const postbackEvents = getResource('postback-events');
+/** The templates' postback URLs: a row holding one was filled by a template, not typed. */
+const TEMPLATE_URLS = new Set(TRAFFIC_SOURCE_TEMPLATES.map((template) => template.postbackUrl).filter(Boolean));
 
 function useTrafficSourceColumns(): ListColumn<Row>[] {
   const formatMoney = useFormatMoney();
@@ -75,10 +77,42 @@ function useTrafficSourceFormElements(mode: FormMode): readonly FormElement[] {
     [postbackEventOptions, costModelOptions],
   );
   // A new source can start from a well-known one (issue 26): its parameters, cost parameter and postback URL.
-  return useMemo(
-    () => (mode === 'create' ? [templateElement(TRAFFIC_SOURCE_TEMPLATES, elements), ...elements] : elements),
-    [mode, elements],
-  );
+  return useMemo(() => {
+    if (mode !== 'create') return elements;
+    const template = templateElement(TRAFFIC_SOURCE_TEMPLATES, elements);
+    const fill = template.onChange;
+    const withPostback: FormElement = {
+      ...template,
+      // Issue 43: the template's postback URL goes into a postback row, saved with the source and shown
+      // when it is opened again; with no postback event yet, the row comes with the first one created.
+      onChange: (key, form) => {
+        fill?.(key, form);
+        const url = TRAFFIC_SOURCE_TEMPLATES.find((candidate) => candidate.key === key)?.postbackUrl ?? '';
+        const rows = (Array.isArray(form.values.postback_events) ? form.values.postback_events : []) as Record<
+          string,
+          unknown
+        >[];
+        const [only] = rows;
+        if (rows.length === 1 && only && (only.postback_url === '' || TEMPLATE_URLS.has(String(only.postback_url)))) {
+          // Another template chosen: the row it filled follows.
+          form.setValue('postback_events', [{ ...only, postback_url: url, send_to_traffic_source: url !== '' }]);
+          return;
+        }
+        const [first] = postbackEventOptions;
+        if (url === '' || !first || rows.length > 0) return;
+        form.setValue('postback_events', [
+          {
+            postback_event_external_id: String(first.value),
+            postback_url: url,
+            is_conversion: false,
+            send_to_traffic_source: true,
+            send_zero_conversions: false,
+          },
+        ]);
+      },
+    };
+    return [withPostback, ...elements];
+  }, [mode, elements, postbackEventOptions]);
 }
 
 /** /admin/traffic-sources: (a template to start from,) name, cost, parameters, postback events. */

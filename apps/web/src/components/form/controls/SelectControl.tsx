@@ -1,4 +1,5 @@
 import { MultiSelect, Select } from '@mantine/core';
+import { getResource } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
 import { CreateWhenEmpty } from '../CreateWhenEmpty';
 import type { FormControlProps } from '../types';
@@ -60,12 +61,22 @@ export function SelectControl({
       onChange={(chosen) => onChange(chosen)}
     />
   );
-  if (!element.createWhenEmpty) return select;
+  const { createWhenEmpty } = element;
+  if (!createWhenEmpty) return select;
   // One tree whether or not the list is empty: the select keeps its state when the options arrive.
   return (
     <div>
       {select}
-      {data.length === 0 && <CreateWhenEmpty resource={element.createWhenEmpty} />}
+      {data.length === 0 && (
+        <CreateWhenEmpty
+          resource={createWhenEmpty}
+          // The record made in the drawer is the choice (issue 43).
+          onCreated={(saved) => {
+            const id = saved[getResource(createWhenEmpty).lookup.value];
+            if (typeof id === 'string' || typeof id === 'number') onChange(id);
+          }}
+        />
+      )}
     </div>
   );
 }

@@ -14,11 +14,11 @@ import {
 } from '@mantine/core';
 import type { SimulationAnswer } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
+import { routingReasonText } from '../../../components/simulation/routingReason';
 import { GroupStatus } from '../../../components/simulation/Verdict';
 import { ConditionTrace } from './ConditionTrace';
 
 const key = (name: string) => `resources:simulator.${name}`;
-const REASONS = ['matched', 'backup_offer', 'no_matching_path_group', 'capped', 'no_offer'];
 
 function percent(chance: number, language: string): string {
   return new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 1 }).format(chance);
@@ -93,9 +93,7 @@ function Decision({ answer }: { answer: SimulationAnswer }) {
         {t(key('decision'))}
       </Title>
       <Text size="sm" mb="sm">
-        {t(REASONS.includes(answer.reason) ? key(`reasons.${answer.reason}`) : key('reasons.other'), {
-          reason: answer.reason,
-        })}
+        {routingReasonText(t, answer.reason)}
       </Text>
       {answer.backup_chain
         .filter((offer) => !offer.country_allowed)
