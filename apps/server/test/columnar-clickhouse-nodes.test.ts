@@ -157,7 +157,7 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
     const fromColumns = await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(report, {
       instance: true,
     });
-    expect(fromColumns.totals.clicks + fromColumns.totals.leads).toBe(4500);
+    expect(fromColumns.totals.clicks + fromColumns.totals.bot_clicks + fromColumns.totals.leads).toBe(4500);
     const campB = await new ReportsService(store.db, { rollups: false, columnar: node.reader }).run(
       query({ group_by: 'var1', filters: JSON.stringify({ campaign: 'camp-b' }) }),
       { instance: true },
@@ -207,7 +207,7 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
       instance: true,
     });
     expect(fromColumns).toEqual(await new ReportsService(store.db, { rollups: false }).run(report, { instance: true }));
-    expect(fromColumns.totals.clicks + fromColumns.totals.leads).toBe(5100);
+    expect(fromColumns.totals.clicks + fromColumns.totals.bot_clicks + fromColumns.totals.leads).toBe(5100);
   });
 
   it('a journal replayed while ClickHouse is out of reach stays for the next start', async () => {
@@ -238,7 +238,7 @@ onClickHouse('reports on PostgreSQL with ClickHouse [postgres]', () => {
       expect(fromColumns).toEqual(
         await new ReportsService(store.db, { rollups: false }).run(report, { instance: true }),
       );
-      expect(fromColumns.totals.clicks + fromColumns.totals.leads).toBe(5400);
+      expect(fromColumns.totals.clicks + fromColumns.totals.bot_clicks + fromColumns.totals.leads).toBe(5400);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
