@@ -110,7 +110,8 @@ function emptyCounts(): Counts {
 }
 
 function round(value: number): number {
-  return Math.round(value * 1e6) / 1e6;
+  // `|| 0`: a sum of costs set back to 0 may be -0 on one backend and 0 on another; both show 0.
+  return Math.round(value * 1e6) / 1e6 || 0;
 }
 
 function ratio(numerator: number, denominator: number): number {
