@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { beforeAll, expect, it } from 'vitest';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { postbackPath } from './fixtures/postbacks.js';
-import { DE_IP, DESKTOP, GB_IP } from './fixtures/traffic.js';
+import { DE_IP, DESKTOP } from './fixtures/traffic.js';
 import { bearer, buildProxiedAdminApp, createUserWithPermissions, expectError, forEachDatabase } from './harness.js';
 
 // Weights that tune themselves: three offers converting at 2 %, 3 % and 5 %, 30,000 clicks through the
@@ -111,8 +111,7 @@ forEachDatabase('weights that tune themselves', (db) => {
       const clicked = await app.inject({
         method: 'GET',
         url: `/c/${campaign.external_id}`,
-        // A home connection: a datacenter address's clicks are bots', which the tuner's EPC leaves out (issue 43).
-        remoteAddress: GB_IP,
+        remoteAddress: DE_IP,
         headers: { 'user-agent': DESKTOP },
       });
       expect(clicked.statusCode).toBe(302);
