@@ -48,6 +48,7 @@ function plan(
       ? { grain, timezone: grain === 'quarter' ? 'Asia/Kolkata' : 'Europe/Berlin', byHour: grain !== 'day' }
       : null,
     where,
+    includeBots: true,
   };
 }
 
@@ -60,6 +61,8 @@ const PLANS: [string, AggregatePlan][] = [
   ['leads, no groups', plan('leads', [])],
   ['no row kept, no groups', plan('clicks', [], [workspace(3)])],
   ['by campaign', plan('clicks', [group('campaign', 'campaign_external_id')])],
+  // Issue 43: human clicks only.
+  ['by campaign, bots out', { ...plan('clicks', [group('campaign', 'campaign_external_id')]), includeBots: false }],
   [
     'campaign × offer × country × day, in a range',
     plan(

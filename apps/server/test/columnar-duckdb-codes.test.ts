@@ -37,6 +37,7 @@ const plan = (groups: string[], where: PlanCondition[] = []): AggregatePlan => (
   groups: groups.map((name) => ({ alias: `g_${name}`, value: { column: column(name), as: 'value' } })),
   buckets: null,
   where,
+  includeBots: true,
 });
 
 /** Rows as `value / value → clicks`, sorted: what a report would show. */

@@ -132,11 +132,18 @@ describe('the embedded columnar store [sqlite]', () => {
     const fromColumns = await new ReportsService(store.db, { rollups: false, columnar }).run(report, {
       instance: true,
     });
-    expect(fromColumns.totals.clicks + fromColumns.totals.leads).toBe(4500);
+    expect(fromColumns.totals.clicks + fromColumns.totals.bot_clicks + fromColumns.totals.leads).toBe(4500);
     expect(fromColumns).toEqual(await new ReportsService(store.db, { rollups: false }).run(report, { instance: true }));
     expect(fromColumns.totals.approved).toBeGreaterThan(0);
     expect(
-      await duck.aggregate({ source: 'conversions', time: 'created_at', groups: [], buckets: null, where: [] }),
+      await duck.aggregate({
+        source: 'conversions',
+        time: 'created_at',
+        groups: [],
+        buckets: null,
+        where: [],
+        includeBots: true,
+      }),
     ).toEqual([expect.objectContaining({ conversions: expect.any(Number) })]);
   });
 
@@ -267,6 +274,7 @@ describe('columnar store rows', () => {
       time: 'created_at',
       groups: [],
       buckets: null,
+      includeBots: true,
       where: [
         {
           kind: 'equals',

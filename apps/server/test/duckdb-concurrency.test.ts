@@ -31,7 +31,7 @@ it('reads while rows are appended, and several reads at once, without a closed p
     config: Promise.resolve({ names: new Map(), pathGroups: new Map(), paths: new Map(), offerNetworks: new Map() }),
     workspace: null,
   };
-  const range: ReportRange = { from: null, to: null, timezone: 'UTC', attribution: 'click' };
+  const range: ReportRange = { from: null, to: null, timezone: 'UTC', attribution: 'click', includeBots: true };
   const plan = await planOf('clicks', ['subaff', 'country'], range, narrowing);
   const clicksIn = async () => (await store.aggregate(plan)).reduce((sum, row) => sum + Number(row.clicks), 0);
   const before = await clicksIn();

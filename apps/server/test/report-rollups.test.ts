@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { ReportsService } from '../src/reports/service.js';
 import { migrateToLatest, openStore, type Store } from '../src/store/database.js';
-import { backfillRollups, bucketOf, CUBES, cubeFor, rollupDeltas } from '../src/store/report-rollups.js';
+import {
+  backfillRollups,
+  bucketOf,
+  CUBES,
+  cubeFor,
+  rollupBotsBackfill,
+  rollupDeltas,
+} from '../src/store/report-rollups.js';
 import type { NewTrackerClick, NewTrackerLead } from '../src/store/tracker-events.js';
 import { EventWriter } from '../src/store/traffic/event-writer.js';
 import { forEachDatabase } from './harness.js';
@@ -101,7 +108,8 @@ function generateEvents(count: number) {
       vars: '{}',
       // The writer gives each its campaign's workspace.
       workspace_id: 0,
-      is_bot: 0,
+      // Issue 43: some clicks and leads with a bot verdict.
+      is_bot: random.next() < 0.15 ? 1 : 0,
     };
     if (random.next() < 0.8) {
       clicks.push({
@@ -176,6 +184,8 @@ forEachDatabase('report rollups', (db) => {
         { timezone: 'America/New_York', date_from: '2026-11-08' },
         { filters: JSON.stringify({ campaign: 'camp-b' }) },
         { filters: JSON.stringify({ offer: null, country: 'GB' }) },
+        { include_bots: 'true' },
+        { include_bots: 'true', timezone: 'Asia/Kolkata', date_from: '2026-11-09', date_to: '2026-11-10' },
       ]) {
         const report = query({ group_by: groups.join(','), ...extra });
         const expected = await fromEvents.run(report, { instance: true });
@@ -187,7 +197,14 @@ forEachDatabase('report rollups', (db) => {
 
   it('counts every event written', async () => {
     const { totals } = await new ReportsService(store.db).run(query({ group_by: 'day' }), { instance: true });
-    expect(totals.clicks + totals.leads).toBe(4000);
+    expect(totals.bot_clicks).toBeGreaterThan(0);
+    expect(totals.clicks + totals.bot_clicks + totals.leads).toBe(4000);
+    const withBots = await new ReportsService(store.db).run(query({ group_by: 'day', include_bots: 'true' }), {
+      instance: true,
+    });
+    expect(withBots.totals.clicks).toBe(totals.clicks + totals.bot_clicks);
+    expect(withBots.totals.bot_clicks).toBe(totals.bot_clicks);
+    expect(withBots.totals.unique_clicks).toBeGreaterThan(totals.unique_clicks);
   });
 
   it("rebuilds from the events exactly what the writer kept (the migration's backfill)", async () => {
@@ -203,13 +220,20 @@ forEachDatabase('report rollups', (db) => {
             clicks: Number(row.clicks),
             unique_clicks: Number(row.unique_clicks),
             leads: Number(row.leads),
+            bot_clicks: Number(row.bot_clicks),
+            bot_unique_clicks: Number(row.bot_unique_clicks),
             cost: Math.round(Number(row.cost) * 1e6) / 1e6,
           })),
         );
     const kept = await read();
     expect(kept.length).toBeGreaterThan(CUBES.length);
+    expect(kept.some((row) => row.bot_unique_clicks > 0)).toBe(true);
     await store.db.deleteFrom('report_rollups').execute();
-    await backfillRollups(store.db);
+    await backfillRollups(store.db, true, 'with');
+    expect(await read()).toEqual(kept);
+    // Migration 0039: rows that counted no bots get them from the bot clicks alone.
+    await store.db.updateTable('report_rollups').set({ bot_clicks: 0, bot_unique_clicks: 0 }).execute();
+    await rollupBotsBackfill(store.db);
     expect(await read()).toEqual(kept);
   });
 });

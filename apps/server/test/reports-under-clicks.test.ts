@@ -121,13 +121,13 @@ forEachDatabase('reports during a click burst', (db) => {
     expect(Object.fromEntries(clickStatuses)).toEqual({ 302: CLICKS });
     expect(reportStatuses.get(200) ?? 0).toBeGreaterThan(0);
     console.log(`reports during ${CLICKS} clicks: ${JSON.stringify(Object.fromEntries(reportStatuses))}`);
-    // Every click is in the reports once they are stored.
+    // Every click is in the reports once they are stored (bots' too: many come from datacenter addresses).
     await expect
       .poll(
         async () => {
           const response = await app.inject({
             method: 'GET',
-            url: `/api/reports?group_by=subaff&${range}`,
+            url: `/api/reports?group_by=subaff&include_bots=true&${range}`,
             headers: bearer(token),
           });
           return response.statusCode === 200 ? response.json<{ totals: { clicks: number } }>().totals.clicks : -1;

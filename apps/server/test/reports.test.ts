@@ -113,8 +113,10 @@ forEachDatabase('reports', (db) => {
     expect(response.statusCode, response.body).toBe(200);
   }
 
+  // US_IP and DE_IP are datacenter addresses, so their clicks have a bot verdict: this file checks reports
+  // against every stored event, bots counted in (issue 43; report-bots.test.ts checks them left out).
   async function report(query: string, authToken = token) {
-    return app.inject({ method: 'GET', url: `/api/reports?${query}`, headers: bearer(authToken) });
+    return app.inject({ method: 'GET', url: `/api/reports?include_bots=true&${query}`, headers: bearer(authToken) });
   }
 
   async function reportOk(query: string): Promise<ReportResponse> {
@@ -253,6 +255,8 @@ forEachDatabase('reports', (db) => {
       // Cost per click (and lead), and per conversion.
       cpc: Math.round((1.25 / 7) * 1e6) / 1e6,
       cpa: Math.round((1.25 / 3) * 1e6) / 1e6,
+      // Issue 43: the three clicks from the datacenter addresses (US_IP, DE_IP), counted in clicks here.
+      bot_clicks: 3,
     });
   });
 

@@ -8,7 +8,7 @@ import { LOCKS, underLease } from '../src/jobs/lease.js';
 import { ruleForm } from '../src/rules/engine.js';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { postbackPath } from './fixtures/postbacks.js';
-import { DE_IP, DESKTOP } from './fixtures/traffic.js';
+import { DESKTOP, GB_IP } from './fixtures/traffic.js';
 import { bearer, buildProxiedAdminApp, createUserWithPermissions, expectError, forEachDatabase } from './harness.js';
 
 // Rules that watch the report and act: excluding a zone, pausing a path (never the last one), the preview,
@@ -29,7 +29,8 @@ forEachDatabase('rules', (db) => {
     const clicked = await app.inject({
       method: 'GET',
       url: `/c/${target.external_id}?zone=${zone}`,
-      remoteAddress: DE_IP,
+      // A home connection: a datacenter address's clicks are bots', which rules do not count (issue 43).
+      remoteAddress: GB_IP,
       headers: { 'user-agent': DESKTOP },
     });
     expect(clicked.statusCode, clicked.body).toBe(302);

@@ -251,7 +251,7 @@ forEachDatabase('routing on what is read off the visitor', (db) => {
       await app.engine.flush();
       const report = await app.inject({
         method: 'GET',
-        url: `/api/reports?group_by=bot_reason&filters=${encodeURIComponent(JSON.stringify({ campaign: campaign.external_id }))}&date_from=2026-11-27&date_to=2026-11-28`,
+        url: `/api/reports?group_by=bot_reason&include_bots=true&filters=${encodeURIComponent(JSON.stringify({ campaign: campaign.external_id }))}&date_from=2026-11-27&date_to=2026-11-28`,
         headers: bearer(token),
       });
       expect(report.statusCode, report.body).toBe(200);
@@ -269,7 +269,17 @@ forEachDatabase('routing on what is read off the visitor', (db) => {
         headers: bearer(token),
       });
       expect(bots.statusCode, bots.body).toBe(200);
-      expect(bots.json<{ totals: { clicks: number } }>().totals.clicks).toBe(4);
+      // Issue 43: bots stay out of clicks unless the report asks for them.
+      expect(bots.json<{ totals: { clicks: number; bot_clicks: number } }>().totals).toMatchObject({
+        clicks: 0,
+        bot_clicks: 4,
+      });
+      const withBots = await app.inject({
+        method: 'GET',
+        url: `/api/reports?group_by=campaign&include_bots=true&filters=${encodeURIComponent(JSON.stringify({ campaign: campaign.external_id, bot: 'true' }))}&date_from=2026-11-27&date_to=2026-11-28`,
+        headers: bearer(token),
+      });
+      expect(withBots.json<{ totals: { clicks: number } }>().totals.clicks).toBe(4);
     });
   });
 

@@ -65,7 +65,9 @@ export type ReportVarFilter = (typeof REPORT_VAR_FILTERS)[number];
 /**
  * The figures of a report row (and of `totals`), in the order a report shows them. Issue 18: conversions
  * and revenue count pending and approved conversions; `approved`, `pending` and `rejected` count each
- * state; `revenue_confirmed` and `roi_confirmed` count approved conversions only.
+ * state; `revenue_confirmed` and `roi_confirmed` count approved conversions only. Issue 43: `clicks`,
+ * `unique_clicks` and what is divided by them count human clicks unless the report asks `include_bots`;
+ * `bot_clicks` counts the clicks with a bot verdict either way.
  */
 export const REPORT_METRICS = [
   'clicks',
@@ -85,6 +87,7 @@ export const REPORT_METRICS = [
   'epc',
   'cpc',
   'cpa',
+  'bot_clicks',
 ] as const;
 export type ReportMetric = (typeof REPORT_METRICS)[number];
 
@@ -243,6 +246,11 @@ export const ZReportQuery = z
     vars: ZVarsFilter.default({}),
     filters: ZGroupFilters.default({}),
     attribution: z.enum(REPORT_ATTRIBUTIONS).default('click'),
+    /** Issue 43: `true` counts bots' clicks in clicks, unique clicks, CR, EPC and CPC; by default they stay out. */
+    include_bots: z
+      .union([z.boolean(), z.enum(['true', 'false'])])
+      .default(false)
+      .transform((value) => value === true || value === 'true'),
     order_by: z.union([z.enum(REPORT_ORDER_FIELDS), z.string().regex(CUSTOM_METRIC_KEY)]).optional(),
     order: z.enum(SORT_ORDERS).default('asc'),
     page: z.coerce.number().int().min(1).default(DEFAULT_PAGE),

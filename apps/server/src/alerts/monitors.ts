@@ -187,6 +187,8 @@ export class Monitors {
       date_from: new Date(dayBefore).toISOString().slice(0, 10),
       date_to: now.toISOString().slice(0, 10),
       limit: 0,
+      // Traffic that stopped is what this tells: bots' clicks are traffic too (issue 43).
+      include_bots: true,
     });
     const findings: Finding[] = [];
     for (const workspace of await this.db.selectFrom('workspaces').select('id').execute()) {

@@ -232,8 +232,17 @@ function localBucket(plan: AggregatePlan, buckets: NonNullable<AggregatePlan['bu
 
 const COUNTED = "is_conversion = 1 AND state IN ('pending', 'approved')";
 
-const FIGURES: Record<Source, Record<string, string>> = {
-  clicks: { clicks: 'sum(events)', unique_clicks: 'sum(unique_events)', cost: 'sum(cost)' },
+/** Clicks' figures: bots' clicks out of clicks and unique clicks unless the plan includes them (issue 43). */
+function clickFigures(plan: AggregatePlan): Record<string, string> {
+  return {
+    clicks: plan.includeBots ? 'sum(events)' : 'sum(if(is_bot = 1, 0, events))',
+    unique_clicks: plan.includeBots ? 'sum(unique_events)' : 'sum(if(is_bot = 1, 0, unique_events))',
+    cost: 'sum(cost)',
+    bot_clicks: 'sum(if(is_bot = 1, events, 0))',
+  };
+}
+
+const FIGURES: Record<Exclude<Source, 'clicks'>, Record<string, string>> = {
   leads: { leads: 'sum(events)' },
   // render-sql.ts, conversionFigures.
   conversions: {
@@ -278,7 +287,7 @@ export function aggregateQuery(
       }
     }
   }
-  const figures = Object.entries(FIGURES[source]);
+  const figures = Object.entries(source === 'clicks' ? clickFigures(plan) : FIGURES[source]);
   for (const [name, expression] of figures) selections.push(`${expression} AS f_${name}`);
   const where = plan.where.map((entry) => condition(plan, entry));
   // The latest row of a conversion (read with FINAL) says whether it was removed.

@@ -37,9 +37,20 @@ function identifier(name: string): string {
   return `"${name}"`;
 }
 
+/** Clicks' figures: bots' clicks out of clicks and unique clicks unless the plan includes them (issue 43). */
+function clickFigures(plan: AggregatePlan): string[] {
+  return [
+    plan.includeBots ? 'sum(events) as clicks' : 'sum(case when is_bot = 1 then 0 else events end) as clicks',
+    plan.includeBots
+      ? 'sum(unique_events) as unique_clicks'
+      : 'sum(case when is_bot = 1 then 0 else unique_events end) as unique_clicks',
+    'sum(cost) as cost',
+    'sum(case when is_bot = 1 then events else 0 end) as bot_clicks',
+  ];
+}
+
 /** Each source's figures (reports/service.ts, §Figures; render-sql.ts for conversions). */
-const FIGURES: Record<AggregatePlan['source'], string[]> = {
-  clicks: ['sum(events) as clicks', 'sum(unique_events) as unique_clicks', 'sum(cost) as cost'],
+const FIGURES: Record<Exclude<AggregatePlan['source'], 'clicks'>, string[]> = {
   leads: ['sum(events) as leads'],
   conversions: [
     "coalesce(sum(case when is_conversion = 1 and state in ('pending', 'approved') then 1 else 0 end), 0) as conversions",
@@ -300,7 +311,7 @@ function groupedOne(plan: AggregatePlan, bind: Bind, day: number | null, codes: 
     }
   }
 
-  const figures = FIGURES[plan.source];
+  const figures = plan.source === 'clicks' ? clickFigures(plan) : FIGURES[plan.source];
   const names = figures.map((figure) => figure.split(' as ')[1]!);
   const where = plan.where.map(condition);
   const table = plan.source;

@@ -23,7 +23,9 @@ export async function clicksOf(
   campaign: string,
   ranges: readonly [string, string][],
 ): Promise<Click[]> {
-  const columns = [...new Set(['is_unique', 'workspace_id', ...Object.values(DIMENSION_COLUMNS), ...COST_FILTER_KEYS])];
+  const columns = [
+    ...new Set(['is_unique', 'is_bot', 'workspace_id', ...Object.values(DIMENSION_COLUMNS), ...COST_FILTER_KEYS]),
+  ];
   const clicks: Click[] = [];
   for (const [from, to] of ranges) {
     for (let after = 0; ; ) {

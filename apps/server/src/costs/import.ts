@@ -12,10 +12,10 @@ import { ApiError, NotFoundError, ValidationError } from '../errors.js';
 import { nextDay, startOfLocalDay } from '../reports/time.js';
 import { recordCostChanges } from '../store/click-cost-changes.js';
 import type { Store } from '../store/database.js';
-import { applyRollupDeltas, type RollupDelta, rollupDeltas } from '../store/report-rollups.js';
+import { applyRollupDeltas, costOnly, type RollupDelta, rollupDeltas } from '../store/report-rollups.js';
 import type { Database } from '../store/schema.js';
 import { CHUNK, type Click, clicksOf, PAGE, writeCosts } from './import-clicks.js';
-import { MICROS, mergeDeltas, NO_CLICKS_MESSAGE, spread, turn } from './service.js';
+import { isBot, MICROS, mergeDeltas, NO_CLICKS_MESSAGE, spread, turn } from './service.js';
 
 /** The column (from 1) of each field a line's error may name. */
 const COLUMN_OF: Record<string, number> = {
@@ -199,21 +199,24 @@ export async function importCosts(
           if (filter.every(([key, value]) => click[key] === value)) matched.push(click);
         }
         const line = lines[update.index]!;
-        if (matched.length === 0) {
+        // Issue 43: the amount is spread over human clicks; bots' clicks cost nothing of it.
+        const humans = matched.filter((click) => !isBot(click));
+        if (humans.length === 0) {
           answers[update.index] = refusal(line, new ValidationError({ start: [NO_CLICKS_MESSAGE] }, NO_CLICKS_MESSAGE));
           continue;
         }
         // The amount's remainder goes to the last click in id order, as a single update gives it.
-        matched.sort((a, b) => a.id - b.id);
-        const shares = spread(update.input.amount, matched.length);
-        matched.forEach((click, at) => {
+        humans.sort((a, b) => a.id - b.id);
+        const shares = spread(update.input.amount, humans.length);
+        humans.forEach((click, at) => {
           costs.set(click.id, shares[at]! / MICROS);
         });
+        for (const click of matched) if (isBot(click)) costs.set(click.id, 0);
         answers[update.index] = {
           line: line.line,
           text: line.text,
           status: 200,
-          clicks: matched.length,
+          clicks: humans.length,
           message: null,
           column: null,
         };
@@ -234,7 +237,7 @@ export async function importCosts(
     for (let start = 0; start < moves.length; start += PAGE) {
       await turn();
       for (const delta of rollupDeltas(moves.slice(start, start + PAGE), [])) {
-        deltas.push({ ...delta, clicks: 0, unique_clicks: 0, leads: 0 });
+        deltas.push(costOnly(delta));
       }
     }
     await applyRollupDeltas(trx, mergeDeltas(deltas), turn);

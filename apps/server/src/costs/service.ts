@@ -1,6 +1,7 @@
 // Issue 20: a campaign's cost set after the fact (the traffic source's invoice). The total cost of the
 // campaign's clicks over a range of local days — of one parameter value, if asked — becomes exactly the
-// amount given, spread evenly over those clicks. The report rollups hold the clicks' cost per bucket, so
+// amount given, spread evenly over those clicks — the human ones (issue 43): a click with a bot verdict
+// costs nothing of it. The report rollups hold the clicks' cost per bucket, so
 // each bucket's cost moves by what its clicks' cost moved, in the same transaction: a report read from
 // the cubes agrees with one read from the events, before and after.
 import { COST_FILTER_KEYS, type TCostUpdate } from '@switchyard/domain';
@@ -9,7 +10,13 @@ import { NotFoundError, ValidationError } from '../errors.js';
 import { nextDay, startOfLocalDay } from '../reports/time.js';
 import { originalCost, recordCostChanges } from '../store/click-cost-changes.js';
 import type { Store } from '../store/database.js';
-import { applyRollupDeltas, DIMENSION_COLUMNS, type RollupDelta, rollupDeltas } from '../store/report-rollups.js';
+import {
+  applyRollupDeltas,
+  costOnly,
+  DIMENSION_COLUMNS,
+  type RollupDelta,
+  rollupDeltas,
+} from '../store/report-rollups.js';
 import type { Database } from '../store/schema.js';
 import { type Scope, scopeCondition } from '../store/scope.js';
 
@@ -28,6 +35,11 @@ export function spread(amount: number, count: number): number[] {
   const shares = new Array<number>(count).fill(share);
   shares[count - 1] = total - share * (count - 1);
   return shares;
+}
+
+/** Issue 43: whether a click read for a cost update has a bot verdict (it gets no share of the amount). */
+export function isBot(click: Record<string, unknown>): boolean {
+  return Number(click.is_bot) === 1;
 }
 
 /** The tracker campaign `externalId` of the workspace, or a 404. */
@@ -83,6 +95,7 @@ export async function updateCampaignCost(
           'created_at',
           'cost',
           'is_unique',
+          'is_bot',
           'workspace_id',
           ...Object.values(DIMENSION_COLUMNS),
         ])
@@ -103,16 +116,18 @@ export async function updateCampaignCost(
       after = Number(page[page.length - 1]!.id);
       await turn();
     }
-    if (clicks.length === 0) throw new ValidationError({ start: [NO_CLICKS_MESSAGE] }, NO_CLICKS_MESSAGE);
+    const humans = clicks.filter((click) => !isBot(click)).length;
+    if (humans === 0) throw new ValidationError({ start: [NO_CLICKS_MESSAGE] }, NO_CLICKS_MESSAGE);
 
-    const shares = spread(input.amount, clicks.length);
-    // Ids grouped by their new cost (all but the last click share one).
+    const shares = spread(input.amount, humans);
+    // Ids grouped by their new cost (all but the last human click share one; bots' clicks 0).
     const byCost = new Map<number, number[]>();
     const changed: Click[] = [];
-    for (let index = 0; index < clicks.length; index += 1) {
+    for (let index = 0, human = 0; index < clicks.length; index += 1) {
       if (index > 0 && index % PAGE === 0) await turn();
       const click = clicks[index]!;
-      const cost = shares[index]! / MICROS;
+      if (isBot(click) && Number(click.cost) === 0) continue;
+      const cost = isBot(click) ? 0 : shares[human++]! / MICROS;
       let ids = byCost.get(cost);
       if (!ids) {
         ids = [];
@@ -145,11 +160,11 @@ export async function updateCampaignCost(
     for (let start = 0; start < changed.length; start += PAGE) {
       await turn();
       for (const delta of rollupDeltas(changed.slice(start, start + PAGE), [])) {
-        deltas.push({ ...delta, clicks: 0, unique_clicks: 0, leads: 0 });
+        deltas.push(costOnly(delta));
       }
     }
     await applyRollupDeltas(trx, mergeDeltas(deltas), turn);
-    return clicks.length;
+    return humans;
   });
 }
 

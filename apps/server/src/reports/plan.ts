@@ -68,6 +68,11 @@ export interface AggregatePlan {
   groups: readonly { alias: string; value: PlanValue }[];
   buckets: PlanBuckets | null;
   where: readonly PlanCondition[];
+  /**
+   * Issue 43: whether `clicks` and `unique_clicks` count clicks with a bot verdict too (else humans'
+   * only); `bot_clicks` counts those either way. Leads and conversions are counted whole.
+   */
+  includeBots: boolean;
 }
 
 /** Whether a plan reads a column of the converted click or lead (a join, for conversions). */
@@ -94,6 +99,7 @@ export const COUNT_NAMES = [
   'revenue',
   'revenue_confirmed',
   'cost',
+  'bot_clicks',
 ] as const satisfies readonly ReportMetric[];
 
 export type CountName = (typeof COUNT_NAMES)[number];
@@ -101,7 +107,7 @@ export type Counts = Record<CountName, number>;
 
 /** Which counts each table gives (every other is 0 in its rows): what a store merges the tables by. */
 export const COUNTS_OF: Record<Source, readonly CountName[]> = {
-  clicks: ['clicks', 'unique_clicks', 'cost'],
+  clicks: ['clicks', 'unique_clicks', 'cost', 'bot_clicks'],
   leads: ['leads'],
   conversions: ['conversions', 'approved', 'pending', 'rejected', 'revenue', 'revenue_confirmed'],
 };

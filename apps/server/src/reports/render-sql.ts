@@ -104,12 +104,23 @@ function conversionFigures(): RawBuilder<unknown>[] {
   ];
 }
 
-const FIGURES: Record<Source, () => RawBuilder<unknown>[]> = {
-  clicks: () => [
-    sql`count(*) as ${sql.ref('clicks')}`,
-    sql`coalesce(sum(${sql.ref('e.is_unique')}), 0) as ${sql.ref('unique_clicks')}`,
+/** Clicks' figures: bots' clicks left out of clicks and unique clicks unless the plan includes them. */
+function clickFigures(plan: AggregatePlan): RawBuilder<unknown>[] {
+  const bot = sql`${sql.ref('e.is_bot')} = 1`;
+  return [
+    plan.includeBots
+      ? sql`count(*) as ${sql.ref('clicks')}`
+      : sql`coalesce(sum(case when ${bot} then 0 else 1 end), 0) as ${sql.ref('clicks')}`,
+    plan.includeBots
+      ? sql`coalesce(sum(${sql.ref('e.is_unique')}), 0) as ${sql.ref('unique_clicks')}`
+      : sql`coalesce(sum(case when ${bot} then 0 else ${sql.ref('e.is_unique')} end), 0) as ${sql.ref('unique_clicks')}`,
     sql`coalesce(sum(${finiteAmount('e.cost')}), 0) as ${sql.ref('cost')}`,
-  ],
+    sql`coalesce(sum(case when ${bot} then 1 else 0 end), 0) as ${sql.ref('bot_clicks')}`,
+  ];
+}
+
+const FIGURES: Record<Source, (plan: AggregatePlan) => RawBuilder<unknown>[]> = {
+  clicks: clickFigures,
   leads: () => [sql`count(*) as ${sql.ref('leads')}`],
   conversions: conversionFigures,
 };
@@ -136,7 +147,7 @@ export async function aggregateEvents(db: Kysely<Database>, plan: AggregatePlan)
     ? sql` left join ${sql.table('tracker_clicks')} as ${sql.table('c')} on ${sql.ref('c.click_id')} = ${sql.ref('e.click_id')}
           left join ${sql.table('tracker_leads')} as ${sql.table('l')} on ${sql.ref('l.lead_id')} = ${sql.ref('e.lead_id')}`
     : sql``;
-  const statement = sql<AggregateRow>`select ${sql.join([...selections, ...FIGURES[plan.source]()])}
+  const statement = sql<AggregateRow>`select ${sql.join([...selections, ...FIGURES[plan.source](plan)])}
       from ${sql.table(TABLES[plan.source])} as ${sql.table('e')}${joins}
       ${where.length > 0 ? sql`where ${sql.join(where, sql` and `)}` : sql``}
       ${groupings.length > 0 ? sql`group by ${sql.join(groupings)}` : sql`having count(*) > 0`}`;

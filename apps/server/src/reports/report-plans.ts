@@ -110,6 +110,8 @@ export interface ReportRange {
   to: string | null;
   timezone: string;
   attribution: ReportAttribution;
+  /** Issue 43: the query's `include_bots` (plan.ts, AggregatePlan.includeBots). */
+  includeBots: boolean;
 }
 
 /** A column of `source` by its name; conversions read device, vars and the rest from their click or lead. */
@@ -178,5 +180,6 @@ export async function planOf(
         }
       : null,
     where,
+    includeBots: range.includeBots,
   };
 }

@@ -106,6 +106,8 @@ export async function aggregateFromRollups(
   filters: DimensionFilters,
   /** Issue 40: whose rows of each cube are read. */
   scope: Scope,
+  /** Issue 43: whether clicks and unique clicks count bots' clicks (else the cube's bot counts come off). */
+  { includeBots }: { includeBots: boolean } = { includeBots: true },
 ): Promise<Record<string, unknown>[] | null> {
   const dimensions = new Set<RollupDimension>();
   for (const group of groups) {
@@ -155,7 +157,7 @@ export async function aggregateFromRollups(
     where.push(sql<SqlBool>`${counted} > 0`);
     const figures =
       source === 'clicks'
-        ? sql`${sql.ref('clicks')}, ${sql.ref('unique_clicks')}, ${sql.ref('cost')}`
+        ? sql`${sql.ref('clicks')}, ${sql.ref('unique_clicks')}, ${sql.ref('cost')}, ${sql.ref('bot_clicks')}, ${sql.ref('bot_unique_clicks')}`
         : sql`${sql.ref('leads')}`;
     return sql`select ${sql.join([...columns, figures])} from ${sql.table('report_rollups')}
       where ${sql.join(where, sql` and `)}`;
@@ -181,12 +183,15 @@ export async function aggregateFromRollups(
     select(sql.ref('r.utc_hour'), 'g_utc_hour');
     select(sql.ref('r.quarter'), 'g_quarter');
   }
+  const humans = (all: string, bots: string) =>
+    includeBots ? sql`${sql.ref(all)}` : sql`${sql.ref(all)} - ${sql.ref(bots)}`;
   const figures =
     source === 'clicks'
       ? [
-          sql`coalesce(sum(${sql.ref('r.clicks')}), 0) as ${sql.ref('clicks')}`,
-          sql`coalesce(sum(${sql.ref('r.unique_clicks')}), 0) as ${sql.ref('unique_clicks')}`,
+          sql`coalesce(sum(${humans('r.clicks', 'r.bot_clicks')}), 0) as ${sql.ref('clicks')}`,
+          sql`coalesce(sum(${humans('r.unique_clicks', 'r.bot_unique_clicks')}), 0) as ${sql.ref('unique_clicks')}`,
           sql`coalesce(sum(${sql.ref('r.cost')}), 0) as ${sql.ref('cost')}`,
+          sql`coalesce(sum(${sql.ref('r.bot_clicks')}), 0) as ${sql.ref('bot_clicks')}`,
         ]
       : [sql`coalesce(sum(${sql.ref('r.leads')}), 0) as ${sql.ref('leads')}`];
   const statement = sql<Record<string, unknown>>`select ${sql.join([...selections, ...figures])}

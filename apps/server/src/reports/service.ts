@@ -7,8 +7,9 @@
 // the whitelists below, never from the request; every value from the request is a bound parameter.
 //
 // Figures (every division by zero gives 0):
-// - clicks: rows of tracker_clicks (bots included: they were routed and may have cost money);
-// - unique_clicks: clicks flagged unique (the visitor's first on the campaign that day);
+// - clicks: rows of tracker_clicks without a bot verdict (issue 43), or every row with `include_bots`;
+// - unique_clicks: those clicks flagged unique (the visitor's first on the campaign in its window);
+// - bot_clicks: rows of tracker_clicks with a bot verdict (is_bot = 1), whatever `include_bots` says;
 // - leads: rows of tracker_leads (the API side's entries);
 // - conversions: conversion rows whose postback event counts as a conversion (is_conversion = 1) and
 //   whose state (issue 18) is pending or approved — a rejected conversion no longer counts;
@@ -16,7 +17,7 @@
 // - revenue: the payout, after the campaign's payout rules, of every conversion row not rejected
 //   (pending and approved; rows whose event is not a conversion included);
 // - revenue_confirmed: the payout of the approved rows only;
-// - cost: the clicks' cost;
+// - cost: every click's cost, bots' included (they were routed and may have cost money);
 // - profit: revenue − cost;
 // - roi: profit / cost × 100;
 // - roi_confirmed: (revenue_confirmed − cost) / cost × 100;
@@ -104,11 +105,13 @@ function emptyCounts(): Counts {
     revenue: 0,
     revenue_confirmed: 0,
     cost: 0,
+    bot_clicks: 0,
   };
 }
 
 function round(value: number): number {
-  return Math.round(value * 1e6) / 1e6;
+  // `|| 0`: a sum of costs set back to 0 may be -0 on one backend and 0 on another; both show 0.
+  return Math.round(value * 1e6) / 1e6 || 0;
 }
 
 function ratio(numerator: number, denominator: number): number {
@@ -151,6 +154,7 @@ export function figures(summed: Counts): ReportFigures {
     epc: round(ratio(revenue, entries)),
     cpc: round(ratio(cost, entries)),
     cpa: round(ratio(cost, counts.conversions)),
+    bot_clicks: counts.bot_clicks,
   };
 }
 
@@ -237,6 +241,7 @@ export class ReportsService {
       to: query.date_to ? startOfLocalDay(nextDay(query.date_to), query.timezone).toISOString() : null,
       timezone: query.timezone,
       attribution: query.attribution,
+      includeBots: query.include_bots,
     };
     // A filter on affiliate_network needs the offers' networks before the queries are built.
     const configuring = this.configNames(
@@ -297,6 +302,7 @@ export class ReportsService {
         counts.clicks += Number(row.clicks);
         counts.unique_clicks += Number(row.unique_clicks);
         counts.cost += Number(row.cost);
+        counts.bot_clicks += Number(row.bot_clicks);
       });
     }
     for (const row of leads) {
@@ -448,7 +454,9 @@ export class ReportsService {
       const scope: Scope = narrowing.workspace === null ? { instance: true } : { workspaceId: narrowing.workspace };
       const rows =
         dimensionFilters &&
-        (await aggregateFromRollups(this.db, source, groups, range, range.timezone, dimensionFilters, scope));
+        (await aggregateFromRollups(this.db, source, groups, range, range.timezone, dimensionFilters, scope, {
+          includeBots: range.includeBots,
+        }));
       if (rows) return rows;
     }
     const plan = await planOf(source, groups, range, narrowing);

@@ -12,7 +12,7 @@ import type { Kysely, Migration, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { DatabaseDialect } from '../config.js';
 import { originalCost, recordCostChanges } from './click-cost-changes.js';
-import { applyRollupDeltas, rollupDeltas } from './report-rollups.js';
+import { applyRollupDeltas, costOnly, rollupDeltas } from './report-rollups.js';
 import type { Database } from './schema.js';
 import type { TrackerClickTable } from './tracker-events.js';
 
@@ -89,12 +89,7 @@ export async function moveClickCost(
     .where('click_id', '=', click.click_id)
     .execute();
   await recordCostChanges(trx, [{ click_id: click.click_id, delta }]);
-  const deltas = rollupDeltas<object, object>([{ ...click, cost: delta, is_unique: 0 }], []).map((row) => ({
-    ...row,
-    clicks: 0,
-    unique_clicks: 0,
-    leads: 0,
-  }));
+  const deltas = rollupDeltas<object, object>([{ ...click, cost: delta, is_unique: 0 }], []).map(costOnly);
   await applyRollupDeltas(trx, deltas);
 }
 

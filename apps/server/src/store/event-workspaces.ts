@@ -5,7 +5,7 @@
 // workspace-scope.ts does for config records.
 import { type Kysely, type Migration, sql } from 'kysely';
 import type { DatabaseDialect } from '../config.js';
-import { backfillRollups, COLUMNS, KEYS } from './report-rollups.js';
+import { backfillRollups, FIGURES_0006, KEYS } from './report-rollups.js';
 import type { EventTable } from './tracker-events.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as typed today.
@@ -106,6 +106,8 @@ async function rollupsByWorkspace(db: AnyDb, dialect: DatabaseDialect): Promise<
       if (rows[0]?.id !== null && rows[0]?.id !== undefined) workspaces.add(Number(rows[0].id));
     }
   }
+  // The columns as they were then (migration 0039 adds the bot counts).
+  const COLUMNS = [...KEYS, ...FIGURES_0006];
   if (workspaces.size <= 1) {
     await sql`insert into report_rollups (${sql.raw(COLUMNS.join(', '))})
       select ${sql.lit([...workspaces][0] ?? 0)}, ${sql.raw(COLUMNS.slice(1).join(', '))} from ${sql.table(old)}`.execute(

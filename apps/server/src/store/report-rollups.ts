@@ -101,6 +101,9 @@ export interface ReportRollupTable {
   unique_clicks: number;
   cost: number;
   leads: number;
+  /** Issue 43 (migration 0039): of `clicks` and `unique_clicks`, those with a bot verdict. */
+  bot_clicks: number;
+  bot_unique_clicks: number;
 }
 
 /** The smallest cube of `grain` holding all of `dimensions`, or null (then the report reads the events). */
@@ -157,7 +160,7 @@ const DIMENSION_SETS = (() => {
   return [...sets.values()];
 })();
 
-type Figures = Pick<RollupDelta, 'clicks' | 'unique_clicks' | 'cost' | 'leads'>;
+type Figures = Pick<RollupDelta, (typeof FIGURES)[number]>;
 /** k1 → k2 → figures, for one dimension set in one bucket. */
 type KeyMap = Map<string, Map<string, Figures>>;
 
@@ -175,7 +178,7 @@ function figuresAt(keys: KeyMap, k1: string, k2: string): Figures {
   const seconds = innerMap(keys, k1);
   let figures = seconds.get(k2);
   if (!figures) {
-    figures = { clicks: 0, unique_clicks: 0, cost: 0, leads: 0 };
+    figures = { clicks: 0, unique_clicks: 0, cost: 0, leads: 0, bot_clicks: 0, bot_unique_clicks: 0 };
     seconds.set(k2, figures);
   }
   return figures;
@@ -216,6 +219,7 @@ export function rollupDeltas<TClick = NewTrackerClick, TLead = NewTrackerLead>(
     }
     const unique = isClick && read(row, 'is_unique') ? 1 : 0;
     const cost = isClick ? Number(read(row, 'cost') ?? 0) : 0;
+    const bot = isClick && Number(read(row, 'is_bot') ?? 0) === 1 ? 1 : 0;
     for (let index = 0; index < DIMENSION_SETS.length; index += 1) {
       const { positions } = DIMENSION_SETS[index]!;
       const k1 = positions.length > 0 ? values[positions[0]!]! : NO_VALUE;
@@ -225,6 +229,8 @@ export function rollupDeltas<TClick = NewTrackerClick, TLead = NewTrackerLead>(
         figures.clicks += 1;
         figures.unique_clicks += unique;
         figures.cost += cost;
+        figures.bot_clicks += bot;
+        figures.bot_unique_clicks += bot & unique;
       } else {
         figures.leads += 1;
       }
@@ -252,6 +258,8 @@ export function rollupDeltas<TClick = NewTrackerClick, TLead = NewTrackerLead>(
             total.unique_clicks += figures.unique_clicks;
             total.cost += figures.cost;
             total.leads += figures.leads;
+            total.bot_clicks += figures.bot_clicks;
+            total.bot_unique_clicks += figures.bot_unique_clicks;
           }
         }
       }
@@ -267,11 +275,16 @@ export function rollupDeltas<TClick = NewTrackerClick, TLead = NewTrackerLead>(
   return deltas;
 }
 
+/** A delta's cost alone: a click whose cost moved is still counted once. */
+export function costOnly(delta: RollupDelta): RollupDelta {
+  return { ...delta, clicks: 0, unique_clicks: 0, leads: 0, bot_clicks: 0, bot_unique_clicks: 0 };
+}
+
 function keyValue(value: unknown): string {
   return value === null || value === undefined || value === '' ? NO_VALUE : String(value);
 }
 
-const FIGURES = ['clicks', 'unique_clicks', 'cost', 'leads'] as const;
+const FIGURES = ['clicks', 'unique_clicks', 'cost', 'leads', 'bot_clicks', 'bot_unique_clicks'] as const;
 /** A cube row's key, and every column of it (issue 40: the workspace first). */
 export const KEYS = ['workspace_id', 'cube', 'bucket', 'k1', 'k2'] as const;
 export const COLUMNS = [...KEYS, ...FIGURES] as const;
@@ -306,6 +319,8 @@ export async function applyRollupDeltas(
           unique_clicks: sql`report_rollups.unique_clicks + excluded.unique_clicks`,
           cost: sql`report_rollups.cost + excluded.cost`,
           leads: sql`report_rollups.leads + excluded.leads`,
+          bot_clicks: sql`report_rollups.bot_clicks + excluded.bot_clicks`,
+          bot_unique_clicks: sql`report_rollups.bot_unique_clicks + excluded.bot_unique_clicks`,
         }),
       )
       .execute();
@@ -315,11 +330,20 @@ export async function applyRollupDeltas(
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as typed today.
 type AnyDb = Kysely<any>;
 
+/** The figures of each cube row before migration 0039 (what migrations 0006 and 0023 write). */
+export const FIGURES_0006 = ['clicks', 'unique_clicks', 'cost', 'leads'] as const;
+
 /**
  * Fills every cube from the stored events (after the migration that adds them). `byWorkspace`: the
- * rollups and events of migration 0023 on, which keep each event's workspace.
+ * rollups and events of migration 0023 on, which keep each event's workspace. `bots` (migration 0039 on):
+ * `with` fills the bot counts too; `only` adds the bot counts alone to the rows already there (each bot
+ * click was counted in its row's clicks, so only those columns move).
  */
-export async function backfillRollups(db: AnyDb, byWorkspace = true): Promise<void> {
+export async function backfillRollups(
+  db: AnyDb,
+  byWorkspace = true,
+  bots: 'without' | 'with' | 'only' = 'without',
+): Promise<void> {
   // The quarter-hour or day of created_at, in both dialects.
   const day = sql`substr(created_at, 1, 10)`;
   const quarter = sql`substr(created_at, 1, 14) || case
@@ -327,48 +351,84 @@ export async function backfillRollups(db: AnyDb, byWorkspace = true): Promise<vo
       when substr(created_at, 15, 2) < '30' then '15'
       when substr(created_at, 15, 2) < '45' then '30'
       else '45' end`;
+  const names = bots === 'without' ? FIGURES_0006 : FIGURES;
+  const columns = [...(byWorkspace ? KEYS : KEYS.slice(1)), ...names];
+  const summed = names.map((name) => sql`sum(${sql.ref(name)})`);
+  const added = names.map((name) => sql.raw(`${name} = report_rollups.${name} + excluded.${name}`));
   for (const { id, dimensions, grain } of CUBES) {
     const bucket = grain === 'day' ? day : quarter;
     const quarters = CUBES.find((cube) => cube.grain === 'quarter' && cube.id === id.replace(/\/day$/, ''));
-    if (byWorkspace && grain === 'day' && quarters) {
+    if (byWorkspace && grain === 'day' && quarters && bots !== 'only') {
       // Folded from its quarter-hour cube, filled just before (CUBES lists it first), as rollupDeltas folds
       // them: a read of the cube's rows rather than of every event.
-      await sql`insert into report_rollups (${sql.raw(COLUMNS.join(', '))})
-        select workspace_id, ${id}, substr(bucket, 1, 10), k1, k2,
-          sum(clicks), sum(unique_clicks), sum(cost), sum(leads)
+      await sql`insert into report_rollups (${sql.raw(columns.join(', '))})
+        select workspace_id, ${id}, substr(bucket, 1, 10), k1, k2, ${sql.join(summed)}
         from report_rollups where cube = ${quarters.id}
         group by workspace_id, substr(bucket, 1, 10), k1, k2`.execute(db);
       continue;
     }
     for (const table of ['tracker_clicks', 'tracker_leads'] as const) {
+      if (bots === 'only' && table === 'tracker_leads') continue;
       // Each key: its column (null turned into NO_VALUE), or NO_VALUE where the cube or table has none
       // (leads have no lander). Literals, not parameters: PostgreSQL matches a selected expression to its
       // GROUP BY text, two parameters are two expressions to it, and it refuses constants in GROUP BY.
-      const columns = KEY_COLUMNS.map((_, index) => {
+      const keyColumns = KEY_COLUMNS.map((_, index) => {
         const dimension = dimensions[index];
         if (!dimension || (table === 'tracker_leads' && dimension === 'lander')) return null;
         return sql`coalesce(${sql.ref(DIMENSION_COLUMNS[dimension])}, ${sql.lit(NO_VALUE)})`;
       });
-      const keys = columns.map((column) => column ?? sql.lit(NO_VALUE));
+      const keys = keyColumns.map((column) => column ?? sql.lit(NO_VALUE));
       const workspace = sql`coalesce(${sql.ref('workspace_id')}, 0)`;
-      const grouped = [...(byWorkspace ? [workspace] : []), bucket, ...columns.filter((column) => column !== null)];
+      const grouped = [...(byWorkspace ? [workspace] : []), bucket, ...keyColumns.filter((column) => column !== null)];
+      const botFigures =
+        bots === 'without'
+          ? sql``
+          : table === 'tracker_clicks'
+            ? sql`, coalesce(sum(is_bot), 0), coalesce(sum(is_bot * is_unique), 0)`
+            : sql`, 0, 0`;
       const figures =
-        table === 'tracker_clicks'
-          ? sql`count(*), coalesce(sum(is_unique), 0), coalesce(sum(cost), 0), 0`
-          : sql`0, 0, 0, count(*)`;
-      await sql`insert into report_rollups (${sql.raw(byWorkspace ? 'workspace_id, ' : '')}cube, bucket, k1, k2,
-          clicks, unique_clicks, cost, leads)
-        select ${byWorkspace ? sql`${workspace}, ` : sql``}${id}, ${bucket}, ${sql.join(keys)}, ${figures}
+        bots === 'only'
+          ? sql`0, 0, 0, 0`
+          : table === 'tracker_clicks'
+            ? sql`count(*), coalesce(sum(is_unique), 0), coalesce(sum(cost), 0), 0`
+            : sql`0, 0, 0, count(*)`;
+      await sql`insert into report_rollups (${sql.raw(columns.join(', '))})
+        select ${byWorkspace ? sql`${workspace}, ` : sql``}${id}, ${bucket}, ${sql.join(keys)}, ${figures}${botFigures}
         from ${sql.table(table)}
-        where true
+        where ${bots === 'only' ? sql`is_bot = 1` : sql`true`}
         group by ${sql.join(grouped)}
         on conflict (${sql.raw(byWorkspace ? KEYS.join(', ') : 'cube, bucket, k1, k2')}) do update set
-          clicks = report_rollups.clicks + excluded.clicks,
-          unique_clicks = report_rollups.unique_clicks + excluded.unique_clicks,
-          cost = report_rollups.cost + excluded.cost,
-          leads = report_rollups.leads + excluded.leads`.execute(db);
+          ${sql.join(added)}`.execute(db);
     }
   }
+}
+
+/**
+ * Migration 0039's fill: the bot counts of rows that counted none, from the bot clicks alone (none
+ * stored, nothing to read). Also how to repair them by hand: zero both columns, then run this.
+ */
+export async function rollupBotsBackfill(db: AnyDb): Promise<void> {
+  const bot = await sql`select 1 as found from tracker_clicks where is_bot = 1 limit 1`.execute(db);
+  if (bot.rows.length > 0) await backfillRollups(db, true, 'only');
+}
+
+/**
+ * 0039 (issue 43): each cube row counts, of its clicks and unique clicks, those with a bot verdict, so a
+ * report can leave bots out. The rows already stored get their bots added from the events.
+ */
+export function rollupBotsMigration(dialect: DatabaseDialect): Migration {
+  const count = dialect === 'postgres' ? 'bigint' : 'integer';
+  return {
+    async up(db: AnyDb) {
+      for (const name of ['bot_clicks', 'bot_unique_clicks']) {
+        await db.schema
+          .alterTable('report_rollups')
+          .addColumn(name, count, (column) => column.notNull().defaultTo(0))
+          .execute();
+      }
+      await rollupBotsBackfill(db);
+    },
+  };
 }
 
 /** 0006: report_rollups, filled from the events stored so far. */

@@ -30,6 +30,7 @@ const figures: ReportFigures = {
   epc: 0.15,
   cpc: 0.05,
   cpa: 3.33,
+  bot_clicks: 12,
 };
 
 /** The figures as the server answers a user without the money permission: the money keys left out. */
@@ -95,6 +96,7 @@ describe('ReportTable', () => {
       'EPC',
       'CPC',
       'CPA',
+      'Bot clicks',
       'Events',
     ]);
     const [, body, foot] = screen.getAllByRole('rowgroup');
@@ -102,7 +104,7 @@ describe('ReportTable', () => {
       const cells = within(group)
         .getAllByRole('cell')
         .map((cell) => cell.textContent);
-      expect(cells.slice(-18, -1)).toEqual([
+      expect(cells.slice(-19, -1)).toEqual([
         '200',
         '150',
         '0',
@@ -120,6 +122,7 @@ describe('ReportTable', () => {
         '0.15',
         '0.05',
         '3.33',
+        '12',
       ]);
     }
   });
@@ -147,6 +150,7 @@ describe('ReportTable', () => {
       'Pending',
       'Rejected',
       'CR',
+      'Bot clicks',
       'Events',
     ]);
     for (const name of [/^Revenue/, /^Cost/, /^Profit/, /^ROI/, /^EPC/]) {
@@ -158,7 +162,7 @@ describe('ReportTable', () => {
         .getAllByRole('cell')
         .map((cell) => cell.textContent);
       // No empty cell stands in for a figure left out.
-      expect(cells.slice(-9, -1)).toEqual(['200', '150', '0', '3', '2', '1', '4', '1.5%']);
+      expect(cells.slice(-10, -1)).toEqual(['200', '150', '0', '3', '2', '1', '4', '1.5%', '12']);
       expect(cells).not.toContain('');
     }
   });
@@ -185,13 +189,13 @@ describe('ReportTable', () => {
     await i18n.changeLanguage('en');
     const setSort = renderTable(vi.fn(), true, { cm_rpm: 150 });
     const headers = screen.getAllByRole('columnheader').map((header) => header.textContent);
-    expect(headers.slice(-3)).toEqual(['CPA', 'RPM', 'Events']);
+    expect(headers.slice(-3)).toEqual(['Bot clicks', 'RPM', 'Events']);
     const [, body, foot] = screen.getAllByRole('rowgroup');
     for (const group of [body!, foot!]) {
       const cells = within(group)
         .getAllByRole('cell')
         .map((cell) => cell.textContent);
-      expect(cells.slice(-3, -1)).toEqual(['3.33', '150.00']);
+      expect(cells.slice(-3, -1)).toEqual(['12', '150.00']);
     }
     fireEvent.click(screen.getByRole('button', { name: /^RPM/ }));
     expect(setSort.mock.calls).toEqual([['cm_rpm']]);

@@ -18,6 +18,7 @@ export const HINTED: Partial<Record<ReportMetric, true>> = {
   epc: true,
   cpc: true,
   cpa: true,
+  bot_clicks: true,
 };
 
 /** The figure headers: the chosen columns (issue 19: no money without the money permission), custom metrics, events. */

@@ -20,6 +20,7 @@ import { Link } from 'react-router';
 import { ApiError } from '../api/client';
 import { GeoAttribution } from '../components/attribution/GeoAttribution';
 import { AttributionSelect } from './AttributionSelect';
+import { BotsSwitch } from './BotsSwitch';
 import { CustomMetricsButton } from './CustomMetricsManager';
 import { DateRangeControl } from './DateRangeControl';
 import { GroupBySelect } from './GroupBySelect';
@@ -98,6 +99,7 @@ function ReportsScreen() {
           <DateRangeControl />
           <TimezoneSelect />
           <AttributionSelect />
+          <BotsSwitch />
           <ReportSearch />
           <LayoutSwitch />
         </Group>

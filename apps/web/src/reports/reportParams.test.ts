@@ -21,7 +21,7 @@ describe('report state in the URL', () => {
       'group_by=offer%2Ccountry&range=custom&from=2026-02-01&to=2026-02-14&timezone=UTC&search=shoes' +
       `&filters=${encodeURIComponent('{"campaign":"c-1","lander":null}')}` +
       `&filter_labels=${encodeURIComponent('{"campaign":"Spring"}')}&vars=${encodeURIComponent('{"var1":"zone-7"}')}` +
-      '&attribution=postback&order_by=revenue&order=desc&page=3';
+      '&attribution=postback&include_bots=true&order_by=revenue&order=desc&page=3';
     const params = parse(query);
     expect(params).toEqual({
       groups: ['offer', 'country'],
@@ -33,6 +33,7 @@ describe('report state in the URL', () => {
       labels: { campaign: 'Spring' },
       vars: { var1: 'zone-7' },
       attribution: 'postback',
+      includeBots: true,
       order_by: 'revenue',
       order: 'desc',
       page: 3,
@@ -41,6 +42,13 @@ describe('report state in the URL', () => {
     });
     expect(parse(reportSearchParams(params, 'Europe/Paris').toString())).toEqual(params);
     expect(rangeOf(params)).toEqual({ from: '2026-02-01', to: '2026-02-14' });
+  });
+
+  it('keeps bots out by default, and include_bots=true in the URL only when they are in (issue 43)', () => {
+    expect(parse('').includeBots).toBe(false);
+    expect(parse('include_bots=yes').includeBots).toBe(false);
+    expect(reportSearchParams(parse('include_bots=false'), 'Europe/Paris').toString()).toBe('');
+    expect(reportSearchParams(parse('include_bots=true'), 'Europe/Paris').toString()).toBe('include_bots=true');
   });
 
   it('drops what it does not understand', () => {

@@ -38,6 +38,8 @@ export interface ReportParams {
   vars: ReportVars;
   /** Issue 20: conversions counted at their click's time (the default) or their postback's. */
   attribution: ReportAttribution;
+  /** Issue 43: bots' clicks counted in clicks, CR, EPC and CPC (`include_bots=true`); off by default. */
+  includeBots: boolean;
   order_by?: ReportOrderField;
   order: ReportOrder;
   page: number;
@@ -140,6 +142,7 @@ export function parseReportParams(searchParams: URLSearchParams, defaultTimezone
     labels,
     vars,
     attribution: oneOf(REPORT_ATTRIBUTIONS, searchParams.get('attribution')) ?? DEFAULT_ATTRIBUTION,
+    includeBots: searchParams.get('include_bots') === 'true',
     order_by: orderFieldOf(searchParams.get('order_by')),
     order: oneOf(SORT_ORDERS, searchParams.get('order')) ?? 'asc',
     page: Number.isInteger(page) && page >= 1 ? page : DEFAULT_PAGE,
@@ -169,6 +172,7 @@ export function reportSearchParams(params: ReportParams, defaultTimezone: string
   }
   if (Object.keys(params.vars).length > 0) result.set('vars', JSON.stringify(params.vars));
   if (params.attribution !== DEFAULT_ATTRIBUTION) result.set('attribution', params.attribution);
+  if (params.includeBots) result.set('include_bots', 'true');
   if (params.order_by) {
     result.set('order_by', params.order_by);
     result.set('order', params.order);

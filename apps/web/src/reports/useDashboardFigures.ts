@@ -37,6 +37,7 @@ const NO_FIGURES: ReportFigures = {
   epc: 0,
   cpc: 0,
   cpa: 0,
+  bot_clicks: 0,
 };
 
 /**

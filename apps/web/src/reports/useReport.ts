@@ -14,6 +14,8 @@ export interface ReportRequest {
   vars?: ReportVars;
   /** Issue 20: left out, the server's default (click time). */
   attribution?: ReportAttribution;
+  /** Issue 43: bots' clicks counted in; left out (the default), human clicks only. */
+  includeBots?: boolean;
   order_by?: ReportOrderField;
   order?: ReportOrder;
   page?: number;
@@ -33,6 +35,7 @@ export function reportQuery(request: ReportRequest): Record<string, QueryValue> 
     filters: Object.keys(filters).length > 0 ? JSON.stringify(filters) : undefined,
     vars: Object.keys(vars).length > 0 ? JSON.stringify(vars) : undefined,
     attribution: request.attribution,
+    include_bots: request.includeBots ? 'true' : undefined,
     order_by: request.order_by,
     order: request.order_by ? request.order : undefined,
     page: request.page ?? 1,

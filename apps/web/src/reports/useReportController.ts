@@ -57,6 +57,7 @@ export function useReportController() {
     filters: params.filters,
     vars: params.vars,
     attribution: params.attribution,
+    includeBots: params.includeBots,
     order_by: orderBy,
     order: params.order,
     page: params.page,

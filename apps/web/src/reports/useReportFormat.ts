@@ -23,6 +23,7 @@ export const METRIC_KINDS: Record<ReportMetric, 'count' | 'money' | 'percent' | 
   epc: 'perClick',
   cpc: 'perClick',
   cpa: 'money',
+  bot_clicks: 'count',
 };
 
 /** Report figures and labels in the interface language (Intl), and the group names through i18n. */
