@@ -187,6 +187,8 @@ for (const [title, groups, filters] of REPORTS) {
     to: startOfLocalDay(day(Date.now() + 86_400_000), timezone).toISOString(),
     timezone,
     attribution: 'postback',
+    // Like the plain GROUP BY it is compared with: every click, bots' too.
+    includeBots: true,
   };
   const narrowing = { vars: {}, filters, config: Promise.resolve(config), workspace: 1 };
   const paged: PagedPlan = {

@@ -99,7 +99,13 @@ export async function embeddedPlain(
   try {
     for (const { shape, report } of shapes) {
       const groups = shape.groups as ReportGroup[];
-      const range = { from: report.from, to: report.to, timezone: report.timezone, attribution: 'click' as const };
+      const range = {
+        from: report.from,
+        to: report.to,
+        timezone: report.timezone,
+        attribution: 'click' as const,
+        includeBots: true,
+      };
       const narrowing = {
         vars: {},
         filters: shape.campaign ? { campaign: shape.campaign } : {},
