@@ -102,7 +102,14 @@ export function BulkBar() {
   return (
     <>
       {count > 0 && (
-        <Paper withBorder p="xs" radius="sm" component="section" aria-label={t('resources:bulk.region')}>
+        <Paper
+          withBorder
+          p="xs"
+          radius="sm"
+          component="section"
+          className="sy-bulk-bar"
+          aria-label={t('resources:bulk.region')}
+        >
           <Group gap="xs" wrap="wrap">
             <Text size="sm" fw={600} me="xs" role="status">
               {t('resources:bulk.selected', { count })}
@@ -179,6 +186,7 @@ function BulkOutcomeNotice({
   const inUse = outcome.failed.filter((item) => item.status === 409);
   return (
     <Alert
+      className="sy-bulk-outcome"
       role="status"
       color={outcome.failed.length > 0 ? 'orange' : 'green'}
       variant="light"
