@@ -234,6 +234,15 @@ describe('accessibility: every axe-core rule', () => {
       await settle(page);
       failures.push(...(await audit(page, `${language} ${size.width}px archive dialog`)));
       await page.keyboard.press('Escape');
+      // Issue 43: the bulk bar over chosen rows, then what a bulk change came to (enabling what is enabled).
+      await page.locator('thead input[type="checkbox"]').check();
+      await page.locator('.sy-bulk-bar').waitFor();
+      await settle(page);
+      failures.push(...(await audit(page, `${language} ${size.width}px bulk bar`)));
+      await page.locator('.sy-bulk-bar button').first().click();
+      await page.locator('.sy-bulk-outcome').waitFor();
+      await settle(page);
+      failures.push(...(await audit(page, `${language} ${size.width}px bulk outcome`)));
       await open(page, `/admin/events/edit/${seeded.get('events')}`, language);
       await page.locator('main button[type="submit"]').click();
       await page.locator('.sy-notice').first().waitFor();

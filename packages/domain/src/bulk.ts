@@ -2,6 +2,7 @@
 // service, permission check and history as a change of one, answered per id.
 import { z } from 'zod';
 import { VALIDATION_MESSAGES as M } from './messages.js';
+import type { ResourceDefinition } from './resources/types.js';
 
 /**
  * enable / pause: the record's `enabled` (campaigns, offers, landers); archive / restore: its status;
@@ -20,6 +21,19 @@ export const PAUSABLE_RESOURCES: ReadonlySet<string> = new Set([
 ]);
 
 export const MAX_BULK_IDS = 500;
+
+/** Resources with modules of their own (not config records): they have no bulk route. */
+const WITHOUT_BULK: ReadonlySet<string> = new Set(['workspaces', 'users', 'roles', 'domains']);
+
+/** The bulk actions a resource takes: what the server allows and the list's bar offers. */
+export function bulkActionsOf(definition: ResourceDefinition): BulkAction[] {
+  if (WITHOUT_BULK.has(definition.name)) return [];
+  return BULK_ACTIONS.filter((action) => {
+    if (action === 'enable' || action === 'pause') return PAUSABLE_RESOURCES.has(definition.name);
+    if (action === 'archive' || action === 'restore') return definition.archivable;
+    return true;
+  });
+}
 
 export const ZBulkRequest = z
   .object({

@@ -1,6 +1,7 @@
 import {
   DEFAULT_PAGE_SIZE,
   type ListResponse,
+  type ListStatsPeriod,
   type ResourceDefinition,
   type SORT_FIELDS,
   type SORT_ORDERS,
@@ -18,6 +19,9 @@ export interface ResourceListParams {
   status?: StatusFilter;
   order_by?: (typeof SORT_FIELDS)[number];
   order?: (typeof SORT_ORDERS)[number];
+  /** Issue 43: each row's figures over this period, its days counted in `stats_timezone`. */
+  stats?: ListStatsPeriod;
+  stats_timezone?: string;
 }
 
 const EMPTY_LIST: ListResponse<never> = { list: [], total: 0 };
@@ -37,6 +41,8 @@ export function useResourceList<TRecord = Record<string, unknown>>(
     status: definition.archivable ? params.status : undefined,
     order_by: params.order_by,
     order: params.order_by ? params.order : undefined,
+    stats: params.stats,
+    stats_timezone: params.stats ? params.stats_timezone : undefined,
   };
   return useQuery({
     queryKey: resourceKeys.list(definition, query),
@@ -46,6 +52,16 @@ export function useResourceList<TRecord = Record<string, unknown>>(
       } catch (error) {
         if (signal.aborted) throw error;
         console.error(`Unable to load ${definition.name}`, error);
+        if (!query.stats) return EMPTY_LIST;
+      }
+      // The figures come from the report engine, which may be busy: the records still show, without them.
+      try {
+        return await apiList<TRecord>(definition.apiPath, {
+          query: { ...query, stats: undefined, stats_timezone: undefined },
+          signal,
+        });
+      } catch (error) {
+        if (signal.aborted) throw error;
         return EMPTY_LIST;
       }
     },

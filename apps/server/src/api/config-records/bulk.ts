@@ -1,13 +1,7 @@
 // `POST /api/{resource}/bulk` `{ action, ids }`: each id changed through the service, permission check
 // and history a change of one record goes through, and answered on its own: one refused id does not
 // stop the others, and each says what a change of it alone would have answered.
-import {
-  type BulkAction,
-  PAUSABLE_RESOURCES,
-  type ResourceDefinition,
-  type TBulkAnswer,
-  ZBulkRequest,
-} from '@switchyard/domain';
+import { bulkActionsOf, type ResourceDefinition, type TBulkAnswer, ZBulkRequest } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
@@ -49,15 +43,7 @@ export function bulkRoute(
   service: ConfigRecordsService,
 ): void {
   const { section, resource } = definition.permission;
-  const allowed = new Set<BulkAction>(['move']);
-  if (PAUSABLE_RESOURCES.has(definition.name)) {
-    allowed.add('enable');
-    allowed.add('pause');
-  }
-  if (definition.archivable) {
-    allowed.add('archive');
-    allowed.add('restore');
-  }
+  const allowed = new Set(bulkActionsOf(definition));
 
   app.post(`/${definition.apiPath}/bulk`, async (request): Promise<TBulkAnswer> => {
     const body = parseInput(ZBulkRequest, request.body);

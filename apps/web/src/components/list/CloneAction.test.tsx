@@ -80,7 +80,7 @@ describe('Clone action in lists (issue 21)', () => {
     fireEvent.click(within(row).getByRole('button', { name: clone }));
     const dialog = await screen.findByRole('dialog', { name: title });
     fireEvent.click(within(dialog).getByRole('button', { name: clone }));
-    expect(await screen.findByText('Edit screen of r-8')).toBeVisible();
+    expect(await screen.findByText('Edit screen of r-8', {}, { timeout: 8000 })).toBeVisible();
     expect(await screen.findByText(done)).toBeVisible();
     expect(cloneCall(fetchMock)?.[0]).toBe('/api/offers/r-7/clone');
   });

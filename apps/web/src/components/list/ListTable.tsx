@@ -1,7 +1,9 @@
-import { Anchor, Badge, Group, Table } from '@mantine/core';
+import { Anchor, Badge, Checkbox, Group, Table, Text, Tooltip } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { recordName } from '../recordName';
+import { FigureCell } from './listStats';
 import { useResourceListContext } from './ResourceListContext';
 import { RowActions } from './RowActions';
 import './listTable.css';
@@ -14,12 +16,42 @@ function cellValue(value: unknown): ReactNode {
   return String(value);
 }
 
+/** A record's name, cut to one line; the whole of it on hover (issue 43: a row is one line high). */
+function RecordLink({ to, content }: { to: string; content: ReactNode }) {
+  const link = (
+    <Anchor component={Link} to={to} fw={500} className="sy-list-link">
+      {/* Its own direction, so a Latin name in Arabic is cut at its end, not its start. */}
+      <Text component="span" inherit truncate="end" display="block" dir="auto">
+        {content}
+      </Text>
+    </Anchor>
+  );
+  if (typeof content !== 'string' || content === '') return link;
+  return (
+    <Tooltip label={content} openDelay={300} multiline maw={420} events={{ hover: true, focus: false, touch: true }}>
+      {link}
+    </Tooltip>
+  );
+}
+
 /** The records of the current page; archived rows carry a badge and are dimmed. */
 export function ListTable() {
   const { t } = useTranslation();
-  const { definition, columns, records, recordId, editPath, isArchived, canArchive, canClone, isFetching } =
-    useResourceListContext();
+  const {
+    definition,
+    columns,
+    records,
+    recordId,
+    editPath,
+    isArchived,
+    canArchive,
+    canClone,
+    isFetching,
+    bulkActions,
+    selection,
+  } = useResourceListContext();
   const hasActions = canArchive || canClone;
+  const selectable = bulkActions.length > 0;
   // A list with a status column marks archived rows there; otherwise the link cell carries the badge.
   const hasStatusColumn = columns.some((column) => column.accessor === 'status');
   const linkIndex = Math.max(
@@ -35,21 +67,54 @@ export function ListTable() {
       <Table striped highlightOnHover verticalSpacing="sm" aria-busy={isFetching} className="sy-list-table">
         <Table.Thead>
           <Table.Tr>
-            {columns.map((column) => (
-              <SortableHeader key={column.accessor} accessor={column.accessor}>
-                {t(column.label)}
-              </SortableHeader>
-            ))}
+            {selectable && (
+              <Table.Th className="sy-list-select">
+                <Checkbox
+                  aria-label={t('resources:list.selectAll')}
+                  checked={selection.allChosen}
+                  indeterminate={!selection.allChosen && selection.selected.length > 0}
+                  onChange={selection.toggleAll}
+                />
+              </Table.Th>
+            )}
+            {columns.map((column) =>
+              column.figure ? (
+                <Table.Th key={column.accessor} ta="end" className="sy-list-figure">
+                  {t(column.label)}
+                </Table.Th>
+              ) : (
+                <SortableHeader key={column.accessor} accessor={column.accessor}>
+                  {t(column.label)}
+                </SortableHeader>
+              ),
+            )}
             {hasActions && <Table.Th className="sy-list-actions">{t('resources:list.actions')}</Table.Th>}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
           {records.map((record: ListRecord) => {
             const archived = isArchived(record);
+            const id = String(recordId(record));
             return (
-              <Table.Tr key={String(recordId(record))} data-archived={archived || undefined}>
+              <Table.Tr key={id} data-archived={archived || undefined}>
+                {selectable && (
+                  <Table.Td className="sy-list-select">
+                    <Checkbox
+                      aria-label={t('resources:list.selectRow', { name: recordName(definition, record) || id })}
+                      checked={selection.isSelected(id)}
+                      onChange={() => selection.toggle(id)}
+                    />
+                  </Table.Td>
+                )}
                 {columns.map((column, index) => {
                   const content = column.render ? column.render(record) : cellValue(record[column.accessor]);
+                  if (column.figure) {
+                    return (
+                      <FigureCell key={column.accessor} dimmed={archived}>
+                        {content}
+                      </FigureCell>
+                    );
+                  }
                   return (
                     <Table.Td
                       key={column.accessor}
@@ -58,15 +123,7 @@ export function ListTable() {
                     >
                       {index === linkIndex ? (
                         <Group gap="xs" wrap="nowrap">
-                          <Anchor
-                            component={Link}
-                            to={editPath(record)}
-                            fw={500}
-                            className="sy-list-clamp"
-                            title={typeof content === 'string' ? content : undefined}
-                          >
-                            {content}
-                          </Anchor>
+                          <RecordLink to={editPath(record)} content={content} />
                           {archived && !hasStatusColumn && (
                             <Badge color="gray" variant="outline" size="sm">
                               {t('resources:list.archivedBadge')}

@@ -2,9 +2,11 @@ import { Center, Group, Loader, Stack, Title } from '@mantine/core';
 import type { ResourceDefinition } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
 import { ResourceBreadcrumbs } from '../breadcrumbs/ResourceBreadcrumbs';
+import { BulkBar } from './BulkBar';
 import { CreateButton } from './CreateButton';
 import { ListEmptyState } from './ListEmptyState';
 import { ListPagination } from './ListPagination';
+import { ListPeriodSelect } from './ListPeriodSelect';
 import { ListSearch } from './ListSearch';
 import { ListTable } from './ListTable';
 import { ResourceListContext } from './ResourceListContext';
@@ -17,7 +19,10 @@ export interface ResourceListProps<TRecord> {
   columns: ListColumn<TRecord>[];
 }
 
-/** The list screen of any resource (§2.5): title, search, status filter, sortable table, paging. */
+/**
+ * The list screen of any resource (§2.5): title, search, status filter, sortable table, paging; where the
+ * registry says so (issue 43), each row's figures over a chosen period and bulk actions on chosen rows.
+ */
 export function ResourceList<TRecord>({ definition, columns }: ResourceListProps<TRecord>) {
   const { t } = useTranslation();
   const controller = useResourceListController(definition, columns as ListColumn<ListRecord>[]);
@@ -37,8 +42,12 @@ export function ResourceList<TRecord>({ definition, columns }: ResourceListProps
         </Group>
         <Group justify="space-between" gap="sm">
           <ListSearch />
-          <StatusFilter />
+          <Group gap="sm">
+            <ListPeriodSelect />
+            <StatusFilter />
+          </Group>
         </Group>
+        <BulkBar />
         {isLoading ? (
           <Center py="xl">
             <Loader aria-label={t('resources:list.loading')} />

@@ -1,4 +1,12 @@
-import { DEFAULT_PAGE, SORT_FIELDS, SORT_ORDERS, STATUS_FILTERS, type StatusFilter } from '@switchyard/domain';
+import {
+  DEFAULT_PAGE,
+  LIST_STATS_PERIODS,
+  type ListStatsPeriod,
+  SORT_FIELDS,
+  SORT_ORDERS,
+  STATUS_FILTERS,
+  type StatusFilter,
+} from '@switchyard/domain';
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 
@@ -11,9 +19,11 @@ export interface ListParams {
   status: StatusFilter;
   order_by?: SortField;
   order: SortOrder;
+  /** The period of the rows' figures, on lists that have them (issue 43). */
+  period: ListStatsPeriod;
 }
 
-const DEFAULTS: ListParams = { page: DEFAULT_PAGE, search: '', status: 'active', order: 'asc' };
+const DEFAULTS: ListParams = { page: DEFAULT_PAGE, search: '', status: 'active', order: 'asc', period: 'today' };
 
 function oneOf<T extends string>(allowed: readonly T[], value: string | null): T | undefined {
   return allowed.find((candidate) => candidate === value);
@@ -27,11 +37,13 @@ export function parseListParams(searchParams: URLSearchParams): ListParams {
     status: oneOf(STATUS_FILTERS, searchParams.get('status')) ?? DEFAULTS.status,
     order_by: oneOf(SORT_FIELDS, searchParams.get('order_by')),
     order: oneOf(SORT_ORDERS, searchParams.get('order')) ?? DEFAULTS.order,
+    period: oneOf(LIST_STATS_PERIODS, searchParams.get('period')) ?? DEFAULTS.period,
   };
 }
 
 /**
- * The list state of §2.5 kept in the URL (`?page=2&search=foo&status=archived&order_by=name&order=desc`),
+ * The list state of §2.5 kept in the URL (`?page=2&search=foo&status=archived&order_by=name&order=desc`,
+ * and `&period=last_7_days` for the figures),
  * so leaving for an edit screen and coming back restores it. Defaults stay out of the URL; changing the
  * search, filter or sort goes back to page 1.
  */
@@ -55,6 +67,7 @@ export function useListParams() {
           set('status', next.status, DEFAULTS.status);
           set('order_by', next.order_by);
           set('order', next.order_by ? next.order : undefined);
+          set('period', next.period, DEFAULTS.period);
           return result;
         },
         { replace: options?.replace },
@@ -69,6 +82,8 @@ export function useListParams() {
     /** Typing replaces the history entry instead of stacking one per keystroke. */
     setSearch: useCallback((search: string) => update({ search }, { replace: true }), [update]),
     setStatus: useCallback((status: StatusFilter) => update({ status }), [update]),
+    /** Another period keeps the page: the same records, other figures. */
+    setPeriod: useCallback((period: ListStatsPeriod) => update({ period, page: params.page }), [update, params.page]),
     setSort: useCallback(
       (order_by: SortField | undefined, order: SortOrder = 'asc') => update({ order_by, order }),
       [update],

@@ -1,10 +1,12 @@
 import { CLONABLE, DEFAULT_PAGE_SIZE, type ResourceDefinition } from '@switchyard/domain';
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useLocation } from 'react-router';
 import { useResourceList } from '../../api/useResourceList';
 import { useResourceCan } from '../access/useResourceCan';
 import { rememberListSearch } from './listReturnPath';
+import { listStatsTimezone, useListStatsColumns, useListStatsFigures } from './listStats';
 import type { ListColumn } from './types';
+import { useAllowedBulkActions, useRowSelection } from './useBulkActions';
 import { useCloneConfirm } from './useCloneConfirm';
 import { useListParams } from './useListParams';
 import { useStatusConfirm } from './useStatusConfirm';
@@ -12,9 +14,11 @@ import { useStatusConfirm } from './useStatusConfirm';
 export type ListRecord = Record<string, unknown>;
 
 /** Everything a list screen shows, without rendering anything (headless; STYLE.md). */
-export function useResourceListController(definition: ResourceDefinition, columns: ListColumn<ListRecord>[]) {
+export function useResourceListController(definition: ResourceDefinition, screenColumns: ListColumn<ListRecord>[]) {
   const params = useListParams();
   const location = useLocation();
+  const figures = useListStatsFigures(definition);
+  const statsColumns = useListStatsColumns(figures);
   const query = useResourceList<ListRecord>(definition, {
     page: params.page,
     limit: DEFAULT_PAGE_SIZE,
@@ -22,6 +26,8 @@ export function useResourceListController(definition: ResourceDefinition, column
     status: params.status,
     order_by: params.order_by,
     order: params.order,
+    stats: figures.length > 0 ? params.period : undefined,
+    stats_timezone: listStatsTimezone(),
   });
   const { confirmArchive, confirmRestore } = useStatusConfirm(definition);
   const canCreate = useResourceCan(definition, 'create');
@@ -48,9 +54,29 @@ export function useResourceListController(definition: ResourceDefinition, column
 
   const recordId = (record: ListRecord) => record[definition.idField] as string | number;
 
+  // The figures follow the name, where a buyer reads first; the screen's own columns after them.
+  const columns = useMemo(() => {
+    if (statsColumns.length === 0) return screenColumns;
+    const linkIndex = Math.max(
+      0,
+      screenColumns.findIndex((column) => column.link),
+    );
+    return [...screenColumns.slice(0, linkIndex + 1), ...statsColumns, ...screenColumns.slice(linkIndex + 1)];
+  }, [screenColumns, statsColumns]);
+
+  const bulkActions = useAllowedBulkActions(definition);
+  const pageIds = useMemo(
+    () => records.map((record) => String(record[definition.idField])),
+    [records, definition.idField],
+  );
+  const selection = useRowSelection(pageIds);
+
   return {
     definition,
     columns,
+    figures,
+    bulkActions,
+    selection,
     params,
     records,
     total,

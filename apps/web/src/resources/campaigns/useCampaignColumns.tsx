@@ -31,7 +31,8 @@ export function useCampaignColumns(definition: ResourceDefinition): ListColumn<R
             },
             {
               accessor: 'cost',
-              label: 'resources:fields.cost',
+              // Not "Cost": that is the period's spend among the figures (issue 43).
+              label: 'resources:fields.cost_model',
               // The model is shown by its code (CPC, CPM, …), as operators write it.
               render: (campaign: Row) => `${formatMoney(campaign.cost)} · ${String(campaign.cost_model ?? '')}`,
             },
