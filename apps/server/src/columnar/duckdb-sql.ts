@@ -333,7 +333,10 @@ function nameCodes(query: CodedQuery, bind: Bind, codes: CodeBook | undefined): 
   const selected = columns.map((column) => {
     const at = named.find((entry) => `k${entry.index}` === column);
     if (!at) return `g.${column}`;
-    return `list_extract(${bind(listValue([...codes.valuesOf(at.name)]))}::varchar[], g.${column}) as ${column}`;
+    const values = codes.valuesOf(at.name);
+    // An empty list has no item type to bind (DuckDB refuses it); with no value coded, every code is null.
+    if (values.length === 0) return `cast(null as varchar) as ${column}`;
+    return `list_extract(${bind(listValue([...values]))}::varchar[], g.${column}) as ${column}`;
   });
   return { ...grouped, sql: `select ${selected.join(', ')} from (${grouped.sql}) as g` };
 }
