@@ -165,10 +165,13 @@ forEachDatabase('reloads and a killed worker under steady clicks', (db) => {
     await Promise.all(pending);
     agent.destroy();
 
-    // Reports answer from either worker: on SQLite one of them runs the report reader for both.
+    // Reports answer from either worker: on SQLite one of them runs the report reader for both. The
+    // clicks here carry no browser's agent, so they count as bots'.
     const reports = await Promise.all(
       Array.from({ length: 6 }, () =>
-        send(port, fresh, 'GET', '/api/reports?group_by=campaign', undefined, { authorization: `Bearer ${token}` }),
+        send(port, fresh, 'GET', '/api/reports?group_by=campaign&include_bots=true', undefined, {
+          authorization: `Bearer ${token}`,
+        }),
       ),
     );
     for (const report of reports) {
