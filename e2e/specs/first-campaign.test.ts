@@ -116,7 +116,14 @@ describe('the first-campaign checklist', () => {
 
     // A visitor opens the campaign URL as shown (the source's tokens still in it) and is sent to the offer
     // with their click id.
-    const visit = await fetch(shownUrl, { redirect: 'manual' });
+    const visit = await fetch(shownUrl, {
+      redirect: 'manual',
+      // A visitor's browser: the checklist counts visitors' clicks, not bots'.
+      headers: {
+        'user-agent':
+          'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
+      },
+    });
     expect(visit.status).toBe(302);
     expect(visit.headers.get('location')).toMatch(/^https:\/\/offer\.example\/land\?c=[\w-]+/);
 
