@@ -17,36 +17,43 @@ interface Load {
   encodings: Set<string>;
 }
 
-/** Opens `path` with the cache off and sums the compressed bodies of the scripts and styles it fetched. */
+/**
+ * Opens `path` with the cache off and sums the compressed bodies of the scripts and styles it fetched, as
+ * Chromium's network domain reports them. Not Playwright's `request.sizes()`: that one sometimes never
+ * resolves in Chromium (microsoft/playwright#9350), which timed this test out on a loaded machine.
+ */
 async function firstLoad(page: Page, path: string): Promise<Load> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-  const responses: Promise<{ url: string; size: number; encoding: string }>[] = [];
-  const listener = (response: import('playwright-core').Response) => {
-    const url = new URL(response.url());
+  const received = new Map<string, { url: string; encoding: string; headerBytes: number }>();
+  const loaded = new Map<string, { url: string; size: number; encoding: string }>();
+  cdp.on('Network.responseReceived', ({ requestId, response }) => {
+    const url = new URL(response.url);
     if (!/\.(?:js|css)$/.test(url.pathname)) return;
-    responses.push(
-      response.finished().then(async () => ({
-        url: url.pathname,
-        size: (await response.request().sizes()).responseBodySize,
-        encoding: (await response.headerValue('content-encoding')) ?? 'identity',
-      })),
-    );
-  };
-  page.on('response', listener);
+    const encoding = Object.entries(response.headers).find(([name]) => name.toLowerCase() === 'content-encoding');
+    received.set(requestId, {
+      url: url.pathname,
+      encoding: encoding ? String(encoding[1]) : 'identity',
+      headerBytes: response.encodedDataLength,
+    });
+  });
+  cdp.on('Network.loadingFinished', ({ requestId, encodedDataLength }) => {
+    const file = received.get(requestId);
+    // With the cache off, a file both preloaded and imported is fetched twice; a first visit fetches it once.
+    if (file)
+      loaded.set(file.url, { url: file.url, size: encodedDataLength - file.headerBytes, encoding: file.encoding });
+  });
   await page.goto(path);
   await waitForQuiet(page);
   await page.locator('main :is(h1, h2)').first().waitFor();
   await waitForQuiet(page);
-  page.off('response', listener);
   await cdp.detach();
-  // With the cache off, a file both preloaded and imported is fetched twice; a first visit fetches it once.
-  const loaded = [...new Map((await Promise.all(responses)).map((file) => [file.url, file])).values()];
+  const files = [...loaded.values()];
   return {
-    bytes: loaded.reduce((sum, file) => sum + file.size, 0),
-    files: loaded.map((file) => file.url),
-    encodings: new Set(loaded.map((file) => file.encoding)),
+    bytes: files.reduce((sum, file) => sum + file.size, 0),
+    files: files.map((file) => file.url),
+    encodings: new Set(files.map((file) => file.encoding)),
   };
 }
 
