@@ -5,10 +5,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Session } from 'chdb';
-import { describe, it } from 'vitest';
 import { ClickHouseClient, ClickHouseError } from '../src/columnar/clickhouse-client.js';
-
-const IN_CI = process.env.CI === 'true';
+import { announce, describeNeeding, type Service } from './services.js';
 
 /** chdb's module, or why it did not load (its native library comes as an optional dependency). */
 const loaded: { chdb: typeof import('chdb') } | { error: string } = await import('chdb').then(
@@ -16,36 +14,16 @@ const loaded: { chdb: typeof import('chdb') } | { error: string } = await import
   (error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }),
 );
 
-if ('error' in loaded) {
-  const rule = '!'.repeat(78);
-  console.warn(
-    [
-      '',
-      rule,
-      `!!  chdb (ClickHouse in-process) did NOT load: ${loaded.error.split('\n')[0]}`,
-      IN_CI
-        ? '!!  CI=true: the ClickHouse-26 compatibility tests FAIL. Run `npm ci` (it installs chdb).'
-        : '!!  The ClickHouse-26 compatibility tests are SKIPPED. Run `npm ci` (it installs chdb).',
-      rule,
-      '',
-    ].join('\n'),
-  );
-}
+const chdbService: Service = {
+  missing: 'chdb (ClickHouse in-process) did NOT load',
+  problem: 'error' in loaded ? loaded.error : null,
+  suites: 'the ClickHouse-26 compatibility tests',
+  fix: 'Run `npm ci` (it installs chdb).',
+};
+announce(chdbService);
 
 /** Runs the suite with chdb; without it, skipped loudly, or under CI=true failed. */
-export function onChdb(title: string, suite: () => void): void {
-  if ('error' in loaded) {
-    if (IN_CI) {
-      describe(title, () => {
-        it('has chdb to run on', () => {
-          throw new Error(`chdb did not load (${loaded.error}): CI=true, so this suite fails instead of being skipped`);
-        });
-      });
-    } else describe.skip(title, suite);
-    return;
-  }
-  describe(title, suite);
-}
+export const onChdb = describeNeeding(chdbService, 'chdb');
 
 /** Longer statements need `max_query_size` raised, as the HTTP client raises it per request. */
 const DEFAULT_MAX_QUERY_SIZE = 262_144;

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -18,6 +17,7 @@ import {
   forEachDatabase,
   login,
 } from './harness.js';
+import { forEachDatabaseWithRedis, REDIS_URL, redisKeyPrefix } from './redis-support.js';
 
 // A campaign's clicks are unique when no earlier click of the campaign matched them (by `unique_by`)
 // within `unique_window_hours`: across the window, across a restart (warmed from the stored clicks), and
@@ -169,10 +169,9 @@ forEachDatabase('click uniqueness', (db: DatabaseUnderTest) => {
 });
 
 // Two nodes (two apps) on one database and one Redis: uniqueness is decided in Redis.
-const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const PREFIX = `switchyard-test:${process.pid}-${randomBytes(4).toString('hex')}:`;
+const PREFIX = redisKeyPrefix();
 
-forEachDatabase('click uniqueness across nodes sharing Redis', (db: DatabaseUnderTest) => {
+forEachDatabaseWithRedis('click uniqueness across nodes sharing Redis', (db: DatabaseUnderTest) => {
   const apps: FastifyInstance[] = [];
   let env: NodeJS.ProcessEnv;
 

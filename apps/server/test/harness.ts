@@ -4,10 +4,11 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { type BuildOptions, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import type { TrustProxy } from '../src/http/trusted-proxies.js';
+import { announce, describeNeeding, type Service } from './services.js';
 
 // Every API suite runs twice: on SQLite in a temp directory and on a fresh PostgreSQL database.
 // Each built app gets its own database, so test files can run in parallel.
@@ -32,30 +33,14 @@ async function probePostgres(): Promise<string | null> {
   }
 }
 
-/**
- * CI (and this project's machines) always have PostgreSQL: there, a suite that cannot reach it fails
- * instead of skipping, as a skip would hide that the PostgreSQL half never ran.
- */
-const IN_CI = process.env.CI === 'true';
-
-const postgresProblem = await probePostgres();
-const POSTGRES_MISSING = `PostgreSQL is NOT reachable at ${POSTGRES_URL} (${postgresProblem})`;
-if (postgresProblem) {
-  const rule = '!'.repeat(78);
-  console.warn(
-    [
-      '',
-      rule,
-      `!!  PostgreSQL is NOT reachable at ${POSTGRES_URL}`,
-      `!!  (${postgresProblem})`,
-      IN_CI
-        ? '!!  CI=true: the PostgreSQL half of the API tests FAILS. Start PostgreSQL or set TEST_DATABASE_URL.'
-        : '!!  The PostgreSQL half of the API tests is SKIPPED. Set TEST_DATABASE_URL to run it.',
-      rule,
-      '',
-    ].join('\n'),
-  );
-}
+const postgres: Service = {
+  missing: `PostgreSQL is NOT reachable at ${POSTGRES_URL}`,
+  problem: await probePostgres(),
+  suites: 'the PostgreSQL half of the API tests',
+  fix: 'Start PostgreSQL or set TEST_DATABASE_URL.',
+};
+announce(postgres);
+const describePostgres = describeNeeding(postgres, 'PostgreSQL');
 
 function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
@@ -151,16 +136,7 @@ export class DatabaseUnderTest {
  */
 export function forEachDatabase(title: string, suite: (db: DatabaseUnderTest) => void): void {
   for (const kind of ['sqlite', 'postgres'] as const) {
-    if (kind === 'postgres' && postgresProblem && IN_CI) {
-      describe(`${title} [${kind}]`, () => {
-        it('has PostgreSQL to run on', () => {
-          throw new Error(`${POSTGRES_MISSING}: CI=true, so this suite fails instead of being skipped`);
-        });
-      });
-      continue;
-    }
-    const run = kind === 'postgres' && postgresProblem ? describe.skip : describe;
-    run(`${title} [${kind}]`, () => {
+    (kind === 'postgres' ? describePostgres : describe)(`${title} [${kind}]`, () => {
       const db = new DatabaseUnderTest(kind);
       afterAll(() => db.cleanup());
       suite(db);

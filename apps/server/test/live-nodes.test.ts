@@ -1,51 +1,19 @@
-import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { closeRedis, openRedis } from '../src/store/redis.js';
 import { createRecord } from './fixtures/config-records.js';
 import { SseStream } from './fixtures/sse.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, DatabaseUnderTest, forEachDatabase, login } from './harness.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, type DatabaseUnderTest, login } from './harness.js';
+import { forEachDatabaseWithRedis, REDIS_URL, redisKeyPrefix } from './redis-support.js';
 
 // Issue 25 across nodes: two apps on one database and one Redis (REDIS_URL). A click on node A reaches a
 // stream open on node B, once; node A's own stream gets it once too. Skipped loudly without Redis (a
 // failure under CI=true), as test/redis.test.ts is.
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const PREFIX = `switchyard-test:${process.pid}-${randomBytes(4).toString('hex')}:`;
-
-async function probeRedis(): Promise<string | null> {
-  try {
-    const client = await openRedis(REDIS_URL);
-    await client.ping();
-    await closeRedis(client);
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-}
-
-const redisProblem = await probeRedis();
-const IN_CI = process.env.CI === 'true';
-if (redisProblem) {
-  console.warn(
-    `\n!!  Redis is NOT reachable at ${REDIS_URL} (${redisProblem}): live events across nodes are ${IN_CI ? 'FAILING' : 'SKIPPED'}\n`,
-  );
-}
-
-const forEachDatabaseWithRedis: typeof forEachDatabase = !redisProblem
-  ? forEachDatabase
-  : IN_CI
-    ? (title) =>
-        describe(title, () => {
-          it('has Redis to run on', () => {
-            throw new Error(`Redis is NOT reachable at ${REDIS_URL} (${redisProblem}): CI=true`);
-          });
-        })
-    : (title, suite) => describe.skip(title, () => suite(new DatabaseUnderTest('sqlite')));
+const PREFIX = redisKeyPrefix();
 
 forEachDatabaseWithRedis('live events across two nodes', (db: DatabaseUnderTest) => {
   const apps: FastifyInstance[] = [];

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,66 +23,18 @@ import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
   createUserWithPermissions,
-  DatabaseUnderTest,
+  type DatabaseUnderTest,
   expectError,
-  forEachDatabase,
   login,
 } from './harness.js';
+import { describeRedis, forEachDatabaseWithRedis, REDIS_URL, redisKeyPrefix } from './redis-support.js';
 
 // Redis (REDIS_URL) shares daily cap counters and failed-login counts between server nodes. Every test
 // here talks to a real Redis; when none answers, the suite says so loudly and is skipped, never faked
 // (under CI=true, where Redis is always there, it fails instead).
 // Keys carry a prefix of their own for this run and are removed afterwards.
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const PREFIX = `switchyard-test:${process.pid}-${randomBytes(4).toString('hex')}:`;
-
-async function probeRedis(): Promise<string | null> {
-  try {
-    const client = await openRedis(REDIS_URL);
-    await client.ping();
-    await closeRedis(client);
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-}
-
-const IN_CI = process.env.CI === 'true';
-const redisProblem = await probeRedis();
-if (redisProblem) {
-  const rule = '!'.repeat(78);
-  console.warn(
-    [
-      '',
-      rule,
-      `!!  Redis is NOT reachable at ${REDIS_URL}`,
-      `!!  (${redisProblem})`,
-      IN_CI
-        ? '!!  CI=true: the Redis tests (shared caps and login limits) FAIL. Start Redis or set TEST_REDIS_URL.'
-        : '!!  The Redis tests (shared caps and login limits) are SKIPPED. Start Redis or set TEST_REDIS_URL.',
-      rule,
-      '',
-    ].join('\n'),
-  );
-}
-
-/** Under CI=true, a suite that has no Redis is one failing test that names the URL tried. */
-function failWithoutRedis(title: string): void {
-  describe(title, () => {
-    it('has Redis to run on', () => {
-      throw new Error(
-        `Redis is NOT reachable at ${REDIS_URL} (${redisProblem}): CI=true, so this suite fails instead of being skipped`,
-      );
-    });
-  });
-}
-
-const describeRedis: (title: string, suite: () => void) => void = !redisProblem
-  ? describe
-  : IN_CI
-    ? failWithoutRedis
-    : describe.skip;
+const PREFIX = redisKeyPrefix();
 
 interface Warnings {
   messages: string[];
@@ -528,12 +479,6 @@ describeRedis('RedisLoginLimiter', () => {
 });
 
 // Two nodes (two apps from buildApp) sharing one database and, through REDIS_URL, one Redis.
-const forEachDatabaseWithRedis: typeof forEachDatabase = !redisProblem
-  ? forEachDatabase
-  : IN_CI
-    ? failWithoutRedis
-    : (title, suite) => describe.skip(title, () => suite(new DatabaseUnderTest('sqlite')));
-
 forEachDatabaseWithRedis('two nodes sharing Redis', (db: DatabaseUnderTest) => {
   const redis = useRedis();
   const apps: FastifyInstance[] = [];

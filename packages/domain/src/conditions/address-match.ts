@@ -25,7 +25,7 @@ const toUint32 = (bytes: readonly number[]) =>
   ((bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!) >>> 0;
 
 /** IPv4 rules as sorted, merged [first, last] ranges: a binary search instead of a walk of every rule. */
-function ipv4Ranges(rules: readonly AddressRule[]): Float64Array {
+export function ipv4Ranges(rules: readonly AddressRule[]): Float64Array {
   const ranges = rules
     .filter((rule) => rule.version === 4)
     .map((rule) => {
