@@ -125,6 +125,7 @@ describe('ip (issue 24)', () => {
     expect(wrong).toBe(0);
   });
 
+  // biome-ignore format: a table, a case a line
   it.each([
     [['1.2.3.4', '1.2.3.5'], ['1.2.3.4', '1.2.3.5']],
     [['1.2.3.0/24', '1.2.3.7'], ['1.2.3.0', '1.2.3.255']],
