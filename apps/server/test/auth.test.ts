@@ -120,7 +120,7 @@ forEachDatabase('authentication', (db) => {
       expect(body.name.length).toBeGreaterThan(0);
       expect(body.permissions).toEqual(['/']);
       expect(body.roles).toEqual([{ id: expect.any(Number), name: 'Administrator' }]);
-      expect(body.workspaces).toEqual([{ id: expect.any(Number), name: 'Default' }]);
+      expect(body.workspaces).toEqual([{ id: expect.any(Number), name: 'Default', currency: 'USD' }]);
       expect(body.workspace_id).toBe(body.workspaces[0]?.id);
       expectNoSecrets(response.body, [ctx.adminToken]);
     });
@@ -153,7 +153,7 @@ forEachDatabase('authentication', (db) => {
       );
       expect(body.roles).toEqual([{ id: apiManager, name: 'API manager' }]);
       // Created with no workspaces: a member of the one the administrator acted in (issue 19).
-      expect(body.workspaces).toEqual([{ id: expect.any(Number), name: 'Default' }]);
+      expect(body.workspaces).toEqual([{ id: expect.any(Number), name: 'Default', currency: 'USD' }]);
       expectNoSecrets(response.body, [user.token, user.password]);
     });
   });

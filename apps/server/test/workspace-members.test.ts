@@ -67,7 +67,7 @@ forEachDatabase('workspace members', (db) => {
       expect(root.workspace_id).toBe(workspaceA);
 
       const b = (await get(ctx.app, 'me', as(adminOfB))).json<Me>();
-      expect(b.workspaces).toEqual([{ id: workspaceB, name: 'Client B' }]);
+      expect(b.workspaces).toEqual([{ id: workspaceB, name: 'Client B', currency: 'USD' }]);
       expect(b.workspace_id).toBe(workspaceB);
 
       const a = (await get(ctx.app, 'me', as(memberOfA))).json<Me>();

@@ -12,6 +12,7 @@ export * from './conditions/index.js';
 export * from './constants.js';
 export * from './conversions.js';
 export * from './costs.js';
+export * from './currency-precision.js';
 export * from './custom-metrics.js';
 export * from './events.js';
 export * from './fields.js';

@@ -33,9 +33,11 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { apiList } from '../api/client';
+import { useWorkspaceCurrency } from '../app/workspace/useWorkspaceCurrency';
 import { GeoAttribution } from '../components/attribution/GeoAttribution';
 import { showNotice } from '../components/feedback/showNotice';
 import { routingReasonText } from '../components/simulation/routingReason';
+import { amountFormat } from '../reports/amounts';
 import { toCsv } from '../reports/csv';
 import { useReportFormat } from '../reports/useReportFormat';
 import { useSeesMoney } from '../reports/useSeesMoney';
@@ -84,6 +86,7 @@ export function EventTablesScreen() {
 function EventTable<Kind extends EventKind>({ kind }: { kind: Kind }) {
   const { t, i18n } = useTranslation('events');
   const reportFormat = useReportFormat();
+  const workspaceCurrency = useWorkspaceCurrency();
   const navigate = useNavigate();
   const [search, setSearch] = useSearchParams();
   const params = useMemo(() => parseEventParams(search), [search]);
@@ -99,10 +102,9 @@ function EventTable<Kind extends EventKind>({ kind }: { kind: Kind }) {
       timeStyle: 'medium',
       timeZone: params.timezone,
     });
-    const amount = new Intl.NumberFormat(i18n.language, { minimumFractionDigits: 2, maximumFractionDigits: 4 });
     return {
       time: (iso) => time.format(new Date(iso)),
-      money: (value) => amount.format(value),
+      money: (value, currency) => amountFormat(i18n.language, currency ?? workspaceCurrency, 2).format(value),
       yes: t('yes'),
       no: t('no'),
       state: (state) => t(`states.${state as ConversionState}`, { defaultValue: state }),
@@ -111,7 +113,7 @@ function EventTable<Kind extends EventKind>({ kind }: { kind: Kind }) {
       botBecause: (reason) => t('botBecause', { reason }),
       routingReason: (reason) => routingReasonText(t, reason),
     };
-  }, [i18n.language, params.timezone, t]);
+  }, [i18n.language, params.timezone, t, workspaceCurrency]);
 
   const query = useQuery({
     queryKey: ['events', kind, eventQuery(params, params.page, DEFAULT_PAGE_SIZE)],

@@ -18,7 +18,8 @@ export interface EventFormat {
   time: (iso: string) => string;
   yes: string;
   no: string;
-  money: (value: number) => string;
+  /** An amount at its currency's decimals (a conversion's own currency, else the workspace's). */
+  money: (value: number, currency?: string) => string;
   state: (state: string) => string;
   costFlag: (flag: string) => string;
   /** Issue 24: why an event was judged a bot, in words. */
@@ -100,7 +101,10 @@ function money<Row>(key: keyof Row & string, shown = true): EventColumn<Row> {
     },
     render: (row, format) => {
       const value = row[key];
-      return typeof value === 'number' ? format.money(value) : null;
+      const currency = (row as { currency?: unknown }).currency;
+      return typeof value === 'number'
+        ? format.money(value, typeof currency === 'string' ? currency : undefined)
+        : null;
     },
   };
 }

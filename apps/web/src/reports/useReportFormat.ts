@@ -1,9 +1,11 @@
 import type { ReportGroup, ReportMetric } from '@switchyard/domain';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useWorkspaceCurrency } from '../app/workspace/useWorkspaceCurrency';
+import { amountFormat } from './amounts';
 import { visitorValueLabels } from './visitorLabels';
 
-/** How each figure reads: counts whole, amounts with 2 decimals, ROI and CR as percentages. */
+/** How each figure reads: counts whole, amounts at the currency's decimals, ROI and CR as percentages. */
 export const METRIC_KINDS: Record<ReportMetric, 'count' | 'money' | 'percent' | 'perClick'> = {
   clicks: 'count',
   unique_clicks: 'count',
@@ -30,14 +32,17 @@ export const METRIC_KINDS: Record<ReportMetric, 'count' | 'money' | 'percent' | 
 export function useReportFormat() {
   const { t, i18n } = useTranslation('reports');
   const language = i18n.language;
+  // Reports sum amounts in the acting workspace's currency.
+  const currency = useWorkspaceCurrency();
   return useMemo(() => {
     const formats = {
       count: new Intl.NumberFormat(language, { maximumFractionDigits: 0 }),
-      money: new Intl.NumberFormat(language, { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+      money: amountFormat(language, currency),
       // The API sends ROI and CR already × 100.
       percent: new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 2 }),
-      perClick: new Intl.NumberFormat(language, { minimumFractionDigits: 2, maximumFractionDigits: 4 }),
+      perClick: amountFormat(language, currency, 2),
     };
+    const twoDecimals = new Intl.NumberFormat(language, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
     const signedPercent = new Intl.NumberFormat(language, {
       style: 'percent',
       maximumFractionDigits: 1,
@@ -61,8 +66,8 @@ export function useReportFormat() {
         return formats[kind].format(kind === 'percent' ? value / 100 : value);
       },
       metricName: (metric: ReportMetric): string => t(`metrics.${metric}`),
-      /** A custom metric's value (issue 20), with 2 decimals. */
-      custom: (value: number): string => formats.money.format(value),
+      /** A custom metric's value (issue 20), with 2 decimals: a ratio as often as an amount. */
+      custom: (value: number): string => twoDecimals.format(value),
       groupName,
       /**
        * Group names with the traffic source's own names of the vars (a report's `meta.labels`): "Zone",
@@ -88,7 +93,7 @@ export function useReportFormat() {
       /** A difference of percentage points (3.2 → "+3.2"). */
       points: (difference: number) => signedNumber.format(difference),
     };
-  }, [t, language]);
+  }, [t, language, currency]);
 }
 
 export type ReportFormat = ReturnType<typeof useReportFormat>;

@@ -18,7 +18,8 @@ export const ZCurrentUser = z.object({
   email: z.string(),
   permissions: z.array(z.string()),
   roles: z.array(ZNamedId),
-  workspaces: z.array(ZNamedId),
+  /** With each one's currency: the dashboard shows money at its precision. */
+  workspaces: z.array(ZNamedId.extend({ currency: ZCurrencyCode })),
 });
 export type CurrentUser = z.infer<typeof ZCurrentUser>;
 

@@ -107,7 +107,7 @@ export class AuthService {
       isRoot(actor) || actor.token
         ? this.db
             .selectFrom('workspaces')
-            .select(['workspaces.id', 'workspaces.name'])
+            .select(['workspaces.id', 'workspaces.name', 'workspaces.currency'])
             .where('workspaces.status', '=', 'active')
             .$if(actor.token !== undefined, (query) => query.where('workspaces.id', '=', actor.token!.workspaceId))
             .orderBy('workspaces.id')
@@ -115,7 +115,7 @@ export class AuthService {
         : this.db
             .selectFrom('user_workspaces')
             .innerJoin('workspaces', 'workspaces.id', 'user_workspaces.workspace_id')
-            .select(['workspaces.id', 'workspaces.name'])
+            .select(['workspaces.id', 'workspaces.name', 'workspaces.currency'])
             .where('user_workspaces.user_id', '=', actor.userId)
             .where('workspaces.status', '=', 'active')
             .orderBy('workspaces.id')

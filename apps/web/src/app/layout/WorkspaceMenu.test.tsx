@@ -10,11 +10,11 @@ import { DashboardLayout } from './DashboardLayout';
 
 // Issue 19: the top bar's workspace switcher, in the real layout, providers and API client.
 
-const MAIN = { id: 1, name: 'Main' };
-const SECOND = { id: 2, name: 'Second' };
+const MAIN = { id: 1, name: 'Main', currency: 'USD' };
+const SECOND = { id: 2, name: 'Second', currency: 'EUR' };
 const OFFERS: Record<string, string> = { '1': 'Main offer', '2': 'Second offer' };
 
-function userOf(workspaces: { id: number; name: string }[]): CurrentUser {
+function userOf(workspaces: CurrentUser['workspaces']): CurrentUser {
   return { id: 1, name: 'Ada', email: 'ada@example.test', permissions: ['/'], roles: [], workspaces };
 }
 
@@ -171,7 +171,7 @@ describe('the workspace switcher', () => {
   });
 
   it('falls back to the default workspace when the server refuses the stored one (the user was removed)', async () => {
-    const THIRD = { id: 3, name: 'Third' };
+    const THIRD = { id: 3, name: 'Third', currency: 'USD' };
     const fetchMock = serve(userOf([MAIN, THIRD]));
     localStorage.setItem(WORKSPACE_STORAGE_KEY, '2');
     renderDashboard(userOf([MAIN, SECOND]));

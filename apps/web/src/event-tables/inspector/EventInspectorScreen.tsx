@@ -5,6 +5,8 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client';
+import { useWorkspaceCurrency } from '../../app/workspace/useWorkspaceCurrency';
+import { amountFormat } from '../../reports/amounts';
 import { SimulationResult } from '../../resources/campaigns/simulator/SimulationResult';
 import { parseEventParams } from '../eventParams';
 import { EventConversions } from './EventConversions';
@@ -30,15 +32,16 @@ function EventInspector({ kind, eventId }: { kind: InspectedKind; eventId: strin
   const [searchParams] = useSearchParams();
   const timezone = useMemo(() => parseEventParams(searchParams).timezone, [searchParams]);
   const query = useEventReplay(kind, eventId);
+  const currency = useWorkspaceCurrency();
   const format = useMemo(() => {
     const time = new Intl.DateTimeFormat(i18n.language, {
       dateStyle: 'short',
       timeStyle: 'medium',
       timeZone: timezone,
     });
-    const amount = new Intl.NumberFormat(i18n.language, { minimumFractionDigits: 2, maximumFractionDigits: 4 });
+    const amount = amountFormat(i18n.language, currency, 2);
     return { time: (iso: string) => time.format(new Date(iso)), money: (value: number) => amount.format(value) };
-  }, [i18n.language, timezone]);
+  }, [i18n.language, timezone, currency]);
   const title = t(kind === 'clicks' ? 'inspector.clickTitle' : 'inspector.leadTitle', { id: eventId });
   const notFound = query.error instanceof ApiError && query.error.status === 404;
 
