@@ -129,6 +129,52 @@ forEachDatabase('list figures and bulk actions', (db: DatabaseUnderTest) => {
     ).toHaveProperty('stats_timezone');
   });
 
+  it('sorts by a figure across every page, and refuses a figure where the list shows none', async () => {
+    const ids = async (url: string, as = token) => {
+      const response = await call('GET', url, undefined, as);
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<{ list: Listed[]; total: number }>();
+    };
+    const ours = (answer: { list: Listed[] }) =>
+      answer.list.map((row) => String(row.external_id)).filter((id) => [busy, quiet, idle].includes(id));
+    expect(ours(await ids('tracker/campaigns?stats=today&order_by=clicks&order=desc&limit=0'))).toEqual([
+      busy,
+      quiet,
+      idle,
+    ]);
+    expect(ours(await ids('tracker/campaigns?stats=today&order_by=profit&order=asc&limit=0'))).toEqual([
+      quiet,
+      idle,
+      busy,
+    ]);
+    // Sorted before paging: one row a page, the most clicks first.
+    const first = await ids('tracker/campaigns?stats=today&order_by=clicks&order=desc&limit=1&page=1');
+    const second = await ids('tracker/campaigns?stats=today&order_by=clicks&order=desc&limit=1&page=2');
+    expect([first.list.map((row) => row.external_id), second.list.map((row) => row.external_id)]).toEqual([
+      [busy],
+      [quiet],
+    ]);
+    expect(first.total).toBe((await ids('tracker/campaigns?limit=0')).total);
+
+    expect(expectError(await call('GET', 'tracker/campaigns?order_by=clicks'), 400).errors).toEqual({
+      order_by: ['Sorting by clicks needs the period of the figures (?stats=).'],
+    });
+    expect(expectError(await call('GET', 'tracker/flows?order_by=roi'), 400).errors).toEqual({
+      order_by: ['This list has no figures to sort by roi.'],
+    });
+    expect(expectError(await call('GET', 'tracker/campaigns?order_by=payout'), 400).errors).toHaveProperty('order_by');
+    const counter = await createUserWithPermissions(app, token, ['/tracker/campaign/get', '/tracker/reports/get'], {
+      workspaces: [workspaceId],
+    });
+    expect(ours(await ids('tracker/campaigns?stats=today&order_by=conversions&order=desc', counter.token))[0]).toBe(
+      busy,
+    );
+    expect(
+      expectError(await call('GET', 'tracker/campaigns?stats=today&order_by=profit', undefined, counter.token), 400)
+        .errors,
+    ).toEqual({ order_by: ['Sorting by profit needs the permission to see money (/tracker/reports/money).'] });
+  });
+
   it('pauses and enables campaigns per id, each kept in history, and a paused campaign takes no clicks', async () => {
     const paused = await call('POST', 'tracker/campaigns/bulk', {
       action: 'pause',

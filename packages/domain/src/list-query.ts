@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './constants.js';
+import { LIST_STATS_FIGURES } from './list-stats.js';
 
 export const RECORD_STATUSES = ['active', 'archived'] as const;
 export type RecordStatus = (typeof RECORD_STATUSES)[number];
@@ -8,6 +9,9 @@ export type StatusFilter = (typeof STATUS_FILTERS)[number];
 
 export const SORT_FIELDS = ['name', 'created_at', 'updated_at'] as const;
 export const SORT_ORDERS = ['asc', 'desc'] as const;
+/** A list sorts by a column, or with `?stats=<period>` by one of its figures (list-stats.ts). */
+export const LIST_ORDER_FIELDS = [...SORT_FIELDS, ...LIST_STATS_FIGURES] as const;
+export type ListOrderField = (typeof LIST_ORDER_FIELDS)[number];
 
 /** `GET /api/<resource>` query (ARCHITECTURE.md): `limit=0` means every record. */
 export const ZListQuery = z.object({
@@ -15,7 +19,7 @@ export const ZListQuery = z.object({
   limit: z.coerce.number().int().min(0).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
   status: z.enum(STATUS_FILTERS).default('active'),
   search: z.string().trim().max(200).default(''),
-  order_by: z.enum(SORT_FIELDS).optional(),
+  order_by: z.enum(LIST_ORDER_FIELDS).optional(),
   order: z.enum(SORT_ORDERS).default('asc'),
 });
 export type TListQuery = z.infer<typeof ZListQuery>;

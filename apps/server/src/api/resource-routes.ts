@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Actor } from '../auth/actor.js';
 import { NotFoundError } from '../errors.js';
 import { authorize } from './guard.js';
+import { figureOrder } from './list-order.js';
 import { parseInput } from './parse.js';
 
 export type RecordId = number | string;
@@ -60,7 +61,9 @@ export function resourceRoutes<TRecord, TCreate, TUpdate>(
   app.get(base, async (request) => {
     const actor = authorize(request, section, resource, 'get');
     const rawQuery = (request.query ?? {}) as Record<string, unknown>;
-    return service.list(parseInput(ZListQuery, rawQuery), actor, rawQuery);
+    const query = parseInput(ZListQuery, rawQuery);
+    figureOrder(definition, query, rawQuery);
+    return service.list(query, actor, rawQuery);
   });
 
   app.get<IdParams>(`${base}/:id`, async (request) => {

@@ -1,4 +1,4 @@
-import type { TListQuery } from '@switchyard/domain';
+import { SORT_FIELDS, type TListQuery } from '@switchyard/domain';
 import { type Expression, type SqlBool, sql } from 'kysely';
 
 // Shared by every list endpoint: the status filter, the case-insensitive search and the ordering.
@@ -26,7 +26,8 @@ export function listFilter(query: TListQuery, searchColumns: readonly string[]):
 export function listOrder(query: TListQuery): Expression<unknown> {
   const direction = query.order === 'desc' ? sql`desc` : sql`asc`;
   const id = sql`${sql.ref('id')} ${direction}`;
-  if (!query.order_by) return id;
+  // A figure (`?stats=`) is sorted by the list's service, never here (api/list-order.ts).
+  if (!query.order_by || !(SORT_FIELDS as readonly string[]).includes(query.order_by)) return id;
   const field = query.order_by === 'name' ? sql`lower(${sql.ref('name')})` : sql.ref(query.order_by);
   return sql`${field} ${direction}, ${id}`;
 }

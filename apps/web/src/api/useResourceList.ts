@@ -1,9 +1,10 @@
 import {
   DEFAULT_PAGE_SIZE,
+  type ListOrderField,
   type ListResponse,
   type ListStatsPeriod,
   type ResourceDefinition,
-  type SORT_FIELDS,
+  SORT_FIELDS,
   type SORT_ORDERS,
   type StatusFilter,
 } from '@switchyard/domain';
@@ -17,7 +18,8 @@ export interface ResourceListParams {
   search?: string;
   /** Sent only for archivable resources. */
   status?: StatusFilter;
-  order_by?: (typeof SORT_FIELDS)[number];
+  /** A figure only with `stats`. */
+  order_by?: ListOrderField;
   order?: (typeof SORT_ORDERS)[number];
   /** Issue 43: each row's figures over this period, its days counted in `stats_timezone`. */
   stats?: ListStatsPeriod;
@@ -25,6 +27,8 @@ export interface ResourceListParams {
 }
 
 const EMPTY_LIST: ListResponse<never> = { list: [], total: 0 };
+
+const isColumn = (field: string | undefined) => (SORT_FIELDS as readonly string[]).includes(field ?? '');
 
 /**
  * One page of a resource's records. §8: a failed fetch is logged to the console and reads as an empty
@@ -57,7 +61,13 @@ export function useResourceList<TRecord = Record<string, unknown>>(
       // The figures come from the report engine, which may be busy: the records still show, without them.
       try {
         return await apiList<TRecord>(definition.apiPath, {
-          query: { ...query, stats: undefined, stats_timezone: undefined },
+          query: {
+            ...query,
+            stats: undefined,
+            stats_timezone: undefined,
+            // Without figures, an order by one would be refused: the records come in their own order.
+            ...(isColumn(query.order_by) ? {} : { order_by: undefined, order: undefined }),
+          },
           signal,
         });
       } catch (error) {

@@ -13,6 +13,7 @@ import type { Kysely } from 'kysely';
 import { type TargetOptions, withOutboundTargetCheck } from '../../http/outbound-targets.js';
 import type { Database } from '../../store/schema.js';
 import { authorize } from '../guard.js';
+import { isFigure, noFigures } from '../list-order.js';
 import { parseInput } from '../parse.js';
 import { parseId, resourceRoutes } from '../resource-routes.js';
 import { bulkRoute } from './bulk.js';
@@ -61,7 +62,10 @@ export function configRecordRoutes(
       const { section, resource } = definition.permission;
       app.get(`/${withChainApiPath}`, async (request) => {
         const actor = authorize(request, section, resource, 'get');
-        return service.listWithChain(parseInput(ZListQuery, request.query), actor);
+        const query = parseInput(ZListQuery, request.query);
+        // The chain's list shows no figures to sort by.
+        if (isFigure(query.order_by)) throw noFigures(query.order_by);
+        return service.listWithChain(query, actor);
       });
     }
   }

@@ -20,7 +20,7 @@ const ADMIN = {
   name: 'Ada',
   email: 'ada@example.test',
   permissions: ['/'],
-  workspaces: [{ id: 1, name: 'Main' }],
+  workspaces: [{ id: 1, name: 'Main', currency: 'USD' }],
 };
 const stamp = { status: 'active', created_at: '2025-06-01T00:00:00.000Z', updated_at: '2025-06-01T00:00:00.000Z' };
 const BUSY = {
@@ -117,6 +117,21 @@ describe('figures on lists (issue 43)', () => {
     const asked = new URL(listCalls(fetchMock)[0] ?? '', 'http://x').searchParams;
     expect(asked.get('stats')).toBe('today');
     expect(asked.get('stats_timezone')).toBeTruthy();
+  });
+
+  it('sorts by a figure, the largest first, and asks the server to sort across every page', async () => {
+    const fetchMock = renderList();
+    const clicks = await screen.findByRole('columnheader', { name: 'Clicks' });
+    expect(clicks).toHaveAttribute('aria-sort', 'none');
+    fireEvent.click(within(clicks).getByRole('button'));
+    await waitFor(() => expect(screen.getByTestId('search').textContent).toBe('?order_by=clicks&order=desc'));
+    expect(screen.getByRole('columnheader', { name: 'Clicks' })).toHaveAttribute('aria-sort', 'descending');
+    await waitFor(() => {
+      const asked = new URL(listCalls(fetchMock).at(-1) ?? '', 'http://x').searchParams;
+      expect([asked.get('order_by'), asked.get('order'), asked.get('stats')]).toEqual(['clicks', 'desc', 'today']);
+    });
+    fireEvent.click(within(screen.getByRole('columnheader', { name: 'Clicks' })).getByRole('button'));
+    await waitFor(() => expect(screen.getByTestId('search').textContent).toBe('?order_by=clicks&order=asc'));
   });
 
   it('takes another period from the menu, keeps it in the URL and asks for it', async () => {

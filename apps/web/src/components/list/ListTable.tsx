@@ -77,17 +77,11 @@ export function ListTable() {
                 />
               </Table.Th>
             )}
-            {columns.map((column) =>
-              column.figure ? (
-                <Table.Th key={column.accessor} ta="end" className="sy-list-figure">
-                  {t(column.label)}
-                </Table.Th>
-              ) : (
-                <SortableHeader key={column.accessor} accessor={column.accessor}>
-                  {t(column.label)}
-                </SortableHeader>
-              ),
-            )}
+            {columns.map((column) => (
+              <SortableHeader key={column.accessor} accessor={column.accessor} figure={column.figure}>
+                {t(column.label)}
+              </SortableHeader>
+            ))}
             {hasActions && <Table.Th className="sy-list-actions">{t('resources:list.actions')}</Table.Th>}
           </Table.Tr>
         </Table.Thead>

@@ -1,8 +1,9 @@
 import {
   DEFAULT_PAGE,
+  LIST_ORDER_FIELDS,
   LIST_STATS_PERIODS,
+  type ListOrderField,
   type ListStatsPeriod,
-  SORT_FIELDS,
   SORT_ORDERS,
   STATUS_FILTERS,
   type StatusFilter,
@@ -10,7 +11,8 @@ import {
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 
-export type SortField = (typeof SORT_FIELDS)[number];
+/** A column (name, created, updated) or, on lists with figures, a figure. */
+export type SortField = ListOrderField;
 export type SortOrder = (typeof SORT_ORDERS)[number];
 
 export interface ListParams {
@@ -35,7 +37,7 @@ export function parseListParams(searchParams: URLSearchParams): ListParams {
     page: Number.isInteger(page) && page >= 1 ? page : DEFAULTS.page,
     search: searchParams.get('search') ?? DEFAULTS.search,
     status: oneOf(STATUS_FILTERS, searchParams.get('status')) ?? DEFAULTS.status,
-    order_by: oneOf(SORT_FIELDS, searchParams.get('order_by')),
+    order_by: oneOf(LIST_ORDER_FIELDS, searchParams.get('order_by')),
     order: oneOf(SORT_ORDERS, searchParams.get('order')) ?? DEFAULTS.order,
     period: oneOf(LIST_STATS_PERIODS, searchParams.get('period')) ?? DEFAULTS.period,
   };

@@ -1,4 +1,4 @@
-import { CLONABLE, DEFAULT_PAGE_SIZE, type ResourceDefinition } from '@switchyard/domain';
+import { CLONABLE, DEFAULT_PAGE_SIZE, type ResourceDefinition, SORT_FIELDS } from '@switchyard/domain';
 import { useEffect, useMemo } from 'react';
 import { useLocation } from 'react-router';
 import { useResourceList } from '../../api/useResourceList';
@@ -13,6 +13,9 @@ import { useStatusConfirm } from './useStatusConfirm';
 
 export type ListRecord = Record<string, unknown>;
 
+const isShownOrder = (field: string, figures: readonly string[]) =>
+  (SORT_FIELDS as readonly string[]).includes(field) || figures.includes(field);
+
 /** Everything a list screen shows, without rendering anything (headless; STYLE.md). */
 export function useResourceListController(definition: ResourceDefinition, screenColumns: ListColumn<ListRecord>[]) {
   const params = useListParams();
@@ -24,7 +27,8 @@ export function useResourceListController(definition: ResourceDefinition, screen
     limit: DEFAULT_PAGE_SIZE,
     search: params.search,
     status: params.status,
-    order_by: params.order_by,
+    // A figure the user does not see (no reports, no money) sorts nothing.
+    ...(params.order_by && !isShownOrder(params.order_by, figures) ? {} : { order_by: params.order_by }),
     order: params.order,
     stats: figures.length > 0 ? params.period : undefined,
     stats_timezone: listStatsTimezone(),
