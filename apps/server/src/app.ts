@@ -249,6 +249,7 @@ async function createServer(
       ...options.engine,
       ...(clickhouse ? { events: { ...options.engine?.events, feed: clickhouse.feed } } : {}),
       outbound: { allowPrivateTargets: options.config.allowPrivateTargets, ...options.engine?.outbound },
+      ...(primary ? { storeElsewhere: () => primary.settle({ kind: 'events' }) } : {}),
     },
     store.sqlite,
   );
@@ -319,6 +320,23 @@ async function createServer(
     publishDomains = (kind) => notices.publish(kind);
     // A worker started during a reload compiled its routing before it heard of changes: once more now.
     if (primary) await engine.resync();
+  }
+  if (primary) {
+    // Read-your-writes across workers (cluster/settle.ts): a save is answered once every worker routes
+    // by it, so the campaign just saved never answers 404 on another worker; and a worker asked for a
+    // click another holds has it stored first.
+    const changed = (kind: string) => (kind === 'domains' ? domains.changed() : engine.configChanged(kind));
+    primary.onSettle((what) => (what.kind === 'events' ? engine.flush() : changed(what.record)));
+    const announce = onConfigChange;
+    onConfigChange = async (kind) => {
+      await announce(kind);
+      await primary.settle({ kind: 'config', record: kind });
+    };
+    const announceDomains = publishDomains;
+    publishDomains = async (kind) => {
+      await announceDomains?.(kind);
+      await primary.settle({ kind: 'config', record: kind });
+    };
   }
   // Closed before the store (onClose hooks run last-added first).
   const openReports = () =>

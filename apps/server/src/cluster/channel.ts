@@ -1,16 +1,17 @@
 // A worker's end of the IPC channel to its primary: calls answered by the primary (caps, login limits,
 // reports run elsewhere), a bus that reaches every other worker, and the primary's orders (drain, hold
 // the reports). One per worker process.
-import type { Batch, PrimaryCall, ToPrimary, ToWorker } from './messages.js';
+import type { Batch, PrimaryCall, SettleWhat, ToPrimary, ToWorker } from './messages.js';
 import { isBatch, isToWorker } from './messages.js';
 
-type Order = Exclude<ToWorker, { sy: 'result' } | { sy: 'bus' }>;
+type Order = Exclude<ToWorker, { sy: 'result' } | { sy: 'bus' } | { sy: 'settle' }>;
 
 export class PrimaryChannel {
   private nextId = 0;
   private readonly waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   private readonly subscribers = new Map<string, Set<(text: string) => void>>();
   private readonly orders = new Set<(order: Order) => void>();
+  private settler: (what: SettleWhat) => Promise<void> = async () => undefined;
 
   constructor() {
     process.on('message', (message: unknown) => {
@@ -36,6 +37,11 @@ export class PrimaryChannel {
     }
     if (message.sy === 'bus') {
       for (const subscriber of this.subscribers.get(message.channel) ?? []) subscriber(message.text);
+      return;
+    }
+    if (message.sy === 'settle') {
+      const settled = () => this.send({ sy: 'settled', id: message.id });
+      this.settler(message.what).then(settled, settled);
       return;
     }
     for (const order of this.orders) order(message);
@@ -92,6 +98,19 @@ export class PrimaryChannel {
     }
     set.add(onMessage);
     return () => set.delete(onMessage);
+  }
+
+  /**
+   * Has every other worker settle `what` (settle.ts) and resolves once they have. Never rejects: with
+   * the primary gone there is nobody to wait for.
+   */
+  async settle(what: SettleWhat): Promise<void> {
+    await this.call({ op: 'settle', what }).catch(() => undefined);
+  }
+
+  /** How this worker settles what another asks of it. */
+  onSettle(settler: (what: SettleWhat) => Promise<void>): void {
+    this.settler = settler;
   }
 
   onOrder(handler: (order: Order) => void): void {

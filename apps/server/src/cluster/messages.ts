@@ -14,7 +14,12 @@ export type PrimaryCall =
       args: unknown[];
     }
   | { op: 'report'; query: TReportQuery; scope: ReportScope }
-  | { op: 'uniques'; method: UniqueMethod; args: unknown[] };
+  | { op: 'uniques'; method: UniqueMethod; args: unknown[] }
+  /** Have every other worker settle `what` (settle.ts); answered once they have. */
+  | { op: 'settle'; what: SettleWhat };
+
+/** What the other workers settle: a saved record of `record`'s kind, or the events they hold. */
+export type SettleWhat = { kind: 'config'; record: string } | { kind: 'events' };
 
 export type UniqueMethod = 'note' | 'wouldBe' | 'warm' | 'needsWarming' | 'warmed';
 
@@ -30,7 +35,9 @@ export type ToPrimary =
   /** The report reader is closed here (a worker told to drain): another worker may open it. */
   | { sy: 'reports-released' }
   /** The answer to a `run-report` the primary forwarded. */
-  | { sy: 'report-answer'; id: number; response?: ReportResponse; error?: string };
+  | { sy: 'report-answer'; id: number; response?: ReportResponse; error?: string }
+  /** Done with the primary's `settle` of this id. */
+  | { sy: 'settled'; id: number };
 
 export type ToWorker =
   | { sy: 'result'; id: number; value?: unknown; error?: string }
@@ -42,7 +49,9 @@ export type ToWorker =
   | { sy: 'drain'; reload: boolean }
   /** Run the instance-wide singletons here (on SQLite: the report reader and its columnar store). */
   | { sy: 'hold-reports' }
-  | { sy: 'run-report'; id: number; query: TReportQuery; scope: ReportScope };
+  | { sy: 'run-report'; id: number; query: TReportQuery; scope: ReportScope }
+  /** Another worker asks this one to settle `what`; answered with `settled`. */
+  | { sy: 'settle'; id: number; what: SettleWhat };
 
 /**
  * Messages of one event-loop turn travel as one (a busy worker's cap calls, the primary's answers):

@@ -9,6 +9,7 @@
 // with a growing delay when workers keep dying.
 import cluster, { type Worker } from 'node:cluster';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { InMemoryLoginLimiter } from '../auth/login-limiter.js';
@@ -16,6 +17,7 @@ import { type Config, databaseDialect } from '../config.js';
 import { InProcessCapCounters } from '../traffic/rules/caps.js';
 import { InMemoryUniqueClicks } from '../traffic/visitor/uniques.js';
 import { type Batch, isBatch, isToPrimary, type PrimaryCall, type ToPrimary, type ToWorker } from './messages.js';
+import { Settlements } from './settle.js';
 
 /** The primary's process id is written here, in the data directory (`npm run reload` reads it). */
 export const PID_FILE_NAME = 'switchyard.pid';
@@ -27,13 +29,15 @@ const RESTART_MIN_MS = 100;
 const RESTART_MAX_MS = 30_000;
 const CRASH_WINDOW_MS = 60_000;
 
+/** Workers by default: one a core, at most this many (each is a whole server, with its own memory). */
+const DEFAULT_WORKERS_MAX = 8;
+
 /**
- * SWITCHYARD_WORKERS: the click-serving workers; one by default. With several, a campaign saved on one
- * worker reaches the others' routing a moment later, and a postback for a click another worker answered
- * finds it only once it is stored: both are seen in the browser tests, so more than one is a choice.
+ * SWITCHYARD_WORKERS: the click-serving workers; by default one a core, up to 8. A save, and a click
+ * another worker answered, are seen by every worker before their answer goes out (settle.ts).
  */
 export function parseWorkers(value: string | undefined): number {
-  if (value === undefined || value.trim() === '') return 1;
+  if (value === undefined || value.trim() === '') return Math.min(DEFAULT_WORKERS_MAX, os.availableParallelism());
   const count = Number(value);
   if (!Number.isInteger(count) || count < 1 || count > 256) {
     throw new Error(`SWITCHYARD_WORKERS must be a whole number of workers from 1 to 256, not "${value}"`);
@@ -109,6 +113,7 @@ class Primary {
   private reloadAgain = false;
   private stopping = false;
   private readonly crashes: number[] = [];
+  private readonly settlements = new Settlements((worker, message) => this.send(worker, message));
 
   constructor(
     config: Config,
@@ -233,6 +238,7 @@ class Primary {
   private onExit(worker: Worker, code: number | null, signal: string | null): void {
     const entry = this.running.get(worker.id);
     this.running.delete(worker.id);
+    this.settlements.gone(worker);
     if (this.reportHolder === worker) this.reportHolder = null;
     for (const [id, out] of this.reportsOut) {
       if (out.to !== worker) continue;
@@ -290,6 +296,9 @@ class Primary {
       case 'call':
         this.call(worker, message.id, message.call);
         return;
+      case 'settled':
+        this.settlements.settled(worker, message.id);
+        return;
     }
   }
 
@@ -307,6 +316,14 @@ class Primary {
       timer.unref();
       this.reportQueue.push({ from: worker, id, call, timer });
       this.passReports();
+      return;
+    }
+    if (call.op === 'settle') {
+      // The workers that serve: the others of the set, and a new set's while a reload starts it.
+      const others = [...this.running.values()]
+        .filter((entry) => entry.worker !== worker && entry.ready && !entry.leaving)
+        .map((entry) => entry.worker);
+      void this.settlements.ask(others, call.what).then(() => this.answer(worker, id, { value: null }));
       return;
     }
     let result: Promise<unknown>;

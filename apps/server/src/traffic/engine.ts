@@ -72,6 +72,11 @@ export interface EngineOptions {
   cacheDir?: string;
   /** The `remote` redirect mode's fetch; private targets and the resolver follow `outbound`'s. */
   remote?: Partial<Pick<RemoteOptions, 'timeoutMs' | 'maxChars' | 'isPublic'>>;
+  /**
+   * Has the other processes serving clicks store the events they hold (a primary's other workers): a
+   * postback for a click one of them answered a moment ago finds it.
+   */
+  storeElsewhere?: () => Promise<void>;
 }
 
 /** Config changes that are not config records but change routing: the datacenter list (issue 24). */
@@ -131,6 +136,7 @@ export class TrafficEngine {
       uniques: options.uniques ?? new InMemoryUniqueClicks(),
       refusals: new RefusalLog(),
       log,
+      ...(options.storeElsewhere ? { storeElsewhere: options.storeElsewhere } : {}),
     };
   }
 

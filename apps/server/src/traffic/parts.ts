@@ -43,6 +43,8 @@ export interface EngineParts {
   /** Whether a click is its visitor's first on the campaign within the campaign's window. */
   readonly uniques: UniqueClicks;
   readonly log: EngineLog;
+  /** The other workers store what they hold (EngineOptions.storeElsewhere). */
+  readonly storeElsewhere?: () => Promise<void>;
 }
 
 /** Events younger than this may still wait in the event writer (it writes within a second or so). */
@@ -63,5 +65,9 @@ export async function storedEvent<T>(
   if (made === null || Math.abs(parts.now().getTime() - made) > RECENT_EVENT_MS) return undefined;
   // Always wait for the writer, even with nothing pending here: a batch may be on its way.
   await parts.events.flush();
+  const written = await read();
+  if (written !== undefined || !parts.storeElsewhere) return written;
+  // Answered by another worker, perhaps, and still held there.
+  await parts.storeElsewhere();
   return read();
 }
