@@ -28,7 +28,7 @@ const NOT_FOUND_BODY = JSON.stringify({ message: 'Not found' });
 const ALIAS = /^\/([A-Za-z0-9_-]{1,64})$/;
 /** The tracker's own public doors, which work on every domain as on the admin host. */
 const TRACKER_PATHS =
-  /^\/(?:c\/|v1\/|\.well-known\/acme-challenge\/|postback(?:$|\?)|click\.php(?:$|\?)|[A-Za-z0-9_-]{22,128}\/(?:postback|click\.php)(?:$|\?))/;
+  /^\/(?:c\/|l\/|v1\/|\.well-known\/acme-challenge\/|postback(?:$|\?)|click\.php(?:$|\?)|[A-Za-z0-9_-]{22,128}\/(?:postback|click\.php)(?:$|\?))/;
 
 export class DomainDirectory {
   private hosts = new Map<string, CompiledDomain>();

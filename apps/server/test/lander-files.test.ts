@@ -1,0 +1,327 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { campaignOnFlow, createRecord, type StoredRecord } from './fixtures/config-records.js';
+import { DESKTOP, HOME_IP } from './fixtures/traffic.js';
+import { makeZip, type ZipEntry } from './fixtures/zip.js';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  bearer,
+  createUserWithPermissions,
+  expectError,
+  forEachDatabase,
+  login,
+} from './harness.js';
+
+// Issue 45, part 3: hosted landing pages. A ZIP uploaded, listed, one file edited, the page served
+// sandboxed with `{offer}` filled for the visitor's click; hostile ZIPs refused naming the file, with the
+// old files kept; the lander's own permissions. On SQLite (files under the data directory) and
+// PostgreSQL (files in the rows).
+
+const CSP = 'sandbox allow-scripts allow-forms allow-popups allow-top-navigation';
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+const INDEX = `<!doctype html><html><head><link rel="stylesheet" href="css/site.css"></head>
+<body><a id="go" href="{offer}">Get it</a> <a id="two" href="{offer:2}">Or this</a>
+<span id="country">{country}</span> <span id="other">{not_a_macro}</span></body></html>`;
+
+const SITE_ZIP: ZipEntry[] = [
+  { name: 'index.html', data: INDEX },
+  { name: 'css/site.css', data: 'body { color: #123456 }' },
+  { name: 'img/logo.png', data: PNG, method: 0 },
+];
+
+forEachDatabase('hosted lander files', (db) => {
+  let app: FastifyInstance;
+  let token: string;
+  let lander: StoredRecord;
+  let offer: StoredRecord;
+  let campaign: StoredRecord;
+  let landerId: string;
+  let dataDir: string;
+
+  const upload = (zip: Buffer, as = token, id = landerId) =>
+    app.inject({
+      method: 'POST',
+      url: `/api/tracker/landers/${id}/files`,
+      headers: { ...bearer(as), 'content-type': 'application/zip' },
+      payload: zip,
+    });
+  const list = async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: `/api/tracker/landers/${landerId}/files`,
+      headers: bearer(token),
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<{
+      list: { path: string; size: number; content_type: string; sha256: string; editable: boolean }[];
+      served_at: string | null;
+    }>();
+  };
+  const click = async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: `/c/${String(campaign.external_id)}`,
+      headers: { 'user-agent': DESKTOP, 'x-forwarded-for': HOME_IP },
+    });
+    expect(response.statusCode, response.body).toBe(302);
+    return String(response.headers.location);
+  };
+
+  beforeAll(async () => {
+    const database = await db.createDatabase();
+    dataDir = database.SWITCHYARD_DATA_DIR;
+    app = await db.buildApp({
+      database,
+      env: {
+        SWITCHYARD_ADMIN_EMAIL: ADMIN_EMAIL,
+        SWITCHYARD_ADMIN_PASSWORD: ADMIN_PASSWORD,
+        SWITCHYARD_LANDER_MAX_FILES: '5',
+        SWITCHYARD_LANDER_MAX_BYTES: '200000',
+      },
+      trustProxy: true,
+    });
+    token = await login(app, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const source = await createRecord(app, token, 'traffic-sources');
+    offer = await createRecord(app, token, 'tracker-offers', { url: 'https://offer.example/?c={clickid}' });
+    lander = await createRecord(app, token, 'tracker-landers', { url: 'https://old-lander.example/?c={clickid}' });
+    landerId = String(lander.external_id);
+    campaign = await campaignOnFlow(app, token, source, [
+      {
+        id: 'g1',
+        name: 'Everyone',
+        paths: [
+          {
+            id: 'p1',
+            offers: [{ id: 'o1', offer_external_id: offer.external_id }],
+            landers: [{ id: 'l1', lander_external_id: lander.external_id }],
+          },
+        ],
+      },
+    ]);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('sends visitors to the lander URL while it has no files', async () => {
+    expect(await click()).toMatch(/^https:\/\/old-lander\.example\/\?c=/);
+    expect((await list()).served_at).toBeNull();
+  });
+
+  it('takes a ZIP and lists its files', async () => {
+    const response = await upload(makeZip(SITE_ZIP));
+    expect(response.statusCode, response.body).toBe(200);
+    const { list: files, served_at } = await list();
+    expect(served_at).toBe(`/l/${landerId}/`);
+    expect(files.map((file) => [file.path, file.size, file.content_type, file.editable])).toEqual([
+      ['css/site.css', 23, 'text/css; charset=utf-8', true],
+      ['img/logo.png', PNG.length, 'image/png', false],
+      ['index.html', Buffer.byteLength(INDEX), 'text/html; charset=utf-8', true],
+    ]);
+  });
+
+  it('sends the click to the hosted page, which links to the offer with the same click id', async () => {
+    const location = await click();
+    const match = new RegExp(`^/l/${landerId}/\\?clickid=([A-Za-z0-9_-]+)$`).exec(location);
+    expect(match, location).not.toBeNull();
+    const clickId = match![1]!;
+    const page = await app.inject({ method: 'GET', url: location });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-security-policy']).toBe(CSP);
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    expect(page.headers['set-cookie']).toBeUndefined();
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    const offerLink = `/c/${String(campaign.external_id)}/offer?clickid=${clickId}`;
+    expect(page.body).toContain(`<a id="go" href="${offerLink}">`);
+    expect(page.body).toContain(`<a id="two" href="${offerLink}">`);
+    expect(page.body).toContain('<span id="country">US</span>');
+    expect(page.body).toContain('<span id="other">{not_a_macro}</span>');
+    const onward = await app.inject({ method: 'GET', url: offerLink, headers: { 'user-agent': DESKTOP } });
+    expect(onward.statusCode).toBe(302);
+    expect(onward.headers.location).toBe(`https://offer.example/?c=${clickId}`);
+  });
+
+  it('serves the other files as they are, and nothing it does not hold', async () => {
+    const css = await app.inject({ method: 'GET', url: `/l/${landerId}/css/site.css` });
+    expect(css.statusCode).toBe(200);
+    expect(css.body).toBe('body { color: #123456 }');
+    expect(css.headers['content-security-policy']).toBe(CSP);
+    const png = await app.inject({ method: 'GET', url: `/l/${landerId}/img/logo.png` });
+    expect(png.headers['content-type']).toBe('image/png');
+    expect(png.rawPayload.equals(PNG)).toBe(true);
+    // Without a click the offer link goes nowhere and macros are empty.
+    const bare = await app.inject({ method: 'GET', url: `/l/${landerId}/` });
+    expect(bare.body).toContain('<a id="go" href="#">');
+    expect(bare.body).toContain('<span id="country"></span>');
+    // Another click id fills nothing.
+    const stranger = await app.inject({ method: 'GET', url: `/l/${landerId}/index.html?clickid=abcdef` });
+    expect(stranger.body).toContain('<a id="go" href="#">');
+    for (const url of [
+      `/l/${landerId}/missing.html`,
+      `/l/${landerId}/../index.html`,
+      `/l/${landerId}/%2e%2e/x`,
+      '/l/nosuchlander1/',
+    ]) {
+      expect((await app.inject({ method: 'GET', url })).statusCode, url).toBe(404);
+    }
+    const redirect = await app.inject({ method: 'GET', url: `/l/${landerId}?clickid=x` });
+    expect(redirect.statusCode).toBe(301);
+    expect(redirect.headers.location).toBe(`/l/${landerId}/?clickid=x`);
+  });
+
+  it('reads and edits one text file', async () => {
+    const read = await app.inject({
+      method: 'GET',
+      url: `/api/tracker/landers/${landerId}/files/content?path=css/site.css`,
+      headers: bearer(token),
+    });
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json().content).toBe('body { color: #123456 }');
+    const edit = await app.inject({
+      method: 'PUT',
+      url: `/api/tracker/landers/${landerId}/files`,
+      headers: bearer(token),
+      payload: { path: 'css/site.css', content: 'body { color: red }' },
+    });
+    expect(edit.statusCode, edit.body).toBe(200);
+    expect(edit.json()).toMatchObject({ path: 'css/site.css', size: 19 });
+    const served = await app.inject({ method: 'GET', url: `/l/${landerId}/css/site.css` });
+    expect(served.body).toBe('body { color: red }');
+    const image = await app.inject({
+      method: 'PUT',
+      url: `/api/tracker/landers/${landerId}/files`,
+      headers: bearer(token),
+      payload: { path: 'img/logo.png', content: 'x' },
+    });
+    expect(expectError(image, 400).errors?.path).toBeDefined();
+    const missing = await app.inject({
+      method: 'PUT',
+      url: `/api/tracker/landers/${landerId}/files`,
+      headers: bearer(token),
+      payload: { path: 'new.html', content: 'x' },
+    });
+    expect(expectError(missing, 400).errors?.path).toBeDefined();
+  });
+
+  describe('refuses a hostile or unusable ZIP, naming the file, and keeps the old files', () => {
+    const cases: [string, ZipEntry[], RegExp][] = [
+      [
+        'zip-slip',
+        [
+          { name: 'index.html', data: 'x' },
+          { name: '../../evil.html', data: 'x' },
+        ],
+        /evil\.html.*"\.\."/,
+      ],
+      [
+        'an absolute path',
+        [{ name: '/etc/cron.d/evil.html', data: 'x' }],
+        /\/etc\/cron\.d\/evil\.html: an absolute path/,
+      ],
+      [
+        'a symlink',
+        [
+          { name: 'index.html', data: 'x' },
+          { name: 'link.html', data: '/etc/passwd', unixMode: 0o120777 },
+        ],
+        /link\.html: a symbolic link/,
+      ],
+      [
+        'PHP',
+        [
+          { name: 'index.html', data: 'x' },
+          { name: 'send.php', data: '<?php' },
+        ],
+        /send\.php: PHP landers are refused\. PHP is never executed here/,
+      ],
+      [
+        'a file that is also a folder',
+        [
+          { name: 'a.txt', data: 'x' },
+          { name: 'a.txt/b.txt', data: 'x' },
+        ],
+        /a\.txt: a file and a folder/,
+      ],
+      ['another file type', [{ name: 'run.sh', data: '#!/bin/sh' }], /run\.sh: not a static file type/],
+      [
+        'too many files',
+        Array.from({ length: 6 }, (_, index) => ({ name: `f${index}.txt`, data: 'x' })),
+        /f5\.txt: a lander holds at most 5 files/,
+      ],
+      [
+        'too big, as declared',
+        [{ name: 'big.txt', data: 'x'.repeat(200_001) }],
+        /big\.txt: the lander would unpack to more than 200000 bytes/,
+      ],
+      [
+        // A bomb that lies: it declares 100 bytes and inflates to 1 MB; counted while inflating.
+        'a bomb with a lying header',
+        [{ name: 'bomb.txt', data: Buffer.alloc(1_000_000), declaredSize: 100 }],
+        /bomb\.txt: inflates past the size it declares/,
+      ],
+    ];
+    it.each(cases)('%s', async (_title, entries, message) => {
+      const before = await list();
+      const response = await upload(makeZip(entries));
+      const error = expectError(response, 400);
+      expect(error.errors?.file?.join(' ')).toMatch(message);
+      const after = await list();
+      expect(after).toEqual(before);
+      const page = await app.inject({ method: 'GET', url: `/l/${landerId}/css/site.css` });
+      expect(page.body).toBe('body { color: red }');
+    });
+
+    it('a body that is not a ZIP', async () => {
+      const error = expectError(await upload(Buffer.from('not a zip at all')), 400);
+      expect(error.errors?.file?.[0]).toMatch(/not a readable ZIP/);
+    });
+  });
+
+  it('replaces every file with a new upload, in a folder of its own on SQLite', async () => {
+    const response = await upload(makeZip([{ name: 'site/index.html', data: '<p>{offer}</p>' }]));
+    expect(response.statusCode, response.body).toBe(200);
+    expect((await list()).list.map((file) => file.path)).toEqual(['index.html']);
+    expect((await app.inject({ method: 'GET', url: `/l/${landerId}/css/site.css` })).statusCode).toBe(404);
+    if (db.kind === 'sqlite') {
+      const workspaces = await readdir(path.join(dataDir, 'landers'));
+      const folders = await readdir(path.join(dataDir, 'landers', workspaces[0]!, landerId));
+      expect(folders).toHaveLength(1);
+    } else {
+      await expect(readdir(path.join(dataDir, 'landers'))).rejects.toThrow();
+    }
+  });
+
+  it('checks the lander permissions: get to read, update to change', async () => {
+    const reader = await createUserWithPermissions(app, token, ['/tracker/lander/get']);
+    const listed = await app.inject({
+      method: 'GET',
+      url: `/api/tracker/landers/${landerId}/files`,
+      headers: bearer(reader.token),
+    });
+    expect(listed.statusCode).toBe(200);
+    expect((await upload(makeZip(SITE_ZIP), reader.token)).statusCode).toBe(403);
+    const edit = await app.inject({
+      method: 'PUT',
+      url: `/api/tracker/landers/${landerId}/files`,
+      headers: bearer(reader.token),
+      payload: { path: 'index.html', content: 'x' },
+    });
+    expect(edit.statusCode).toBe(403);
+    const stranger = await createUserWithPermissions(app, token, ['/tracker/offer/get']);
+    const refused = await app.inject({
+      method: 'GET',
+      url: `/api/tracker/landers/${landerId}/files`,
+      headers: bearer(stranger.token),
+    });
+    expect(refused.statusCode).toBe(403);
+    expect((await list()).list.map((file) => file.path)).toEqual(['index.html']);
+    expect((await upload(makeZip(SITE_ZIP), token, 'NoSuchLander')).statusCode).toBe(404);
+  });
+});
