@@ -1,4 +1,5 @@
 import { readdir } from 'node:fs/promises';
+import http from 'node:http';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -296,6 +297,45 @@ forEachDatabase('hosted lander files', (db) => {
     } else {
       await expect(readdir(path.join(dataDir, 'landers'))).rejects.toThrow();
     }
+  });
+
+  it('is served on a tracking domain (no dashboard there), the click staying on that host', async () => {
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/domains',
+      headers: bearer(token),
+      payload: { name: 'lp.example' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const port = Number(new URL(await app.listen({ port: 0, host: '127.0.0.1' })).port);
+    // node:http, as fetch does not send a Host header of our choosing.
+    const get = (url: string) =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+        const request = http.request(
+          { host: '127.0.0.1', port, path: url, headers: { host: 'lp.example', 'user-agent': DESKTOP } },
+          (response) => {
+            let body = '';
+            response.setEncoding('utf8');
+            response.on('data', (chunk: string) => {
+              body += chunk;
+            });
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+          },
+        );
+        request.once('error', reject);
+        request.end();
+      });
+    const clicked = await get(`/c/${String(campaign.external_id)}`);
+    expect(clicked.status).toBe(302);
+    const location = String(clicked.headers.location);
+    expect(location).toMatch(new RegExp(`^/l/${landerId}/\\?clickid=`));
+    const page = await get(location);
+    expect(page.status).toBe(200);
+    expect(page.headers['content-security-policy']).toBe(CSP);
+    expect(page.headers['set-cookie']).toBeUndefined();
+    expect(page.body).toMatch(new RegExp(`^<p>/c/${String(campaign.external_id)}/offer\\?clickid=`));
+    // The domain serves no dashboard: its /api is not there, the lander is.
+    expect((await get('/api/me')).status).toBe(404);
   });
 
   it('checks the lander permissions: get to read, update to change', async () => {
