@@ -105,6 +105,6 @@ describe('a lander’s hosted files', () => {
     expect(await screen.findByText(/send\.php: PHP landers are refused/)).toBeVisible();
     const post = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST');
     expect(post?.[1]?.body).toBe(zip);
-    expect((post?.[1]?.headers as Record<string, string>)['Content-Type']).toBe('application/zip');
+    expect((post?.[1]?.headers as Record<string, string> | undefined)?.['Content-Type']).toBe('application/zip');
   });
 });
