@@ -2,7 +2,10 @@ import { readdir } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LanderFileStore } from '../src/store/lander-files.js';
+import { ScopeGuard, workspaceTables } from '../src/store/scope.js';
 import { campaignOnFlow, createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { DESKTOP, HOME_IP } from './fixtures/traffic.js';
 import { makeZip, type ZipEntry } from './fixtures/zip.js';
@@ -279,6 +282,16 @@ forEachDatabase('hosted lander files', (db) => {
       expect(page.body).toBe('body { color: red }');
     });
 
+    it('a JSON body instead of the ZIP', async () => {
+      const response = await app.inject({
+        method: 'POST',
+        url: `/api/tracker/landers/${landerId}/files`,
+        headers: bearer(token),
+        payload: { file: 'lander.zip' },
+      });
+      expect(expectError(response, 400).errors?.file?.[0]).toMatch(/application\/zip/);
+    });
+
     it('a body that is not a ZIP', async () => {
       const error = expectError(await upload(Buffer.from('not a zip at all')), 400);
       expect(error.errors?.file?.[0]).toMatch(/not a readable ZIP/);
@@ -336,6 +349,34 @@ forEachDatabase('hosted lander files', (db) => {
     expect(page.body).toMatch(new RegExp(`^<p>/c/${String(campaign.external_id)}/offer\\?clickid=`));
     // The domain serves no dashboard: its /api is not there, the lander is.
     expect((await get('/api/me')).status).toBe(404);
+  });
+
+  it('names its workspace in every query (ScopeGuard), and another workspace sees none of the files', async () => {
+    const tables = await workspaceTables(app.store.db as Kysely<unknown>, db.kind);
+    expect(tables).toContain('lander_files');
+    const guarded = new LanderFileStore(
+      app.store.db.withPlugin(new ScopeGuard(tables)),
+      db.kind === 'sqlite' ? dataDir : null,
+    );
+    const workspaceId = (
+      await app.store.db.selectFrom('workspaces').select('id').orderBy('id').executeTakeFirstOrThrow()
+    ).id;
+    await guarded.replace(workspaceId, landerId, [
+      { path: 'index.html', contentType: 'text/html; charset=utf-8', bytes: Buffer.from('<p>{offer}</p>') },
+      { path: 'a.css', contentType: 'text/css; charset=utf-8', bytes: Buffer.from('p{}') },
+    ]);
+    expect(await guarded.write(workspaceId, landerId, 'a.css', Buffer.from('p{color:red}'))).toBe(true);
+    expect((await guarded.list({ workspaceId }, landerId)).map((file) => [file.path, file.size])).toEqual([
+      ['a.css', 12],
+      ['index.html', 14],
+    ]);
+    expect(await guarded.totalSize({ workspaceId }, landerId)).toBe(26);
+    expect((await guarded.read({ workspaceId }, landerId, 'a.css'))?.bytes.toString()).toBe('p{color:red}');
+    expect(await guarded.list({ workspaceId: workspaceId + 1000 }, landerId)).toEqual([]);
+    expect(await guarded.read({ workspaceId: workspaceId + 1000 }, landerId, 'a.css')).toBeNull();
+    await guarded.replace(workspaceId, landerId, [
+      { path: 'index.html', contentType: 'text/html; charset=utf-8', bytes: Buffer.from('<p>{offer}</p>') },
+    ]);
   });
 
   it('checks the lander permissions: get to read, update to change', async () => {

@@ -75,7 +75,7 @@ function sha256(bytes: Buffer): string {
 export class LanderFileStore {
   constructor(
     private readonly db: Kysely<Database>,
-    /** SQLite keeps the bytes under `{dataDir}/landers`; null on PostgreSQL, which keeps them in the rows. */
+    /** SQLite keeps the bytes under `{dataDir}/landers`; null means PostgreSQL, which keeps them in the rows. */
     private readonly dataDir: string | null,
   ) {}
 
@@ -123,6 +123,18 @@ export class LanderFileStore {
     try {
       const updatedAt = now();
       await this.db.transaction().execute(async (trx) => {
+        // Two uploads of one lander at once take turns on its record (PostgreSQL; SQLite has one writer),
+        // so the second replaces the first's rows rather than colliding with them.
+        if (!this.dataDir) {
+          await trx
+            .selectFrom('config_records')
+            .select('external_id')
+            .where('kind', '=', 'tracker-landers')
+            .where(scopeCondition(scope, 'workspace_id'))
+            .where('external_id', '=', lander)
+            .forUpdate()
+            .execute();
+        }
         const old = await trx
           .selectFrom('lander_files')
           .select('folder')
