@@ -260,6 +260,11 @@ forEachDatabase('hosted lander files', (db) => {
         /f5\.txt: a lander holds at most 5 files/,
       ],
       [
+        'too many folders',
+        Array.from({ length: 111 }, (_, index) => ({ name: `d${index}/`, data: '' })),
+        /d110\/: the ZIP holds more than 110 entries/,
+      ],
+      [
         'too big, as declared',
         [{ name: 'big.txt', data: 'x'.repeat(200_001) }],
         /big\.txt: the lander would unpack to more than 200000 bytes/,

@@ -117,6 +117,7 @@ async function readAll(zipfile: ZipFile, limits: LanderLimits): Promise<Unpacked
   const seen = new Set<string>();
   let declared = 0;
   let inflated = 0;
+  let entries = 0;
   for (;;) {
     const entry = await new Promise<Entry | null>((resolve, reject) => {
       const onEntry = (next: Entry) => done(next);
@@ -141,6 +142,10 @@ async function readAll(zipfile: ZipFile, limits: LanderLimits): Promise<Unpacked
     });
     if (!entry) break;
     const name = entry.fileName;
+    // Folders and archivers' extras do not count as files, but a directory of millions of them is refused.
+    entries += 1;
+    if (entries > limits.maxFiles * 2 + 100)
+      refuse(`${name}: the ZIP holds more than ${limits.maxFiles * 2 + 100} entries`);
     const mode = (entry.externalFileAttributes >>> 16) & 0xffff;
     if ((mode & S_IFMT) === S_IFLNK) refuse(`${name}: a symbolic link is not allowed`);
     const problem = pathProblem(name.endsWith('/') ? name.slice(0, -1) || '/' : name);
