@@ -327,10 +327,10 @@ forEachDatabase('hosted lander files', (db) => {
     expect(created.statusCode, created.body).toBe(201);
     const port = Number(new URL(await app.listen({ port: 0, host: '127.0.0.1' })).port);
     // node:http, as fetch does not send a Host header of our choosing.
-    const get = (url: string) =>
+    const get = (url: string, host = 'lp.example') =>
       new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
         const request = http.request(
-          { host: '127.0.0.1', port, path: url, headers: { host: 'lp.example', 'user-agent': DESKTOP } },
+          { host: '127.0.0.1', port, path: url, headers: { host, 'user-agent': DESKTOP } },
           (response) => {
             let body = '';
             response.setEncoding('utf8');
@@ -354,6 +354,24 @@ forEachDatabase('hosted lander files', (db) => {
     expect(page.body).toMatch(new RegExp(`^<p>/c/${String(campaign.external_id)}/offer\\?clickid=`));
     // The domain serves no dashboard: its /api is not there, the lander is.
     expect((await get('/api/me')).status).toBe(404);
+    // Another workspace's domain does not serve this workspace's lander.
+    const other = await app.inject({
+      method: 'POST',
+      url: '/api/workspaces',
+      headers: bearer(token),
+      payload: { name: 'Other' },
+    });
+    expect(other.statusCode, other.body).toBe(201);
+    const otherDomain = await app.inject({
+      method: 'POST',
+      url: '/api/domains',
+      headers: { ...bearer(token), 'x-workspace': String(other.json<{ id: number }>().id) },
+      payload: { name: 'other.example' },
+    });
+    expect(otherDomain.statusCode, otherDomain.body).toBe(201);
+    expect(otherDomain.json<{ workspace: number }>().workspace).toBe(other.json<{ id: number }>().id);
+    expect((await get(location, 'other.example')).status).toBe(404);
+    expect((await get(location)).status).toBe(200);
   });
 
   it('names its workspace in every query (ScopeGuard), and another workspace sees none of the files', async () => {

@@ -65,6 +65,8 @@ export interface CompiledLander {
   externalId: string;
   name: string;
   url: UrlTemplate;
+  /** Issue 45: its workspace, whose domains alone serve its hosted files. */
+  workspaceId: number | null;
 }
 
 export interface CompiledPath {
@@ -319,7 +321,12 @@ export function compileRouting(
     const url = extras.hostedLanders?.has(row.external_id)
       ? hostedLanderUrl(row.external_id)
       : compileUrlTemplate(form.url);
-    landers.set(row.external_id, { externalId: row.external_id, name: row.name, url });
+    landers.set(row.external_id, {
+      externalId: row.external_id,
+      name: row.name,
+      url,
+      workspaceId: row.workspace_id ?? null,
+    });
   }
 
   const trafficSources = new Map<string, readonly TrafficSourceParameter[]>();
