@@ -64,6 +64,8 @@ import { refuseNulInPathParams } from './http/path-params.js';
 import { securityHeaders } from './http/security-headers.js';
 import type { TrustProxy } from './http/trusted-proxies.js';
 import { everyUnderLease, LOCKS, RULES_INTERVAL_MS } from './jobs/lease.js';
+import { landerFileRoutes } from './landers/routes.js';
+import { landerServeRoutes } from './landers/serve.js';
 import { shareLiveEvents } from './live/redis-live.js';
 import { liveRoutes } from './live/routes.js';
 import { createMailer } from './mail/mailer.js';
@@ -80,6 +82,7 @@ import { ruleRoutes } from './rules/routes.js';
 import { primaryBus, redisBus } from './store/bus.js';
 import { pruneUnread } from './store/change-logs.js';
 import { migrateToLatest, openStore, type Store } from './store/database.js';
+import { LanderFileStore } from './store/lander-files.js';
 import { closeRedis, OutageWarning, openRedis, REDIS_KEY_PREFIX } from './store/redis.js';
 import { shareConfigChanges } from './store/redis-notices.js';
 import { type SeedResult, seedEmptyDatabase } from './store/seed.js';
@@ -423,6 +426,9 @@ async function createServer(
     roles: new RolesService(store.db),
   };
 
+  // Issue 45: hosted landers' files, in the rows on PostgreSQL, under the data directory on SQLite.
+  const landerFiles = new LanderFileStore(store.db, store.sqlite ? options.config.dataDir : null);
+
   // Issue 21: every /api route, as registered, for /api/openapi.json.
   const apiRoutes = collectApiRoutes(app);
   await app.register(
@@ -485,6 +491,12 @@ async function createServer(
       alertRoutes(api, store.db, notifier);
       monitorRoutes(api, store.db);
       clickTokenRoutes(api, store.db, onConfigChange);
+      landerFileRoutes(api, {
+        db: store.db,
+        files: landerFiles,
+        limits: options.config.landers,
+        onChange: onConfigChange,
+      });
       ruleRoutes(api, store.db, rules);
       liveRoutes(api, engine.live);
     },
@@ -494,6 +506,7 @@ async function createServer(
   // Public: visitors and partners' servers call these, outside /api and its session check.
   trafficRoutes(app, engine);
   directRoutes(app, engine);
+  landerServeRoutes(app, landerFiles, engine);
   challengeRoute(app, store.db);
 
   app.setNotFoundHandler(await dashboard(app, options.config.webDist));

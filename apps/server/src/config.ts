@@ -65,6 +65,34 @@ export interface Config {
   reports: ReportEngineLimits;
   /** Own domains: HTTPS with SNI, and certificates from an ACME directory. */
   domains: DomainSettings;
+  /** Issue 45: what one hosted lander's ZIP may unpack to. */
+  landers: LanderLimits;
+}
+
+export interface LanderLimits {
+  /** SWITCHYARD_LANDER_MAX_FILES: files in one lander (2,000 unless set). */
+  maxFiles: number;
+  /** SWITCHYARD_LANDER_MAX_BYTES: bytes of one lander unpacked, counted while inflating (100 MB unless set). */
+  maxBytes: number;
+}
+
+export const DEFAULT_LANDER_LIMITS: LanderLimits = { maxFiles: 2_000, maxBytes: 100 * 1024 * 1024 };
+
+function parseLanderLimits(env: NodeJS.ProcessEnv): LanderLimits {
+  const files = nonEmpty(env.SWITCHYARD_LANDER_MAX_FILES);
+  const bytes = nonEmpty(env.SWITCHYARD_LANDER_MAX_BYTES);
+  const maxFiles = files === undefined ? DEFAULT_LANDER_LIMITS.maxFiles : Number(files);
+  if (!Number.isInteger(maxFiles) || maxFiles < 1 || maxFiles > 100_000) {
+    throw new Error(`SWITCHYARD_LANDER_MAX_FILES must be a whole number from 1 to 100000, not "${files}"`);
+  }
+  const maxBytes = bytes === undefined ? DEFAULT_LANDER_LIMITS.maxBytes : Number(bytes);
+  // The ZIP itself is read into memory, so the limit stays within what one request may hold.
+  if (!Number.isInteger(maxBytes) || maxBytes < 1024 || maxBytes > 1024 * 1024 * 1024) {
+    throw new Error(
+      `SWITCHYARD_LANDER_MAX_BYTES must be a whole number of bytes from 1024 to 1073741824, not "${bytes}"`,
+    );
+  }
+  return { maxFiles, maxBytes };
 }
 
 export interface DomainSettings {
@@ -275,6 +303,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     telegramApiUrl: parseTelegramApiUrl(nonEmpty(env.SWITCHYARD_TELEGRAM_API_URL)),
     monitorIntervalMs: parseMonitorInterval(nonEmpty(env.SWITCHYARD_MONITOR_INTERVAL_MS)),
     domains: parseDomainSettings(env),
+    landers: parseLanderLimits(env),
   };
 }
 

@@ -44,4 +44,18 @@ describe('settings from the environment', () => {
       expect(() => loadConfig({ SWITCHYARD_JOURNAL_FSYNC_MS: wrong })).toThrow(/SWITCHYARD_JOURNAL_FSYNC_MS must be/);
     }
   });
+
+  it('limits a hosted lander to 2,000 files and 100 MB unless told otherwise, and refuses odd limits', () => {
+    expect(loadConfig({}).landers).toEqual({ maxFiles: 2000, maxBytes: 104_857_600 });
+    expect(loadConfig({ SWITCHYARD_LANDER_MAX_FILES: '50', SWITCHYARD_LANDER_MAX_BYTES: ' 2048 ' }).landers).toEqual({
+      maxFiles: 50,
+      maxBytes: 2048,
+    });
+    for (const wrong of ['0', '-1', '1.5', 'many', '100001']) {
+      expect(() => loadConfig({ SWITCHYARD_LANDER_MAX_FILES: wrong })).toThrow(/SWITCHYARD_LANDER_MAX_FILES must be/);
+    }
+    for (const wrong of ['0', '1023', '1e308', 'big', '1073741825']) {
+      expect(() => loadConfig({ SWITCHYARD_LANDER_MAX_BYTES: wrong })).toThrow(/SWITCHYARD_LANDER_MAX_BYTES must be/);
+    }
+  });
 });

@@ -271,8 +271,20 @@ export class Monitors {
 
   private async urlsDown(): Promise<Finding[]> {
     const findings: Finding[] = [];
+    // Issue 45: a lander with hosted files is served here; its old URL is no longer where visitors go.
+    const hosted = new Set(
+      (
+        await this.db
+          .selectFrom('lander_files')
+          .select('lander_external_id')
+          .distinct()
+          .where(scopeCondition({ instance: true }, 'workspace_id'))
+          .execute()
+      ).map((row) => row.lander_external_id),
+    );
     for (const row of await this.offers(['tracker-offers', 'offers', 'tracker-landers'])) {
       if (row.workspace_id === null) continue;
+      if (row.kind === 'tracker-landers' && hosted.has(row.external_id)) continue;
       const form = (row.kind === 'tracker-landers' ? ZTrackerLanderForm : ZTrackerOfferForm).safeParse({
         ...parseJson(row.body),
         name: row.name,

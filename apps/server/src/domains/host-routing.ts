@@ -26,9 +26,11 @@ export interface CompiledDomain {
 const ROBOTS_TXT = 'User-agent: *\nDisallow: /\n';
 const NOT_FOUND_BODY = JSON.stringify({ message: 'Not found' });
 const ALIAS = /^\/([A-Za-z0-9_-]{1,64})$/;
+/** A hosted lander's files (landers/serve.ts): served on its own workspace's domains only. */
+const LANDER_PATH = /^\/l\/([A-Za-z0-9]{1,64})(?:\/|$)/;
 /** The tracker's own public doors, which work on every domain as on the admin host. */
 const TRACKER_PATHS =
-  /^\/(?:c\/|v1\/|\.well-known\/acme-challenge\/|postback(?:$|\?)|click\.php(?:$|\?)|[A-Za-z0-9_-]{22,128}\/(?:postback|click\.php)(?:$|\?))/;
+  /^\/(?:c\/|l\/|v1\/|\.well-known\/acme-challenge\/|postback(?:$|\?)|click\.php(?:$|\?)|[A-Za-z0-9_-]{22,128}\/(?:postback|click\.php)(?:$|\?))/;
 
 export class DomainDirectory {
   private hosts = new Map<string, CompiledDomain>();
@@ -118,6 +120,10 @@ export function domainRouting(
       response.writeHead(301, { location, 'cache-control': 'no-store', 'content-length': '0' });
       response.end();
       return true;
+    }
+    const lander = LANDER_PATH.exec(path)?.[1];
+    if (lander !== undefined && engine.routing.tracker.landers.get(lander)?.workspaceId !== domain.workspaceId) {
+      return answer(response, 404, 'application/json; charset=utf-8', NOT_FOUND_BODY);
     }
     if (TRACKER_PATHS.test(url)) return false;
     if (path === '/' && domain.indexCampaign && onWorkspace(domain.indexCampaign, domain.workspaceId)) {

@@ -15,6 +15,7 @@ import type { ConversionTable, OutboundPostbackTable, PostbackLogTable } from '.
 import type { CustomMetricTable } from './custom-metrics.js';
 import type { AcmeChallengeTable, DomainTable } from './domains.js';
 import type { HistoryTable } from './history.js';
+import type { LanderFileTable } from './lander-files.js';
 import type { LiveWeightTable } from './live-weights.js';
 import type { ReportRollupTable } from './report-rollups.js';
 import type { ReportViewTable } from './report-views.js';
@@ -174,6 +175,7 @@ export interface Database {
   workspace_monitors: WorkspaceMonitorTable;
   monitor_incidents: MonitorIncidentTable;
   campaign_click_tokens: CampaignClickTokenTable;
+  lander_files: LanderFileTable;
   domains: DomainTable;
   acme_challenges: AcmeChallengeTable;
 }

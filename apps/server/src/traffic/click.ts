@@ -223,6 +223,32 @@ export async function offerForClick(
   return offer.url.fill(macroValues(row, clickId, undefined, vars), vars);
 }
 
+/**
+ * Issue 45: what a hosted lander's HTML is filled with for the visitor of `clickId`: the click's campaign
+ * (for the `{offer}` link) and its macro values, as its lander URL would be filled. Only a click that was
+ * sent to this very lander: any other click id fills nothing.
+ */
+export async function landerClick(
+  parts: EngineParts,
+  landerExternalId: string,
+  clickId: string,
+): Promise<{
+  campaignExternalId: string;
+  workspaceId: number;
+  macros: Record<string, unknown>;
+  vars: Record<string, string>;
+} | null> {
+  const row = await storedEvent(parts, () => parts.store.storedClick(clickId), clickId);
+  if (!row || row.lander_external_id !== landerExternalId) return null;
+  const vars = JSON.parse(row.vars) as Record<string, string>;
+  return {
+    campaignExternalId: row.campaign_external_id,
+    workspaceId: row.workspace_id,
+    macros: macroValues(row, clickId, undefined, vars),
+    vars,
+  };
+}
+
 /** What a click brings, read once: by a click, and by a simulation of one (simulate.ts). */
 export function readClick(
   parts: EngineParts,

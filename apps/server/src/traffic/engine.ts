@@ -24,7 +24,15 @@ import type { Database } from '../store/schema.js';
 import { EngineStore } from '../store/traffic/engine-store.js';
 import { EventWriter, type EventWriterOptions } from '../store/traffic/event-writer.js';
 import { Journal } from '../store/traffic/journal.js';
-import { type ClickAnswer, type ClickHop, type ClickRequest, hopForClick, offerForClick, routeClick } from './click.js';
+import {
+  type ClickAnswer,
+  type ClickHop,
+  type ClickRequest,
+  hopForClick,
+  landerClick,
+  offerForClick,
+  routeClick,
+} from './click.js';
 import type { TLeadInput } from './http/lead-input.js';
 import { REMOTE_DEFAULTS, type RemoteOptions } from './http/remote-target.js';
 import { type LeadAnswer, routeLead } from './lead.js';
@@ -264,6 +272,11 @@ export class TrafficEngine {
     return offerForClick(this.parts, campaignExternalId, clickId);
   }
 
+  /** Issue 45: the stored click a hosted lander's page is filled for, when it was sent to that lander. */
+  landerClick(landerExternalId: string, clickId: string): ReturnType<typeof landerClick> {
+    return landerClick(this.parts, landerExternalId, clickId);
+  }
+
   lead(campaignExternalId: string, apiKey: string | undefined, parseBody: () => TLeadInput): Promise<LeadAnswer> {
     return routeLead(this.parts, campaignExternalId, apiKey, parseBody);
   }
@@ -351,18 +364,20 @@ export class TrafficEngine {
       try {
         while (this.stale) {
           this.stale = false;
-          const [rows, bots, defaultWorkspace, tokens, liveWeights] = await Promise.all([
+          const [rows, bots, defaultWorkspace, tokens, liveWeights, hostedLanders] = await Promise.all([
             this.parts.store.routingRows([...ROUTING_KINDS]),
             readBotProtection(this.db),
             this.parts.store.defaultWorkspaceId(),
             this.parts.store.clickTokens(),
             readLiveWeights(this.db, { instance: true }),
+            this.parts.store.hostedLanders(),
           ]);
           this.parts.snapshot = compileRouting(rows, defaultWorkspace, {
             clickTokens: new Map(
               tokens.map((row) => [row.campaign_external_id, { hash: row.token_hash, workspaceId: row.workspace_id }]),
             ),
             liveWeights,
+            hostedLanders,
           });
           this.parts.bots = { datacenterAsns: datacenterSet(bots) };
           if (this.parts.uniques instanceof InMemoryUniqueClicks) {

@@ -133,6 +133,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** 'default': act in the user's default workspace, whatever this browser chose. */
   workspace?: 'chosen' | 'default';
+  /** A body sent as it is (a lander's ZIP) with its own media type, instead of `body` as JSON. */
+  raw?: { body: Blob; type: string };
   /** The media type asked for: lists ask for JSON-LD (§7). */
   accept?: typeof JSON_MEDIA_TYPE | typeof LIST_MEDIA_TYPE;
 }
@@ -168,12 +170,13 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   const token = tokenStore.get();
   const workspace = options.workspace === 'default' ? null : workspaceStore.get();
   const headers: Record<string, string> = { Accept: options.accept ?? JSON_MEDIA_TYPE, ...actingHeaders(workspace) };
-  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (options.raw) headers['Content-Type'] = options.raw.type;
+  else if (options.body !== undefined) headers['Content-Type'] = 'application/json';
 
   const response = await fetch(buildUrl(path, options.query), {
     method: options.method ?? 'GET',
     headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    body: options.raw ? options.raw.body : options.body === undefined ? undefined : JSON.stringify(options.body),
     signal: options.signal,
   });
   const text = await response.text();

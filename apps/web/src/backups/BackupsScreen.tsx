@@ -6,24 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { downloadBackup, useBackupActions, useBackups } from '../api/useBackups';
 import { errorText } from '../app/errors/errorText';
 import { ScreenBreadcrumbs } from '../components/breadcrumbs/ScreenBreadcrumbs';
+import { formatBytes } from '../components/list/formatBytes';
 import { formatDateTime } from '../components/list/formatDateTime';
-
-/** Sizes as an operator reads them: 1.2 MB, 640 KB. */
-function formatBytes(bytes: number, language: string): string {
-  const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  return new Intl.NumberFormat(language, {
-    style: 'unit',
-    unit: units[unit],
-    unitDisplay: 'short',
-    maximumFractionDigits: 1,
-  }).format(value);
-}
 
 /**
  * /admin/backups (issue 39): copies of the SQLite database made while the server runs, kept in the data

@@ -8,6 +8,7 @@ import type { DatabaseDialect } from '../../config.js';
 import type { NewConversion, NewPostbackLog } from '../conversions.js';
 import { type ConversionCost, conversionCost, moveClickCost } from '../cost-models.js';
 import type { Database } from '../schema.js';
+import { scopeCondition } from '../scope.js';
 import type {
   EventTable,
   NewTrackerClick,
@@ -70,6 +71,17 @@ export class EngineStore {
       .select(['kind', 'external_id', 'name', 'body', 'status', 'workspace_id'])
       .where('kind', 'in', [...kinds])
       .execute();
+  }
+
+  /** Issue 45: the landers with hosted files (every workspace's): routing sends their visitors here. */
+  async hostedLanders(): Promise<Set<string>> {
+    const rows = await this.db
+      .selectFrom('lander_files')
+      .select('lander_external_id')
+      .distinct()
+      .where(scopeCondition({ instance: true }, 'workspace_id'))
+      .execute();
+    return new Set(rows.map((row) => row.lander_external_id));
   }
 
   /** Every direct campaign's click token hash (the engine's own work: every workspace). */

@@ -65,6 +65,8 @@ export interface CompiledLander {
   externalId: string;
   name: string;
   url: UrlTemplate;
+  /** Issue 45: its workspace, whose domains alone serve its hosted files. */
+  workspaceId: number | null;
 }
 
 export interface CompiledPath {
@@ -265,6 +267,18 @@ function conditionTree(text: string): ConditionNode {
   return parseConditionText(text).tree ?? ALL_CONDITION;
 }
 
+/**
+ * Issue 45: a hosted lander's URL, relative so the visitor stays on the host the click came to (the
+ * tracking domain), with the click id its page fills `{offer}` and the macros from (landers/serve.ts).
+ */
+export function hostedLanderUrl(landerExternalId: string): UrlTemplate {
+  const base = `/l/${encodeURIComponent(landerExternalId)}/?clickid=`;
+  return {
+    source: `${base}{clickid}`,
+    fill: (values) => `${base}${encodeURIComponent(String(values.clickid ?? ''))}`,
+  };
+}
+
 export function compileRouting(
   rows: readonly ConfigRow[],
   defaultWorkspaceId: number | null = null,
@@ -273,6 +287,8 @@ export function compileRouting(
     liveWeights?: ReadonlyMap<string, number>;
     /** Tracker campaign external id → SHA-256 (hex) of its click token, and the workspace it was made in. */
     clickTokens?: ReadonlyMap<string, { hash: string; workspaceId: number }>;
+    /** Issue 45: landers with hosted files, whose visitors are sent to `/l/{lander}/` on the click's host. */
+    hostedLanders?: ReadonlySet<string>;
   } = {},
 ): RoutingSnapshot {
   const liveWeights = extras.liveWeights ?? new Map<string, number>();
@@ -302,7 +318,15 @@ export function compileRouting(
   const landers = new Map<string, CompiledLander>();
   for (const { row, form } of parsed('tracker-landers', ZTrackerLanderForm)) {
     if (row.status !== 'active' || !form.enabled) continue;
-    landers.set(row.external_id, { externalId: row.external_id, name: row.name, url: compileUrlTemplate(form.url) });
+    const url = extras.hostedLanders?.has(row.external_id)
+      ? hostedLanderUrl(row.external_id)
+      : compileUrlTemplate(form.url);
+    landers.set(row.external_id, {
+      externalId: row.external_id,
+      name: row.name,
+      url,
+      workspaceId: row.workspace_id ?? null,
+    });
   }
 
   const trafficSources = new Map<string, readonly TrafficSourceParameter[]>();

@@ -1,10 +1,13 @@
-import { Text } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import { getResource } from '@switchyard/domain';
+import { useParams } from 'react-router';
+import { ResourceEdit } from '../../components/form/ResourceEdit';
 import type { FormElement } from '../../components/form/types';
 import type { ListColumn } from '../../components/list/types';
 import { nameColumn, type Row, statusWithEnabledColumn, timestampColumns } from '../screens/columns';
 import { nameElement, urlElement } from '../screens/formElements';
 import { resourceScreens } from '../screens/resourceScreens';
+import { LanderFilesPanel } from './LanderFilesPanel';
 
 const COLUMNS: ListColumn<Row>[] = [
   nameColumn,
@@ -34,9 +37,25 @@ const ELEMENTS: readonly FormElement[] = [
   { name: 'enabled', type: 'switch', label: 'resources:tracker-landers.fields.enabled', value: true },
 ];
 
+const landers = getResource('tracker-landers');
+
+/** /tracker/landers/edit/:id: the form, then the lander's hosted files (issue 45). */
+function LanderEditScreen() {
+  const { id } = useParams();
+  return (
+    <Stack gap="md">
+      <ResourceEdit definition={landers} elements={ELEMENTS} />
+      <LanderFilesPanel id={id} />
+    </Stack>
+  );
+}
+
 /** /tracker/landers: name, URL (with its macros), the link to the offer it must use, enabled. */
-export const trackerLanderScreens = resourceScreens({
-  definition: getResource('tracker-landers'),
-  useColumns: () => COLUMNS,
-  useFormElements: () => ELEMENTS,
-});
+export const trackerLanderScreens = {
+  ...resourceScreens({
+    definition: landers,
+    useColumns: () => COLUMNS,
+    useFormElements: () => ELEMENTS,
+  }),
+  Edit: LanderEditScreen,
+};
