@@ -205,22 +205,40 @@ export async function hopForClick(
   return { location, mode, fallback: campaign.fallbackUrl?.fill(macros, vars) ?? null };
 }
 
+/** Where a lander's offer link sends its visitor, and the commit of its lp click (0: none recorded). */
+export interface OfferHop {
+  location: string;
+  event: number;
+}
+
 /**
  * Where a lander's offer link goes for `clickId`: the offer chosen at the click, from the stored click
  * (not kept in memory: holding every lander click until its visitor moves on cost more, in garbage
- * collection, than reading the one row when they do).
+ * collection, than reading the one row when they do). Issue 43: `record` (a GET, not a HEAD) records an
+ * lp click for a click through a lander that has none yet; the writer sets it once whatever comes twice.
  */
 export async function offerForClick(
   parts: EngineParts,
   campaignExternalId: string,
   clickId: string,
-): Promise<string | null> {
+  record = true,
+): Promise<OfferHop | null> {
   const row = await storedEvent(parts, () => parts.store.storedClick(clickId), clickId);
   if (!row?.offer_external_id || row.campaign_external_id !== campaignExternalId) return null;
   const offer = parts.snapshot.tracker.offers.get(row.offer_external_id);
   if (!offer) return null;
   const vars = JSON.parse(row.vars) as Record<string, string>;
-  return offer.url.fill(macroValues(row, clickId, undefined, vars), vars);
+  const location = offer.url.fill(macroValues(row, clickId, undefined, vars), vars);
+  if (location === null) return null;
+  const event =
+    record && row.lander_external_id && !row.lp_clicked_at
+      ? parts.events.addLpClick({
+          click_id: clickId,
+          workspace_id: row.workspace_id,
+          lp_clicked_at: isoTime(parts.now()),
+        })
+      : 0;
+  return { location, event };
 }
 
 /** What a click brings, read once: by a click, and by a simulation of one (simulate.ts). */

@@ -24,7 +24,15 @@ import type { Database } from '../store/schema.js';
 import { EngineStore } from '../store/traffic/engine-store.js';
 import { EventWriter, type EventWriterOptions } from '../store/traffic/event-writer.js';
 import { Journal } from '../store/traffic/journal.js';
-import { type ClickAnswer, type ClickHop, type ClickRequest, hopForClick, offerForClick, routeClick } from './click.js';
+import {
+  type ClickAnswer,
+  type ClickHop,
+  type ClickRequest,
+  hopForClick,
+  type OfferHop,
+  offerForClick,
+  routeClick,
+} from './click.js';
 import type { TLeadInput } from './http/lead-input.js';
 import { REMOTE_DEFAULTS, type RemoteOptions } from './http/remote-target.js';
 import { type LeadAnswer, routeLead } from './lead.js';
@@ -254,8 +262,9 @@ export class TrafficEngine {
     return hopForClick(this.parts, campaignExternalId, clickId);
   }
 
-  offerForClick(campaignExternalId: string, clickId: string): Promise<string | null> {
-    return offerForClick(this.parts, campaignExternalId, clickId);
+  /** `record` false: a HEAD request (a link checker), which records nothing. */
+  offerForClick(campaignExternalId: string, clickId: string, record = true): Promise<OfferHop | null> {
+    return offerForClick(this.parts, campaignExternalId, clickId, record);
   }
 
   lead(campaignExternalId: string, apiKey: string | undefined, parseBody: () => TLeadInput): Promise<LeadAnswer> {
