@@ -7,6 +7,7 @@ import { loadConfig } from '../src/config.js';
 import { type Answer, freePort, inParallel, killed, request, type Server, startServer } from './child-server.js';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { postbackPath } from './fixtures/postbacks.js';
+import { IPHONE } from './fixtures/traffic.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, forEachDatabase, login } from './harness.js';
 
 // Issue 17: nothing answered is lost on a process crash. The server runs as a child process, takes
@@ -246,7 +247,10 @@ forEachDatabase('answered events across a kill -9', (db) => {
     const visits = [...onward, ...onward.filter((_, index) => index % 5 === 0)];
     const answers = await inParallel(
       CONNECTIONS,
-      visits.map((id) => () => request(port, 'GET', `/c/${landed.external_id}/offer?clickid=${id}`)),
+      visits.map(
+        (id) => () =>
+          request(port, 'GET', `/c/${landed.external_id}/offer?clickid=${id}`, undefined, { 'user-agent': IPHONE }),
+      ),
     );
     first.child.kill('SIGKILL');
     await killed(first, 'SIGKILL');

@@ -44,11 +44,11 @@ forEachDatabase('lp clicks and lp CTR', (db) => {
     return location.searchParams.get('c')!;
   }
 
-  async function followOffer(clickId: string, method: 'GET' | 'HEAD' = 'GET') {
+  async function followOffer(clickId: string, method: 'GET' | 'HEAD' = 'GET', userAgent: string | null = IPHONE) {
     const response = await app.inject({
       method,
       url: `/c/${campaign.external_id}/offer?clickid=${clickId}`,
-      headers: { 'user-agent': IPHONE },
+      headers: userAgent === null ? {} : { 'user-agent': userAgent },
     });
     expect(response.statusCode, response.body).toBe(302);
     expect(String(response.headers.location)).toBe(`https://offer.example/?c=${clickId}`);
@@ -133,8 +133,10 @@ forEachDatabase('lp clicks and lp CTR', (db) => {
     await followOffer(ids[0]!);
     await followOffer(ids[0]!);
     await followOffer(ids[1]!);
-    // A link checker: answered alike, nothing recorded.
+    // Link checkers: answered alike, nothing recorded.
     await followOffer(ids[2]!, 'HEAD');
+    await followOffer(ids[2]!, 'GET', GOOGLEBOT);
+    await followOffer(ids[2]!, 'GET', null);
     await followOffer(ids[3]!);
     await app.engine.flush();
     await followOffer(ids[1]!);

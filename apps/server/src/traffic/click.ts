@@ -222,6 +222,8 @@ export async function offerForClick(
   campaignExternalId: string,
   clickId: string,
   record = true,
+  /** The request's: a link checker's (a bot's agent, or none) records nothing either. */
+  userAgent?: string,
 ): Promise<OfferHop | null> {
   const row = await storedEvent(parts, () => parts.store.storedClick(clickId), clickId);
   if (!row?.offer_external_id || row.campaign_external_id !== campaignExternalId) return null;
@@ -231,7 +233,7 @@ export async function offerForClick(
   const location = offer.url.fill(macroValues(row, clickId, undefined, vars), vars);
   if (location === null) return null;
   const event =
-    record && row.lander_external_id && !row.lp_clicked_at
+    record && row.lander_external_id && !row.lp_clicked_at && !checksLinks(parts, userAgent)
       ? parts.events.addLpClick({
           click_id: clickId,
           workspace_id: row.workspace_id,
@@ -239,6 +241,14 @@ export async function offerForClick(
         })
       : 0;
   return { location, event };
+}
+
+/**
+ * Whether a GET of the offer link is a link checker's or a scanner's rather than the visitor's going on:
+ * no user agent, or one that says it is a bot (the click's own verdict counts its lp click apart).
+ */
+function checksLinks(parts: EngineParts, userAgent: string | undefined): boolean {
+  return !userAgent || parts.userAgents.describe(userAgent).bot;
 }
 
 /** What a click brings, read once: by a click, and by a simulation of one (simulate.ts). */

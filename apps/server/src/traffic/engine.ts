@@ -262,9 +262,14 @@ export class TrafficEngine {
     return hopForClick(this.parts, campaignExternalId, clickId);
   }
 
-  /** `record` false: a HEAD request (a link checker), which records nothing. */
-  offerForClick(campaignExternalId: string, clickId: string, record = true): Promise<OfferHop | null> {
-    return offerForClick(this.parts, campaignExternalId, clickId, record);
+  /** `record` false: a HEAD request (a link checker), which records nothing; nor does a bot's agent. */
+  offerForClick(
+    campaignExternalId: string,
+    clickId: string,
+    record = true,
+    userAgent?: string,
+  ): Promise<OfferHop | null> {
+    return offerForClick(this.parts, campaignExternalId, clickId, record, userAgent);
   }
 
   lead(campaignExternalId: string, apiKey: string | undefined, parseBody: () => TLeadInput): Promise<LeadAnswer> {

@@ -69,7 +69,8 @@ export function trafficRoutes(app: FastifyInstance, engine: TrafficEngine): void
   app.head<CampaignParams>('/c/:campaign', clickRoute, clickHandler(true));
 
   // The lander's offer link. A GET records that the click went on from its lander (issue 43), and its
-  // 302 goes out once that is kept; a HEAD (a link checker) is answered alike and records nothing.
+  // 302 goes out once that is kept; a HEAD, or a GET without an agent or with a bot's (a link checker,
+  // a mail scanner), is answered alike and records nothing.
   type OfferRequest = FastifyRequest<CampaignParams & { Querystring: { clickid?: unknown } }>;
   const offerHandler = (look: boolean) => async (request: OfferRequest, reply: FastifyReply) => {
     const { campaign } = request.params;
@@ -77,7 +78,7 @@ export function trafficRoutes(app: FastifyInstance, engine: TrafficEngine): void
     if (!EXTERNAL_ID.test(campaign) || typeof clickId !== 'string' || !CLICK_ID.test(clickId)) {
       throw new NotFoundError();
     }
-    const hop = await engine.offerForClick(campaign, clickId, !look);
+    const hop = await engine.offerForClick(campaign, clickId, !look, request.headers['user-agent']);
     if (!hop) throw new NotFoundError();
     if (!engine.kept(hop.event)) throw new ServiceUnavailableError();
     reply.header('cache-control', 'no-store');
