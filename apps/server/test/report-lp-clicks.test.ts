@@ -109,9 +109,11 @@ forEachDatabase('lp clicks and lp CTR', (db) => {
       await click(HOME_IP, IPHONE, 's2'),
       await click('203.0.113.7', GOOGLEBOT, 's2'),
     ];
+    // The bot's visitor goes on before the columnar store copies the clicks (its row carries it), the
+    // others after (their lp clicks reach it as adjustments).
+    await followOffer(ids[3]!);
     await app.engine.flush();
 
-    // The columnar store copies the clicks before any went on: the lp clicks reach it as adjustments.
     if (app.store.sqlite) {
       const store = await DuckDBStore.open(':memory:');
       duck = store;
