@@ -139,9 +139,12 @@ describe('reports', () => {
     const [header, line] = csv.split('\r\n');
     expect(header).toBe(
       'Campaign,Campaign (ID),Clicks,Unique clicks,Leads,Conversions,Approved,Pending,Rejected,Revenue,' +
-        'Revenue (confirmed),Cost,Profit,ROI,ROI (confirmed),CR,EPC,CPC,CPA,Bot clicks',
+        'Revenue (confirmed),Cost,Profit,ROI,ROI (confirmed),CR,EPC,CPC,CPA,Bot clicks,LP clicks,LP CTR',
     );
-    expect(line).toBe(`${campaignName},${campaignId},3,3,0,1,1,0,0,4.5,4.5,0.3,4.2,1400,1400,33.333333,1.5,0.1,0.3,0`);
+    // No lander on its path: no LP clicks, and an LP CTR of 0.
+    expect(line).toBe(
+      `${campaignName},${campaignId},3,3,0,1,1,0,0,4.5,4.5,0.3,4.2,1400,1400,33.333333,1.5,0.1,0.3,0,0,0`,
+    );
 
     // Opening the campaign's row asks which level to show, the offers first.
     await page.getByRole('button', { name: campaignName, exact: true }).click();

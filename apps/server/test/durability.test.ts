@@ -7,6 +7,7 @@ import { loadConfig } from '../src/config.js';
 import { type Answer, freePort, inParallel, killed, request, type Server, startServer } from './child-server.js';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { postbackPath } from './fixtures/postbacks.js';
+import { IPHONE } from './fixtures/traffic.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, forEachDatabase, login } from './harness.js';
 
 // Issue 17: nothing answered is lost on a process crash. The server runs as a child process, takes
@@ -23,6 +24,8 @@ const CLICKS_ON_CAP_BEFORE = 30;
 const LEAD_CAP = 40;
 const LEADS_ON_CAP_BEFORE = 25;
 const CONNECTIONS = 50;
+/** Clicks through a lander before the lp clicks' kill (issue 43). */
+const LP_CLICKS = 300;
 
 const idOf = (location: string | undefined) => new URL(String(location)).searchParams.get('c') ?? '';
 const hostOf = (location: string | undefined) => new URL(String(location)).hostname;
@@ -37,6 +40,7 @@ forEachDatabase('answered events across a kill -9', (db) => {
   let sharedCap: StoredRecord;
   let apiPlain: StoredRecord;
   let apiCapped: StoredRecord;
+  let landed: StoredRecord;
   const servers: Server[] = [];
 
   beforeAll(async () => {
@@ -102,6 +106,23 @@ forEachDatabase('answered events across a kill -9', (db) => {
         ],
       });
       apiCapped = await createRecord(app, token, 'campaigns', { flow_external_id: apiFlow.external_id });
+      const lander = await createRecord(app, token, 'tracker-landers', { url: 'https://lander.example/?c={clickid}' });
+      const landerFlow = await createRecord(app, token, 'tracker-flows', {
+        path_groups: [
+          {
+            id: 'g',
+            name: 'All',
+            paths: [
+              {
+                id: 'p',
+                landers: [{ id: 'l', lander_external_id: lander.external_id }],
+                offers: [{ id: 'o', offer_external_id: offer.external_id }],
+              },
+            ],
+          },
+        ],
+      });
+      landed = await createRecord(app, token, 'tracker-campaigns', { flow_external_id: landerFlow.external_id });
     } finally {
       await app.close();
     }
@@ -206,6 +227,60 @@ forEachDatabase('answered events across a kill -9', (db) => {
     );
     await killed(second, 'SIGTERM');
     // Two servers started and thousands of requests: about 20 s alone, more on a busy machine.
+  }, 120_000);
+
+  // Issue 43: an lp click (a lander's offer link followed) is answered only once journaled, like a click.
+  it('keeps every lp click it answered, once each, after a kill -9', async () => {
+    const port = await freePort();
+    const first = await startServer(env, port);
+    servers.push(first);
+    const clicks = await inParallel(
+      CONNECTIONS,
+      Array.from({ length: LP_CLICKS }, () => () => request(port, 'GET', `/c/${landed.external_id}`)),
+    );
+    const ids = clicks.map((answer) => {
+      expect(answer.status, answer.body).toBe(302);
+      return idOf(answer.location);
+    });
+    // Two of every three go on, and every fifth of those twice; the kill falls right after the last answer.
+    const onward = ids.filter((_, index) => index % 3 !== 0);
+    const visits = [...onward, ...onward.filter((_, index) => index % 5 === 0)];
+    const answers = await inParallel(
+      CONNECTIONS,
+      visits.map(
+        (id) => () =>
+          request(port, 'GET', `/c/${landed.external_id}/offer?clickid=${id}`, undefined, { 'user-agent': IPHONE }),
+      ),
+    );
+    first.child.kill('SIGKILL');
+    await killed(first, 'SIGKILL');
+    for (const answer of answers) {
+      expect(answer.status, answer.body).toBe(302);
+      expect(hostOf(answer.location)).toBe('plain.example');
+    }
+    // Restarted (the journal replayed), then stopped: what it holds is in the database.
+    const second = await startServer(env, port);
+    servers.push(second);
+    await killed(second, 'SIGTERM');
+    const app = await buildApp({ config: loadConfig(env), print: () => undefined });
+    try {
+      const went = await app.store.db
+        .selectFrom('tracker_clicks')
+        .select('click_id')
+        .where('campaign_external_id', '=', String(landed.external_id))
+        .where('lp_clicked_at', 'is not', null)
+        .execute();
+      expect(went.map((row) => row.click_id).sort()).toEqual([...onward].sort());
+      const cubes = await app.store.db
+        .selectFrom('report_rollups')
+        .select((eb) => eb.fn.sum<number | string>('lp_clicks').as('lp'))
+        .where('cube', '=', 'campaign')
+        .where('k1', '=', String(landed.external_id))
+        .executeTakeFirstOrThrow();
+      expect(Number(cubes.lp)).toBe(onward.length);
+    } finally {
+      await app.close();
+    }
   }, 120_000);
 
   // Several nodes share the caps through Redis. On PostgreSQL each has a data directory of its own; on

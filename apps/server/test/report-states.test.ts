@@ -159,6 +159,9 @@ forEachDatabase('report figures by conversion state', (db) => {
       cpa: 0.666667,
       // The datacenter address's clicks are bots', counted in here (issue 43).
       bot_clicks: 4,
+      // No lander in these paths (issue 43).
+      lp_clicks: 0,
+      lp_ctr: 0,
     });
     expect(figuresOf(rows.get(String(dear.external_id)))).toEqual({
       clicks: 2,
@@ -180,6 +183,9 @@ forEachDatabase('report figures by conversion state', (db) => {
       cpa: 2,
       // The datacenter address's clicks are bots', counted in here (issue 43).
       bot_clicks: 2,
+      // No lander in these paths (issue 43).
+      lp_clicks: 0,
+      lp_ctr: 0,
     });
     expect(totals).toEqual({
       clicks: 6,
@@ -201,6 +207,9 @@ forEachDatabase('report figures by conversion state', (db) => {
       cpa: 1.2,
       // The datacenter address's clicks are bots', counted in here (issue 43).
       bot_clicks: 6,
+      // No lander in these paths (issue 43).
+      lp_clicks: 0,
+      lp_ctr: 0,
     });
   });
 

@@ -257,6 +257,9 @@ forEachDatabase('reports', (db) => {
       cpa: Math.round((1.25 / 3) * 1e6) / 1e6,
       // Issue 43: the three clicks from the datacenter addresses (US_IP, DE_IP), counted in clicks here.
       bot_clicks: 3,
+      // No lander in these paths (issue 43).
+      lp_clicks: 0,
+      lp_ctr: 0,
     });
   });
 

@@ -67,7 +67,11 @@ export type ReportVarFilter = (typeof REPORT_VAR_FILTERS)[number];
  * and revenue count pending and approved conversions; `approved`, `pending` and `rejected` count each
  * state; `revenue_confirmed` and `roi_confirmed` count approved conversions only. Issue 43: `clicks`,
  * `unique_clicks` and what is divided by them count human clicks unless the report asks `include_bots`;
- * `bot_clicks` counts the clicks with a bot verdict either way.
+ * `bot_clicks` counts the clicks with a bot verdict either way. `lp_clicks`: of those clicks, the ones
+ * whose visitor followed the lander's offer link (`/c/{campaign}/offer`, once per click; bots' left out
+ * unless `include_bots`, as from clicks). `lp_ctr`: lp_clicks / the clicks that were sent to a lander
+ * × 100, rounded as `cr` is (to 6 decimals; 2 of 3 is 66.666667) — clicks sent straight to an offer
+ * could never go through a lander, so they do not dilute it; 0 with no lander clicks.
  */
 export const REPORT_METRICS = [
   'clicks',
@@ -88,6 +92,8 @@ export const REPORT_METRICS = [
   'cpc',
   'cpa',
   'bot_clicks',
+  'lp_clicks',
+  'lp_ctr',
 ] as const;
 export type ReportMetric = (typeof REPORT_METRICS)[number];
 

@@ -230,9 +230,9 @@ export class ClickHouseFeed {
     let moved = false;
     for (;;) {
       const { rows } = await sql<
-        EventRecord & SnapshotColumns & { change_id: number | string; delta: number | string }
+        EventRecord & SnapshotColumns & { change_id: number | string; delta: number | string; lp: number | string }
       >`
-        select x.id as change_id, x.delta, ${eventColumns('clicks')}, ${SNAPSHOT_COLUMNS}
+        select x.id as change_id, x.delta, x.lp, ${eventColumns('clicks')}, ${SNAPSHOT_COLUMNS}
         from tracker_click_cost_changes x join tracker_clicks e on e.click_id = x.click_id
         where x.id > ${cursor.last} order by x.id limit ${CHANGES_BATCH}`.execute(this.db);
       const fresh = rows.filter((record) => !this.costsAhead.has(Number(record.change_id)));
@@ -248,7 +248,9 @@ export class ClickHouseFeed {
         await this.append(
           'costs',
           'clicks',
-          fresh.map((record) => columnarRow(record, { key: `cost:${record.change_id}`, cost: Number(record.delta) })),
+          fresh.map((record) =>
+            columnarRow(record, { key: `cost:${record.change_id}`, cost: Number(record.delta), lp: Number(record.lp) }),
+          ),
           again,
         );
       }

@@ -26,8 +26,15 @@ export function eventColumns(table: ColumnarTable, cost: 'stored' | 'unlogged' =
       : cost === 'stored'
         ? 'coalesce(e.original_cost, e.cost)'
         : `e.cost - coalesce((select sum(x.delta) from tracker_click_cost_changes x where x.click_id = e.click_id), 0)`;
+  // Issue 43, as cost: `stored`, none (an lp click is sent as its change); `unlogged`, one whose change is
+  // no longer in the log.
+  const lpOf =
+    table === 'leads' || cost === 'stored'
+      ? '0'
+      : `case when e.lp_clicked_at is not null and not exists (select 1 from tracker_click_cost_changes x
+          where x.click_id = e.click_id and x.lp = 1) then 1 else 0 end`;
   return sql.raw(`e.${id} as event_id, e.id, e.created_at, e.is_unique, ${costOf} as cost, e.asn, e.is_bot,
-    ${text.join(', ')}, e.workspace_id`);
+    ${lpOf} as lp_events, ${text.join(', ')}, e.workspace_id`);
 }
 
 export type EventRecord = Record<string, unknown> & {
@@ -38,10 +45,11 @@ export type EventRecord = Record<string, unknown> & {
   cost: number | string | null;
   asn: number | string | null;
   is_bot: number | string;
+  lp_events: number | string;
   workspace_id: number | string | null;
 };
 
-export function columnarRow(record: EventRecord, adjustment?: { key: string; cost: number }): ColumnarRow {
+export function columnarRow(record: EventRecord, adjustment?: { key: string; cost: number; lp: number }): ColumnarRow {
   const row = {
     row_key: adjustment ? adjustment.key : record.event_id,
     source_id: Number(record.id),
@@ -52,6 +60,7 @@ export function columnarRow(record: EventRecord, adjustment?: { key: string; cos
     cost: adjustment ? adjustment.cost : Number(record.cost ?? 0),
     asn: record.asn === null ? null : Number(record.asn),
     is_bot: Number(record.is_bot) === 1 ? 1 : 0,
+    lp_events: (adjustment ? adjustment.lp : Number(record.lp_events)) === 1 ? 1 : 0,
   } as ColumnarRow;
   for (const name of COLUMNAR_TEXT_COLUMNS) {
     const value = record[name];

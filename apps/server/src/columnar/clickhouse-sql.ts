@@ -41,6 +41,9 @@ export function literal(value: string | number): string {
   return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
+/** Issue 43: whether the click went on from its lander (schema.ts ColumnarRow). */
+export const LP_COLUMN = { name: 'lp_events', type: 'UInt8 DEFAULT 0' } as const;
+
 const NUMBER_COLUMNS = ['source_id', 'workspace_id', 'events', 'unique_events', 'cost', 'asn', 'is_bot'] as const;
 
 /** The stored columns and their types, in the order rows are sent. */
@@ -56,6 +59,8 @@ export const COLUMNS: readonly { name: string; type: string }[] = [
   { name: 'asn', type: 'Nullable(Int64)' },
   { name: 'is_bot', type: 'UInt8' },
   ...COLUMNAR_TEXT_COLUMNS.map((name) => ({ name, type: 'Nullable(String)' })),
+  // Issue 43, last: a table made before it gains it with ALTER (clickhouse.ts, LP_COLUMN).
+  LP_COLUMN,
 ];
 
 export const COLUMN_NAMES = COLUMNS.map((column) => column.name);
@@ -239,6 +244,11 @@ function clickFigures(plan: AggregatePlan): Record<string, string> {
     unique_clicks: plan.includeBots ? 'sum(unique_events)' : 'sum(if(is_bot = 1, 0, unique_events))',
     cost: 'sum(cost)',
     bot_clicks: 'sum(if(is_bot = 1, events, 0))',
+    // An lp click may be an adjustment row (events 0): lp_events is summed.
+    lp_clicks: plan.includeBots ? 'sum(lp_events)' : 'sum(if(is_bot = 1, 0, lp_events))',
+    lander_clicks: plan.includeBots
+      ? 'sum(if(isNull(lander_external_id), 0, events))'
+      : 'sum(if(is_bot = 1 OR isNull(lander_external_id), 0, events))',
   };
 }
 

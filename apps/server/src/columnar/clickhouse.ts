@@ -16,6 +16,7 @@ import {
   CONVERSION_COLUMN_NAMES,
   createConversionsTable,
   createTable,
+  LP_COLUMN,
   literal,
   storedRow,
 } from './clickhouse-sql.js';
@@ -40,6 +41,7 @@ export class ClickHouseStore implements ColumnarStore {
     for (const table of TABLES) {
       await this.client.execute(createTable(table));
       await this.dropHashColumns(table);
+      await this.addLpColumn(table);
     }
     await this.client.execute(createConversionsTable());
     await this.client.execute(
@@ -60,6 +62,23 @@ export class ClickHouseStore implements ColumnarStore {
     } catch (error) {
       // 18.16 has no DROP COLUMN IF EXISTS: another node starting at the same time may have dropped them.
       if ((await this.hashColumns(table)).length > 0) throw error;
+    }
+  }
+
+  /** A table made before issue 43 gains `lp_events` (0 for the rows it holds: none had gone on yet). */
+  private async addLpColumn(table: ColumnarTable): Promise<void> {
+    const held = async () =>
+      (
+        await this.client.select(
+          `SELECT name FROM system.columns WHERE database = ${literal(this.client.target.database)} AND table = ${literal(table)} AND name = ${literal(LP_COLUMN.name)}`,
+        )
+      ).length > 0;
+    if (await held()) return;
+    try {
+      await this.client.execute(`ALTER TABLE ${table} ADD COLUMN ${LP_COLUMN.name} ${LP_COLUMN.type}`);
+    } catch (error) {
+      // 18.16 has no ADD COLUMN IF NOT EXISTS: another node starting at the same time may have added it.
+      if (!(await held())) throw error;
     }
   }
 

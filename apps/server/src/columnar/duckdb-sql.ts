@@ -39,6 +39,7 @@ function identifier(name: string): string {
 
 /** Clicks' figures: bots' clicks out of clicks and unique clicks unless the plan includes them (issue 43). */
 function clickFigures(plan: AggregatePlan): string[] {
+  const humans = plan.includeBots ? '' : 'is_bot = 0 and ';
   return [
     plan.includeBots ? 'sum(events) as clicks' : 'sum(case when is_bot = 1 then 0 else events end) as clicks',
     plan.includeBots
@@ -46,6 +47,9 @@ function clickFigures(plan: AggregatePlan): string[] {
       : 'sum(case when is_bot = 1 then 0 else unique_events end) as unique_clicks',
     'sum(cost) as cost',
     'sum(case when is_bot = 1 then events else 0 end) as bot_clicks',
+    // An lp click may be an adjustment row (events 0), so lp_events is summed, not events.
+    `sum(case when ${humans}lp_events = 1 then 1 else 0 end) as lp_clicks`,
+    `sum(case when ${humans}"lander_external_id" is not null then events else 0 end) as lander_clicks`,
   ];
 }
 

@@ -37,6 +37,7 @@ const DDL = (table: ColumnarTable) => `create table if not exists ${table} (
   cost double not null,
   asn bigint,
   is_bot tinyint not null,
+  lp_events tinyint not null,
   ${COLUMNAR_TEXT_COLUMNS.map((name) => `"${name}" varchar`).join(',\n  ')},
   ${CODED_COLUMNS.map((name) => `${codeColumn(name)} uinteger`).join(',\n  ')}
 )`;
@@ -44,9 +45,10 @@ const DDL = (table: ColumnarTable) => `create table if not exists ${table} (
 /**
  * The store's layout. A store written in an older one is emptied at start and copied again from the
  * event tables, as a store deleted by hand is: 1 (none recorded) had no coded columns; 2 took each
- * event's workspace from its campaign's, 3 (issue 40) from the event row's own workspace_id.
+ * event's workspace from its campaign's, 3 (issue 40) from the event row's own workspace_id; 4 (issue
+ * 43) has `lp_events`.
  */
-const FORMAT = 3;
+const FORMAT = 4;
 
 /**
  * Conversions as they are now: one row each, replaced when it changes (store/conversion-changes.ts);
@@ -84,6 +86,7 @@ function appendRow(appender: DuckDBAppender, row: ColumnarRow, codes: Codes): vo
   if (row.asn === null) appender.appendNull();
   else appender.appendBigInt(BigInt(row.asn));
   appender.appendTinyInt(row.is_bot);
+  appender.appendTinyInt(row.lp_events);
   for (const name of COLUMNAR_TEXT_COLUMNS) {
     const value = row[name];
     if (value === null) appender.appendNull();

@@ -48,8 +48,9 @@ function selected(table: ColumnarTable, alias: string): string {
     table === 'leads' && name === 'lander_external_id' ? 'null' : `${alias}."${name}"`,
   );
   const cost = table === 'clicks' ? `${alias}.cost` : '0';
+  const lp = table === 'clicks' ? `case when ${alias}.lp_clicked_at is null then 0 else 1 end` : '0';
   return `${alias}.${SOURCES[table].id}, ${alias}.id, ${alias}.created_at, ${alias}.is_unique, ${cost},
-    ${alias}.asn, ${alias}.is_bot, coalesce(${alias}.workspace_id, 0), ${text.join(', ')}`;
+    ${alias}.asn, ${alias}.is_bot, coalesce(${alias}.workspace_id, 0), ${lp}, ${text.join(', ')}`;
 }
 
 /** A conversion as the store keeps it (duckdb.ts): its own columns, FROM_ORIGIN's from its click or lead. */
@@ -78,11 +79,24 @@ const CONVERSION_CHANGES_PASS = 50_000;
 /** The progress that says the store copied every conversion once (then follows their log). */
 const CONVERSIONS_COPIED = 'conversions_copied';
 
-const AT = { eventId: 0, id: 1, createdAt: 2, isUnique: 3, cost: 4, asn: 5, isBot: 6, workspace: 7, text: 8 } as const;
+const AT = {
+  eventId: 0,
+  id: 1,
+  createdAt: 2,
+  isUnique: 3,
+  cost: 4,
+  asn: 5,
+  isBot: 6,
+  workspace: 7,
+  lp: 8,
+  text: 9,
+} as const;
 /** Where each coded column (duckdb-codes.ts) is among a row's values, whose numbers close the row. */
 const CODED_AT = CODED_COLUMNS.map((name) => AT.text + COLUMNAR_TEXT_COLUMNS.indexOf(name));
 
 type RawRow = unknown[];
+/** A change row's own columns (id, delta, lp) before its click's. */
+const CHANGE_COLUMNS = 3;
 
 export class ColumnarFollower {
   private readonly last: Record<ColumnarTable, number> = { clicks: 0, leads: 0 };
@@ -100,7 +114,7 @@ export class ColumnarFollower {
   private readonly lastChangeId: SQLite.Statement<[], { id: number | null }>;
   /** The highest id of each table and log, by their primary keys: whether a pass has anything to copy. */
   private readonly newest: SQLite.Statement<[], { clicks: number | null; leads: number | null }>;
-  /** Each change's id and delta, then its click's columns (selected). */
+  /** Each change's id, delta and lp (an lp click, issue 43), then its click's columns (selected). */
   private readonly changes: SQLite.Statement<[number, number], RawRow>;
   private running: Promise<unknown> = Promise.resolve();
   private caughtUp = false;
@@ -130,7 +144,7 @@ export class ColumnarFollower {
     );
     this.changes = this.sqlite
       .prepare<[number, number], RawRow>(
-        `select x.id, x.delta, ${selected('clicks', 'e')}
+        `select x.id, x.delta, x.lp, ${selected('clicks', 'e')}
          from tracker_click_cost_changes as x join tracker_clicks as e on e.click_id = x.click_id
          where x.id > ? and x.id <= ? order by x.id`,
       )
@@ -274,9 +288,13 @@ export class ColumnarFollower {
           const changes = this.changes.all(this.lastChange, lastChange);
           await this.store.appendWith('clicks', (appender) => {
             for (const change of changes) {
-              // A click copied in this pass already carries the change.
-              const copied = Number(change[2 + AT.id]) <= copiedBefore.clicks;
-              this.appendRow(appender, change, 2, { key: `cost:${change[0]}`, cost: copied ? Number(change[1]) : 0 });
+              // A click copied in this pass already carries the change (its cost, or its lp click).
+              const copied = Number(change[CHANGE_COLUMNS + AT.id]) <= copiedBefore.clicks;
+              this.appendRow(appender, change, CHANGE_COLUMNS, {
+                key: `cost:${change[0]}`,
+                cost: copied ? Number(change[1]) : 0,
+                lp: copied ? Number(change[2]) : 0,
+              });
             }
           });
         }
@@ -335,7 +353,7 @@ export class ColumnarFollower {
     appender: DuckDBAppender,
     row: RawRow,
     from: number,
-    adjustment?: { key: string; cost: number },
+    adjustment?: { key: string; cost: number; lp: number },
   ): void {
     const at = (index: number) => row[from + index];
     appender.appendVarchar(adjustment ? adjustment.key : String(at(AT.eventId)));
@@ -350,6 +368,7 @@ export class ColumnarFollower {
     if (asn === null) appender.appendNull();
     else appender.appendBigInt(BigInt(asn as number));
     appender.appendTinyInt(Number(at(AT.isBot)) === 1 ? 1 : 0);
+    appender.appendTinyInt(adjustment ? adjustment.lp : Number(at(AT.lp)) === 1 ? 1 : 0);
     for (let index = 0; index < COLUMNAR_TEXT_COLUMNS.length; index += 1) {
       const value = at(AT.text + index);
       if (value === null) appender.appendNull();

@@ -62,6 +62,11 @@ export type ColumnarRow = {
   cost: number;
   asn: number | null;
   is_bot: number;
+  /**
+   * Issue 43: 1 when the click's visitor went on from its lander to the offer. A click copied after it
+   * did carries it; one copied before gets it as an adjustment row (`lp:` or, in the cost log, its change).
+   */
+  lp_events: number;
 } & Record<ColumnarTextColumn, string | null>;
 
 /**

@@ -70,7 +70,9 @@ export interface AggregatePlan {
   where: readonly PlanCondition[];
   /**
    * Issue 43: whether `clicks` and `unique_clicks` count clicks with a bot verdict too (else humans'
-   * only); `bot_clicks` counts those either way. Leads and conversions are counted whole.
+   * only); `bot_clicks` counts those either way. Leads and conversions are counted whole. So are
+   * `lp_clicks` (clicks that went on from their lander to the offer) and `lander_clicks` (clicks sent to
+   * a lander, lp_ctr's divisor) with clicks: bots' only with `includeBots`.
    */
   includeBots: boolean;
 }
@@ -100,14 +102,17 @@ export const COUNT_NAMES = [
   'revenue_confirmed',
   'cost',
   'bot_clicks',
-] as const satisfies readonly ReportMetric[];
+  'lp_clicks',
+  // Not a figure of its own: lp_ctr's divisor (service.ts figures).
+  'lander_clicks',
+] as const satisfies readonly (ReportMetric | 'lander_clicks')[];
 
 export type CountName = (typeof COUNT_NAMES)[number];
 export type Counts = Record<CountName, number>;
 
 /** Which counts each table gives (every other is 0 in its rows): what a store merges the tables by. */
 export const COUNTS_OF: Record<Source, readonly CountName[]> = {
-  clicks: ['clicks', 'unique_clicks', 'cost', 'bot_clicks'],
+  clicks: ['clicks', 'unique_clicks', 'cost', 'bot_clicks', 'lp_clicks', 'lander_clicks'],
   leads: ['leads'],
   conversions: ['conversions', 'approved', 'pending', 'rejected', 'revenue', 'revenue_confirmed'],
 };

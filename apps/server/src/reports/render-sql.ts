@@ -107,6 +107,9 @@ function conversionFigures(): RawBuilder<unknown>[] {
 /** Clicks' figures: bots' clicks left out of clicks and unique clicks unless the plan includes them. */
 function clickFigures(plan: AggregatePlan): RawBuilder<unknown>[] {
   const bot = sql`${sql.ref('e.is_bot')} = 1`;
+  // The clicks matching `test`, bots' only when the plan includes them (lp_clicks, lander_clicks).
+  const counted = (test: RawBuilder<unknown>, alias: string) =>
+    sql`coalesce(sum(case when ${test}${plan.includeBots ? sql`` : sql` and not (${bot})`} then 1 else 0 end), 0) as ${sql.ref(alias)}`;
   return [
     plan.includeBots
       ? sql`count(*) as ${sql.ref('clicks')}`
@@ -116,6 +119,8 @@ function clickFigures(plan: AggregatePlan): RawBuilder<unknown>[] {
       : sql`coalesce(sum(case when ${bot} then 0 else ${sql.ref('e.is_unique')} end), 0) as ${sql.ref('unique_clicks')}`,
     sql`coalesce(sum(${finiteAmount('e.cost')}), 0) as ${sql.ref('cost')}`,
     sql`coalesce(sum(case when ${bot} then 1 else 0 end), 0) as ${sql.ref('bot_clicks')}`,
+    counted(sql`${sql.ref('e.lp_clicked_at')} is not null`, 'lp_clicks'),
+    counted(sql`${sql.ref('e.lander_external_id')} is not null`, 'lander_clicks'),
   ];
 }
 

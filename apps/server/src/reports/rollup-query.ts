@@ -59,6 +59,19 @@ interface Stretch {
 
 const DAY_MS = 86_400_000;
 
+/** The cube columns a clicks branch reads: every click count, and each one's bots (issue 43). */
+const CLICK_ROLLUP_FIGURES = [
+  'clicks',
+  'unique_clicks',
+  'cost',
+  'bot_clicks',
+  'bot_unique_clicks',
+  'lp_clicks',
+  'bot_lp_clicks',
+  'lander_clicks',
+  'bot_lander_clicks',
+] as const;
+
 /**
  * The cubes and bucket ranges covering `range`: whole UTC days from the day cube and the edges (a
  * timezone's midnight is not UTC's) from the quarter-hour cube — or quarter-hours throughout when the
@@ -157,7 +170,10 @@ export async function aggregateFromRollups(
     where.push(sql<SqlBool>`${counted} > 0`);
     const figures =
       source === 'clicks'
-        ? sql`${sql.ref('clicks')}, ${sql.ref('unique_clicks')}, ${sql.ref('cost')}, ${sql.ref('bot_clicks')}, ${sql.ref('bot_unique_clicks')}`
+        ? sql.join(
+            [...CLICK_ROLLUP_FIGURES].map((name) => sql.ref(name)),
+            sql`, `,
+          )
         : sql`${sql.ref('leads')}`;
     return sql`select ${sql.join([...columns, figures])} from ${sql.table('report_rollups')}
       where ${sql.join(where, sql` and `)}`;
@@ -192,6 +208,8 @@ export async function aggregateFromRollups(
           sql`coalesce(sum(${humans('r.unique_clicks', 'r.bot_unique_clicks')}), 0) as ${sql.ref('unique_clicks')}`,
           sql`coalesce(sum(${sql.ref('r.cost')}), 0) as ${sql.ref('cost')}`,
           sql`coalesce(sum(${sql.ref('r.bot_clicks')}), 0) as ${sql.ref('bot_clicks')}`,
+          sql`coalesce(sum(${humans('r.lp_clicks', 'r.bot_lp_clicks')}), 0) as ${sql.ref('lp_clicks')}`,
+          sql`coalesce(sum(${humans('r.lander_clicks', 'r.bot_lander_clicks')}), 0) as ${sql.ref('lander_clicks')}`,
         ]
       : [sql`coalesce(sum(${sql.ref('r.leads')}), 0) as ${sql.ref('leads')}`];
   const statement = sql<Record<string, unknown>>`select ${sql.join([...selections, ...figures])}

@@ -10,6 +10,8 @@
 // - clicks: rows of tracker_clicks without a bot verdict (issue 43), or every row with `include_bots`;
 // - unique_clicks: those clicks flagged unique (the visitor's first on the campaign in its window);
 // - bot_clicks: rows of tracker_clicks with a bot verdict (is_bot = 1), whatever `include_bots` says;
+// - lp_clicks: those clicks (bots' with `include_bots` only) whose visitor followed their lander's offer
+//   link (lp_clicked_at set, once per click); lp_ctr: lp_clicks / those clicks sent to a lander × 100;
 // - leads: rows of tracker_leads (the API side's entries);
 // - conversions: conversion rows whose postback event counts as a conversion (is_conversion = 1) and
 //   whose state (issue 18) is pending or approved — a rejected conversion no longer counts;
@@ -106,6 +108,8 @@ function emptyCounts(): Counts {
     revenue_confirmed: 0,
     cost: 0,
     bot_clicks: 0,
+    lp_clicks: 0,
+    lander_clicks: 0,
   };
 }
 
@@ -155,6 +159,8 @@ export function figures(summed: Counts): ReportFigures {
     cpc: round(ratio(cost, entries)),
     cpa: round(ratio(cost, counts.conversions)),
     bot_clicks: counts.bot_clicks,
+    lp_clicks: counts.lp_clicks,
+    lp_ctr: round(ratio(counts.lp_clicks, counts.lander_clicks) * 100),
   };
 }
 
@@ -303,6 +309,8 @@ export class ReportsService {
         counts.unique_clicks += Number(row.unique_clicks);
         counts.cost += Number(row.cost);
         counts.bot_clicks += Number(row.bot_clicks);
+        counts.lp_clicks += Number(row.lp_clicks);
+        counts.lander_clicks += Number(row.lander_clicks);
       });
     }
     for (const row of leads) {

@@ -10,6 +10,8 @@ export interface ClickCostChangeTable {
   click_id: string;
   /** What the click's cost moved by. */
   delta: number;
+  /** Issue 43 (migration 0040): 1 for the click going on from its lander to the offer (delta 0), else 0. */
+  lp: Generated<number>;
 }
 
 /** Rows per insert: two values each, well under SQLite's and PostgreSQL's limits on bound values. */

@@ -22,7 +22,7 @@ import { liveWeightsMigration } from './live-weights.js';
 import { moneyPermissionMigration } from './money-permission.js';
 import { payoutSourcesMigration } from './payout-sources.js';
 import { postbackLogIndexesMigration } from './postback-log-indexes.js';
-import { reportRollupsMigration, rollupBotsMigration } from './report-rollups.js';
+import { lpClicksMigration, reportRollupsMigration, rollupBotsMigration } from './report-rollups.js';
 import { reportViewsMigration } from './report-views.js';
 import { historyAuthorMigration, rulesMigration } from './rules.js';
 import { trackerEventsMigration } from './tracker-events.js';
@@ -226,6 +226,7 @@ export function migrations(dialect: DatabaseDialect): Record<string, Migration> 
     '0037_rules': rulesMigration(dialect),
     '0038_history_author': historyAuthorMigration(),
     '0039_rollup_bots': rollupBotsMigration(dialect),
+    '0040_lp_clicks': lpClicksMigration(dialect),
     '0041_lander_files': landerFilesMigration(dialect),
   };
 }

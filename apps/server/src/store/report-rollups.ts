@@ -104,6 +104,12 @@ export interface ReportRollupTable {
   /** Issue 43 (migration 0039): of `clicks` and `unique_clicks`, those with a bot verdict. */
   bot_clicks: number;
   bot_unique_clicks: number;
+  /** Issue 43 (migration 0040): of `clicks`, those whose visitor went on from the lander to the offer; and of those, bots'. */
+  lp_clicks: number;
+  bot_lp_clicks: number;
+  /** Of `clicks`, those sent to a lander (lp_ctr's divisor); and of those, bots'. */
+  lander_clicks: number;
+  bot_lander_clicks: number;
 }
 
 /** The smallest cube of `grain` holding all of `dimensions`, or null (then the report reads the events). */
@@ -178,7 +184,18 @@ function figuresAt(keys: KeyMap, k1: string, k2: string): Figures {
   const seconds = innerMap(keys, k1);
   let figures = seconds.get(k2);
   if (!figures) {
-    figures = { clicks: 0, unique_clicks: 0, cost: 0, leads: 0, bot_clicks: 0, bot_unique_clicks: 0 };
+    figures = {
+      clicks: 0,
+      unique_clicks: 0,
+      cost: 0,
+      leads: 0,
+      bot_clicks: 0,
+      bot_unique_clicks: 0,
+      lp_clicks: 0,
+      bot_lp_clicks: 0,
+      lander_clicks: 0,
+      bot_lander_clicks: 0,
+    };
     seconds.set(k2, figures);
   }
   return figures;
@@ -220,6 +237,9 @@ export function rollupDeltas<TClick = NewTrackerClick, TLead = NewTrackerLead>(
     const unique = isClick && read(row, 'is_unique') ? 1 : 0;
     const cost = isClick ? Number(read(row, 'cost') ?? 0) : 0;
     const bot = isClick && Number(read(row, 'is_bot') ?? 0) === 1 ? 1 : 0;
+    // Set once the click's visitor followed the lander's offer link (lpOnly); a new click has none.
+    const lp = isClick && read(row, 'lp_clicked_at') ? 1 : 0;
+    const lander = isClick && read(row, 'lander_external_id') ? 1 : 0;
     for (let index = 0; index < DIMENSION_SETS.length; index += 1) {
       const { positions } = DIMENSION_SETS[index]!;
       const k1 = positions.length > 0 ? values[positions[0]!]! : NO_VALUE;
@@ -231,6 +251,10 @@ export function rollupDeltas<TClick = NewTrackerClick, TLead = NewTrackerLead>(
         figures.cost += cost;
         figures.bot_clicks += bot;
         figures.bot_unique_clicks += bot & unique;
+        figures.lp_clicks += lp;
+        figures.bot_lp_clicks += bot & lp;
+        figures.lander_clicks += lander;
+        figures.bot_lander_clicks += bot & lander;
       } else {
         figures.leads += 1;
       }
@@ -260,6 +284,10 @@ export function rollupDeltas<TClick = NewTrackerClick, TLead = NewTrackerLead>(
             total.leads += figures.leads;
             total.bot_clicks += figures.bot_clicks;
             total.bot_unique_clicks += figures.bot_unique_clicks;
+            total.lp_clicks += figures.lp_clicks;
+            total.bot_lp_clicks += figures.bot_lp_clicks;
+            total.lander_clicks += figures.lander_clicks;
+            total.bot_lander_clicks += figures.bot_lander_clicks;
           }
         }
       }
@@ -277,14 +305,38 @@ export function rollupDeltas<TClick = NewTrackerClick, TLead = NewTrackerLead>(
 
 /** A delta's cost alone: a click whose cost moved is still counted once. */
 export function costOnly(delta: RollupDelta): RollupDelta {
-  return { ...delta, clicks: 0, unique_clicks: 0, leads: 0, bot_clicks: 0, bot_unique_clicks: 0 };
+  return { ...delta, ...NO_CLICKS, cost: delta.cost };
+}
+
+/** A delta's counts of clicks, all 0. */
+const NO_CLICKS = {
+  clicks: 0,
+  unique_clicks: 0,
+  cost: 0,
+  leads: 0,
+  bot_clicks: 0,
+  bot_unique_clicks: 0,
+  lp_clicks: 0,
+  bot_lp_clicks: 0,
+  lander_clicks: 0,
+  bot_lander_clicks: 0,
+};
+
+/**
+ * A delta of clicks (read with `lp_clicked_at` set) that just went on to their offer: their lp counts
+ * alone, in their click's bucket, as the event tables' reports count them by the click's time.
+ */
+export function lpOnly(delta: RollupDelta): RollupDelta {
+  return { ...delta, ...NO_CLICKS, lp_clicks: delta.lp_clicks, bot_lp_clicks: delta.bot_lp_clicks };
 }
 
 function keyValue(value: unknown): string {
   return value === null || value === undefined || value === '' ? NO_VALUE : String(value);
 }
 
-const FIGURES = ['clicks', 'unique_clicks', 'cost', 'leads', 'bot_clicks', 'bot_unique_clicks'] as const;
+/** The figures of each cube row from migration 0039 to 0040. */
+const FIGURES_0039 = ['clicks', 'unique_clicks', 'cost', 'leads', 'bot_clicks', 'bot_unique_clicks'] as const;
+const FIGURES = [...FIGURES_0039, 'lp_clicks', 'bot_lp_clicks', 'lander_clicks', 'bot_lander_clicks'] as const;
 /** A cube row's key, and every column of it (issue 40: the workspace first). */
 export const KEYS = ['workspace_id', 'cube', 'bucket', 'k1', 'k2'] as const;
 export const COLUMNS = [...KEYS, ...FIGURES] as const;
@@ -321,6 +373,10 @@ export async function applyRollupDeltas(
           leads: sql`report_rollups.leads + excluded.leads`,
           bot_clicks: sql`report_rollups.bot_clicks + excluded.bot_clicks`,
           bot_unique_clicks: sql`report_rollups.bot_unique_clicks + excluded.bot_unique_clicks`,
+          lp_clicks: sql`report_rollups.lp_clicks + excluded.lp_clicks`,
+          bot_lp_clicks: sql`report_rollups.bot_lp_clicks + excluded.bot_lp_clicks`,
+          lander_clicks: sql`report_rollups.lander_clicks + excluded.lander_clicks`,
+          bot_lander_clicks: sql`report_rollups.bot_lander_clicks + excluded.bot_lander_clicks`,
         }),
       )
       .execute();
@@ -342,7 +398,7 @@ export const FIGURES_0006 = ['clicks', 'unique_clicks', 'cost', 'leads'] as cons
 export async function backfillRollups(
   db: AnyDb,
   byWorkspace = true,
-  bots: 'without' | 'with' | 'only' = 'without',
+  bots: 'without' | 'with' | 'only' | 'landers' = 'without',
 ): Promise<void> {
   // The quarter-hour or day of created_at, in both dialects.
   const day = sql`substr(created_at, 1, 10)`;
@@ -351,14 +407,23 @@ export async function backfillRollups(
       when substr(created_at, 15, 2) < '30' then '15'
       when substr(created_at, 15, 2) < '45' then '30'
       else '45' end`;
-  const names = bots === 'without' ? FIGURES_0006 : FIGURES;
+  // `only` runs in migration 0039, before the lp columns of 0040 exist.
+  const names =
+    bots === 'without'
+      ? FIGURES_0006
+      : bots === 'only'
+        ? FIGURES_0039
+        : bots === 'landers'
+          ? (['lander_clicks', 'bot_lander_clicks'] as const)
+          : FIGURES;
   const columns = [...(byWorkspace ? KEYS : KEYS.slice(1)), ...names];
   const summed = names.map((name) => sql`sum(${sql.ref(name)})`);
   const added = names.map((name) => sql.raw(`${name} = report_rollups.${name} + excluded.${name}`));
   for (const { id, dimensions, grain } of CUBES) {
     const bucket = grain === 'day' ? day : quarter;
     const quarters = CUBES.find((cube) => cube.grain === 'quarter' && cube.id === id.replace(/\/day$/, ''));
-    if (byWorkspace && grain === 'day' && quarters && bots !== 'only') {
+    // `only` and `landers` add to rows already there: each cube from the events.
+    if (byWorkspace && grain === 'day' && quarters && bots !== 'only' && bots !== 'landers') {
       // Folded from its quarter-hour cube, filled just before (CUBES lists it first), as rollupDeltas folds
       // them: a read of the cube's rows rather than of every event.
       await sql`insert into report_rollups (${sql.raw(columns.join(', '))})
@@ -368,7 +433,7 @@ export async function backfillRollups(
       continue;
     }
     for (const table of ['tracker_clicks', 'tracker_leads'] as const) {
-      if (bots === 'only' && table === 'tracker_leads') continue;
+      if ((bots === 'only' || bots === 'landers') && table === 'tracker_leads') continue;
       // Each key: its column (null turned into NO_VALUE), or NO_VALUE where the cube or table has none
       // (leads have no lander). Literals, not parameters: PostgreSQL matches a selected expression to its
       // GROUP BY text, two parameters are two expressions to it, and it refuses constants in GROUP BY.
@@ -381,27 +446,37 @@ export async function backfillRollups(
       const workspace = sql`coalesce(${sql.ref('workspace_id')}, 0)`;
       const grouped = [...(byWorkspace ? [workspace] : []), bucket, ...keyColumns.filter((column) => column !== null)];
       const botFigures =
-        bots === 'without'
+        bots === 'without' || bots === 'landers'
           ? sql``
           : table === 'tracker_clicks'
-            ? sql`, coalesce(sum(is_bot), 0), coalesce(sum(is_bot * is_unique), 0)`
-            : sql`, 0, 0`;
+            ? sql`, coalesce(sum(is_bot), 0), coalesce(sum(is_bot * is_unique), 0)${bots === 'with' ? LP_SUMS : sql``}`
+            : bots === 'with'
+              ? sql`, 0, 0, 0, 0, 0, 0`
+              : sql`, 0, 0`;
       const figures =
-        bots === 'only'
-          ? sql`0, 0, 0, 0`
-          : table === 'tracker_clicks'
-            ? sql`count(*), coalesce(sum(is_unique), 0), coalesce(sum(cost), 0), 0`
-            : sql`0, 0, 0, count(*)`;
+        bots === 'landers'
+          ? sql`count(*), coalesce(sum(is_bot), 0)`
+          : bots === 'only'
+            ? sql`0, 0, 0, 0`
+            : table === 'tracker_clicks'
+              ? sql`count(*), coalesce(sum(is_unique), 0), coalesce(sum(cost), 0), 0`
+              : sql`0, 0, 0, count(*)`;
       await sql`insert into report_rollups (${sql.raw(columns.join(', '))})
         select ${byWorkspace ? sql`${workspace}, ` : sql``}${id}, ${bucket}, ${sql.join(keys)}, ${figures}${botFigures}
         from ${sql.table(table)}
-        where ${bots === 'only' ? sql`is_bot = 1` : sql`true`}
+        where ${bots === 'only' ? sql`is_bot = 1` : bots === 'landers' ? sql`lander_external_id is not null` : sql`true`}
         group by ${sql.join(grouped)}
         on conflict (${sql.raw(byWorkspace ? KEYS.join(', ') : 'cube, bucket, k1, k2')}) do update set
           ${sql.join(added)}`.execute(db);
     }
   }
 }
+
+/** Clicks' lp and lander counts (lp_clicks, bot_lp_clicks, lander_clicks, bot_lander_clicks) summed, as rollupDeltas counts them. */
+const LP_SUMS = sql`, coalesce(sum(case when lp_clicked_at is null then 0 else 1 end), 0),
+  coalesce(sum(case when lp_clicked_at is null then 0 else is_bot end), 0),
+  coalesce(sum(case when lander_external_id is null then 0 else 1 end), 0),
+  coalesce(sum(case when lander_external_id is null then 0 else is_bot end), 0)`;
 
 /**
  * Migration 0039's fill: the bot counts of rows that counted none, from the bot clicks alone (none
@@ -427,6 +502,35 @@ export function rollupBotsMigration(dialect: DatabaseDialect): Migration {
           .execute();
       }
       await rollupBotsBackfill(db);
+    },
+  };
+}
+
+/**
+ * 0040 (issue 43): a click records when its visitor went on from its lander to the offer
+ * (`lp_clicked_at`, set once by the event writer), the cubes count those clicks (`lp_clicks`, and of
+ * them bots' `bot_lp_clicks`), and the cost change log carries them to the columnar stores as changes of
+ * cost 0 with `lp` 1 (columnar/schema.ts). No click has gone through before; the clicks sent to a
+ * lander (`lander_clicks`, `bot_lander_clicks`, lp_ctr's divisor) are filled from the stored clicks.
+ */
+export function lpClicksMigration(dialect: DatabaseDialect): Migration {
+  const count = dialect === 'postgres' ? 'bigint' : 'integer';
+  return {
+    async up(db: AnyDb) {
+      await db.schema.alterTable('tracker_clicks').addColumn('lp_clicked_at', 'text').execute();
+      for (const name of ['lp_clicks', 'bot_lp_clicks', 'lander_clicks', 'bot_lander_clicks']) {
+        await db.schema
+          .alterTable('report_rollups')
+          .addColumn(name, count, (column) => column.notNull().defaultTo(0))
+          .execute();
+      }
+      await db.schema
+        .alterTable('tracker_click_cost_changes')
+        .addColumn('lp', 'integer', (column) => column.notNull().defaultTo(0))
+        .execute();
+      const lander =
+        await sql`select 1 as found from tracker_clicks where lander_external_id is not null limit 1`.execute(db);
+      if (lander.rows.length > 0) await backfillRollups(db, true, 'landers');
     },
   };
 }

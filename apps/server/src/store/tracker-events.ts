@@ -84,6 +84,11 @@ export interface TrackerClickTable extends VarColumns, VisitorColumns {
   reason: string;
   /** Issue 40 (migration 0023): its campaign's workspace; every scoped read filters on it. */
   workspace_id: number;
+  /**
+   * Issue 43 (migration 0040): when its visitor first followed the lander's offer link (ISO-8601, UTC);
+   * null until then. Set by the event writer from an lp click event (LP_CLICK_COLUMNS), never inserted.
+   */
+  lp_clicked_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A lead (registration) posted to an API campaign. */
@@ -189,6 +194,26 @@ export const EVENT_COLUMNS: Readonly<Record<EventTable, readonly EventColumn[]>>
       { name: 'is_unique', fallback: 0 },
       WORKSPACE_EVENT_COLUMN,
     ]),
+};
+
+/**
+ * Issue 43: what the journal and the event writer carry: rows of the event tables, and lp clicks — a
+ * click whose visitor followed its lander's offer link. An lp click sets its click's `lp_clicked_at`
+ * (once: a second visit changes nothing) rather than adding a row, so its line is in LP_CLICK_COLUMNS.
+ */
+export type EventKind = EventTable | 'lp_clicks';
+
+export interface LpClickEvent {
+  click_id: string;
+  /** The click's own workspace: the update names it, as every write of a workspace's rows does. */
+  workspace_id: number;
+  lp_clicked_at: string;
+}
+
+/** Every kind's line columns (an lp click's: its click, workspace and time). */
+export const LINE_COLUMNS: Readonly<Record<EventKind, readonly EventColumn[]>> = {
+  ...EVENT_COLUMNS,
+  lp_clicks: ['click_id', 'workspace_id', 'lp_clicked_at'].map((name) => ({ name, fallback: null })),
 };
 
 /** The column each event table's id is unique in. */

@@ -205,22 +205,50 @@ export async function hopForClick(
   return { location, mode, fallback: campaign.fallbackUrl?.fill(macros, vars) ?? null };
 }
 
+/** Where a lander's offer link sends its visitor, and the commit of its lp click (0: none recorded). */
+export interface OfferHop {
+  location: string;
+  event: number;
+}
+
 /**
  * Where a lander's offer link goes for `clickId`: the offer chosen at the click, from the stored click
  * (not kept in memory: holding every lander click until its visitor moves on cost more, in garbage
- * collection, than reading the one row when they do).
+ * collection, than reading the one row when they do). Issue 43: `record` (a GET, not a HEAD) records an
+ * lp click for a click through a lander that has none yet; the writer sets it once whatever comes twice.
  */
 export async function offerForClick(
   parts: EngineParts,
   campaignExternalId: string,
   clickId: string,
-): Promise<string | null> {
+  record = true,
+  /** The request's: a link checker's (a bot's agent, or none) records nothing either. */
+  userAgent?: string,
+): Promise<OfferHop | null> {
   const row = await storedEvent(parts, () => parts.store.storedClick(clickId), clickId);
   if (!row?.offer_external_id || row.campaign_external_id !== campaignExternalId) return null;
   const offer = parts.snapshot.tracker.offers.get(row.offer_external_id);
   if (!offer) return null;
   const vars = JSON.parse(row.vars) as Record<string, string>;
-  return offer.url.fill(macroValues(row, clickId, undefined, vars), vars);
+  const location = offer.url.fill(macroValues(row, clickId, undefined, vars), vars);
+  if (location === null) return null;
+  const event =
+    record && row.lander_external_id && !row.lp_clicked_at && !checksLinks(parts, userAgent)
+      ? parts.events.addLpClick({
+          click_id: clickId,
+          workspace_id: row.workspace_id,
+          lp_clicked_at: isoTime(parts.now()),
+        })
+      : 0;
+  return { location, event };
+}
+
+/**
+ * Whether a GET of the offer link is a link checker's or a scanner's rather than the visitor's going on:
+ * no user agent, or one that says it is a bot (the click's own verdict counts its lp click apart).
+ */
+function checksLinks(parts: EngineParts, userAgent: string | undefined): boolean {
+  return !userAgent || parts.userAgents.describe(userAgent).bot;
 }
 
 /**

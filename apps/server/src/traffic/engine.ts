@@ -30,6 +30,7 @@ import {
   type ClickRequest,
   hopForClick,
   landerClick,
+  type OfferHop,
   offerForClick,
   routeClick,
 } from './click.js';
@@ -268,8 +269,14 @@ export class TrafficEngine {
     return hopForClick(this.parts, campaignExternalId, clickId);
   }
 
-  offerForClick(campaignExternalId: string, clickId: string): Promise<string | null> {
-    return offerForClick(this.parts, campaignExternalId, clickId);
+  /** `record` false: a HEAD request (a link checker), which records nothing; nor does a bot's agent. */
+  offerForClick(
+    campaignExternalId: string,
+    clickId: string,
+    record = true,
+    userAgent?: string,
+  ): Promise<OfferHop | null> {
+    return offerForClick(this.parts, campaignExternalId, clickId, record, userAgent);
   }
 
   /** Issue 45: the stored click a hosted lander's page is filled for, when it was sent to that lander. */

@@ -31,6 +31,8 @@ const figures: ReportFigures = {
   cpc: 0.05,
   cpa: 3.33,
   bot_clicks: 12,
+  lp_clicks: 30,
+  lp_ctr: 25,
 };
 
 /** The figures as the server answers a user without the money permission: the money keys left out. */
@@ -97,6 +99,8 @@ describe('ReportTable', () => {
       'CPC',
       'CPA',
       'Bot clicks',
+      'LP clicks',
+      'LP CTR',
       'Events',
     ]);
     const [, body, foot] = screen.getAllByRole('rowgroup');
@@ -104,7 +108,7 @@ describe('ReportTable', () => {
       const cells = within(group)
         .getAllByRole('cell')
         .map((cell) => cell.textContent);
-      expect(cells.slice(-19, -1)).toEqual([
+      expect(cells.slice(-21, -1)).toEqual([
         '200',
         '150',
         '0',
@@ -123,6 +127,8 @@ describe('ReportTable', () => {
         '0.05',
         '3.33',
         '12',
+        '30',
+        '25%',
       ]);
     }
   });
@@ -151,6 +157,8 @@ describe('ReportTable', () => {
       'Rejected',
       'CR',
       'Bot clicks',
+      'LP clicks',
+      'LP CTR',
       'Events',
     ]);
     for (const name of [/^Revenue/, /^Cost/, /^Profit/, /^ROI/, /^EPC/]) {
@@ -162,7 +170,7 @@ describe('ReportTable', () => {
         .getAllByRole('cell')
         .map((cell) => cell.textContent);
       // No empty cell stands in for a figure left out.
-      expect(cells.slice(-10, -1)).toEqual(['200', '150', '0', '3', '2', '1', '4', '1.5%', '12']);
+      expect(cells.slice(-12, -1)).toEqual(['200', '150', '0', '3', '2', '1', '4', '1.5%', '12', '30', '25%']);
       expect(cells).not.toContain('');
     }
   });
@@ -189,13 +197,13 @@ describe('ReportTable', () => {
     await i18n.changeLanguage('en');
     const setSort = renderTable(vi.fn(), true, { cm_rpm: 150 });
     const headers = screen.getAllByRole('columnheader').map((header) => header.textContent);
-    expect(headers.slice(-3)).toEqual(['Bot clicks', 'RPM', 'Events']);
+    expect(headers.slice(-3)).toEqual(['LP CTR', 'RPM', 'Events']);
     const [, body, foot] = screen.getAllByRole('rowgroup');
     for (const group of [body!, foot!]) {
       const cells = within(group)
         .getAllByRole('cell')
         .map((cell) => cell.textContent);
-      expect(cells.slice(-3, -1)).toEqual(['12', '150.00']);
+      expect(cells.slice(-3, -1)).toEqual(['25%', '150.00']);
     }
     fireEvent.click(screen.getByRole('button', { name: /^RPM/ }));
     expect(setSort.mock.calls).toEqual([['cm_rpm']]);

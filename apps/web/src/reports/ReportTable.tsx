@@ -19,6 +19,8 @@ export const HINTED: Partial<Record<ReportMetric, true>> = {
   cpc: true,
   cpa: true,
   bot_clicks: true,
+  lp_clicks: true,
+  lp_ctr: true,
 };
 
 /** The figure headers: the chosen columns (issue 19: no money without the money permission), custom metrics, events. */

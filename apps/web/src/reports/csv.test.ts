@@ -21,6 +21,8 @@ const figures = {
   cpc: 0.25,
   cpa: 100,
   bot_clicks: 40,
+  lp_clicks: 30,
+  lp_ctr: 25,
 };
 
 const headers = {
@@ -69,9 +71,9 @@ describe('CSV', () => {
     const [head, first, second] = reportCsv(['campaign', 'country'], rows, headers).split('\r\n');
     expect(head).toBe(
       'G:campaign,ID:campaign,G:country,M:clicks,M:unique_clicks,M:leads,M:conversions,M:approved,M:pending,' +
-        'M:rejected,M:revenue,M:revenue_confirmed,M:cost,M:profit,M:roi,M:roi_confirmed,M:cr,M:epc,M:cpc,M:cpa,M:bot_clicks',
+        'M:rejected,M:revenue,M:revenue_confirmed,M:cost,M:profit,M:roi,M:roi_confirmed,M:cr,M:epc,M:cpc,M:cpa,M:bot_clicks,M:lp_clicks,M:lp_ctr',
     );
-    const figureFields = '1200,1000,0,3,2,1,4,1234.5,1000.25,300,934.5,311.5,233.416667,0.25,1.02875,0.25,100,40';
+    const figureFields = '1200,1000,0,3,2,1,4,1234.5,1000.25,300,934.5,311.5,233.416667,0.25,1.02875,0.25,100,40,30,25';
     expect(first).toBe(`"Spring, EU",c-1,FR,${figureFields}`);
     expect(second).toBe(`(aucun),,(aucun),${figureFields}`);
   });
@@ -81,9 +83,9 @@ describe('CSV', () => {
     const rows = [{ ...counts, campaign: 'c-1', campaign_name: 'c-1', label: '' }] as unknown as ReportRow[];
     const [head, first] = reportCsv(['campaign'], rows, { ...headers, metrics: visibleMetrics(false) }).split('\r\n');
     expect(head).toBe(
-      'G:campaign,M:clicks,M:unique_clicks,M:leads,M:conversions,M:approved,M:pending,M:rejected,M:cr,M:bot_clicks',
+      'G:campaign,M:clicks,M:unique_clicks,M:leads,M:conversions,M:approved,M:pending,M:rejected,M:cr,M:bot_clicks,M:lp_clicks,M:lp_ctr',
     );
-    expect(first).toBe('c-1,1200,1000,0,3,2,1,4,0.25,40');
+    expect(first).toBe('c-1,1200,1000,0,3,2,1,4,0.25,40,30,25');
   });
 
   it('writes custom metrics after the figures, headed by their names', () => {

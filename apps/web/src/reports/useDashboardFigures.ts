@@ -38,6 +38,8 @@ const NO_FIGURES: ReportFigures = {
   cpc: 0,
   cpa: 0,
   bot_clicks: 0,
+  lp_clicks: 0,
+  lp_ctr: 0,
 };
 
 /**

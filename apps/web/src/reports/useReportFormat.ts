@@ -26,6 +26,8 @@ export const METRIC_KINDS: Record<ReportMetric, 'count' | 'money' | 'percent' | 
   cpc: 'perClick',
   cpa: 'money',
   bot_clicks: 'count',
+  lp_clicks: 'count',
+  lp_ctr: 'percent',
 };
 
 /** Report figures and labels in the interface language (Intl), and the group names through i18n. */

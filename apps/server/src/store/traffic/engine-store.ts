@@ -11,6 +11,7 @@ import type { Database } from '../schema.js';
 import { scopeCondition } from '../scope.js';
 import type {
   EventTable,
+  LpClickEvent,
   NewTrackerClick,
   NewTrackerLead,
   TrackerClickTable,
@@ -361,7 +362,8 @@ export class EngineStore {
             const rows = rowObjects(batch.table, batch.rows);
             const clicks = batch.table === 'tracker_clicks' ? (rows as NewTrackerClick[]) : [];
             const leads = batch.table === 'tracker_leads' ? (rows as NewTrackerLead[]) : [];
-            stored += await storeEventRows(this.db, clicks, leads);
+            const lpClicks = batch.table === 'lp_clicks' ? (rows as unknown as LpClickEvent[]) : [];
+            stored += await storeEventRows(this.db, clicks, leads, lpClicks);
             if (this.feed && !unsent) {
               try {
                 // Sent before the stop, perhaps: ClickHouse is asked which it holds.

@@ -12,7 +12,7 @@
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
-import type { EventTable, NewTrackerClick, NewTrackerLead } from '../tracker-events.js';
+import type { EventKind, LpClickEvent, NewTrackerClick, NewTrackerLead } from '../tracker-events.js';
 import type { Journal } from './journal.js';
 import { type EventFeed, KyselySink } from './kysely-sink.js';
 import { eventLine, eventPayload } from './sqlite-events.js';
@@ -55,7 +55,7 @@ export interface Settings {
 /** Where kept rows go: a worker thread (SQLite) or Kysely (PostgreSQL). Rows are stored in the order given. */
 export interface EventSink {
   /** The events of one commit: their tables and lines, and the same as one payload (eventPayload). */
-  add(tables: readonly EventTable[], lines: readonly string[], payload: string): void;
+  add(tables: readonly EventKind[], lines: readonly string[], payload: string): void;
   readonly pending: number;
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -72,7 +72,7 @@ export class EventWriter {
   private readonly sink: EventSink;
   private readonly log: EventWriterOptions['log'];
   private readonly journal: Journal | undefined;
-  private tables: EventTable[] = [];
+  private tables: EventKind[] = [];
   private lines: string[] = [];
   /** The commit the events added now belong to, and the commits that failed (their events were not kept). */
   private generation = 1;
@@ -111,6 +111,11 @@ export class EventWriter {
 
   addLead(row: NewTrackerLead): number {
     return this.add('tracker_leads', row);
+  }
+
+  /** Issue 43: a click's visitor went on from its lander to the offer (stored once per click). */
+  addLpClick(event: LpClickEvent): number {
+    return this.add('lp_clicks', event);
   }
 
   /**
@@ -181,7 +186,7 @@ export class EventWriter {
     }
   }
 
-  private add(table: EventTable, row: object): number {
+  private add(table: EventKind, row: object): number {
     this.tables.push(table);
     this.lines.push(eventLine(table, row));
     if (!this.commitScheduled) {

@@ -2,9 +2,9 @@
 // server), and the statement that stores event lines there, which the journal's replay uses too.
 import { type Kysely, sql } from 'kysely';
 import { CAMPAIGN_KIND } from '../event-workspaces.js';
-import { applyRollupDeltas, rollupDeltas } from '../report-rollups.js';
+import { applyRollupDeltas, lpOnly, rollupDeltas } from '../report-rollups.js';
 import type { Database } from '../schema.js';
-import type { EventTable, NewTrackerClick, NewTrackerLead } from '../tracker-events.js';
+import type { EventKind, EventTable, LpClickEvent, NewTrackerClick, NewTrackerLead } from '../tracker-events.js';
 import type { EventSink, Settings } from './event-writer.js';
 import { eventId, lineObjects } from './sqlite-events.js';
 
@@ -26,7 +26,7 @@ const INSERT_CHUNK = 500;
 
 export class KyselySink implements EventSink {
   /** Rows in the order given, of both tables: each transaction takes the oldest, so stored rows are a prefix. */
-  private queue: { table: EventTable; line: string }[] = [];
+  private queue: { table: EventKind; line: string }[] = [];
   private readonly timer: NodeJS.Timeout;
   /** The flush in progress; flushes run one at a time, in order. */
   private flushing: Promise<void> = Promise.resolve();
@@ -56,7 +56,7 @@ export class KyselySink implements EventSink {
     return this.queue.length + this.unsentRows;
   }
 
-  add(tables: readonly EventTable[], lines: readonly string[]): void {
+  add(tables: readonly EventKind[], lines: readonly string[]): void {
     for (let index = 0; index < lines.length; index += 1)
       this.queue.push({ table: tables[index]!, line: lines[index]! });
     if (this.queue.length > this.settings.maxPending) {
@@ -119,10 +119,14 @@ export class KyselySink implements EventSink {
   }
 
   /** A stored batch for the feed; past `maxPending` the oldest go, and the journal keeps them for the next start. */
-  private toSend(batch: readonly { table: EventTable; line: string }[]): void {
+  private toSend(batch: readonly { table: EventKind; line: string }[]): void {
     const clicks: string[] = [];
     const leads: string[] = [];
-    for (const { table, line } of batch) (table === 'tracker_clicks' ? clicks : leads).push(eventId(line));
+    // An lp click reaches ClickHouse through the cost change log (LP_CLICK_CHANGE), not as an event.
+    for (const { table, line } of batch) {
+      if (table === 'tracker_clicks') clicks.push(eventId(line));
+      else if (table === 'tracker_leads') leads.push(eventId(line));
+    }
     this.unsent.push({ clicks, leads });
     this.unsentRows += batch.length;
     let dropped = 0;
@@ -175,13 +179,14 @@ export class KyselySink implements EventSink {
  */
 export function storeEventLines(
   db: Kysely<Database>,
-  events: readonly { table: EventTable; line: string }[],
+  events: readonly { table: EventKind; line: string }[],
 ): Promise<number> {
-  const linesOf = (table: EventTable) => events.filter((event) => event.table === table).map((event) => event.line);
+  const linesOf = (table: EventKind) => events.filter((event) => event.table === table).map((event) => event.line);
   return storeEventRows(
     db,
     lineObjects('tracker_clicks', linesOf('tracker_clicks')) as NewTrackerClick[],
     lineObjects('tracker_leads', linesOf('tracker_leads')) as NewTrackerLead[],
+    lineObjects('lp_clicks', linesOf('lp_clicks')) as unknown as LpClickEvent[],
   );
 }
 
@@ -190,6 +195,7 @@ export async function storeEventRows(
   db: Kysely<Database>,
   clicks: readonly NewTrackerClick[],
   leads: readonly NewTrackerLead[],
+  lpClicks: readonly LpClickEvent[] = [],
 ): Promise<number> {
   return db.transaction().execute(async (transaction) => {
     await fillWorkspaces(transaction, 'tracker_clicks', clicks);
@@ -221,8 +227,32 @@ export async function storeEventRows(
         leads.filter((row) => leadIds.has(row.lead_id)),
       ),
     );
-    return clickIds.size + leadIds.size;
+    return clickIds.size + leadIds.size + (await storeLpClicks(transaction, lpClicks));
   });
+}
+
+/**
+ * Issue 43: lp clicks, after the clicks of the same transaction (an lp click is only made for a stored
+ * click): each sets its click's `lp_clicked_at` once, and only a click it set is counted in the rollups
+ * and logged for the columnar stores. Answers the clicks set.
+ */
+async function storeLpClicks(db: Kysely<Database>, events: readonly LpClickEvent[]): Promise<number> {
+  const wentOn: Record<string, unknown>[] = [];
+  for (const event of events) {
+    const set = await db
+      .updateTable('tracker_clicks')
+      .set({ lp_clicked_at: event.lp_clicked_at })
+      .where('click_id', '=', event.click_id)
+      .where('workspace_id', '=', event.workspace_id)
+      .where('lp_clicked_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+    if (!set) continue;
+    await db.insertInto('tracker_click_cost_changes').values({ click_id: event.click_id, delta: 0, lp: 1 }).execute();
+    wentOn.push(set);
+  }
+  await applyRollupDeltas(db, rollupDeltas(wentOn, []).map(lpOnly));
+  return wentOn.length;
 }
 
 /**

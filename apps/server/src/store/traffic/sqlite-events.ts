@@ -3,14 +3,21 @@
 // table, with their report rollups, in one transaction per call.
 import type SQLite from 'better-sqlite3';
 import { CAMPAIGN_KIND } from '../event-workspaces.js';
-import { type ColumnReader, type RollupDelta, rollupDeltas, UPSERT_ONE, upsertParameters } from '../report-rollups.js';
-import { EVENT_COLUMNS, EVENT_ID_COLUMN, type EventTable } from '../tracker-events.js';
+import {
+  type ColumnReader,
+  lpOnly,
+  type RollupDelta,
+  rollupDeltas,
+  UPSERT_ONE,
+  upsertParameters,
+} from '../report-rollups.js';
+import { EVENT_COLUMNS, EVENT_ID_COLUMN, type EventKind, type EventTable, LINE_COLUMNS } from '../tracker-events.js';
 
 /** One event row, its values in EVENT_COLUMNS order. */
 export type EventValues = unknown[];
 
 export interface EventBatch {
-  table: EventTable;
+  table: EventKind;
   rows: EventValues[];
 }
 
@@ -45,7 +52,7 @@ const readLead = reader('tracker_leads');
  * Number reads what String wrote: exact for every finite number but -0, which arrives as 0, and one that
  * is not finite becomes null, both as JSON made them.
  */
-export function eventLine(table: EventTable, row: object): string {
+export function eventLine(table: EventKind, row: object): string {
   const values = eventValues(table, row);
   let line = '';
   for (let index = 0; index < values.length; index += 1) {
@@ -53,7 +60,7 @@ export function eventLine(table: EventTable, row: object): string {
     if (typeof value === 'string') line += `${value.length}:${value}`;
     else if (value === null) line += '_';
     else if (typeof value === 'number') line += Number.isFinite(value) ? `n${value};` : '_';
-    else throw new TypeError(`an event value of type ${typeof value} (${EVENT_COLUMNS[table][index]?.name})`);
+    else throw new TypeError(`an event value of type ${typeof value} (${LINE_COLUMNS[table][index]?.name})`);
   }
   return line;
 }
@@ -62,7 +69,7 @@ export function eventLine(table: EventTable, row: object): string {
  * The rows of event lines written one after another (`count` lines of `table`). A text that does not
  * read as exactly that many rows is refused (a bug, never a value: every value is read by its length).
  */
-export function lineValues(table: EventTable, text: string, count: number): EventValues[] {
+export function lineValues(table: EventKind, text: string, count: number): EventValues[] {
   const rows: EventValues[] = [];
   let at = 0;
   for (let row = 0; row < count; row += 1) {
@@ -74,11 +81,15 @@ export function lineValues(table: EventTable, text: string, count: number): Even
   return rows;
 }
 
-/** Events as the journal and the writer thread carry them: `{c|l}{length}:{event line}` each. */
-export const TABLE_CODE: Readonly<Record<EventTable, string>> = { tracker_clicks: 'c', tracker_leads: 'l' };
+/** Events as the journal and the writer thread carry them: `{c|l|p}{length}:{event line}` each (p: an lp click). */
+export const TABLE_CODE: Readonly<Record<EventKind, string>> = {
+  tracker_clicks: 'c',
+  tracker_leads: 'l',
+  lp_clicks: 'p',
+};
 
 /** The events of one event-loop turn as one text (`tables[i]`, `lines[i]`). */
-export function eventPayload(tables: readonly EventTable[], lines: readonly string[]): string {
+export function eventPayload(tables: readonly EventKind[], lines: readonly string[]): string {
   let payload = '';
   for (let index = 0; index < lines.length; index += 1) {
     const line = lines[index]!;
@@ -99,8 +110,9 @@ export function payloadBatches(text: string, maxRows = Number.POSITIVE_INFINITY)
   let count = 0;
   while (at < text.length) {
     const code = text.charCodeAt(at);
-    const table: EventTable = code === LETTER_C ? 'tracker_clicks' : 'tracker_leads';
-    if (code !== LETTER_C && code !== LETTER_L) throw new Error(`event payload: no event at ${at}`);
+    const table: EventKind = code === LETTER_C ? 'tracker_clicks' : code === LETTER_L ? 'tracker_leads' : 'lp_clicks';
+    if (code !== LETTER_C && code !== LETTER_L && code !== LETTER_P)
+      throw new Error(`event payload: no event at ${at}`);
     const colon = text.indexOf(':', at);
     const length = Number(text.slice(at + 1, colon));
     if (colon < 0 || !Number.isSafeInteger(length)) throw new Error(`event payload: no length at ${at}`);
@@ -125,8 +137,8 @@ let readTo = 0;
  * end, known in a payload), a line that ends before its last columns is one written before they were
  * added (a journal left by an earlier version): those columns take their defaults.
  */
-function rowAt(table: EventTable, text: string, start: number, row: number, count: number, end = -1): EventValues {
-  const columns = EVENT_COLUMNS[table];
+function rowAt(table: EventKind, text: string, start: number, row: number, count: number, end = -1): EventValues {
+  const columns = LINE_COLUMNS[table];
   const width = columns.length;
   const values: EventValues = new Array(width);
   let at = start;
@@ -171,14 +183,14 @@ export function eventId(line: string): string {
   return line.slice(colon + 1, colon + 1 + Number(line.slice(0, colon)));
 }
 
-export function lineObjects(table: EventTable, lines: readonly string[]): Record<string, unknown>[] {
+export function lineObjects(table: EventKind, lines: readonly string[]): Record<string, unknown>[] {
   if (lines.length === 0) return [];
   return rowObjects(table, lineValues(table, lines.join(''), lines.length));
 }
 
 /** Rows as objects, by column name (for Kysely). */
-export function rowObjects(table: EventTable, rows: readonly EventValues[]): Record<string, unknown>[] {
-  const columns = EVENT_COLUMNS[table];
+export function rowObjects(table: EventKind, rows: readonly EventValues[]): Record<string, unknown>[] {
+  const columns = LINE_COLUMNS[table];
   return rows.map((values) => {
     const row: Record<string, unknown> = {};
     for (let index = 0; index < columns.length; index += 1) row[columns[index]!.name] = values[index];
@@ -190,6 +202,7 @@ const UNDERSCORE = 95;
 const LETTER_N = 110;
 const LETTER_C = 99;
 const LETTER_L = 108;
+const LETTER_P = 112;
 const COLON = 58;
 const DIGIT_0 = 48;
 const DIGIT_9 = 57;
@@ -201,17 +214,17 @@ const DIGIT_9 = 57;
  * 35 times per click.
  */
 const VALUE_READERS = Object.fromEntries(
-  Object.entries(EVENT_COLUMNS).map(([table, columns]) => {
+  Object.entries(LINE_COLUMNS).map(([table, columns]) => {
     const reads = columns.map((column) => {
       if (!/^[a-z][a-z0-9_]*$/.test(column.name)) throw new Error(`unexpected column name ${column.name}`);
       return `row.${column.name} === undefined ? ${JSON.stringify(column.fallback)} : row.${column.name}`;
     });
     return [table, new Function('row', `return [${reads.join(', ')}];`) as (row: object) => EventValues];
   }),
-) as Record<EventTable, (row: object) => EventValues>;
+) as Record<EventKind, (row: object) => EventValues>;
 
 /** An event object as the row array the SQLite writer takes (a missing column gets its default). */
-export function eventValues(table: EventTable, row: object): EventValues {
+export function eventValues(table: EventKind, row: object): EventValues {
   return VALUE_READERS[table](row);
 }
 
@@ -240,12 +253,24 @@ export const WORKSPACE_OF_CAMPAIGN = `select coalesce(
   (select workspace_id from config_records where kind = ? and external_id = ?),
   (select min(id) from workspaces)) as id`;
 
+/**
+ * An lp click (issue 43): its click's time of going on, set once (a second visit changes nothing), in
+ * its own workspace. Parameters: time, click id, workspace. Both dialects.
+ */
+export const LP_CLICK_UPDATE =
+  'update tracker_clicks set lp_clicked_at = ? where click_id = ? and workspace_id = ? and lp_clicked_at is null';
+/** The lp click in the cost change log, which the columnar stores follow (a change of cost 0). */
+export const LP_CLICK_CHANGE = 'insert into tracker_click_cost_changes (click_id, delta, lp) values (?, 0, 1)';
+
 export class SqliteEventStore {
   private statements: {
     clicks: SQLite.Statement;
     leads: SQLite.Statement;
     rollup: SQLite.Statement;
     workspace: SQLite.Statement<[string, string], { id: number | null }>;
+    lp: SQLite.Statement;
+    lpClick: SQLite.Statement<[string], Record<string, unknown>>;
+    lpChange: SQLite.Statement<[string]>;
   } | null = null;
   private readonly transaction: SQLite.Transaction<(batches: readonly EventBatch[]) => number>;
 
@@ -258,11 +283,26 @@ export class SqliteEventStore {
         leads: db.prepare(insertText('tracker_leads')),
         rollup: db.prepare(UPSERT_ONE),
         workspace: db.prepare(WORKSPACE_OF_CAMPAIGN),
+        lp: db.prepare(LP_CLICK_UPDATE),
+        lpClick: db.prepare('select * from tracker_clicks where click_id = ?'),
+        lpChange: db.prepare(LP_CLICK_CHANGE),
       };
-      const { clicks, leads, rollup, workspace } = this.statements;
+      const { clicks, leads, rollup, workspace, lp, lpClick, lpChange } = this.statements;
       const storedClicks: EventValues[] = [];
       const storedLeads: EventValues[] = [];
+      // Clicks that went on to their offer in these batches, read back after their update.
+      const wentOn: Record<string, unknown>[] = [];
       for (const batch of batches) {
+        if (batch.table === 'lp_clicks') {
+          // After the clicks of earlier batches: an lp click is only ever made for a stored click.
+          for (const [clickId, workspaceId, at] of batch.rows) {
+            if (lp.run(at, clickId, workspaceId).changes === 0) continue;
+            lpChange.run(String(clickId));
+            const click = lpClick.get(String(clickId));
+            if (click) wentOn.push(click);
+          }
+          continue;
+        }
         const isClick = batch.table === 'tracker_clicks';
         const statement = isClick ? clicks : leads;
         const stored = isClick ? storedClicks : storedLeads;
@@ -281,7 +321,8 @@ export class SqliteEventStore {
       for (const delta of deltas) {
         rollup.run(upsertParameters(delta));
       }
-      return storedClicks.length + storedLeads.length;
+      for (const delta of rollupDeltas(wentOn, []).map(lpOnly)) rollup.run(upsertParameters(delta));
+      return storedClicks.length + storedLeads.length + wentOn.length;
     });
   }
 

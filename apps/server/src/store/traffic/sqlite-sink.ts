@@ -4,7 +4,7 @@ import type { Worker } from 'node:worker_threads';
 import type SQLite from 'better-sqlite3';
 import { startWorkerThread } from '../../worker-thread.js';
 import { SQLITE_BUSY_TIMEOUT_MS } from '../database.js';
-import type { EventTable } from '../tracker-events.js';
+import type { EventKind } from '../tracker-events.js';
 import type { EventWorkerSettings, FromEventWorker, ToEventWorker } from './event-worker.js';
 import type { EventSink, Settings } from './event-writer.js';
 import { commitDurably } from './sqlite-durable.js';
@@ -56,7 +56,7 @@ export class SqliteWorkerSink implements EventSink {
     return this.queuedRows + this.unwrittenRows;
   }
 
-  add(_tables: readonly EventTable[], lines: readonly string[], payload: string): void {
+  add(_tables: readonly EventKind[], lines: readonly string[], payload: string): void {
     this.queued.push(payload);
     this.queuedCounts.push(lines.length);
     this.queuedRows += lines.length;

@@ -68,21 +68,24 @@ export function trafficRoutes(app: FastifyInstance, engine: TrafficEngine): void
   app.get<CampaignParams>('/c/:campaign', { ...clickRoute, exposeHeadRoute: false }, clickHandler(false));
   app.head<CampaignParams>('/c/:campaign', clickRoute, clickHandler(true));
 
-  app.get<CampaignParams & { Querystring: { clickid?: unknown } }>(
-    '/c/:campaign/offer',
-    clickRoute,
-    async (request, reply) => {
-      const { campaign } = request.params;
-      const clickId = request.query.clickid;
-      if (!EXTERNAL_ID.test(campaign) || typeof clickId !== 'string' || !CLICK_ID.test(clickId)) {
-        throw new NotFoundError();
-      }
-      const location = await engine.offerForClick(campaign, clickId);
-      if (!location) throw new NotFoundError();
-      reply.header('cache-control', 'no-store');
-      return reply.redirect(location, 302);
-    },
-  );
+  // The lander's offer link. A GET records that the click went on from its lander (issue 43), and its
+  // 302 goes out once that is kept; a HEAD, or a GET without an agent or with a bot's (a link checker,
+  // a mail scanner), is answered alike and records nothing.
+  type OfferRequest = FastifyRequest<CampaignParams & { Querystring: { clickid?: unknown } }>;
+  const offerHandler = (look: boolean) => async (request: OfferRequest, reply: FastifyReply) => {
+    const { campaign } = request.params;
+    const clickId = request.query.clickid;
+    if (!EXTERNAL_ID.test(campaign) || typeof clickId !== 'string' || !CLICK_ID.test(clickId)) {
+      throw new NotFoundError();
+    }
+    const hop = await engine.offerForClick(campaign, clickId, !look, request.headers['user-agent']);
+    if (!hop) throw new NotFoundError();
+    if (!engine.kept(hop.event)) throw new ServiceUnavailableError();
+    reply.header('cache-control', 'no-store');
+    return reply.redirect(hop.location, 302);
+  };
+  app.get('/c/:campaign/offer', { ...clickRoute, exposeHeadRoute: false }, offerHandler(false));
+  app.head('/c/:campaign/offer', clickRoute, offerHandler(true));
 
   app.post<CampaignParams>('/v1/campaigns/:campaign/leads', async (request) => {
     const { campaign } = request.params;
