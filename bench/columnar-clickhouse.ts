@@ -75,6 +75,7 @@ function click(id: number): ColumnarRow {
     cost: 0.002,
     asn: random() < 0.9 ? 15169 : null,
     is_bot: random() < 0.05 ? 1 : 0,
+    lp_events: 0,
     campaign_external_id: chosen,
     offer_external_id: offerOf(chosen),
     country: country(),
