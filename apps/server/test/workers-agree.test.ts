@@ -106,8 +106,10 @@ forEachDatabase('two workers answer as one server', (db) => {
   it('routes a campaign just saved, and converts a click just answered, whichever worker is asked', async () => {
     const port = Number(env.PORT);
     // Both workers serve before the rounds begin.
-    for (let tries = 0; (server?.output.filter((line) => line.includes('"msg":"worker ready"')).length ?? 0) < 2; ) {
-      if ((tries += 1) > 600) throw new Error(`two workers did not start: ${server?.output.join('\n')}`);
+    const ready = () => server?.output.filter((line) => line.includes('"msg":"worker ready"')).length ?? 0;
+    const deadline = Date.now() + 60_000;
+    while (ready() < 2) {
+      if (Date.now() > deadline) throw new Error(`two workers did not start: ${server?.output.join('\n')}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const signedIn = await send(port, 'POST', '/api/login', {}, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });

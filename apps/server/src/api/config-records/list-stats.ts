@@ -10,7 +10,6 @@ import {
   listStatsRange,
   type ReportResponse,
   type ResourceDefinition,
-  type TListQuery,
   type TReportQuery,
   ZListStatsQuery,
   ZReportQuery,
