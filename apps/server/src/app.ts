@@ -63,6 +63,7 @@ import { collectApiRoutes, openApiRoutes } from './http/openapi.js';
 import { refuseNulInPathParams } from './http/path-params.js';
 import { securityHeaders } from './http/security-headers.js';
 import type { TrustProxy } from './http/trusted-proxies.js';
+import { importRoutes } from './imports/routes.js';
 import { everyUnderLease, LOCKS, RULES_INTERVAL_MS } from './jobs/lease.js';
 import { shareLiveEvents } from './live/redis-live.js';
 import { liveRoutes } from './live/routes.js';
@@ -468,6 +469,7 @@ async function createServer(
       monitorRoutes(api, store.db);
       clickTokenRoutes(api, store.db, onConfigChange);
       ruleRoutes(api, store.db, rules);
+      importRoutes(api, store.db, configServices, targets);
       liveRoutes(api, engine.live);
     },
     { prefix: '/api' },

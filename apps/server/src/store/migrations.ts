@@ -17,6 +17,7 @@ import { customMetricsMigration } from './custom-metrics.js';
 import { domainsMigration } from './domains.js';
 import { eventWorkspacesMigration } from './event-workspaces.js';
 import { historyMigration } from './history.js';
+import { importsMigration } from './imports.js';
 import { liveWeightsMigration } from './live-weights.js';
 import { moneyPermissionMigration } from './money-permission.js';
 import { payoutSourcesMigration } from './payout-sources.js';
@@ -225,6 +226,7 @@ export function migrations(dialect: DatabaseDialect): Record<string, Migration> 
     '0037_rules': rulesMigration(dialect),
     '0038_history_author': historyAuthorMigration(),
     '0039_rollup_bots': rollupBotsMigration(dialect),
+    '0042_imports': importsMigration(dialect),
   };
 }
 

@@ -15,6 +15,7 @@ import type { ConversionTable, OutboundPostbackTable, PostbackLogTable } from '.
 import type { CustomMetricTable } from './custom-metrics.js';
 import type { AcmeChallengeTable, DomainTable } from './domains.js';
 import type { HistoryTable } from './history.js';
+import type { ImportMappingTable, ImportTable } from './imports.js';
 import type { LiveWeightTable } from './live-weights.js';
 import type { ReportRollupTable } from './report-rollups.js';
 import type { ReportViewTable } from './report-views.js';
@@ -167,6 +168,8 @@ export interface Database {
   rules: RuleTable;
   rule_runs: RuleRunTable;
   rule_cooldowns: RuleCooldownTable;
+  imports: ImportTable;
+  import_mappings: ImportMappingTable;
   live_weights: LiveWeightTable;
   notifications: NotificationTable;
   notification_channels: NotificationChannelTable;
