@@ -469,7 +469,7 @@ async function createServer(
       monitorRoutes(api, store.db);
       clickTokenRoutes(api, store.db, onConfigChange);
       ruleRoutes(api, store.db, rules);
-      importRoutes(api, store.db, configServices, targets);
+      importRoutes(api, store.db, configServices, domains.service, targets);
       liveRoutes(api, engine.live);
     },
     { prefix: '/api' },

@@ -75,6 +75,8 @@ forEachDatabase('importing from Keitaro', (db) => {
         SWITCHYARD_ADMIN_PASSWORD: ADMIN_PASSWORD,
         // The stand-in tracker listens on loopback, which the checked sender refuses otherwise.
         SWITCHYARD_ALLOW_PRIVATE_TARGETS: 'true',
+        // Imported domains are looked up; nothing answers there, so the look fails at once.
+        SWITCHYARD_DNS_SERVERS: '127.0.0.1:9',
       },
     });
     token = await login(app, ADMIN_EMAIL, ADMIN_PASSWORD);
@@ -115,8 +117,8 @@ forEachDatabase('importing from Keitaro', (db) => {
     expect(answer.id).toBeNull();
     expect(answer.dry_run).toBe(true);
     // 1 network, 2 sources (PropellerAds and the stand-in for campaign 103's none), 4 offers, 1 lander;
-    // campaigns 101 and 102 with their flows, and 102's redirect stream as an offer.
-    expect(answer.summary).toMatchObject({ created: 13, updated: 0, unchanged: 0 });
+    // campaigns 101 and 102 with their flows, 102's redirect stream as an offer, and the domain.
+    expect(answer.summary).toMatchObject({ created: 14, updated: 0, unchanged: 0 });
     expect(answer.records.every((record) => record.new_id === null && record.action === 'created')).toBe(true);
     expect(answer.left_out.map((entry) => entry.kind)).toContain('campaign');
     expect(await counts()).toEqual(before);
@@ -128,7 +130,7 @@ forEachDatabase('importing from Keitaro', (db) => {
     first = response.json<ImportAnswer>();
     expect(first.id).toEqual(expect.any(Number));
     expect(first.status).toBe('done');
-    expect(first.summary).toMatchObject({ created: 13, updated: 0, unchanged: 0 });
+    expect(first.summary).toMatchObject({ created: 14, updated: 0, unchanged: 0 });
     expect(first.progress.done).toBe(first.progress.total);
     const byOld = (kind: string, id: string) =>
       first.records.find((record) => record.old_kind === kind && record.old_id === id);
@@ -163,6 +165,16 @@ forEachDatabase('importing from Keitaro', (db) => {
       { ts_parameter: 'campaign', internal_token: 'var2' },
     ]);
 
+    const domains = await list('domains');
+    expect(domains).toEqual([
+      expect.objectContaining({
+        id: Number(byOld('domain', '31')!.new_id),
+        name: 'go.old-tracker.example',
+        index_campaign: campaign.new_id,
+        https_only: true,
+      }),
+    ]);
+
     const stored101 = await app.inject({ method: 'GET', url: `/api/imports/${first.id}`, headers: bearer(token) });
     expect(stored101.statusCode, stored101.body).toBe(200);
     expect(stored101.json<ImportAnswer>()).toMatchObject({ id: first.id, status: 'done', summary: first.summary });
@@ -183,7 +195,6 @@ forEachDatabase('importing from Keitaro', (db) => {
       expect.arrayContaining([
         expect.objectContaining({ kind: 'offer', old_id: '15', name: 'Zipped offer' }),
         expect.objectContaining({ kind: 'offer', old_id: '13', reason: expect.stringContaining('{keyword}') }),
-        expect.objectContaining({ kind: 'domain', old_id: '31' }),
       ]),
     );
   });
@@ -200,13 +211,13 @@ forEachDatabase('importing from Keitaro', (db) => {
     const before = await counts();
     const again = await post({ from: 'keitaro', file: keitaroExport() });
     expect(again.statusCode, again.body).toBe(200);
-    expect(again.json<ImportAnswer>().summary).toMatchObject({ created: 0, updated: 0, unchanged: 13 });
+    expect(again.json<ImportAnswer>().summary).toMatchObject({ created: 0, updated: 0, unchanged: 14 });
     expect(await counts()).toEqual(before);
 
     const changed = keitaroExport();
     changed.offers[0]!.payout_value = 3;
     const third = (await post({ from: 'keitaro', file: changed })).json<ImportAnswer>();
-    expect(third.summary).toMatchObject({ created: 0, updated: 1, unchanged: 12 });
+    expect(third.summary).toMatchObject({ created: 0, updated: 1, unchanged: 13 });
     const updated = third.records.find((record) => record.action === 'updated')!;
     expect(updated).toMatchObject({ old_kind: 'offer', old_id: '11' });
     expect(updated.new_id).toBe(
@@ -323,7 +334,7 @@ forEachDatabase('importing from Keitaro', (db) => {
     it('reads the lists with the Api-Key header; the same records stay unchanged', async () => {
       const response = await post({ from: 'keitaro', url: base, api_key: KEITARO_API_KEY }, '?dry_run=true');
       expect(response.statusCode, response.body).toBe(200);
-      expect(response.json<ImportAnswer>().summary).toMatchObject({ created: 0, unchanged: 12 });
+      expect(response.json<ImportAnswer>().summary).toMatchObject({ created: 0, updated: 1, unchanged: 13 });
       expect(asked).toEqual(expect.arrayContaining(['/admin_api/v1/campaigns', '/admin_api/v1/campaigns/101/streams']));
     });
 

@@ -18,6 +18,7 @@ import type { ConfigRecordsService } from '../api/config-records/service.js';
 import { authorize } from '../api/guard.js';
 import { parseInput } from '../api/parse.js';
 import { workspaceOf } from '../auth/workspace.js';
+import type { DomainsService } from '../domains/service.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import type { TargetOptions } from '../http/outbound-targets.js';
 import type { Database } from '../store/schema.js';
@@ -32,15 +33,17 @@ const WRITTEN: readonly ResourceName[] = [
   'tracker-landers',
   'tracker-flows',
   'tracker-campaigns',
+  'domains',
 ];
 
 export function importRoutes(
   app: FastifyInstance,
   db: Kysely<Database>,
   services: ReadonlyMap<ResourceName, ConfigRecordsService>,
+  domains: DomainsService,
   targets: TargetOptions,
 ): void {
-  const imports = new ImportService(db, services);
+  const imports = new ImportService(db, services, domains);
 
   // Answered when done (200), the run kept under its id; a dry run keeps nothing (id null).
   app.post('/imports', async (request) => {

@@ -11,16 +11,18 @@ import {
   type ImportSource,
   type LeftOut,
   type ResourceName,
+  ZDomainForm,
 } from '@switchyard/domain';
 import type { Kysely, Transaction } from 'kysely';
 import type { ConfigForm, ConfigRecordsService } from '../api/config-records/service.js';
 import type { Actor } from '../auth/actor.js';
 import { workspaceOf } from '../auth/workspace.js';
+import type { DomainsService } from '../domains/service.js';
 import { ApiError, NotFoundError } from '../errors.js';
 import { now } from '../store/database.js';
 import type { Database } from '../store/schema.js';
 import { type Scope, scopeCondition } from '../store/scope.js';
-import type { ImportPlan, PlannedRecord } from './plan.js';
+import type { ImportPlan, PlannedDomain, PlannedRecord } from './plan.js';
 
 type Mapping = { kind: string; external_id: string; form_hash: string };
 
@@ -40,6 +42,7 @@ export class ImportService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly services: ReadonlyMap<ResourceName, ConfigRecordsService>,
+    private readonly domains: DomainsService,
   ) {}
 
   async run(plan: ImportPlan, source: ImportSource, actor: Actor, dryRun: boolean): Promise<ImportAnswer> {
@@ -158,15 +161,21 @@ export class ImportService {
     }
     // Filters, settings and macros the plan (and building the forms) found no equivalent for.
     leftOut.unshift(...plan.leftOut);
-    // Not yet: a domain needs its DNS and certificate checks (the Domains screen) before it serves.
+    // Domains through their own service (DNS looked up, names unique across workspaces), after the
+    // campaigns they open on.
+    const domainMappings = await this.liveDomainMappings(scope, source);
     for (const domain of plan.domains) {
-      leftOut.push({
-        kind: 'domain',
-        old_id: domain.oldId,
-        name: domain.name,
-        reason: 'domains are not imported yet: add it under Domains',
-        campaign: null,
-      });
+      try {
+        records.push(await this.writeDomain(domain, domainMappings, resolve, source, actor, dryRun));
+      } catch (error) {
+        leftOut.push({
+          kind: 'domain',
+          old_id: domain.oldId,
+          name: domain.name,
+          reason: reasonOf(error),
+          campaign: null,
+        });
+      }
     }
     if (!dryRun) {
       for (const kind of new Set([
@@ -232,6 +241,81 @@ export class ImportService {
       created_at: row.created_at,
       finished_at: row.finished_at,
     };
+  }
+
+  private async writeDomain(
+    domain: PlannedDomain,
+    mappings: Map<string, Mapping>,
+    resolve: (oldKind: string, oldId: string) => string | null,
+    source: ImportSource,
+    actor: Actor,
+    dryRun: boolean,
+  ): Promise<ImportedRecord> {
+    const campaign = domain.indexCampaignOldId === null ? null : resolve('campaign', domain.indexCampaignOldId);
+    // A dry run's campaign to be created has no id yet; any valid one stands in to check the form.
+    const index = campaign?.startsWith('new:') ? 'not-created-yet' : campaign;
+    const parsed = ZDomainForm.safeParse({ name: domain.name, index_campaign: index, https_only: domain.httpsOnly });
+    if (!parsed.success) {
+      throw new RecordRefused(
+        parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '),
+      );
+    }
+    const hash = createHash('sha256').update(JSON.stringify(parsed.data)).digest('hex');
+    const existing = mappings.get(`domain:${domain.oldId}`);
+    let newId = existing?.external_id ?? null;
+    const action: ImportedRecord['action'] = !existing
+      ? 'created'
+      : existing.form_hash === hash
+        ? 'unchanged'
+        : 'updated';
+    if (!dryRun && action !== 'unchanged') {
+      if (existing) await this.domains.update(Number(existing.external_id), parsed.data, actor);
+      else newId = String((await this.domains.create(parsed.data, actor)).id);
+      const values = { kind: 'domains', external_id: newId!, form_hash: hash, updated_at: now() };
+      await this.db
+        .insertInto('import_mappings')
+        .values({ workspace_id: workspaceOf(actor), source, old_kind: 'domain', old_id: domain.oldId, ...values })
+        .onConflict((conflict) =>
+          conflict.columns(['workspace_id', 'source', 'old_kind', 'old_id']).doUpdateSet(values),
+        )
+        .execute();
+    }
+    return {
+      kind: 'domains',
+      old_kind: 'domain',
+      old_id: domain.oldId,
+      name: domain.name,
+      new_id: newId,
+      action,
+      campaign: null,
+    };
+  }
+
+  /** Domain mappings whose domain still exists. */
+  private async liveDomainMappings(
+    scope: { workspaceId: number },
+    source: ImportSource,
+  ): Promise<Map<string, Mapping>> {
+    const rows = await this.db
+      .selectFrom('import_mappings')
+      .select(['old_kind', 'old_id', 'kind', 'external_id', 'form_hash'])
+      .where('source', '=', source)
+      .where('old_kind', '=', 'domain')
+      .where(scopeCondition(scope, 'workspace_id'))
+      .execute();
+    const ids = rows.map((row) => Number(row.external_id)).filter((id) => Number.isSafeInteger(id));
+    const found = ids.length
+      ? await this.db
+          .selectFrom('domains')
+          .select('id')
+          .where('id', 'in', ids)
+          .where(scopeCondition(scope, 'workspace_id'))
+          .execute()
+      : [];
+    const live = new Set(found.map((row) => String(row.id)));
+    return new Map(
+      rows.filter((row) => live.has(row.external_id)).map((row) => [`domain:${row.old_id}`, row] as const),
+    );
   }
 
   /** The mappings whose record still exists (one gone is imported anew). */
