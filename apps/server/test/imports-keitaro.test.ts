@@ -285,6 +285,26 @@ forEachDatabase('importing from Keitaro', (db) => {
     expect(deep.statusCode).toBe(400);
     expect(deep.json<{ errors: Record<string, string[]> }>().errors).toHaveProperty(['file.campaigns']);
     expect((await post({ from: 'keitaro' })).statusCode).toBe(400);
+    // Hostile shapes: a filter payload nested deep, a huge text, a huge number.
+    const nested = JSON.stringify({ from: 'keitaro', file: keitaroExport() }).replace(
+      '"payload":["US","CA"]',
+      `"payload":${'['.repeat(20_000)}"US"${']'.repeat(20_000)}`,
+    );
+    const hostile = await app.inject({
+      method: 'POST',
+      url: '/api/imports',
+      headers: { ...bearer(token), 'content-type': 'application/json' },
+      payload: nested,
+    });
+    expect(hostile.statusCode, hostile.body).toBe(400);
+    const huge = keitaroExport();
+    huge.offers[1]!.name = 'x'.repeat(200_000);
+    (huge.campaigns[0] as Record<string, unknown>).cost_value = 1e308;
+    const refusedHuge = await post({ from: 'keitaro', file: huge });
+    expect(refusedHuge.statusCode).toBe(400);
+    expect(Object.keys(refusedHuge.json<{ errors: object }>().errors)).toEqual(
+      expect.arrayContaining(['file.offers.1.name', 'file.campaigns.0.cost_value']),
+    );
     expect(await counts()).toEqual(before);
   });
 

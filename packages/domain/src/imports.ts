@@ -13,6 +13,7 @@ export const IMPORT_PERMISSION = { section: 'tracker', resource: 'import' } as c
 
 const MAX_LIST = 20_000;
 const MAX_PAYLOAD_CHARS = 100_000;
+const MAX_PAYLOAD_DEPTH = 8;
 
 const ZOldId = z.union([
   z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
@@ -36,12 +37,30 @@ const ZAmount = z
   .pipe(z.number().finite({ error: M.invalidNumber }).min(0, { error: M.notNegative }).max(1e9, { error: M.tooLarge }));
 const ZShare = z.number({ error: M.invalidNumber }).finite().min(0, { error: M.notNegative }).max(1_000_000);
 
+/**
+ * Whether a value is small: at most `MAX_PAYLOAD_DEPTH` levels and `MAX_PAYLOAD_CHARS` characters of
+ * text in all. Walked without recursion, so a hostile nesting cannot exhaust the stack.
+ */
+function isSmall(value: unknown): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  let chars = 0;
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (typeof item === 'string') chars += item.length;
+    else if (item !== null && typeof item === 'object') {
+      if (depth >= MAX_PAYLOAD_DEPTH) return false;
+      for (const [key, child] of Object.entries(item)) {
+        chars += key.length;
+        stack.push([child, depth + 1]);
+      }
+    } else chars += 8;
+    if (chars > MAX_PAYLOAD_CHARS) return false;
+  }
+  return true;
+}
+
 /** A filter's payload as read: anything small; the mapping reads the shapes it knows. */
-const ZPayload = z
-  .unknown()
-  .refine((value) => value === undefined || (JSON.stringify(value)?.length ?? 0) <= MAX_PAYLOAD_CHARS, {
-    error: M.tooLong,
-  });
+const ZPayload = z.unknown().refine(isSmall, { error: M.tooLong });
 
 export const ZKeitaroFilter = z.object({
   name: text(64).min(1, { error: M.required }),
