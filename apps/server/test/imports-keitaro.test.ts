@@ -187,7 +187,7 @@ forEachDatabase('importing from Keitaro', (db) => {
       expect.arrayContaining([
         expect.stringMatching(/^stream_filter iOS zone 7: connection_type: no equivalent/),
         expect.stringMatching(/^stream_filter iOS zone 7: os: operating systems with no equivalent: Symbian/),
-        expect.stringMatching(/^stream Blank: its action \(show_text\) has no equivalent/),
+        expect.stringMatching(/^stream Blank: its action \(show_text\) has no equivalent: left out of the flow/),
         expect.stringMatching(/^campaign_setting bind_visitors/),
       ]),
     );
@@ -262,6 +262,34 @@ forEachDatabase('importing from Keitaro', (db) => {
     }
     // Every stream was reached by some visitor.
     expect([...seen].sort()).toEqual([201, 202, 203]);
+  });
+
+  it("a split-tested campaign's filterless streams share by their weights", async () => {
+    const campaignId = first.records.find(
+      (record) => record.old_kind === 'campaign' && record.old_id === '102',
+    )!.new_id;
+    const names = new Map(first.records.map((record) => [record.new_id, `${record.old_kind} ${record.old_id}`]));
+    // A desktop visitor is not on iOS, so the forced stream lets it by, to the split of 212 (60) and 213 (40).
+    const response = await app.inject({
+      method: 'POST',
+      url: `/api/tracker/campaigns/${campaignId}/simulate`,
+      headers: bearer(token),
+      payload: { ip: GB_IP, user_agent: DESKTOP, params: { var1: 'zone-7' } },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const answer = response.json<SimulationAnswer>();
+    expect(answer.groups.map((group) => [group.id, group.matched])).toEqual([
+      ['ks-211', false],
+      ['kc-102-split', true],
+    ]);
+    expect(answer.probabilities.paths.map((path) => [path.id, path.chance])).toEqual([
+      ['ks-212', expect.closeTo(0.6, 6)],
+      ['ks-213', expect.closeTo(0.4, 6)],
+    ]);
+    expect(answer.probabilities.offers.map((offer) => names.get(offer.external_id)).sort()).toEqual([
+      'offer 12',
+      'stream_url 213',
+    ]);
   });
 
   it('refuses a malformed file with field errors, and writes nothing', async () => {

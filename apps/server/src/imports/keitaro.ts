@@ -190,9 +190,18 @@ export function keitaroPlan(data: KeitaroExport): ImportPlan {
               url: macros(target, 'stream', stream.id, streamName, campaign),
             }),
           });
-        } else note('stream', stream.id, streamName, 'a redirect stream with no URL');
+        } else {
+          note('stream', stream.id, streamName, 'a redirect stream with no URL: left out of the flow');
+          return null;
+        }
       } else if (stream.schema !== 'landings') {
-        note('stream', stream.id, streamName, `its action (${stream.action_type ?? stream.schema}) has no equivalent`);
+        note(
+          'stream',
+          stream.id,
+          streamName,
+          `its action (${stream.action_type ?? stream.schema}) has no equivalent: left out of the flow`,
+        );
+        return null;
       }
       for (const row of stream.offers) {
         if (!offers.has(row.offer_id))
@@ -249,8 +258,14 @@ export function keitaroPlan(data: KeitaroExport): ImportPlan {
     const defaults = streams.filter((stream) => stream.type === 'default').sort(byPosition);
     type Group = (resolve: Resolve) => Record<string, unknown>;
     const groups: Group[] = [];
-    const single = (stream: KeitaroStream, condition: string): Group => {
+    // A stream with nowhere to send visitors here (an action stream) makes no group: visitors go on to
+    // the next, and the stream is named in left_out.
+    const push = (group: Group | null) => {
+      if (group) groups.push(group);
+    };
+    const single = (stream: KeitaroStream, condition: string): Group | null => {
       const path = pathOf(stream);
+      if (!path) return null;
       return (resolve) => ({
         id: `ks-${stream.id}`,
         name: stream.name || `Stream ${stream.id}`,
@@ -259,7 +274,7 @@ export function keitaroPlan(data: KeitaroExport): ImportPlan {
         paths: [path(resolve, 100)],
       });
     };
-    for (const stream of forced) groups.push(single(stream, conditionOf(stream)));
+    for (const stream of forced) push(single(stream, conditionOf(stream)));
     const split = campaign.type === 'weight' ? regular.filter((stream) => stream.filters.length === 0) : [];
     for (const stream of regular.filter((stream) => !split.includes(stream))) {
       if (campaign.type === 'weight') {
@@ -270,10 +285,13 @@ export function keitaroPlan(data: KeitaroExport): ImportPlan {
           'a split-tested stream with filters: its own group, ahead of the split, instead of a share of it',
         );
       }
-      groups.push(single(stream, conditionOf(stream)));
+      push(single(stream, conditionOf(stream)));
     }
-    if (split.length > 0) {
-      const paths = split.map((stream) => ({ stream, path: pathOf(stream) }));
+    const paths = split.flatMap((stream) => {
+      const path = pathOf(stream);
+      return path ? [{ stream, path }] : [];
+    });
+    if (paths.length > 0) {
       groups.push((resolve) => ({
         id: `kc-${campaign.id}-split`,
         name: 'Split',
@@ -284,7 +302,7 @@ export function keitaroPlan(data: KeitaroExport): ImportPlan {
     for (const [index, stream] of defaults.entries()) {
       if (index > 0)
         note('stream', stream.id, stream.name || `Stream ${stream.id}`, 'a second default stream is never reached');
-      else groups.push(single(stream, JSON.stringify({ type: 'AllCondition' })));
+      else push(single(stream, JSON.stringify({ type: 'AllCondition' })));
     }
 
     records.push({
