@@ -29,7 +29,7 @@ const KINDS: ResourceName[] = [
 forEachDatabase('imports keep to their workspace', (db) => {
   let app: FastifyInstance;
   let imports: ImportService;
-  const actors: Record<'A' | 'B', Actor> = {} as Record<'A' | 'B', Actor>;
+  const actors: Record<'A' | 'B' | 'C', Actor> = {} as Record<'A' | 'B' | 'C', Actor>;
 
   beforeAll(async () => {
     app = await db.buildApp({
@@ -47,6 +47,14 @@ forEachDatabase('imports keep to their workspace', (db) => {
     const actor = (workspaceId: number): Actor => ({ userId: 0, sessionId: 0, permissions: ['/'], workspaceId });
     actors.A = actor(Number(first.id));
     actors.B = actor(made.json<{ id: number }>().id);
+    const third = await app.inject({
+      method: 'POST',
+      url: '/api/workspaces',
+      headers: bearer(root),
+      payload: { name: 'Imports C' },
+    });
+    expect(third.statusCode, third.body).toBe(201);
+    actors.C = actor(third.json<{ id: number }>().id);
     const guarded = app.store.db.withPlugin(
       new ScopeGuard(await workspaceTables(app.store.db as Kysely<unknown>, app.store.dialect)),
     ) as Kysely<Database>;
@@ -73,5 +81,20 @@ forEachDatabase('imports keep to their workspace', (db) => {
 
     expect((await imports.get(ofA.id!, { workspaceId: actors.A.workspaceId! })).summary).toEqual(ofA.summary);
     await expect(imports.get(ofA.id!, { workspaceId: actors.B.workspaceId! })).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('two runs at once make each record once: the later one is told to run again', async () => {
+    const plan = () => keitaroPlan(ZKeitaroExport.parse({ ...keitaroExport(), domains: [] }));
+    const runs = await Promise.all([1, 2].map(() => imports.run(plan(), 'keitaro', actors.C, false)));
+    const created = runs.map((run) => run.summary.created);
+    expect(created[0]! + created[1]!).toBe(13);
+    const stored = await app.store.db
+      .selectFrom('config_records')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('workspace_id', '=', actors.C.workspaceId!)
+      .executeTakeFirstOrThrow();
+    expect(Number(stored.count)).toBe(13);
+    const again = await imports.run(plan(), 'keitaro', actors.C, false);
+    expect(again.summary).toMatchObject({ created: 0, unchanged: 13 });
   });
 });

@@ -49,7 +49,7 @@ export class ImportService {
     const workspaceId = workspaceOf(actor);
     const scope = { workspaceId };
     const startedAt = now();
-    const mappings = await this.liveMappings(scope, source);
+    const { live: mappings, stale } = await this.liveMappings(scope, source);
     const ids = new Map([...mappings].map(([key, mapping]) => [key, mapping.external_id]));
     const resolve = (oldKind: string, oldId: string) => ids.get(`${oldKind}:${oldId}`) ?? null;
     const records: ImportedRecord[] = [];
@@ -92,13 +92,22 @@ export class ImportService {
       }
       if (within && action !== 'unchanged') {
         const values = { kind: record.kind, external_id: newId!, form_hash: hash, updated_at: now() };
-        await within
+        // The mapping as this run read it (absent, or one whose record is gone): a run that wrote it
+        // meanwhile makes this one fail, and the unit roll back, rather than leave a duplicate.
+        const seen = existing?.external_id ?? stale.get(key);
+        const written = await within
           .insertInto('import_mappings')
           .values({ workspace_id: workspaceId, source, old_kind: record.oldKind, old_id: record.oldId, ...values })
           .onConflict((conflict) =>
-            conflict.columns(['workspace_id', 'source', 'old_kind', 'old_id']).doUpdateSet(values),
+            conflict
+              .columns(['workspace_id', 'source', 'old_kind', 'old_id'])
+              .doUpdateSet(values)
+              .where('import_mappings.external_id', '=', seen ?? ''),
           )
-          .execute();
+          .executeTakeFirst();
+        if (Number(written.numInsertedOrUpdatedRows ?? 0) !== 1) {
+          throw new RecordRefused('another import wrote it meanwhile; run this one again');
+        }
       }
       ids.set(key, newId ?? `new:${key}`);
       return {
@@ -319,7 +328,10 @@ export class ImportService {
   }
 
   /** The mappings whose record still exists (one gone is imported anew). */
-  private async liveMappings(scope: { workspaceId: number }, source: ImportSource): Promise<Map<string, Mapping>> {
+  private async liveMappings(
+    scope: { workspaceId: number },
+    source: ImportSource,
+  ): Promise<{ live: Map<string, Mapping>; stale: Map<string, string> }> {
     const rows = await this.db
       .selectFrom('import_mappings')
       .select(['old_kind', 'old_id', 'kind', 'external_id', 'form_hash'])
@@ -337,11 +349,14 @@ export class ImportService {
         .execute();
       for (const row of found) existing.add(`${row.kind}:${row.external_id}`);
     }
-    return new Map(
-      rows
-        .filter((row) => existing.has(`${row.kind}:${row.external_id}`))
-        .map((row) => [`${row.old_kind}:${row.old_id}`, row] as const),
-    );
+    const live = new Map<string, Mapping>();
+    const stale = new Map<string, string>();
+    for (const row of rows) {
+      const key = `${row.old_kind}:${row.old_id}`;
+      if (existing.has(`${row.kind}:${row.external_id}`)) live.set(key, row);
+      else stale.set(key, row.external_id);
+    }
+    return { live, stale };
   }
 
   private async open(workspaceId: number, source: ImportSource, actor: Actor, total: number, at: string) {
