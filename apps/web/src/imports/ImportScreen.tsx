@@ -190,6 +190,11 @@ function ImportResult({ result }: { result: ImportAnswer }) {
         </Badge>
       </Group>
       {result.records.length > 0 && (
+        <Title order={3} size="h5">
+          {t('records.title')}
+        </Title>
+      )}
+      {result.records.length > 0 && (
         <Table.ScrollContainer minWidth={640}>
           <Table striped aria-label={t('records.title')}>
             <Table.Thead>
@@ -214,6 +219,11 @@ function ImportResult({ result }: { result: ImportAnswer }) {
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
+      )}
+      {result.left_out.length > 0 && (
+        <Title order={3} size="h5">
+          {t('leftOut.title')}
+        </Title>
       )}
       {result.left_out.length > 0 && (
         <Table.ScrollContainer minWidth={640}>
