@@ -60,7 +60,7 @@ function isSmall(value: unknown): boolean {
 }
 
 /** A filter's payload as read: anything small; the mapping reads the shapes it knows. */
-const ZPayload = z.unknown().refine(isSmall, { error: M.tooLong });
+const ZPayload = z.unknown().refine(isSmall, { error: M.tooLong }).optional();
 
 export const ZKeitaroFilter = z.object({
   name: text(64).min(1, { error: M.required }),
