@@ -26,6 +26,9 @@ import { readKeitaro } from './fetch.js';
 import { keitaroPlan } from './keitaro.js';
 import { ImportService } from './service.js';
 
+/** An export of a few hundred campaigns is larger than the API's usual 1 MiB. */
+const IMPORT_BODY_LIMIT = 16 * 1024 * 1024;
+
 const WRITTEN: readonly ResourceName[] = [
   'affiliate-networks',
   'traffic-sources',
@@ -46,7 +49,7 @@ export function importRoutes(
   const imports = new ImportService(db, services, domains);
 
   // Answered when done (200), the run kept under its id; a dry run keeps nothing (id null).
-  app.post('/imports', async (request) => {
+  app.post('/imports', { bodyLimit: IMPORT_BODY_LIMIT }, async (request) => {
     const actor = authorize(request, 'tracker', 'import', 'create');
     for (const kind of WRITTEN) {
       const { section, resource } = getResource(kind).permission;
