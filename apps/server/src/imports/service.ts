@@ -128,6 +128,8 @@ export class ImportService {
       try {
         records.push(await unit((trx) => write(record, trx, null)));
       } catch (error) {
+        // Written by another run meanwhile: what names it here names that one's record.
+        if (error instanceof RecordRefused && !dryRun) await this.adopt(scope, source, record, ids);
         leftOut.push({
           kind: record.oldKind,
           old_id: record.oldId,
@@ -138,6 +140,11 @@ export class ImportService {
       }
       done += 1;
       await this.progress(scope, importId, done);
+    }
+    if (!dryRun) {
+      // A shared record another run wrote meanwhile (this run's was refused) is still named by its id.
+      const { live } = await this.liveMappings(scope, source);
+      for (const [key, mapping] of live) if (!ids.has(key)) ids.set(key, mapping.external_id);
     }
     for (const campaign of plan.campaigns) {
       const owner = { old_id: campaign.oldId, name: campaign.name };
@@ -298,6 +305,24 @@ export class ImportService {
       action,
       campaign: null,
     };
+  }
+
+  /** The id another run's mapping gives `record`, taken as this run's. */
+  private async adopt(
+    scope: { workspaceId: number },
+    source: ImportSource,
+    record: PlannedRecord,
+    ids: Map<string, string>,
+  ) {
+    const row = await this.db
+      .selectFrom('import_mappings')
+      .select('external_id')
+      .where('source', '=', source)
+      .where('old_kind', '=', record.oldKind)
+      .where('old_id', '=', record.oldId)
+      .where(scopeCondition(scope, 'workspace_id'))
+      .executeTakeFirst();
+    if (row) ids.set(`${record.oldKind}:${record.oldId}`, row.external_id);
   }
 
   /** Domain mappings whose domain still exists. */

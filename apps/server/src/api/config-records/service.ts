@@ -223,6 +223,7 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
         .updateTable('config_records')
         .set({ name: input.name, body: JSON.stringify(body), updated_at: now() })
         .where('id', '=', existing.id)
+        .where('workspace_id', '=', workspaceId)
         .returningAll()
         .executeTakeFirstOrThrow();
       await this.keep(trx, actor, 'update', existing, row, options.restoredFrom);
