@@ -63,6 +63,7 @@ import { collectApiRoutes, openApiRoutes } from './http/openapi.js';
 import { refuseNulInPathParams } from './http/path-params.js';
 import { securityHeaders } from './http/security-headers.js';
 import type { TrustProxy } from './http/trusted-proxies.js';
+import { importRoutes } from './imports/routes.js';
 import { everyUnderLease, LOCKS, RULES_INTERVAL_MS } from './jobs/lease.js';
 import { landerFileRoutes } from './landers/routes.js';
 import { landerServeRoutes } from './landers/serve.js';
@@ -498,6 +499,7 @@ async function createServer(
         onChange: onConfigChange,
       });
       ruleRoutes(api, store.db, rules);
+      importRoutes(api, store.db, configServices, domains.service, targets);
       liveRoutes(api, engine.live);
     },
     { prefix: '/api' },

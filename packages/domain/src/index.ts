@@ -18,6 +18,7 @@ export * from './events.js';
 export * from './fields.js';
 export * from './history.js';
 export * from './history-diff.js';
+export * from './imports.js';
 export * from './list-query.js';
 export * from './list-stats.js';
 export * from './macros.js';

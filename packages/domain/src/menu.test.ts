@@ -9,7 +9,7 @@ const headings = (permissions: string[]) =>
     .map((section) => section.section);
 
 describe('side menu (§2.3)', () => {
-  it('has the 17 entries of the spec, in its order, Live view after Reports (issue 25), Rules after it (issue 46), Currency rates after Workspaces (issue 18), Backups after Bot protection (issue 39), Domains after Currency rates, History last (issue 21)', () => {
+  it('has the 17 entries of the spec, in its order, Live view after Reports (issue 25), Rules after it (issue 46), Import after Rules (issue 45), Currency rates after Workspaces (issue 18), Backups after Bot protection (issue 39), Domains after Currency rates, History last (issue 21)', () => {
     expect(MENU.flatMap((section) => section.entries.map((entry) => entry.route))).toEqual([
       '/admin',
       '/admin/flows',
@@ -24,6 +24,7 @@ describe('side menu (§2.3)', () => {
       '/tracker/reports',
       '/tracker/live',
       '/tracker/rules',
+      '/tracker/imports',
       '/admin/traffic-sources',
       '/admin/affiliate-networks',
       '/admin/events',
@@ -39,7 +40,7 @@ describe('side menu (§2.3)', () => {
   });
 
   it('shows everything with its headings to an administrator', () => {
-    expect(routes(['/'])).toHaveLength(24);
+    expect(routes(['/'])).toHaveLength(25);
     expect(headings(['/'])).toEqual(['api', 'tracker', 'general']);
   });
 

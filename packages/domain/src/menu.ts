@@ -59,6 +59,16 @@ const SCREEN_ENTRIES: readonly { section: Section; after: ResourceName | null; e
     },
   },
   {
+    // Issue 45: importing another tracker's campaigns and what they use.
+    section: 'tracker',
+    after: null,
+    entry: {
+      labelKey: 'menu.imports',
+      route: '/tracker/imports',
+      permission: { section: 'tracker', resource: 'import', action: 'create' },
+    },
+  },
+  {
     // Issue 18: the rates conversions are converted by; issue 40: the instance's, not a workspace's.
     section: 'general',
     after: 'workspaces',

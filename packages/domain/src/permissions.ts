@@ -45,6 +45,8 @@ export const PERMISSION_CATALOGUE = {
     reports: REPORT_ACTIONS,
     /** Rules that watch the report and act on flows and campaigns. */
     rule: ACTIONS,
+    /** Issue 45: importing another tracker's records (`/api/imports`); each record's own rights too. */
+    import: ['get', 'create'],
   },
   general: {
     'traffic-source': ACTIONS,

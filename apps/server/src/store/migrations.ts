@@ -17,6 +17,7 @@ import { customMetricsMigration } from './custom-metrics.js';
 import { domainsMigration } from './domains.js';
 import { eventWorkspacesMigration } from './event-workspaces.js';
 import { historyMigration } from './history.js';
+import { importsMigration } from './imports.js';
 import { landerFilesMigration } from './lander-files.js';
 import { liveWeightsMigration } from './live-weights.js';
 import { moneyPermissionMigration } from './money-permission.js';
@@ -228,6 +229,7 @@ export function migrations(dialect: DatabaseDialect): Record<string, Migration> 
     '0039_rollup_bots': rollupBotsMigration(dialect),
     '0040_lp_clicks': lpClicksMigration(dialect),
     '0041_lander_files': landerFilesMigration(dialect),
+    '0042_imports': importsMigration(dialect),
   };
 }
 

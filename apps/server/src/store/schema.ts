@@ -15,6 +15,7 @@ import type { ConversionTable, OutboundPostbackTable, PostbackLogTable } from '.
 import type { CustomMetricTable } from './custom-metrics.js';
 import type { AcmeChallengeTable, DomainTable } from './domains.js';
 import type { HistoryTable } from './history.js';
+import type { ImportMappingTable, ImportTable } from './imports.js';
 import type { LanderFileTable } from './lander-files.js';
 import type { LiveWeightTable } from './live-weights.js';
 import type { ReportRollupTable } from './report-rollups.js';
@@ -168,6 +169,8 @@ export interface Database {
   rules: RuleTable;
   rule_runs: RuleRunTable;
   rule_cooldowns: RuleCooldownTable;
+  imports: ImportTable;
+  import_mappings: ImportMappingTable;
   live_weights: LiveWeightTable;
   notifications: NotificationTable;
   notification_channels: NotificationChannelTable;

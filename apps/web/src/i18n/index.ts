@@ -19,6 +19,7 @@ export const NAMESPACES = [
   'delivery',
   'domains',
   'rules',
+  'imports',
 ] as const;
 
 /** Each language is offered under its own name, the same in every interface language. */

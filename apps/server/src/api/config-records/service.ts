@@ -159,9 +159,17 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
     return this.decorate(this.db, workspaceId, await this.findRow(this.db, workspaceId, id));
   }
 
-  async create(input: ConfigForm, actor: Actor): Promise<ConfigRecord> {
+  /**
+   * `options.within`: a transaction of the caller's (an import's campaign, all of it or none); the
+   * caller then tells of the change (`changed`) once it commits.
+   */
+  async create(
+    input: ConfigForm,
+    actor: Actor,
+    options: { within?: Transaction<Database> } = {},
+  ): Promise<ConfigRecord> {
     const workspaceId = workspaceOf(actor);
-    const record = await this.db.transaction().execute(async (trx) => {
+    const record = await this.inTransaction(options.within, async (trx) => {
       const externalId = newExternalId();
       const { body, notices } = this.prepare(input, externalId, {});
       await this.check(trx, workspaceId, body, externalId);
@@ -183,8 +191,20 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
       await this.keep(trx, actor, 'create', null, row);
       return withNotices(await this.decorate(trx, workspaceId, row), notices);
     });
-    await this.onChange(this.kind);
+    if (!options.within) await this.onChange(this.kind);
     return record;
+  }
+
+  /** Tells the tracker of changes made within a caller's transaction, once it committed. */
+  changed(): Promise<void> {
+    return this.onChange(this.kind);
+  }
+
+  private inTransaction<T>(
+    within: Transaction<Database> | undefined,
+    work: (trx: Transaction<Database>) => Promise<T>,
+  ): Promise<T> {
+    return within ? work(within) : this.db.transaction().execute(work);
   }
 
   /** `restoredFrom`: the history entry whose "before" this update puts back (issue 21). */
@@ -192,10 +212,10 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
     id: RecordId,
     input: ConfigForm,
     actor: Actor,
-    options: { restoredFrom?: number } = {},
+    options: { restoredFrom?: number; within?: Transaction<Database> } = {},
   ): Promise<ConfigRecord> {
     const workspaceId = workspaceOf(actor);
-    const record = await this.db.transaction().execute(async (trx) => {
+    const record = await this.inTransaction(options.within, async (trx) => {
       const existing = await this.findRow(trx, workspaceId, id);
       const { body, notices } = this.prepare(input, existing.external_id, parseBody(existing.body));
       await this.check(trx, workspaceId, body, existing.external_id);
@@ -203,12 +223,13 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
         .updateTable('config_records')
         .set({ name: input.name, body: JSON.stringify(body), updated_at: now() })
         .where('id', '=', existing.id)
+        .where('workspace_id', '=', workspaceId)
         .returningAll()
         .executeTakeFirstOrThrow();
       await this.keep(trx, actor, 'update', existing, row, options.restoredFrom);
       return withNotices(await this.decorate(trx, workspaceId, row), notices);
     });
-    await this.onChange(this.kind);
+    if (!options.within) await this.onChange(this.kind);
     return record;
   }
 

@@ -182,6 +182,16 @@ export function appRoutes(screenRoutes: RouteObject[] = []): RouteObject[] {
                       ],
                     },
                     {
+                      // Issue 45: importing another tracker's records; the server checks each kind's rights too.
+                      element: <RequirePermission section="tracker" resource="import" action="create" />,
+                      children: [
+                        {
+                          path: '/tracker/imports',
+                          lazy: () => import('../../imports/ImportScreen').then((m) => ({ Component: m.ImportScreen })),
+                        },
+                      ],
+                    },
+                    {
                       // Issue 46: rules that watch the reports and act; the server checks each call too.
                       element: <RequirePermission section="tracker" resource="rule" action="get" />,
                       children: [

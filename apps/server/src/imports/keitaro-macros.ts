@@ -1,0 +1,35 @@
+// Keitaro's URL macros (https://docs.keitaro.io/en/campaigns-and-streams/macros.html) as Switchyard's
+// (packages/domain macros.ts). One with no equivalent stays as written (the engine leaves an unknown
+// `{name}` alone) and is named by the caller.
+const MACROS: Record<string, string> = {
+  subid: 'clickid',
+  campaign_id: 'campaign_id',
+  offer_id: 'offer_id',
+  landing_id: 'lander_id',
+  country: 'country',
+  region: 'region',
+  city: 'city',
+  isp: 'isp',
+  device_type: 'device',
+  os: 'os',
+  browser: 'browser',
+  language: 'language',
+  cost: 'cost',
+  payout: 'payout',
+  status: 'status',
+  tid: 'txid',
+  external_id: 'external_id',
+  ...Object.fromEntries(Array.from({ length: 10 }, (_, index) => [`sub_id_${index + 1}`, `var${index + 1}`])),
+};
+
+/** The URL with Keitaro's macros written as Switchyard's, and the macros that have no equivalent. */
+export function translateMacros(url: string): { url: string; unknown: string[] } {
+  const unknown: string[] = [];
+  const translated = url.replace(/\{([A-Za-z0-9_]{1,64})\}/g, (whole, name: string) => {
+    const to = MACROS[name.toLowerCase()];
+    if (to) return `{${to}}`;
+    unknown.push(whole);
+    return whole;
+  });
+  return { url: translated, unknown: [...new Set(unknown)] };
+}
