@@ -104,6 +104,8 @@ function allScreens(): string[] {
     '/tracker/reports/events/clicks',
     `/tracker/reports/events/clicks/${clickId}`,
     '/tracker/live',
+    '/tracker/rules',
+    '/tracker/imports',
   ];
 }
 

@@ -19,11 +19,11 @@ describe('dashboard shell', () => {
     expect(new URL(page.url()).pathname).toBe('/admin/users');
   });
 
-  it("shows an administrator the side menu's 17 entries, Live View, Rules, Currency Rates, Domains, Bot Protection, Backups and History, with the three headings", async () => {
+  it("shows an administrator the side menu's 17 entries, Live View, Rules, Import, Currency Rates, Domains, Bot Protection, Backups and History, with the three headings", async () => {
     const page = await browser.newPage();
     await logIn(page, admin().email, admin().password);
     const menu = page.getByRole('navigation', { name: 'Main menu' });
-    await expect.poll(() => menu.getByRole('link').count()).toBe(24);
+    await expect.poll(() => menu.getByRole('link').count()).toBe(25);
     const headings = await menu.getByRole('heading', { level: 2 }).allTextContents();
     expect(headings).toEqual(['Lead API', 'Click tracker', 'General']);
     for (const label of [
@@ -36,6 +36,7 @@ describe('dashboard shell', () => {
       'Reports',
       'Live View',
       'Rules',
+      'Import',
     ]) {
       expect(await menu.getByRole('link', { name: label, exact: true }).count()).toBeGreaterThan(0);
     }

@@ -37,7 +37,9 @@ export function SortableHeader({ accessor, children, figure = false }: SortableH
       <UnstyledButton onClick={() => params.setSort(field, next)} fw={700} fz="sm">
         <Group gap={4} wrap="nowrap">
           {children}
-          <Icon size={14} aria-hidden opacity={active ? 1 : 0.4} />
+          {/* A figure's header shows its arrow only once it sorts: six arrows would push the figures off a
+              1,400 px screen. */}
+          {(active || !figure) && <Icon size={14} aria-hidden opacity={active ? 1 : 0.4} />}
         </Group>
       </UnstyledButton>
     </Table.Th>
