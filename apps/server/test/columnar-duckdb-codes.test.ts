@@ -26,6 +26,7 @@ function click(values: Partial<ColumnarRow>): ColumnarRow {
     cost: 0.5,
     asn: null,
     is_bot: 0,
+    lp_events: 0,
     ...values,
   } as ColumnarRow;
 }
