@@ -5,6 +5,12 @@ import { useReportContext } from './ReportContext';
 import { DEFAULT_COLUMNS, type ReportLayout } from './reportParams';
 import { useReportFormat } from './useReportFormat';
 
+/** Whether a column shows under `columns`: a built-in figure by the defaults, a custom metric until unpicked. */
+function shownIn(columns: readonly string[] | undefined, key: string): boolean {
+  if (columns) return columns.includes(key);
+  return key.startsWith('cm_') || (DEFAULT_COLUMNS as readonly string[]).includes(key);
+}
+
 /**
  * "Columns": which figures the table shows, kept in the URL and so in saved views. Every figure the user
  * may see is offered (built-in ones, then custom metrics), so figures added to reports later are too.
@@ -27,8 +33,25 @@ export function ReportColumnsMenu() {
           label={t('columns.title')}
           description={t('columns.hint')}
           value={chosen}
-          // In the report's order, whatever order they were ticked in.
-          onChange={(values) => update({ columns: order.filter((key) => values.includes(key)) }, { replace: true })}
+          // The box ticked or cleared, applied to the columns as they are now (a quick second click must
+          // not start from the state before the first); kept in the report's order.
+          onChange={(values) => {
+            const toggled = new Set([
+              ...values.filter((key) => !chosen.includes(key)),
+              ...chosen.filter((key) => !values.includes(key)),
+            ]);
+            update(
+              (previous) => {
+                const shown = new Set(order.filter((key) => shownIn(previous.columns, key)));
+                for (const key of toggled) {
+                  if (shown.has(key)) shown.delete(key);
+                  else shown.add(key);
+                }
+                return { columns: order.filter((key) => shown.has(key)) };
+              },
+              { replace: true },
+            );
+          }}
         >
           <Stack gap={6} mt="xs" mah={320} style={{ overflowY: 'auto' }}>
             {allMetrics.map((metric) => (
