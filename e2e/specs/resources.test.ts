@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, apiRequest, createUser } from '../support/api.js';
 import { admin, logIn, useBrowser } from '../support/browser.js';
+import { waitForQuiet } from '../support/network.js';
 
 // Issue 3: an operator sets up a network, a source and an offer from the dashboard alone, then archives
 // and restores the offer from its list.
@@ -61,6 +62,8 @@ describe('resources from the dashboard', () => {
     // Offer of that network.
     const offer = `Offer ${run}`;
     await page.goto('/admin/offers/create');
+    // The form is still filling its lists as it first shows; an open select closed under it (CI, loaded).
+    await waitForQuiet(page);
     await page.getByRole('textbox', { name: 'Name' }).fill(offer);
     await page.getByRole('combobox', { name: 'Affiliate network' }).click();
     await page.getByRole('option', { name: network }).click();

@@ -19,12 +19,14 @@ export interface Answer {
   body: string;
 }
 
+/** `fresh`: a connection of its own, closed after the answer (the kernel hands each to any worker). */
 export function request(
   port: number,
   method: string,
   url: string,
   body?: object,
   headers: object = {},
+  { fresh = false }: { fresh?: boolean } = {},
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const payload = body ? JSON.stringify(body) : undefined;
@@ -34,7 +36,7 @@ export function request(
         port,
         method,
         path: url,
-        agent,
+        agent: fresh ? false : agent,
         headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) },
       },
       (response) => {

@@ -1,11 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { freePort, killed, type Server, startServer } from './child-server.js';
+import { freePort, killed, request, type Server, startServer } from './child-server.js';
 import { createRecord } from './fixtures/config-records.js';
 import { postbackPath } from './fixtures/postbacks.js';
 import { DESKTOP } from './fixtures/traffic.js';
@@ -18,39 +17,8 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, forEachDatabase, login } from './harness.j
 
 const ROUNDS = 12;
 
-interface Answer {
-  status: number;
-  location: string;
-  body: string;
-}
-
-function send(port: number, method: string, url: string, headers: object = {}, body?: object): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const payload = body ? JSON.stringify(body) : undefined;
-    const outgoing = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        method,
-        path: url,
-        agent: false,
-        headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) },
-      },
-      (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk) => {
-          text += chunk;
-        });
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, location: response.headers.location ?? '', body: text }),
-        );
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end(payload);
-  });
-}
+const send = (port: number, method: string, url: string, headers: object = {}, body?: object) =>
+  request(port, method, url, body, headers, { fresh: true });
 
 forEachDatabase('two workers answer as one server', (db) => {
   let env: NodeJS.ProcessEnv;
@@ -128,7 +96,7 @@ forEachDatabase('two workers answer as one server', (db) => {
         'user-agent': DESKTOP,
       });
       clicks.push(click.status);
-      const clickId = click.status === 302 ? (new URL(click.location).searchParams.get('c') ?? '') : 'none';
+      const clickId = click.status === 302 ? (new URL(click.location ?? '').searchParams.get('c') ?? '') : 'none';
       postbacks.push((await send(port, 'GET', `${postback}&clickid=${clickId}&txid=t${round}`)).status);
     }
     expect(clicks).toEqual(Array(ROUNDS).fill(302));
