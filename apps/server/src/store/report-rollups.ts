@@ -184,18 +184,7 @@ function figuresAt(keys: KeyMap, k1: string, k2: string): Figures {
   const seconds = innerMap(keys, k1);
   let figures = seconds.get(k2);
   if (!figures) {
-    figures = {
-      clicks: 0,
-      unique_clicks: 0,
-      cost: 0,
-      leads: 0,
-      bot_clicks: 0,
-      bot_unique_clicks: 0,
-      lp_clicks: 0,
-      bot_lp_clicks: 0,
-      lander_clicks: 0,
-      bot_lander_clicks: 0,
-    };
+    figures = { ...NO_CLICKS };
     seconds.set(k2, figures);
   }
   return figures;
@@ -308,7 +297,7 @@ export function costOnly(delta: RollupDelta): RollupDelta {
   return { ...delta, ...NO_CLICKS, cost: delta.cost };
 }
 
-/** A delta's counts of clicks, all 0. */
+/** A delta's counts of clicks, all 0 (and a bucket's figures before its first event). */
 const NO_CLICKS = {
   clicks: 0,
   unique_clicks: 0,
