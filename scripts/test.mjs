@@ -73,6 +73,7 @@ for (const project of ['packages/domain', 'apps/server', 'apps/web', 'e2e', 'ben
   check(`typecheck:${project}`, 'npx', ['tsc', '-p', project]);
 }
 check('lint', 'npx', ['biome', 'ci', '.']);
+check('layers', 'node', ['scripts/layers.mjs']);
 vitest('unit:domain', 'packages/domain');
 vitest('unit:web', 'apps/web');
 vitest('api', 'apps/server');

@@ -21,7 +21,7 @@ import { ConfigRecordsService } from './api/config-records/service.js';
 import { simulateRoutes } from './api/config-records/simulate.js';
 import { conversionRoutes } from './api/conversions/routes.js';
 import { currencyRateRoutes } from './api/currency-rates/routes.js';
-import { requestToken } from './api/guard.js';
+import { collectApiRoutes, openApiRoutes } from './api/openapi.js';
 import { referenceDataRoutes } from './api/reference-data/routes.js';
 import { roleRoutes } from './api/roles/routes.js';
 import { RolesService } from './api/roles/service.js';
@@ -33,8 +33,10 @@ import { workspaceRoutes } from './api/workspaces/routes.js';
 import { WorkspacesService } from './api/workspaces/service.js';
 import { InMemoryLoginLimiter, type LoginLimiter } from './auth/login-limiter.js';
 import { RedisLoginLimiter } from './auth/redis-login-limiter.js';
+import { type SeedResult, seedEmptyDatabase } from './auth/seed.js';
 import { Sessions } from './auth/sessions.js';
 import { actingWorkspace } from './auth/workspace.js';
+import { primaryBus } from './cluster/bus.js';
 import type { PrimaryChannel } from './cluster/channel.js';
 import { parseWorkers } from './cluster/primary.js';
 import { SharedReportRunner } from './cluster/reports.js';
@@ -57,9 +59,9 @@ import { historyRoutes } from './history/routes.js';
 import { HistoryService } from './history/service.js';
 import { dashboard } from './http/dashboard.js';
 import { errorHandler } from './http/error-handler.js';
+import { requestToken } from './http/guard.js';
 import { lenientJsonBody } from './http/json-body.js';
 import { answerJsonLd } from './http/json-ld.js';
-import { collectApiRoutes, openApiRoutes } from './http/openapi.js';
 import { refuseNulInPathParams } from './http/path-params.js';
 import { securityHeaders } from './http/security-headers.js';
 import type { TrustProxy } from './http/trusted-proxies.js';
@@ -80,13 +82,12 @@ import { reportRoutes } from './reports/routes.js';
 import { type ReportRunner, reportRunner } from './reports/runner.js';
 import { RuleEngine } from './rules/engine.js';
 import { ruleRoutes } from './rules/routes.js';
-import { primaryBus, redisBus } from './store/bus.js';
+import { redisBus } from './store/bus.js';
 import { pruneUnread } from './store/change-logs.js';
 import { migrateToLatest, openStore, type Store } from './store/database.js';
 import { LanderFileStore } from './store/lander-files.js';
 import { closeRedis, OutageWarning, openRedis, REDIS_KEY_PREFIX } from './store/redis.js';
 import { shareConfigChanges } from './store/redis-notices.js';
-import { type SeedResult, seedEmptyDatabase } from './store/seed.js';
 import { type EngineOptions, TrafficEngine } from './traffic/engine.js';
 import { directRoutes } from './traffic/http/direct-routes.js';
 import { type FastPath, fastClickPath } from './traffic/http/fast-click.js';
@@ -117,7 +118,7 @@ export interface BuildOptions {
   /** Check every /api answer against /api/openapi.json, and answer 500 on a mismatch (tests). */
   checkAnswers?: boolean;
   /**
-   * Set in a worker of the primary process (cluster/worker.ts): without Redis, caps and login limits are
+   * Set in a worker of the primary process (worker.ts): without Redis, caps and login limits are
    * counted by the primary, and config changes and live events reach the other workers through it; on
    * SQLite, reports run in the one worker the primary names.
    */

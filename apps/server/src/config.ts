@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PASSWORD_MIN_LENGTH } from '@switchyard/domain';
-import { type ReportEngineLimits, reportEngineLimits } from './reports/engine-limits.js';
+import { type ReportEngineLimits, reportEngineLimits } from './report-engine-limits.js';
 
 export type DatabaseDialect = 'sqlite' | 'postgres';
 

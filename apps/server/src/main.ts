@@ -1,5 +1,5 @@
 // `npm start`: the primary process (cluster/primary.ts) holds the port and runs SWITCHYARD_WORKERS
-// click-serving workers (cluster/worker.ts); node:cluster runs this same file again for each worker.
+// click-serving workers (worker.ts); node:cluster runs this same file again for each worker.
 import cluster from 'node:cluster';
 import type { Config } from './config.js';
 import { loadConfig } from './config.js';
@@ -23,6 +23,6 @@ if (cluster.isPrimary) {
   const { runPrimary } = await import('./cluster/primary.js');
   await runPrimary(config, workers);
 } else {
-  const { runWorker } = await import('./cluster/worker.js');
+  const { runWorker } = await import('./worker.js');
   await runWorker(config, trustProxy);
 }

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { SEED_ROLES } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ADMIN_EMAIL } from '../src/store/seed.js';
+import { DEFAULT_ADMIN_EMAIL } from '../src/auth/seed.js';
 import { bearer, type DatabaseSettings, expectError, forEachDatabase, listTotal, login } from './harness.js';
 
 const run = promisify(execFile);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { withoutMoney } from '../src/auth/money.js';
 import { type LiveEvent, LiveHub, type Sampling } from '../src/live/hub.js';
-import { withoutMoney } from '../src/reports/money.js';
 
 // The hub on its own, with a clock the test moves: who gets what, and the sampling of a busy stream.
 

@@ -2,7 +2,7 @@ import { getResource, RESOURCES, type ResourceName } from '@switchyard/domain';
 import Ajv2020 from 'ajv/dist/2020.js';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkAnswers } from '../src/http/answer-check.js';
+import { checkAnswers } from '../src/api/answer-check.js';
 import { createRecord, minimalBody, recordId } from './fixtures/config-records.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, forEachDatabase, login } from './harness.js';
 

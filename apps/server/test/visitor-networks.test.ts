@@ -1,10 +1,9 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { REGIONS } from '@switchyard/domain';
+import { DEFAULT_DATACENTER_ASNS, REGIONS } from '@switchyard/domain';
 import { afterAll, describe, expect, it } from 'vitest';
 import { crawlerOfIp } from '../src/traffic/visitor/crawlers.js';
-import { DEFAULT_DATACENTER_ASNS } from '../src/traffic/visitor/datacenters.js';
 import { loadNetworks, networkOfIp } from '../src/traffic/visitor/networks.js';
 import { placeOfIp, regionNameKey } from '../src/traffic/visitor/places.js';
 

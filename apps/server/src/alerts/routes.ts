@@ -12,10 +12,10 @@ import {
 } from '@switchyard/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { requireActor } from '../api/guard.js';
-import { parseInput } from '../api/parse.js';
 import { workspaceOf } from '../auth/workspace.js';
 import { NotFoundError, ValidationError } from '../errors.js';
+import { requireActor } from '../http/guard.js';
+import { parseInput } from '../http/parse.js';
 import type { Database } from '../store/schema.js';
 import { scopeCondition } from '../store/scope.js';
 import type { Notifier } from './notifier.js';

@@ -6,9 +6,9 @@
 // few thousand per statement, in one transaction with their change log and rollups.
 import { COST_FILTER_KEYS, type CostImportLine, type TCostUpdate, ZCostUpdate } from '@switchyard/domain';
 import type { Kysely } from 'kysely';
-import type { CsvLine } from '../api/csv-lines.js';
-import { parseInput } from '../api/parse.js';
 import { ApiError, NotFoundError, ValidationError } from '../errors.js';
+import type { CsvLine } from '../http/csv-lines.js';
+import { parseInput } from '../http/parse.js';
 import { nextDay, startOfLocalDay } from '../reports/time.js';
 import { recordCostChanges } from '../store/click-cost-changes.js';
 import type { Store } from '../store/database.js';

@@ -5,11 +5,11 @@
 import { type CostImportResponse, MAX_COST_IMPORT_LINES, ZCostUpdate } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { csvProblemsError, readCsvLines } from '../api/csv-lines.js';
-import { authorize } from '../api/guard.js';
-import { parseInput } from '../api/parse.js';
 import { workspaceOf } from '../auth/workspace.js';
 import { ValidationError } from '../errors.js';
+import { csvProblemsError, readCsvLines } from '../http/csv-lines.js';
+import { authorize } from '../http/guard.js';
+import { parseInput } from '../http/parse.js';
 import type { Store } from '../store/database.js';
 import type { TrafficEngine } from '../traffic/engine.js';
 import { importCosts } from './import.js';

@@ -3,10 +3,10 @@
 import { domains, ZCertificateUpload } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { authorize } from '../api/guard.js';
-import { parseInput } from '../api/parse.js';
-import { parseId, resourceRoutes } from '../api/resource-routes.js';
 import { NotFoundError, ValidationError } from '../errors.js';
+import { authorize } from '../http/guard.js';
+import { parseInput } from '../http/parse.js';
+import { parseId, resourceRoutes } from '../http/resource-routes.js';
 import type { Database } from '../store/schema.js';
 import { type AcmeIssuer, challengeAnswer } from './acme.js';
 import type { DomainsService } from './service.js';

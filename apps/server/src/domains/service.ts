@@ -10,12 +10,12 @@ import {
   type TListQuery,
 } from '@switchyard/domain';
 import { type Kysely, type Selectable, sql } from 'kysely';
-import type { RecordId, ResourceService } from '../api/resource-routes.js';
 import type { Actor } from '../auth/actor.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
-import { keepChange } from '../history/keep.js';
+import type { RecordId, ResourceService } from '../http/resource-routes.js';
 import { now } from '../store/database.js';
 import type { DomainTable } from '../store/domains.js';
+import { keepChange } from '../store/history-keep.js';
 import { listFilter, listOrder, listPage } from '../store/list.js';
 import type { Database } from '../store/schema.js';
 import { type Scope, scopeCondition } from '../store/scope.js';

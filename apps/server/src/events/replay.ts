@@ -6,10 +6,10 @@
 import type { ClickReplay, LeadReplay } from '@switchyard/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { authorize } from '../api/guard.js';
+import { moneyFor } from '../auth/money.js';
 import { workspaceOf } from '../auth/workspace.js';
 import { NotFoundError } from '../errors.js';
-import { moneyFor } from '../reports/money.js';
+import { authorize } from '../http/guard.js';
 import type { Database } from '../store/schema.js';
 import type { TrafficEngine } from '../traffic/engine.js';
 import { inspectClick, inspectLead } from './inspected.js';

@@ -1,10 +1,10 @@
 import { type EventKind, ZEventQuery } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { authorize } from '../api/guard.js';
-import { parseInput } from '../api/parse.js';
+import { moneyFor } from '../auth/money.js';
 import { workspaceOf } from '../auth/workspace.js';
-import { moneyFor } from '../reports/money.js';
+import { authorize } from '../http/guard.js';
+import { parseInput } from '../http/parse.js';
 import type { Database } from '../store/schema.js';
 import { EventsService } from './service.js';
 

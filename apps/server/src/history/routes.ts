@@ -1,8 +1,8 @@
 import { ZHistoryQuery } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
-import { requireActor } from '../api/guard.js';
-import { parseInput } from '../api/parse.js';
 import { NotFoundError } from '../errors.js';
+import { requireActor } from '../http/guard.js';
+import { parseInput } from '../http/parse.js';
 import type { HistoryService } from './service.js';
 
 function entryId(raw: string): number {

@@ -13,9 +13,9 @@ import {
   type ResourceName,
   VALIDATION_MESSAGES,
 } from '@switchyard/domain';
-import type { RecordId, ResourceService } from '../api/resource-routes.js';
 import type { Actor } from '../auth/actor.js';
 import { ValidationError } from '../errors.js';
+import type { RecordId, ResourceService } from './resource-routes.js';
 
 /** Every address a host name resolves to (dns.lookup, as connecting would). Replaced in tests. */
 export type ResolveHost = (hostname: string) => Promise<readonly LookupAddress[]>;

@@ -6,7 +6,7 @@
 // came from an untrusted peer is noted, so the dashboard can name the setting.
 import { isIP } from 'node:net';
 import { parseAddressRule } from '@switchyard/domain';
-import { addressList } from '../traffic/rules/compile.js';
+import { addressList } from '../net/address-list.js';
 
 /** `false`, `true`, or the trusted proxies' addresses and CIDRs. */
 export type TrustProxy = boolean | readonly string[];

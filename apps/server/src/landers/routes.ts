@@ -11,12 +11,12 @@ import {
 } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { authorize } from '../api/guard.js';
-import { parseInput } from '../api/parse.js';
 import type { Actor } from '../auth/actor.js';
 import { workspaceOf } from '../auth/workspace.js';
 import type { LanderLimits } from '../config.js';
 import { NotFoundError, ValidationError } from '../errors.js';
+import { authorize } from '../http/guard.js';
+import { parseInput } from '../http/parse.js';
 import type { LanderFileStore, StoredLanderFile } from '../store/lander-files.js';
 import type { Database } from '../store/schema.js';
 import { scopeCondition } from '../store/scope.js';

@@ -4,10 +4,10 @@
 // whether it is sampled and at what rate (hub.ts).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { authorize } from '../api/guard.js';
-import { parseInput } from '../api/parse.js';
+import { seesMoney, withoutMoney } from '../auth/money.js';
 import { workspaceOf } from '../auth/workspace.js';
-import { seesMoney, withoutMoney } from '../reports/money.js';
+import { authorize } from '../http/guard.js';
+import { parseInput } from '../http/parse.js';
 import type { LiveHub } from './hub.js';
 
 export const ZLiveQuery = z.object({

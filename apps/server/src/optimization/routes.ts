@@ -9,9 +9,9 @@ import {
 } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { authorize } from '../api/guard.js';
 import { workspaceOf } from '../auth/workspace.js';
 import { NotFoundError } from '../errors.js';
+import { authorize } from '../http/guard.js';
 import { flowLiveWeights } from '../store/live-weights.js';
 import type { Database } from '../store/schema.js';
 import { type Scope, scopeCondition } from '../store/scope.js';

@@ -18,6 +18,7 @@ import type {
 import {
   CONVERSION_STATES,
   type ConversionState,
+  PAYOUT_PARAMETERS,
   PAYOUT_SOURCES,
   POSTBACK_OUTCOME_STATUS,
   POSTBACK_OUTCOMES,
@@ -26,7 +27,7 @@ import type { ExpressionBuilder, Kysely } from 'kysely';
 import { nextDay, startOfLocalDay } from '../reports/time.js';
 import type { Database } from '../store/schema.js';
 import { type Scope, scopeCondition } from '../store/scope.js';
-import { PAYOUT_PARAMETERS, paramsOf } from '../traffic/rules/postback-rules.js';
+import { paramsOf } from '../traffic/rules/postback-rules.js';
 
 /** The config kinds a logged campaign can be: tracker campaigns take clicks, API campaigns leads. */
 const TRACKER_CAMPAIGNS = 'tracker-campaigns';

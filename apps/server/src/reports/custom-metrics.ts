@@ -15,11 +15,11 @@ import {
 } from '@switchyard/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { authorize } from '../api/guard.js';
-import { parseInput } from '../api/parse.js';
 import type { Actor } from '../auth/actor.js';
 import { workspaceOf } from '../auth/workspace.js';
 import { ConflictError, NotFoundError } from '../errors.js';
+import { authorize } from '../http/guard.js';
+import { parseInput } from '../http/parse.js';
 import type { Database } from '../store/schema.js';
 
 /** At most this many custom metrics per workspace (each is a column and a computation per row). */

@@ -3,7 +3,7 @@
 // such a click was seen in the last day (on this node), the screen names SWITCHYARD_TRUST_PROXY.
 import type { ReportNotice } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
-import { authorize } from '../api/guard.js';
+import { authorize } from '../http/guard.js';
 import { TRUST_PROXY_SETTING } from '../http/trusted-proxies.js';
 import type { TrafficEngine } from '../traffic/engine.js';
 

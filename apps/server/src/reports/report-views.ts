@@ -8,10 +8,10 @@
 import { REPORT_VIEWS_MAX, type ReportView, ZReportViewForm } from '@switchyard/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { authorize } from '../api/guard.js';
-import { parseInput } from '../api/parse.js';
 import { workspaceOf } from '../auth/workspace.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import { authorize } from '../http/guard.js';
+import { parseInput } from '../http/parse.js';
 import type { Database } from '../store/schema.js';
 
 const COLUMNS = ['id', 'user_id', 'name', 'params', 'created_at', 'updated_at'] as const;

@@ -1,13 +1,13 @@
 import { ZReportQuery } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { authorize } from '../api/guard.js';
-import { parseInput } from '../api/parse.js';
+import { refuseMoneyOrder, seesMoney, withoutMoney } from '../auth/money.js';
 import { workspaceOf } from '../auth/workspace.js';
 import { ValidationError } from '../errors.js';
+import { authorize } from '../http/guard.js';
+import { parseInput } from '../http/parse.js';
 import type { Database } from '../store/schema.js';
 import { customMetricsOf, definitionsOf } from './custom-metrics.js';
-import { refuseMoneyOrder, seesMoney, withoutMoney } from './money.js';
 import type { ReportRunner } from './runner.js';
 import { varLabels } from './var-labels.js';
 

@@ -3,10 +3,10 @@
 import { type Rule, type RuleRun, type TRuleForm, ZRuleForm } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { authorize } from '../api/guard.js';
-import { parseInput } from '../api/parse.js';
 import { workspaceOf } from '../auth/workspace.js';
 import { NotFoundError, ValidationError } from '../errors.js';
+import { authorize } from '../http/guard.js';
+import { parseInput } from '../http/parse.js';
 import { now } from '../store/database.js';
 import type { Database } from '../store/schema.js';
 import { type Scope, scopeCondition } from '../store/scope.js';

@@ -1,8 +1,8 @@
 // Issue 24: the datacenter networks whose visitors are bots, kept in `settings`: the shipped list until
 // an administrator edits it. Read by the settings screen and by the engine when it compiles routing.
 import type { BotProtectionSettings, TBotProtectionForm } from '@switchyard/domain';
+import { DEFAULT_DATACENTER_ASNS } from '@switchyard/domain';
 import type { Kysely } from 'kysely';
-import { DEFAULT_DATACENTER_ASNS } from '../traffic/visitor/datacenters.js';
 import type { Database } from './schema.js';
 
 export const BOT_PROTECTION_KEY = 'bot-protection';

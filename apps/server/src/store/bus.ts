@@ -1,8 +1,7 @@
 // Messages to the other nodes or workers of one instance, on named channels: through Redis
 // (REDIS_URL) between nodes, or through the primary process between the workers of one machine
-// (cluster/primary.ts). Config changes (redis-notices.ts) and live events (live/redis-live.ts) travel on it.
+// (cluster/bus.ts). Config changes (redis-notices.ts) and live events (live/redis-live.ts) travel on it.
 import type { Redis } from 'ioredis';
-import type { PrimaryChannel } from '../cluster/channel.js';
 
 export interface Bus {
   /** Sends `text` to every subscriber of `channel` elsewhere (and maybe here: senders tag their own). */
@@ -48,19 +47,6 @@ export function redisBus(redis: Redis): Bus {
           }
         },
       };
-    },
-  };
-}
-
-/** Between the workers of one primary: its IPC channel never drops a message, so there is no resync. */
-export function primaryBus(primary: PrimaryChannel): Bus {
-  return {
-    async publish(channel, text) {
-      primary.publish(channel, text);
-    },
-    async subscribe(channel, onMessage) {
-      const unsubscribe = primary.subscribe(channel, onMessage);
-      return { close: async () => unsubscribe() };
     },
   };
 }

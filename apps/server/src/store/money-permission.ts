@@ -1,6 +1,8 @@
 import { covers, MONEY_PERMISSION } from '@switchyard/domain';
 import type { Kysely, Migration } from 'kysely';
-import { ADMINISTRATOR_ROLE } from './seed.js';
+
+/** The seeded administrator role's name when this migration was written (a migration stays as written). */
+const ADMINISTRATOR_ROLE = 'Administrator';
 
 // 0010 (issue 19): money figures need `/tracker/reports/money`, which administrators hold by default. A
 // new database seeds the Administrator role with the root, which covers it; an existing one may have

@@ -13,10 +13,10 @@ import {
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Sessions } from '../../auth/sessions.js';
+import { authorize, authorizeInstance, requireActor } from '../../http/guard.js';
+import { parseInput } from '../../http/parse.js';
 import type { Mailer } from '../../mail/mailer.js';
 import type { Database } from '../../store/schema.js';
-import { authorize, authorizeInstance, requireActor } from '../guard.js';
-import { parseInput } from '../parse.js';
 import { InvitationsService } from './invitations.js';
 import { AccountLimits } from './limits.js';
 import { LinkSender } from './links.js';

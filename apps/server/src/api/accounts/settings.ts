@@ -3,8 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
 import { rolePermissions } from '../../auth/actor.js';
 import { ForbiddenError, ValidationError } from '../../errors.js';
-import { keepChange } from '../../history/keep.js';
 import { now } from '../../store/database.js';
+import { keepChange } from '../../store/history-keep.js';
 import type { Database } from '../../store/schema.js';
 
 const REGISTRATION_KEY = 'registration';

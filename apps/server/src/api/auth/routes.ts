@@ -1,8 +1,8 @@
 import { ZLoginForm } from '@switchyard/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SessionClient } from '../../auth/sessions.js';
-import { requireActor } from '../guard.js';
-import { parseInput } from '../parse.js';
+import { requireActor } from '../../http/guard.js';
+import { parseInput } from '../../http/parse.js';
 import type { AuthService } from './service.js';
 
 function clientOf(request: FastifyRequest): SessionClient {

@@ -13,7 +13,7 @@ import { verifyAgainstDummy, verifyPassword } from '../../auth/password.js';
 import type { SessionClient, Sessions } from '../../auth/sessions.js';
 import { isRoot } from '../../auth/workspace.js';
 import { ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../../errors.js';
-import { keepChange } from '../../history/keep.js';
+import { keepChange } from '../../store/history-keep.js';
 import type { Database } from '../../store/schema.js';
 import { ApiTokensService } from '../tokens/service.js';
 

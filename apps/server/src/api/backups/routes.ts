@@ -8,11 +8,11 @@ import type { Backup } from '@switchyard/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Config, databaseDialect, journalDir } from '../../config.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
+import { authorizeInstance } from '../../http/guard.js';
 import type { BackupResult } from '../../store/backup.js';
 import type { BackupWorkerSettings, FromBackupWorker } from '../../store/backup-worker.js';
 import { SQLITE_FILE_NAME } from '../../store/database.js';
 import { startWorkerThread } from '../../worker-thread.js';
-import { authorizeInstance } from '../guard.js';
 
 const WORKER_MODULE = new URL('../../store/backup-worker.ts', import.meta.url);
 /** The names this route makes, and the only ones it reads or deletes. */

@@ -5,13 +5,13 @@ import { type BotProtectionSettings, type TBotProtectionForm, ZBotProtectionForm
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
-import { keepChange } from '../../history/keep.js';
+import { authorizeInstance } from '../../http/guard.js';
+import { parseInput } from '../../http/parse.js';
 import { BOT_PROTECTION_KEY, defaultBotProtection, readBotProtection } from '../../store/bot-protection.js';
 import { now } from '../../store/database.js';
+import { keepChange } from '../../store/history-keep.js';
 import type { Database } from '../../store/schema.js';
 import type { ConfigChangeListener } from '../config-records/service.js';
-import { authorizeInstance } from '../guard.js';
-import { parseInput } from '../parse.js';
 
 /** Said to the engine (and, with Redis, every node) when the list changes; the engine recompiles. */
 const BOT_PROTECTION_KIND = 'bot-protection' as const;

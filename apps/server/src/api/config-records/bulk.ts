@@ -7,10 +7,10 @@ import type { Kysely } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
 import { isRoot } from '../../auth/workspace.js';
 import { ApiError, ForbiddenError, ValidationError } from '../../errors.js';
+import { authorize } from '../../http/guard.js';
+import { parseInput } from '../../http/parse.js';
+import { parseId } from '../../http/resource-routes.js';
 import type { Database } from '../../store/schema.js';
-import { authorize } from '../guard.js';
-import { parseInput } from '../parse.js';
-import { parseId } from '../resource-routes.js';
 import type { ConfigRecordsService } from './service.js';
 
 /** The permission each action needs, as its single-record route does. */

@@ -5,9 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { workspaceOf } from '../../auth/workspace.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
+import { authorize } from '../../http/guard.js';
 import { replaceClickToken } from '../../store/click-tokens.js';
 import type { Database } from '../../store/schema.js';
-import { authorize } from '../guard.js';
 
 export function clickTokenRoutes(
   app: FastifyInstance,

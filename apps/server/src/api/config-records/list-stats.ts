@@ -14,13 +14,13 @@ import {
   ZListStatsQuery,
   ZReportQuery,
 } from '@switchyard/domain';
+import { seesMoney } from '../../auth/money.js';
 import { workspaceOf } from '../../auth/workspace.js';
 import { ForbiddenError, ValidationError } from '../../errors.js';
-import { seesMoney } from '../../reports/money.js';
+import { figureOrder } from '../../http/list-order.js';
+import { parseInput } from '../../http/parse.js';
+import type { ResourceService } from '../../http/resource-routes.js';
 import type { ReportScope } from '../../reports/service.js';
-import { figureOrder } from '../list-order.js';
-import { parseInput } from '../parse.js';
-import type { ResourceService } from '../resource-routes.js';
 
 export type RunReport = (query: TReportQuery, scope: ReportScope) => Promise<ReportResponse>;
 

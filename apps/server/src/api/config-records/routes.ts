@@ -10,12 +10,12 @@ import {
 } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import { authorize } from '../../http/guard.js';
+import { isFigure, noFigures } from '../../http/list-order.js';
 import { type TargetOptions, withOutboundTargetCheck } from '../../http/outbound-targets.js';
+import { parseInput } from '../../http/parse.js';
+import { parseId, resourceRoutes } from '../../http/resource-routes.js';
 import type { Database } from '../../store/schema.js';
-import { authorize } from '../guard.js';
-import { isFigure, noFigures } from '../list-order.js';
-import { parseInput } from '../parse.js';
-import { parseId, resourceRoutes } from '../resource-routes.js';
 import { bulkRoute } from './bulk.js';
 import { type RunReport, withListStats } from './list-stats.js';
 import { type ConfigChangeListener, ConfigRecordsService } from './service.js';

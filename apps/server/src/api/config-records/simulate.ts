@@ -5,9 +5,9 @@ import { type SimulationAnswer, ZSimulatedLead, ZSimulatedVisitor } from '@switc
 import type { FastifyInstance } from 'fastify';
 import { workspaceOf } from '../../auth/workspace.js';
 import { NotFoundError } from '../../errors.js';
+import { authorize } from '../../http/guard.js';
+import { parseInput } from '../../http/parse.js';
 import type { TrafficEngine } from '../../traffic/engine.js';
-import { authorize } from '../guard.js';
-import { parseInput } from '../parse.js';
 
 type CampaignParams = { Params: { id: string } };
 

@@ -5,11 +5,11 @@ import { type TestPostbackAnswer, VALIDATION_MESSAGES, ZMacroUrl } from '@switch
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ValidationError } from '../../errors.js';
+import { authorize } from '../../http/guard.js';
 import { sendOutbound } from '../../http/outbound-request.js';
 import { type TargetOptions, targetRefusal } from '../../http/outbound-targets.js';
+import { parseInput } from '../../http/parse.js';
 import { compileUrlTemplate, type MacroValues } from '../../traffic/rules/macros.js';
-import { authorize } from '../guard.js';
-import { parseInput } from '../parse.js';
 
 export const TEST_POSTBACK_PATH = '/traffic-sources/test-postback';
 /** How long the test waits for the traffic source, redirects included. */

@@ -6,12 +6,12 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { workspaceOf } from '../../auth/workspace.js';
 import { ValidationError } from '../../errors.js';
+import { csvProblemsError, readCsvLines } from '../../http/csv-lines.js';
+import { authorize } from '../../http/guard.js';
+import { parseInput } from '../../http/parse.js';
 import type { Database } from '../../store/schema.js';
 import type { TrafficEngine } from '../../traffic/engine.js';
 import { paramsOf } from '../../traffic/rules/postback-rules.js';
-import { csvProblemsError, readCsvLines } from '../csv-lines.js';
-import { authorize } from '../guard.js';
-import { parseInput } from '../parse.js';
 
 const IMPORT_COLUMNS = ['clickid', 'status', 'payout', 'txid', 'currency'] as const;
 

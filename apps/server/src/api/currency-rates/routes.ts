@@ -8,12 +8,12 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { canInstance } from '../../auth/instance.js';
 import { ForbiddenError, ValidationError } from '../../errors.js';
-import { keepChange } from '../../history/keep.js';
+import { authorizeInstance, requireActor } from '../../http/guard.js';
+import { parseInput } from '../../http/parse.js';
 import { CURRENCY_SNAPSHOT } from '../../store/currency-snapshot.js';
 import { now } from '../../store/database.js';
+import { keepChange } from '../../store/history-keep.js';
 import type { Database } from '../../store/schema.js';
-import { authorizeInstance, requireActor } from '../guard.js';
-import { parseInput } from '../parse.js';
 import { largestConvertibleAmount, overflowingRates } from './limits.js';
 
 const ZRates = z.object({

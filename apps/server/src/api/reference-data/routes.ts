@@ -1,7 +1,7 @@
 import { CURRENCIES, DEFAULT_EMAIL_WEIGHTS } from '@switchyard/domain';
 import { getTimeZones } from '@vvo/tzdb';
 import type { FastifyInstance } from 'fastify';
-import { requireActor } from '../guard.js';
+import { requireActor } from '../../http/guard.js';
 
 /** §7.4: reference data for select controls; any signed-in user may read it. */
 export function referenceDataRoutes(app: FastifyInstance): void {

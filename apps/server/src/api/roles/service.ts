@@ -1,10 +1,10 @@
 import type { ListResponse, Role, TListQuery } from '@switchyard/domain';
 import type { Kysely } from 'kysely';
 import { NotFoundError } from '../../errors.js';
+import type { RecordId, ResourceService } from '../../http/resource-routes.js';
 import { parseStringList } from '../../store/database.js';
 import { listFilter, listOrder, listPage } from '../../store/list.js';
 import type { Database, RoleRow } from '../../store/schema.js';
-import type { RecordId, ResourceService } from '../resource-routes.js';
 
 export function toRole(row: RoleRow): Role {
   return {

@@ -1,8 +1,8 @@
 import { ZApiTokenForm } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import { NotFoundError } from '../../errors.js';
-import { requireActor } from '../guard.js';
-import { parseInput } from '../parse.js';
+import { requireActor } from '../../http/guard.js';
+import { parseInput } from '../../http/parse.js';
 import type { ApiTokensService } from './service.js';
 
 /**

@@ -21,9 +21,9 @@ import { effectivePermissions } from '../../auth/actor.js';
 import { hashToken } from '../../auth/sessions.js';
 import { workspaceOf } from '../../auth/workspace.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
-import { keepChange } from '../../history/keep.js';
 import type { ApiTokenTable } from '../../store/api-tokens.js';
 import { parseStringList } from '../../store/database.js';
+import { keepChange } from '../../store/history-keep.js';
 import type { Database } from '../../store/schema.js';
 
 /** last_used_at is written at most this often per token. */

@@ -1,6 +1,6 @@
 import { users } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
-import { resourceRoutes } from '../resource-routes.js';
+import { resourceRoutes } from '../../http/resource-routes.js';
 import type { UsersService } from './service.js';
 
 export function userRoutes(app: FastifyInstance, service: UsersService): void {

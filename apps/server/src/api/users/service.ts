@@ -14,11 +14,11 @@ import { endWhatThePasswordOpened } from '../../auth/password-changed.js';
 import type { Sessions } from '../../auth/sessions.js';
 import { isRoot, workspaceOf } from '../../auth/workspace.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
-import { keepChange } from '../../history/keep.js';
+import type { RecordId, ResourceService } from '../../http/resource-routes.js';
 import { fromBoolean, isUniqueViolation, now, parseStringList, toBoolean } from '../../store/database.js';
+import { keepChange } from '../../store/history-keep.js';
 import { listFilter, listOrder, listPage } from '../../store/list.js';
 import type { Database, UserRow } from '../../store/schema.js';
-import type { RecordId, ResourceService } from '../resource-routes.js';
 import { memberWorkspaceIds, reachableWorkspaceIds } from '../workspaces/membership.js';
 
 type UserInput = Omit<TUserForm, 'password'> & { password?: string | undefined };

@@ -1,8 +1,8 @@
 import { workspaces } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import { NotFoundError } from '../../errors.js';
-import { authorize } from '../guard.js';
-import { resourceRoutes } from '../resource-routes.js';
+import { authorize } from '../../http/guard.js';
+import { resourceRoutes } from '../../http/resource-routes.js';
 import type { WorkspacesService } from './service.js';
 
 export function workspaceRoutes(app: FastifyInstance, service: WorkspacesService): void {

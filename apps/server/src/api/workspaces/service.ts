@@ -9,12 +9,12 @@ import type { Kysely } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
 import { isRoot, TOKEN_OWN_WORKSPACE } from '../../auth/workspace.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
-import { keepChange } from '../../history/keep.js';
+import type { RecordId, ResourceService } from '../../http/resource-routes.js';
 import { newPostbackKey } from '../../store/conversion-states.js';
 import { now } from '../../store/database.js';
+import { keepChange } from '../../store/history-keep.js';
 import { listFilter, listOrder, listPage } from '../../store/list.js';
 import type { Database, WorkspaceRow } from '../../store/schema.js';
-import type { RecordId, ResourceService } from '../resource-routes.js';
 import { reachesWorkspace } from './membership.js';
 
 function toWorkspace(row: WorkspaceRow): Workspace {

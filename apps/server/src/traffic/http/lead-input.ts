@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { VALIDATION_MESSAGES as M, withoutNul, ZLeadFields } from '@switchyard/domain';
 import { z } from 'zod';
-import { parseInput } from '../../api/parse.js';
+import { parseInput } from '../../http/parse.js';
 
 /** Issue 5, Contract: the body of `POST /v1/campaigns/{id}/leads`; other top-level fields are ignored. */
 export const ZLeadInput = ZLeadFields.extend({

@@ -1,7 +1,7 @@
 // A campaign's routing compiled from the stored config (issue 5, item 1): every body is parsed once
 // with the registry's form, conditions are parsed into trees and made into tests (compileCondition), and
 // URLs into templates, so the hot path only reads maps and arrays and calls the tests.
-import { BlockList, isIP } from 'node:net';
+import type { BlockList } from 'node:net';
 import {
   ALL_CONDITION,
   type CampaignType,
@@ -29,6 +29,7 @@ import {
   ZTrafficSourceForm,
 } from '@switchyard/domain';
 import type { z } from 'zod';
+import { addressList } from '../../net/address-list.js';
 import { compileUrlTemplate, type UrlTemplate } from './macros.js';
 
 /** A `config_records` row as the compiler reads it. */
@@ -237,20 +238,6 @@ export const ROUTING_KINDS: ReadonlySet<string> = new Set([
   'postback-events',
   'affiliate-networks',
 ]);
-
-/** An address list (IPs and CIDRs, v4 and v6) as one matcher; entries it cannot read match nothing. */
-export function addressList(entries: readonly string[]): BlockList {
-  const list = new BlockList();
-  for (const entry of entries) {
-    const [address = '', bits] = entry.trim().split('/');
-    const type = isIP(address) === 6 ? 'ipv6' : isIP(address) === 4 ? 'ipv4' : null;
-    if (!type) continue;
-    const prefix = bits === undefined ? (type === 'ipv4' ? 32 : 128) : Number(bits);
-    if (!Number.isInteger(prefix) || prefix < 0 || prefix > (type === 'ipv4' ? 32 : 128)) continue;
-    list.addSubnet(address, prefix, type);
-  }
-  return list;
-}
 
 function parseBody(row: ConfigRow): Record<string, unknown> {
   try {

@@ -1,6 +1,7 @@
 // Postbacks (issue 5, Contract and item 3): reading the network's parameters, resolving the postback
 // event, and the payout by the campaign's payout rule set.
 import {
+  POSTBACK_PARAMETER_ALIASES as ALIASES,
   type ConditionContext,
   type ConversionState,
   DEFAULT_STATUS_MAP,
@@ -13,19 +14,6 @@ import {
   stripNul,
 } from '@switchyard/domain';
 import type { CampaignPostbackEvent, CompiledCampaign, CompiledPostbackEvent, RoutingSnapshot } from './compile.js';
-
-/** Parameter names of the Contract, each with its aliases, first found wins. */
-const ALIASES = {
-  clickId: ['subid', 'clickid', 'click_id', 'cid', 'cnv_id', 'lead_id'],
-  payout: ['payout', 'revenue', 'sum'],
-  status: ['status', 'cnv_status', 'et', 'type'],
-  event: ['event'],
-  txid: ['tid', 'txid', 'transaction_id'],
-  currency: ['currency', 'cnv_currency'],
-} as const;
-
-/** The parameters a payout is read from: money, which a raw postback shows only to who may see it. */
-export const PAYOUT_PARAMETERS: readonly string[] = ALIASES.payout;
 
 /**
  * A macro the network left as it was (`{currency}`, `[payout]`, `%status%`, `${txid}`): it sent no value,

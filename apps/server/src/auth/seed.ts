@@ -1,8 +1,8 @@
 import { SEED_ROLES } from '@switchyard/domain';
-import { generatePassword, hashPassword } from '../auth/password.js';
-import { newPostbackKey } from './conversion-states.js';
-import type { Store } from './database.js';
-import { isUniqueViolation, now } from './database.js';
+import { newPostbackKey } from '../store/conversion-states.js';
+import type { Store } from '../store/database.js';
+import { isUniqueViolation, now } from '../store/database.js';
+import { generatePassword, hashPassword } from './password.js';
 
 export const DEFAULT_ADMIN_EMAIL = 'admin@switchyard.local';
 export const DEFAULT_WORKSPACE_NAME = 'Default';

@@ -4,11 +4,11 @@
 // coming on the ones it has (each answer closing its connection), stores every event, and exits.
 import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../app.js';
-import { type Config, databaseDialect } from '../config.js';
-import { withoutLinkTokens } from '../http/log-redaction.js';
-import type { TrustProxy } from '../http/trusted-proxies.js';
-import { PrimaryChannel } from './channel.js';
+import { buildApp } from './app.js';
+import { PrimaryChannel } from './cluster/channel.js';
+import { type Config, databaseDialect } from './config.js';
+import { withoutLinkTokens } from './http/log-redaction.js';
+import type { TrustProxy } from './http/trusted-proxies.js';
 
 /** How long a leaving worker waits for its kept-alive connections to close after an answer of theirs. */
 const IDLE_GRACE_MS = 5000;

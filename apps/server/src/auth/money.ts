@@ -5,9 +5,15 @@
 // their CSV export, the postback log, the live stream, replay and the inspector); the services stay
 // unaware.
 
-import { can, isMoneyMetric, MONEY_METRICS, type PermissionHolder, type TReportQuery } from '@switchyard/domain';
+import {
+  can,
+  isMoneyMetric,
+  MONEY_METRICS,
+  PAYOUT_PARAMETERS,
+  type PermissionHolder,
+  type TReportQuery,
+} from '@switchyard/domain';
 import { ValidationError } from '../errors.js';
-import { PAYOUT_PARAMETERS } from '../traffic/rules/postback-rules.js';
 
 export function seesMoney(actor: PermissionHolder): boolean {
   return can(actor, 'tracker', 'reports', 'money');

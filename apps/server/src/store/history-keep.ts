@@ -2,7 +2,7 @@
 // transaction where it has one, so a change and its history entry are written together.
 import type { HistoryAction } from '@switchyard/domain';
 import type { Kysely } from 'kysely';
-import type { Database } from '../store/schema.js';
+import type { Database } from './schema.js';
 
 /** Who made a change, from where, acting in which workspace. */
 export interface ChangeAuthor {
