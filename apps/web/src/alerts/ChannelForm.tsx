@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client';
 import { useChannelActions } from '../api/useAlerts';
-import { translateServerMessage } from '../app/errors/errorText';
+import { translateServerMessage } from '../shared/errors/errorText';
 
 type Values = {
   kind: ChannelKind;

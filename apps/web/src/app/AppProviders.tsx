@@ -12,12 +12,12 @@ import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import i18n, { directionOf } from '../i18n';
+import { readableColorsResolver } from '../shared/readableColors';
+import { theme } from '../shared/theme';
 import { AuthProvider } from './auth/AuthProvider';
 import { CloseButtonNames } from './CloseButtonNames';
 import { createQueryClient } from './queryClient';
-import { readableColorsResolver } from './readableColors';
 import { LayoutSettingsProvider } from './settings/LayoutSettingsProvider';
-import { theme } from './theme';
 
 export function AppProviders({ children, queryClient }: { children: ReactNode; queryClient?: QueryClient }) {
   const [client] = useState(() => queryClient ?? createQueryClient());

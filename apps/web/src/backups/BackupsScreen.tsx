@@ -4,10 +4,10 @@ import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconDatabaseExport, IconDownload, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { downloadBackup, useBackupActions, useBackups } from '../api/useBackups';
-import { errorText } from '../app/errors/errorText';
 import { ScreenBreadcrumbs } from '../components/breadcrumbs/ScreenBreadcrumbs';
 import { formatBytes } from '../components/list/formatBytes';
 import { formatDateTime } from '../components/list/formatDateTime';
+import { errorText } from '../shared/errors/errorText';
 
 /**
  * /admin/backups (issue 39): copies of the SQLite database made while the server runs, kept in the data

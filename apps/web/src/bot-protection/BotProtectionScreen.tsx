@@ -4,9 +4,9 @@ import { IconAlertTriangle, IconRestore, IconSearch } from '@tabler/icons-react'
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBotProtection } from '../api/useBotProtection';
-import { useCan } from '../app/auth/useCan';
-import { errorText } from '../app/errors/errorText';
 import { ScreenBreadcrumbs } from '../components/breadcrumbs/ScreenBreadcrumbs';
+import { useCan } from '../shared/auth/useCan';
+import { errorText } from '../shared/errors/errorText';
 import { AddNetwork } from './AddNetwork';
 import { BotReasonsExplained } from './BotReasonsExplained';
 import { NetworksTable } from './NetworksTable';

@@ -3,9 +3,9 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client';
 import { useSaveBotProtection } from '../api/useBotProtection';
-import { errorText } from '../app/errors/errorText';
 import { showNotice } from '../components/feedback/showNotice';
 import { useServerMessage } from '../components/feedback/useServerMessage';
+import { errorText } from '../shared/errors/errorText';
 import type { Network } from './parseNetworks';
 
 /** A row's errors of the last save, under its ASN or its name. */

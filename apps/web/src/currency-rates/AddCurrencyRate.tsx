@@ -2,7 +2,7 @@ import { Button, Group, NumberInput, Select } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useCurrencyName } from './useCurrencyName';
+import { useCurrencyName } from '../shared/useCurrencyName';
 import type { CurrencyRatesEditor, TypedRate } from './useCurrencyRatesEditor';
 
 /** A currency without a rate and its rate, added to the table to be saved with the other changes. */

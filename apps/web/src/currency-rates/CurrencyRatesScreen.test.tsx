@@ -5,8 +5,8 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tokenStore } from '../api/client';
 import type { CurrencyRates } from '../api/useCurrencyRates';
-import { AuthContext, type AuthContextValue } from '../app/auth/AuthContext';
 import { ControlProviders } from '../components/form/controls/renderControl';
+import { AuthContext, type AuthContextValue } from '../shared/auth/AuthContext';
 import { CurrencyRatesScreen } from './CurrencyRatesScreen';
 
 const READER = { id: 2, name: 'Rita', email: 'rita@example.test', permissions: ['/instance/settings/get'] };

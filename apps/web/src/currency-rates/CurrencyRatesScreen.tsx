@@ -2,9 +2,9 @@ import { Alert, Button, Center, Group, Loader, Paper, Stack, Text, Title } from 
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useCurrencyRates } from '../api/useCurrencyRates';
-import { useCan } from '../app/auth/useCan';
-import { errorText } from '../app/errors/errorText';
 import { ScreenBreadcrumbs } from '../components/breadcrumbs/ScreenBreadcrumbs';
+import { useCan } from '../shared/auth/useCan';
+import { errorText } from '../shared/errors/errorText';
 import { AddCurrencyRate } from './AddCurrencyRate';
 import { CurrencyRatesTable } from './CurrencyRatesTable';
 import { useCurrencyRatesEditor } from './useCurrencyRatesEditor';

@@ -2,8 +2,8 @@ import { ActionIcon, Code, NumberInput, Table, Text, VisuallyHidden } from '@man
 import { IconX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../components/list/formatDateTime';
+import { useCurrencyName } from '../shared/useCurrencyName';
 import { CurrencyRateSource } from './CurrencyRateSource';
-import { useCurrencyName } from './useCurrencyName';
 import type { CurrencyRatesEditor } from './useCurrencyRatesEditor';
 
 export interface CurrencyRatesTableProps {

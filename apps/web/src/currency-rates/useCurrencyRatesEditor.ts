@@ -4,9 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client';
 import type { CurrencyRate, CurrencyRates } from '../api/useCurrencyRates';
 import { type CurrencyRateChange, useSaveCurrencyRates } from '../api/useSaveCurrencyRates';
-import { errorText } from '../app/errors/errorText';
 import { showNotice } from '../components/feedback/showNotice';
 import { useServerMessage } from '../components/feedback/useServerMessage';
+import { errorText } from '../shared/errors/errorText';
 
 /** The server refuses rates above this (no conversion may reach infinity). */
 export const MAX_RATE = 1e9;

@@ -3,9 +3,9 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tokenStore } from '../api/client';
-import { AuthContext, type AuthContextValue } from '../app/auth/AuthContext';
 import { ControlProviders } from '../components/form/controls/renderControl';
 import i18n from '../i18n';
+import { AuthContext, type AuthContextValue } from '../shared/auth/AuthContext';
 import { EventTablesScreen } from './EventTablesScreen';
 
 const ANALYST = {

@@ -3,9 +3,9 @@ import { act, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tokenStore } from '../api/client';
-import { AuthContext, type AuthContextValue } from '../app/auth/AuthContext';
 import { ControlProviders } from '../components/form/controls/renderControl';
 import i18n from '../i18n';
+import { AuthContext, type AuthContextValue } from '../shared/auth/AuthContext';
 import { FirstCampaignChecklist } from './FirstCampaignChecklist';
 
 const ADMIN = { id: 1, name: 'Ada', email: 'ada@example.test', permissions: ['/'], workspaces: [] };

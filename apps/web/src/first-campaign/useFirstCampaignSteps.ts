@@ -2,8 +2,8 @@ import { getResource, type ListResponse, type ReportResponse, type ResourceName 
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { api } from '../api/client';
 import { resourceKeys } from '../api/queryKeys';
-import { useCan } from '../app/auth/useCan';
 import { reportKeys } from '../reports/useReport';
+import { useCan } from '../shared/auth/useCan';
 
 export type FirstCampaignStepKey =
   | 'trafficSource'

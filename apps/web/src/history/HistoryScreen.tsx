@@ -5,9 +5,9 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { resourceKeys } from '../api/queryKeys';
 import { useLookup } from '../api/useLookup';
-import { useCurrentUser } from '../app/auth/useCurrentUser';
 import { useServerMessage } from '../components/feedback/useServerMessage';
 import { DayInput } from '../components/form/DayInput';
+import { useCurrentUser } from '../shared/auth/useCurrentUser';
 import { useHistoryList } from './api';
 import { HistoryEntryItem } from './HistoryEntryItem';
 

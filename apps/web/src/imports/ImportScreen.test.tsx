@@ -3,9 +3,9 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tokenStore } from '../api/client';
-import { AuthContext, type AuthContextValue } from '../app/auth/AuthContext';
 import { ControlProviders } from '../components/form/controls/renderControl';
 import { answer } from '../rules/testRules';
+import { AuthContext, type AuthContextValue } from '../shared/auth/AuthContext';
 import { ImportScreen } from './ImportScreen';
 
 // Issue 45's wizard: pick the tracker, give the file (or URL and key), see the dry run, confirm.

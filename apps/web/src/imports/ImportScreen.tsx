@@ -18,8 +18,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client';
 import { useRunImport } from '../api/useImports';
-import { errorText } from '../app/errors/errorText';
 import { ScreenBreadcrumbs } from '../components/breadcrumbs/ScreenBreadcrumbs';
+import { errorText } from '../shared/errors/errorText';
 
 type Source = 'file' | 'live';
 

@@ -3,9 +3,9 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tokenStore, workspaceStore } from '../api/client';
-import { AuthContext, type AuthContextValue } from '../app/auth/AuthContext';
 import { ControlProviders } from '../components/form/controls/renderControl';
 import i18n from '../i18n';
+import { AuthContext, type AuthContextValue } from '../shared/auth/AuthContext';
 import { type FakeLiveServer, fakeLiveServer } from './fakeLiveServer';
 import { LiveScreen } from './LiveScreen';
 

@@ -3,10 +3,10 @@ import { render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tokenStore } from '../api/client';
-import { AuthContext, type AuthContextValue } from '../app/auth/AuthContext';
 import { DashboardPage } from '../app/pages/DashboardPage';
 import { ControlProviders } from '../components/form/controls/renderControl';
 import i18n from '../i18n';
+import { AuthContext, type AuthContextValue } from '../shared/auth/AuthContext';
 import { fakeLiveServer } from './fakeLiveServer';
 
 // Today's figures and the first-campaign checklist have their own tests; here they stay out of the tile's way.

@@ -1,7 +1,7 @@
 import { can, getResource, type ResourceName } from '@switchyard/domain';
 import { useMemo } from 'react';
 import { type LookupRecord, useLookupRecords } from '../api/useLookup';
-import { useCurrentUser } from '../app/auth/useCurrentUser';
+import { useCurrentUser } from '../shared/auth/useCurrentUser';
 
 export interface LiveCampaignOption {
   value: string;

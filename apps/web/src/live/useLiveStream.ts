@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useChosenWorkspace } from '../app/workspace/useChosenWorkspace';
+import { useChosenWorkspace } from '../shared/workspace/useChosenWorkspace';
 import { type LiveConnectionState, runLiveConnection } from './liveConnection';
 import type { LiveEvent } from './liveEvent';
 

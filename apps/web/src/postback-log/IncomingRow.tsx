@@ -3,7 +3,7 @@ import type { PostbackLogEntry } from '@switchyard/domain';
 import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useFormatMoney } from '../resources/screens/useFormatMoney';
+import { useFormatMoney } from '../shared/reporting/useFormatMoney';
 import { ConversionHistoryLink } from './ConversionHistoryLink';
 import { LoggedRecordLink } from './LoggedRecordLink';
 import { LogId } from './LogId';

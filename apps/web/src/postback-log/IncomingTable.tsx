@@ -1,7 +1,7 @@
 import { Table, VisuallyHidden } from '@mantine/core';
 import type { PostbackLogEntry } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
-import { useSeesMoney } from '../reports/useSeesMoney';
+import { useSeesMoney } from '../shared/reporting/useSeesMoney';
 import { IncomingRow } from './IncomingRow';
 
 /** A page of incoming postbacks, newest first. */

@@ -1,7 +1,7 @@
 import { Anchor, Text } from '@mantine/core';
 import { can, type LoggedRecord, RESOURCES } from '@switchyard/domain';
 import { Link } from 'react-router';
-import { useCurrentUser } from '../app/auth/useCurrentUser';
+import { useCurrentUser } from '../shared/auth/useCurrentUser';
 
 /**
  * A record a log line names (a campaign, a postback event), by name, linking to its edit screen for a

@@ -3,8 +3,8 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tokenStore } from '../api/client';
-import { AuthContext, type AuthContextValue } from '../app/auth/AuthContext';
 import { ControlProviders } from '../components/form/controls/renderControl';
+import { AuthContext, type AuthContextValue } from '../shared/auth/AuthContext';
 import { PostbackLogScreen } from './PostbackLogScreen';
 
 const ANALYST = {

@@ -4,7 +4,7 @@ import { Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconFileImport, IconInbox, IconSend } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useCan } from '../app/auth/useCan';
+import { useCan } from '../shared/auth/useCan';
 import { ImportPanel } from './ImportPanel';
 import { IncomingPanel } from './IncomingPanel';
 import { OutboundPanel } from './OutboundPanel';

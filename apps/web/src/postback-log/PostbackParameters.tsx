@@ -2,7 +2,7 @@ import { Code, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import type { PostbackLogEntry } from '@switchyard/domain';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useFormatMoney } from '../resources/screens/useFormatMoney';
+import { useFormatMoney } from '../shared/reporting/useFormatMoney';
 import { ConversionHistoryLink } from './ConversionHistoryLink';
 import { StateTransition } from './StateTransition';
 

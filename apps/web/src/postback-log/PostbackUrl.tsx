@@ -1,8 +1,8 @@
 import { Loader, Text, TextInput } from '@mantine/core';
 import { postbackUrlFor } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
-import { usePostbackBaseUrl } from '../api/usePostbackBaseUrl';
 import { COPY_BUTTON_WIDTH, CopyValueButton } from '../components/copy/CopyValueButton';
+import { usePostbackBaseUrl } from '../shared/usePostbackBaseUrl';
 
 /**
  * The keyed address affiliate networks call (issue 18: the keyless one is refused), the workspace's,

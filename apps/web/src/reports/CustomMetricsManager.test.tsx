@@ -8,7 +8,7 @@ import { CustomMetricsManager } from './CustomMetricsManager';
 // Issue 20: the custom metrics manager lists the workspace's formulas and checks a formula as it is typed
 // (with the parser the server uses), naming the position of the mistake, before anything is sent.
 
-vi.mock('../app/auth/useCan', () => ({ useCan: () => true }));
+vi.mock('../shared/auth/useCan', () => ({ useCan: () => true }));
 
 const rpm: CustomMetric = {
   id: 1,

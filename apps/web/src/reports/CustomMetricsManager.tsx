@@ -11,7 +11,7 @@ import { IconMathFunction, IconPencil, IconPlus, IconTrash } from '@tabler/icons
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client';
-import { useCan } from '../app/auth/useCan';
+import { useCan } from '../shared/auth/useCan';
 import { useCustomMetrics, useDeleteCustomMetric, useSaveCustomMetric } from './useCustomMetrics';
 
 /** Issue 20: the "Metrics" button of the reports screen, opening the custom metrics manager. */

@@ -2,10 +2,10 @@ import { Anchor, Badge, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } 
 import { isMoneyMetric, type ReportMetric } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { type ReportFormat, useReportFormat } from '../shared/reporting/useReportFormat';
+import { useSeesMoney } from '../shared/reporting/useSeesMoney';
 import { ReportChart } from './ReportChart';
 import { DASHBOARD_DAYS, DASHBOARD_METRICS, useDashboardFigures } from './useDashboardFigures';
-import { type ReportFormat, useReportFormat } from './useReportFormat';
-import { useSeesMoney } from './useSeesMoney';
 
 /**
  * Today against yesterday for the key figures (issue 19: the money ones only for a user who may see

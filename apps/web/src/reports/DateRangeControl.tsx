@@ -9,7 +9,13 @@ import type { Language } from '@switchyard/domain';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLanguage } from '../i18n';
-import { DATE_PRESET_SHORTCUTS, DATE_PRESETS, type DatePreset, type DateRangeChoice, presetOf } from './dateRanges';
+import {
+  DATE_PRESET_SHORTCUTS,
+  DATE_PRESETS,
+  type DatePreset,
+  type DateRangeChoice,
+  presetOf,
+} from '../shared/reporting/dateRanges';
 import { useReportContext } from './ReportContext';
 import { useDatePresetShortcuts } from './useDatePresetShortcuts';
 

@@ -1,9 +1,9 @@
 import { MultiSelect } from '@mantine/core';
 import { REPORT_GROUPS, REPORT_MAX_GROUPS, type ReportGroup } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
+import { useReportFormat } from '../shared/reporting/useReportFormat';
 import { useReportContext } from './ReportContext';
 import { DEFAULT_GROUPS } from './reportParams';
-import { useReportFormat } from './useReportFormat';
 
 /** Up to four groups, in the order picked: rows are grouped by the first, then the second, … */
 export function GroupBySelect() {

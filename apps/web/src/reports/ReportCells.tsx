@@ -3,10 +3,10 @@ import type { ReportFigures, ReportFilterGroup, ReportGroup, ReportMetric, Repor
 import { IconChevronDown } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { RowEventLinks } from '../event-tables/RowEventLinks';
+import { useReportFormat } from '../shared/reporting/useReportFormat';
 import { drillChoices, drillDown } from './drillDown';
 import { useReportContext } from './ReportContext';
-import { useReportFormat } from './useReportFormat';
+import { RowEventLinks } from './RowEventLinks';
 
 const FIGURE_STYLE = { whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' } as const;
 

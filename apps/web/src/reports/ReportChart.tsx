@@ -1,8 +1,8 @@
 import { Box, Group, SimpleGrid, Text, useDirection } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isDay } from './dateRanges';
-import { useReportFormat } from './useReportFormat';
+import { isDay } from '../shared/reporting/dateRanges';
+import { useReportFormat } from '../shared/reporting/useReportFormat';
 import type { SeriesPoint } from './useReportSeries';
 import './reportChart.css';
 

@@ -1,9 +1,9 @@
 import { Button, Checkbox, Group, Popover, SegmentedControl, Stack, Text } from '@mantine/core';
 import { IconColumns } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { useReportFormat } from '../shared/reporting/useReportFormat';
 import { useReportContext } from './ReportContext';
 import { DEFAULT_COLUMNS, type ReportLayout } from './reportParams';
-import { useReportFormat } from './useReportFormat';
 
 /** Whether a column shows under `columns`: a built-in figure by the defaults, a custom metric until unpicked. */
 function shownIn(columns: readonly string[] | undefined, key: string): boolean {

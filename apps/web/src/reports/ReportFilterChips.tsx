@@ -1,8 +1,8 @@
 import { Button, Group, Pill, Text } from '@mantine/core';
 import type { ReportFilterGroup, ReportVarFilter } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
+import { useReportFormat } from '../shared/reporting/useReportFormat';
 import { useReportContext } from './ReportContext';
-import { useReportFormat } from './useReportFormat';
 
 /** The values drilled into (and the var filters a link or view carries), each removable; shown only when there are some. */
 export function ReportFilterChips() {

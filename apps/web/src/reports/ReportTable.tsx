@@ -1,11 +1,11 @@
 import { Table } from '@mantine/core';
 import type { ReportFigures, ReportMetric, ReportRow } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
+import { useReportFormat } from '../shared/reporting/useReportFormat';
 import { DrillName, FigureCells, TruncatedName } from './ReportCells';
 import { useReportContext } from './ReportContext';
 import { ReportScroll } from './ReportScroll';
 import { ReportSortHeader } from './ReportSortHeader';
-import { useReportFormat } from './useReportFormat';
 
 /** The figures whose header explains them on hover (issue 18: which conversion states each counts). */
 export const HINTED: Partial<Record<ReportMetric, true>> = {

@@ -3,6 +3,7 @@ import type { ReportFigures, ReportGroup, ReportRow } from '@switchyard/domain';
 import { IconChevronRight } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useReportFormat } from '../shared/reporting/useReportFormat';
 import { DrillName, FigureCells } from './ReportCells';
 import { useReportContext } from './ReportContext';
 import { ReportScroll } from './ReportScroll';
@@ -10,7 +11,6 @@ import { ReportSortHeader } from './ReportSortHeader';
 import { FigureHeaders } from './ReportTable';
 import { TREE_CHILD_LIMIT, treeKey, treeLevelRequest } from './reportTree';
 import { useReport } from './useReport';
-import { useReportFormat } from './useReportFormat';
 
 /**
  * Several groups as a tree, as Keitaro and Binom show them: the first group's rows, each opening onto its

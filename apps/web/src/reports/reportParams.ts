@@ -13,7 +13,14 @@ import {
   type ReportVarFilter,
   SORT_ORDERS,
 } from '@switchyard/domain';
-import { DATE_PRESETS, type DatePreset, type DateRange, type DateRangeChoice, isDay, presetRange } from './dateRanges';
+import {
+  DATE_PRESETS,
+  type DatePreset,
+  type DateRange,
+  type DateRangeChoice,
+  isDay,
+  presetRange,
+} from '../shared/reporting/dateRanges';
 
 /** A built-in order, or a custom metric's key (issue 20: `cm_rpm`). */
 export type ReportOrderField = (typeof REPORT_ORDER_FIELDS)[number] | `cm_${string}`;

@@ -1,6 +1,6 @@
 import type { ReportFigures, ReportMetric } from '@switchyard/domain';
 import { useMemo } from 'react';
-import { addDays, browserTimeZone, todayIn } from './dateRanges';
+import { addDays, browserTimeZone, todayIn } from '../shared/reporting/dateRanges';
 import { useReport } from './useReport';
 import { seriesPoints } from './useReportSeries';
 

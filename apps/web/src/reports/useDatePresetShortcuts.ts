@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { DATE_PRESET_SHORTCUTS, DATE_PRESETS, type DatePreset } from './dateRanges';
+import { DATE_PRESET_SHORTCUTS, DATE_PRESETS, type DatePreset } from '../shared/reporting/dateRanges';
 
 /** Where a typed digit belongs to what has the focus: a field, a menu, an open list or a dialog. */
 const TYPING_PLACES =

@@ -1,7 +1,7 @@
 import { DEFAULT_PAGE_SIZE, type ReportAttribution, type ReportGroup, type ReportResponse } from '@switchyard/domain';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, type QueryValue } from '../api/client';
-import type { DateRange } from './dateRanges';
+import type { DateRange } from '../shared/reporting/dateRanges';
 import type { ReportFilters, ReportOrder, ReportOrderField, ReportVars } from './reportParams';
 
 /** What `GET /api/reports` is asked (§7.5); the screen, its chart, its export and the dashboard share it. */

@@ -6,13 +6,13 @@ import {
   type ReportRow,
 } from '@switchyard/domain';
 import { useCallback, useMemo } from 'react';
+import { useSeesMoney } from '../shared/reporting/useSeesMoney';
 import { drillDown } from './drillDown';
 import { DEFAULT_COLUMNS, type ReportFilters, type ReportOrderField, rangeOf } from './reportParams';
 import { showsAsTree, treeLevelRequest } from './reportTree';
 import { useCustomMetrics } from './useCustomMetrics';
 import { type ReportRequest, useReport } from './useReport';
 import { useReportParams } from './useReportParams';
-import { useSeesMoney } from './useSeesMoney';
 
 /** Everything the reports screen shows and does, for its parts to read through ReportContext. */
 export function useReportController() {

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { showNotice } from '../components/feedback/showNotice';
+import { useReportFormat } from '../shared/reporting/useReportFormat';
 import { reportCsv } from './csv';
 import { useReportContext } from './ReportContext';
 import { fetchReport } from './useReport';
-import { useReportFormat } from './useReportFormat';
 
 /** Starts the browser's download of `text` as a file. */
 function download(fileName: string, text: string, type: string): void {

@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router';
-import { browserTimeZone } from './dateRanges';
+import { browserTimeZone } from '../shared/reporting/dateRanges';
 import { parseReportParams, type ReportParams, reportSearchParams } from './reportParams';
 
 /**

@@ -1,6 +1,6 @@
 import type { ReportRow } from '@switchyard/domain';
 import { useMemo } from 'react';
-import { type DateRange, daysOf } from './dateRanges';
+import { type DateRange, daysOf } from '../shared/reporting/dateRanges';
 import type { ReportFilters } from './reportParams';
 import { useReport } from './useReport';
 

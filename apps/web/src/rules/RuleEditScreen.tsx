@@ -4,10 +4,10 @@ import { can } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { useRule, useRuleActions } from '../api/useRules';
-import { useCurrentUser } from '../app/auth/useCurrentUser';
-import { ErrorPage } from '../app/errors/ErrorPage';
-import { errorText } from '../app/errors/errorText';
 import { ScreenBreadcrumbs } from '../components/breadcrumbs/ScreenBreadcrumbs';
+import { useCurrentUser } from '../shared/auth/useCurrentUser';
+import { ErrorPage } from '../shared/errors/ErrorPage';
+import { errorText } from '../shared/errors/errorText';
 import { RuleForm } from './RuleForm';
 import { RuleRuns } from './RuleRuns';
 

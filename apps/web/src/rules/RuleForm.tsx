@@ -5,7 +5,7 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client';
 import { useRuleActions } from '../api/useRules';
-import { errorText, translateServerMessage } from '../app/errors/errorText';
+import { errorText, translateServerMessage } from '../shared/errors/errorText';
 import { ActionsEditor } from './ActionsEditor';
 import { ConditionsEditor } from './ConditionsEditor';
 import { RulePreview } from './RulePreview';

@@ -4,10 +4,10 @@ import { IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useRules } from '../api/useRules';
-import { useCurrentUser } from '../app/auth/useCurrentUser';
-import { errorText } from '../app/errors/errorText';
 import { ScreenBreadcrumbs } from '../components/breadcrumbs/ScreenBreadcrumbs';
 import { formatDateTime } from '../components/list/formatDateTime';
+import { useCurrentUser } from '../shared/auth/useCurrentUser';
+import { errorText } from '../shared/errors/errorText';
 import { useDescribeRule } from './useDescribeRule';
 
 /** /tracker/rules: the workspace's rules, what each watches and does, and when it last ran (issue 46). */

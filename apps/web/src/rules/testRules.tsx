@@ -4,8 +4,8 @@ import { render } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { vi } from 'vitest';
 import { tokenStore } from '../api/client';
-import { AuthContext, type AuthContextValue } from '../app/auth/AuthContext';
 import { ControlProviders } from '../components/form/controls/renderControl';
+import { AuthContext, type AuthContextValue } from '../shared/auth/AuthContext';
 import { RuleEditScreen } from './RuleEditScreen';
 import { RulesScreen } from './RulesScreen';
 

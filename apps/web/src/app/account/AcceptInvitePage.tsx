@@ -6,13 +6,13 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { api } from '../../api/client';
-import { useAuth } from '../auth/useAuth';
-import { errorText } from '../errors/errorText';
+import { trimAsTyped } from '../../components/form/trimAsTyped';
+import { confirmationError, newPasswordError, showServerErrors } from '../../shared/account/formErrors';
+import { useAuth } from '../../shared/auth/useAuth';
+import { errorText } from '../../shared/errors/errorText';
 import { AccountPageHeader } from './AccountPageHeader';
-import { confirmationError, newPasswordError, showServerErrors } from './formErrors';
 import { InvalidLinkNotice } from './InvalidLinkNotice';
 import { NewPasswordFields } from './NewPasswordFields';
-import { trimAsTyped } from './trimAsTyped';
 
 interface AcceptValues {
   name: string;

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tokenStore } from '../../api/client';
 import { ControlProviders } from '../../components/form/controls/renderControl';
 import i18n from '../../i18n';
-import { AuthContext, type AuthContextValue } from '../auth/AuthContext';
+import { AuthContext, type AuthContextValue } from '../../shared/auth/AuthContext';
 import { ApiTokensCard } from './ApiTokensCard';
 
 // Issue 21: the profile's API tokens — listed with when and from where each was last used, revoked with a

@@ -7,9 +7,9 @@ import { ApiError, api } from '../../api/client';
 import { CopyValueButton } from '../../components/copy/CopyValueButton';
 import { PermissionChecklist } from '../../components/permissions/PermissionChecklist';
 import { permissionLabel } from '../../components/permissions/permissionLabel';
-import { useCurrentUser } from '../auth/useCurrentUser';
-import { errorText } from '../errors/errorText';
-import { notify } from '../notify';
+import { useCurrentUser } from '../../shared/auth/useCurrentUser';
+import { errorText } from '../../shared/errors/errorText';
+import { notify } from '../../shared/notify';
 
 // Issue 21: the user's API tokens for the acting workspace — made with a name, a lifetime and some of
 // the user's own permissions; the secret is shown once; each can be revoked.

@@ -3,11 +3,11 @@ import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
-import { translateServerMessage } from '../errors/errorText';
+import { trimAsTyped } from '../../components/form/trimAsTyped';
+import { emailError, showServerErrors } from '../../shared/account/formErrors';
+import { translateServerMessage } from '../../shared/errors/errorText';
 import { AccountPageHeader } from './AccountPageHeader';
 import { BackToLoginLink } from './BackToLoginLink';
-import { emailError, showServerErrors } from './formErrors';
-import { trimAsTyped } from './trimAsTyped';
 
 /** Forgot password: the answer is the same whether or not an account has the email. */
 export function ForgotPasswordPage() {

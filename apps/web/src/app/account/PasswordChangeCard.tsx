@@ -5,8 +5,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
-import { notify } from '../notify';
-import { confirmationError, newPasswordError, showServerErrors } from './formErrors';
+import { confirmationError, newPasswordError, showServerErrors } from '../../shared/account/formErrors';
+import { notify } from '../../shared/notify';
 import { NewPasswordFields } from './NewPasswordFields';
 import { PROFILE_KEY } from './useProfile';
 

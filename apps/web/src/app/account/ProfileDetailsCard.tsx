@@ -5,11 +5,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
+import { trimAsTyped } from '../../components/form/trimAsTyped';
 import { changeLanguage, isLanguage, LANGUAGE_NAMES } from '../../i18n';
-import { useAuth } from '../auth/useAuth';
-import { notify } from '../notify';
-import { showServerErrors } from './formErrors';
-import { trimAsTyped } from './trimAsTyped';
+import { showServerErrors } from '../../shared/account/formErrors';
+import { useAuth } from '../../shared/auth/useAuth';
+import { notify } from '../../shared/notify';
 import { PROFILE_KEY } from './useProfile';
 
 const LANGUAGE_OPTIONS = LANGUAGES.map((language) => ({ value: language, label: LANGUAGE_NAMES[language] }));

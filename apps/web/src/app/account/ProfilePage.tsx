@@ -1,6 +1,6 @@
 import { Center, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { errorText } from '../errors/errorText';
+import { errorText } from '../../shared/errors/errorText';
 import { ApiTokensCard } from './ApiTokensCard';
 import { PasswordChangeCard } from './PasswordChangeCard';
 import { ProfileDetailsCard } from './ProfileDetailsCard';

@@ -5,13 +5,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api } from '../../api/client';
-import { notify } from '../notify';
+import { trimAsTyped } from '../../components/form/trimAsTyped';
+import { confirmationError, emailError, newPasswordError, showServerErrors } from '../../shared/account/formErrors';
+import { useRegistrationStatus } from '../../shared/account/useRegistrationStatus';
+import { notify } from '../../shared/notify';
 import { AccountPageHeader } from './AccountPageHeader';
 import { BackToLoginLink } from './BackToLoginLink';
-import { confirmationError, emailError, newPasswordError, showServerErrors } from './formErrors';
 import { NewPasswordFields } from './NewPasswordFields';
-import { trimAsTyped } from './trimAsTyped';
-import { useRegistrationStatus } from './useRegistrationStatus';
 
 interface RegisterValues {
   name: string;

@@ -5,9 +5,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { ApiError, api } from '../../api/client';
-import { notify } from '../notify';
+import { confirmationError, newPasswordError, showServerErrors } from '../../shared/account/formErrors';
+import { notify } from '../../shared/notify';
 import { AccountPageHeader } from './AccountPageHeader';
-import { confirmationError, newPasswordError, showServerErrors } from './formErrors';
 import { InvalidLinkNotice } from './InvalidLinkNotice';
 import { NewPasswordFields } from './NewPasswordFields';
 

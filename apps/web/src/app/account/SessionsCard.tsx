@@ -4,8 +4,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
-import { errorText } from '../errors/errorText';
-import { notify } from '../notify';
+import { errorText } from '../../shared/errors/errorText';
+import { notify } from '../../shared/notify';
 import { PROFILE_KEY } from './useProfile';
 
 /** How many sessions the user has, and a way to end all but this one. */

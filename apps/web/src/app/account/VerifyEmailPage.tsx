@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { api } from '../../api/client';
-import { errorText } from '../errors/errorText';
+import { errorText } from '../../shared/errors/errorText';
 import { AccountPageHeader } from './AccountPageHeader';
 import { BackToLoginLink } from './BackToLoginLink';
 import { InvalidLinkNotice } from './InvalidLinkNotice';

@@ -3,8 +3,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { api, setUnauthorizedHandler, tokenStore } from '../../api/client';
 import { changeLanguage } from '../../i18n';
-import { AuthContext, type AuthContextValue } from './AuthContext';
-import { clearSession, readStoredUser, storeUser } from './session';
+import { AuthContext, type AuthContextValue } from '../../shared/auth/AuthContext';
+import { clearSession, readStoredUser, storeUser } from '../../shared/auth/session';
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();

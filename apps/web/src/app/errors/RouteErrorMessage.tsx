@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { isRouteErrorResponse } from 'react-router';
-import { ErrorPage } from './ErrorPage';
-import { errorStatus } from './errorStatus';
-import { translateServerMessage } from './errorText';
+import { ErrorPage } from '../../shared/errors/ErrorPage';
+import { errorStatus } from '../../shared/errors/errorStatus';
+import { translateServerMessage } from '../../shared/errors/errorText';
 
 /** The error page for one route error; the texts of the server are shown in the user's language. */
 export function RouteErrorMessage({ error }: { error: unknown }) {

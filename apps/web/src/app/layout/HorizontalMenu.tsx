@@ -3,7 +3,7 @@ import { visibleMenu } from '@switchyard/domain';
 import { IconChevronDown } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import { useCurrentUser } from '../auth/useCurrentUser';
+import { useCurrentUser } from '../../shared/auth/useCurrentUser';
 import { menuIcon } from './menuIcons';
 
 /** §2.2 horizontal layout: the same menu as a bar under the top bar, one dropdown per section. */

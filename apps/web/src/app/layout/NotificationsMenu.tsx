@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useNotificationActions, useNotifications } from '../../api/useAlerts';
 import { formatDateTime } from '../../components/list/formatDateTime';
-import { useCurrentUser } from '../auth/useCurrentUser';
+import { useCurrentUser } from '../../shared/auth/useCurrentUser';
 
 /** Max height of the list (§2.4). */
 const LIST_MAX_HEIGHT_PX = 230;

@@ -1,7 +1,7 @@
 import { visibleMenu } from '@switchyard/domain';
 import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useCurrentUser } from '../auth/useCurrentUser';
+import { useCurrentUser } from '../../shared/auth/useCurrentUser';
 import { SideMenuLink, type SideMenuVariant } from './SideMenuLink';
 
 interface SideMenuProps {

@@ -2,7 +2,7 @@ import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconLogout, IconSettings, IconUserCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useCurrentUser } from '../auth/useCurrentUser';
+import { useCurrentUser } from '../../shared/auth/useCurrentUser';
 import { useLayoutSettings } from '../settings/useLayoutSettings';
 
 function initials(name: string): string {

@@ -1,7 +1,7 @@
 import { Group, Menu, Text, UnstyledButton } from '@mantine/core';
 import { IconBriefcase, IconCheck, IconChevronDown } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { useWorkspaceSwitch } from '../workspace/useWorkspaceSwitch';
+import { useWorkspaceSwitch } from '../../shared/workspace/useWorkspaceSwitch';
 
 /** Issue 19: the workspace the dashboard acts in, and the others to switch to; only for several. */
 export function WorkspaceMenu() {

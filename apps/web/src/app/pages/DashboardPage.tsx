@@ -4,8 +4,8 @@ import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { FirstCampaignChecklist } from '../../first-campaign/FirstCampaignChecklist';
-import { useCan } from '../auth/useCan';
-import { useCurrentUser } from '../auth/useCurrentUser';
+import { useCan } from '../../shared/auth/useCan';
+import { useCurrentUser } from '../../shared/auth/useCurrentUser';
 import { menuIcon } from '../layout/menuIcons';
 
 // Issue 25: the live stream's newest events, for the same readers as the figures.

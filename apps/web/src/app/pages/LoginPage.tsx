@@ -4,11 +4,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiError } from '../../api/client';
-import { emailError } from '../account/emailError';
-import { trimAsTyped } from '../account/trimAsTyped';
-import { useRegistrationStatus } from '../account/useRegistrationStatus';
-import { useAuth } from '../auth/useAuth';
-import { errorText, translateServerMessage } from '../errors/errorText';
+import { trimAsTyped } from '../../components/form/trimAsTyped';
+import { emailError } from '../../shared/account/emailError';
+import { useRegistrationStatus } from '../../shared/account/useRegistrationStatus';
+import { useAuth } from '../../shared/auth/useAuth';
+import { errorText, translateServerMessage } from '../../shared/errors/errorText';
 
 interface LoginValues {
   email: string;

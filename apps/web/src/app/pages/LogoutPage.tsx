@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
-import { useAuth } from '../auth/useAuth';
+import { useAuth } from '../../shared/auth/useAuth';
 import { RouteFallback } from '../routing/RouteFallback';
 
 /** §4 Logout: tell the server, clear the session, go to the login page. */

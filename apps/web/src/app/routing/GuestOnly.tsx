@@ -1,5 +1,5 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { useCurrentUser } from '../auth/useCurrentUser';
+import { useCurrentUser } from '../../shared/auth/useCurrentUser';
 import { afterLoginPath } from './redirectTarget';
 
 /** §2.2, §4: a logged-in user on the login page goes to the remembered path, or home. */

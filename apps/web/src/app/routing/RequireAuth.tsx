@@ -1,6 +1,6 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { tokenStore } from '../../api/client';
-import { useCurrentUser } from '../auth/useCurrentUser';
+import { useCurrentUser } from '../../shared/auth/useCurrentUser';
 import { type LoginRedirectState, wantedPath } from './redirectTarget';
 
 /** §2.2: a visitor who is not logged in, or whose profile is not loaded, goes to /login. */

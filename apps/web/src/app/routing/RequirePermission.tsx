@@ -1,7 +1,7 @@
 import type { Action, Section } from '@switchyard/domain';
 import { Outlet } from 'react-router';
-import { useCan } from '../auth/useCan';
-import { ErrorPage } from '../errors/ErrorPage';
+import { useCan } from '../../shared/auth/useCan';
+import { ErrorPage } from '../../shared/errors/ErrorPage';
 
 export interface RequirePermissionProps {
   section: Section;

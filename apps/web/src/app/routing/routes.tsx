@@ -1,6 +1,6 @@
 import { Navigate, type RouteObject } from 'react-router';
 import { loadScreenTexts } from '../../i18n';
-import { ErrorPage } from '../errors/ErrorPage';
+import { ErrorPage } from '../../shared/errors/ErrorPage';
 import { RouteErrorBoundary } from '../errors/RouteErrorBoundary';
 import { AuthLayout } from '../layout/AuthLayout';
 import { LogoutPage } from '../pages/LogoutPage';

@@ -1,4 +1,4 @@
-import { notify } from '../../app/notify';
+import { notify } from '../../shared/notify';
 
 export interface Notice {
   message: string;

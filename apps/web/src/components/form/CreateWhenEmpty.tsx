@@ -4,9 +4,9 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useInRouterContext } from 'react-router';
 import { useLookupQuery } from '../../api/useLookup';
-import { useCan } from '../../app/auth/useCan';
 import { RESOURCE_SCREENS } from '../../resources';
 import type { CreateFormComponent } from '../../resources/screens/resourceScreens';
+import { useCan } from '../../shared/auth/useCan';
 
 /**
  * Under a choice of `resource` records (issue 26, point 11): once its list is loaded and empty, says so

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { notify } from '../../app/notify';
+import { notify } from '../../shared/notify';
 
 /** What the server changed in a saved record and says so on the save answer (`notices`). */
 export interface SaveNotice {

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../api/client';
 import { useSaveRecord } from '../../api/useSaveRecord';
-import { notify } from '../../app/notify';
+import { notify } from '../../shared/notify';
 import { showNotice } from '../feedback/showNotice';
 import { useServerMessage } from '../feedback/useServerMessage';
 import { listReturnPath } from '../list/listReturnPath';

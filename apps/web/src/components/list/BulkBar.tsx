@@ -11,7 +11,7 @@ import {
 } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useWorkspaceSwitch } from '../../app/workspace/useWorkspaceSwitch';
+import { useWorkspaceSwitch } from '../../shared/workspace/useWorkspaceSwitch';
 import { showNotice } from '../feedback/showNotice';
 import { useServerMessage } from '../feedback/useServerMessage';
 import { recordName } from '../recordName';

@@ -6,11 +6,11 @@ import type { ComponentType } from 'react';
 import { MemoryRouter, Route, Routes, useParams } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tokenStore } from '../../api/client';
-import { AuthContext, type AuthContextValue } from '../../app/auth/AuthContext';
 import i18n from '../../i18n';
 import { trackerCampaignScreens } from '../../resources/campaigns/screens';
 import { offerScreens } from '../../resources/offers/screens';
 import { trafficSourceScreens } from '../../resources/traffic-sources/screens';
+import { AuthContext, type AuthContextValue } from '../../shared/auth/AuthContext';
 import { ControlProviders } from '../form/controls/renderControl';
 
 // Issue 21: the lists of clonable resources have a Clone action; a campaign can take its flow along.

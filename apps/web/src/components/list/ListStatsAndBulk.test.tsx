@@ -6,10 +6,10 @@ import type { ComponentType } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tokenStore } from '../../api/client';
-import { AuthContext, type AuthContextValue } from '../../app/auth/AuthContext';
 import i18n from '../../i18n';
 import { trackerCampaignScreens } from '../../resources/campaigns/screens';
 import { trafficSourceScreens } from '../../resources/traffic-sources/screens';
+import { AuthContext, type AuthContextValue } from '../../shared/auth/AuthContext';
 import { ControlProviders } from '../form/controls/renderControl';
 
 // Issue 43: the lists of campaigns (and the other records reports group by) show each row's figures for a

@@ -7,10 +7,10 @@ import {
   type ResourceDefinition,
 } from '@switchyard/domain';
 import { type ReactNode, useMemo } from 'react';
-import { useCan } from '../../app/auth/useCan';
-import { browserTimeZone } from '../../reports/dateRanges';
-import { useReportFormat } from '../../reports/useReportFormat';
-import { useSeesMoney } from '../../reports/useSeesMoney';
+import { useCan } from '../../shared/auth/useCan';
+import { browserTimeZone } from '../../shared/reporting/dateRanges';
+import { useReportFormat } from '../../shared/reporting/useReportFormat';
+import { useSeesMoney } from '../../shared/reporting/useSeesMoney';
 import type { ListColumn } from './types';
 
 // Issue 43: lists of the records reports group by (campaigns, offers, landers, traffic sources and

@@ -5,9 +5,9 @@ import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tokenStore } from '../../api/client';
-import { AuthContext, type AuthContextValue } from '../../app/auth/AuthContext';
 import i18n from '../../i18n';
 import { offerScreens } from '../../resources/offers/screens';
+import { AuthContext, type AuthContextValue } from '../../shared/auth/AuthContext';
 import { ControlProviders } from '../form/controls/renderControl';
 
 // Issue 26 (15): titles and the §8 confirmations name the record, `{kind} "{name}" (#{id})`.

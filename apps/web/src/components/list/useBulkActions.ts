@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { api } from '../../api/client';
 import { resourceKeys } from '../../api/queryKeys';
-import { useWorkspaceSwitch } from '../../app/workspace/useWorkspaceSwitch';
+import { useWorkspaceSwitch } from '../../shared/workspace/useWorkspaceSwitch';
 import { useResourceCan } from '../access/useResourceCan';
 
 // Issue 43: rows chosen on a list, then one change for all of them through `POST /api/{resource}/bulk`,

@@ -2,7 +2,7 @@ import { Alert, Badge, Button, Code, Group, Loader, Modal, Stack, Text } from '@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../../api/client';
-import { errorText } from '../../app/errors/errorText';
+import { errorText } from '../../shared/errors/errorText';
 import { useServerMessage } from '../feedback/useServerMessage';
 
 /** `POST /api/traffic-sources/test-postback`: the request sent and what came back. */

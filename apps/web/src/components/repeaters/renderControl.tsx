@@ -4,8 +4,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { type ComponentType, type ReactNode, useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
-import { theme } from '../../app/theme';
 import i18n from '../../i18n';
+import { theme } from '../../shared/theme';
 import type { FormControlProps, FormElement } from '../form/types';
 
 export interface RenderControlOptions {

@@ -1,7 +1,7 @@
 import { Paper, Table, Text, Title } from '@mantine/core';
 import type { ClickConversion } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
-import { useSeesMoney } from '../../reports/useSeesMoney';
+import { useSeesMoney } from '../../shared/reporting/useSeesMoney';
 
 /**
  * Issue 25, the click inspector: the event's conversions, oldest first; the payout only for a user who

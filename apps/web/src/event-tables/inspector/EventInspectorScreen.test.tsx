@@ -3,9 +3,9 @@ import { render, screen, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tokenStore } from '../../api/client';
-import { AuthContext, type AuthContextValue } from '../../app/auth/AuthContext';
 import { ControlProviders } from '../../components/form/controls/renderControl';
 import i18n from '../../i18n';
+import { AuthContext, type AuthContextValue } from '../../shared/auth/AuthContext';
 import { EventInspectorScreen } from './EventInspectorScreen';
 import { CLICK, LEAD, TODAY } from './inspectionFixtures';
 

@@ -4,8 +4,8 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tokenStore } from '../../api/client';
-import { AuthContext, type AuthContextValue } from '../../app/auth/AuthContext';
 import { ControlProviders } from '../../components/form/controls/renderControl';
+import { AuthContext, type AuthContextValue } from '../../shared/auth/AuthContext';
 import { affiliateNetworkScreens } from './screens';
 
 const KEY = 'Ab3dEf6hIj9kLm2nOp5qRs8t';

@@ -24,9 +24,9 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../../api/client';
 import { useTimezoneOptions } from '../../api/useTimezoneOptions';
-import { errorText } from '../../app/errors/errorText';
 import { useServerMessage } from '../../components/feedback/useServerMessage';
 import { DayInput } from '../../components/form/DayInput';
+import { errorText } from '../../shared/errors/errorText';
 
 const key = (name: string) => `resources:campaignCosts.${name}`;
 

@@ -3,9 +3,9 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tokenStore } from '../../api/client';
-import { AuthContext, type AuthContextValue } from '../../app/auth/AuthContext';
 import { ControlProviders } from '../../components/form/controls/renderControl';
 import i18n from '../../i18n';
+import { AuthContext, type AuthContextValue } from '../../shared/auth/AuthContext';
 import { campaignScreens, trackerCampaignScreens } from './screens';
 
 // Issue 24: the click-rate bot limit of tracker and API campaigns.

@@ -3,9 +3,9 @@ import { act, render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tokenStore } from '../../api/client';
-import { AuthContext, type AuthContextValue } from '../../app/auth/AuthContext';
 import { ControlProviders } from '../../components/form/controls/renderControl';
 import i18n from '../../i18n';
+import { AuthContext, type AuthContextValue } from '../../shared/auth/AuthContext';
 import { trackerCampaignScreens } from './screens';
 
 // Issue 26, point 10: the campaign screen says in one sentence how a conversion's payout is chosen — the

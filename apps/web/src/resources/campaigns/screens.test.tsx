@@ -4,9 +4,9 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tokenStore } from '../../api/client';
-import { AuthContext, type AuthContextValue } from '../../app/auth/AuthContext';
 import { ControlProviders } from '../../components/form/controls/renderControl';
 import i18n from '../../i18n';
+import { AuthContext, type AuthContextValue } from '../../shared/auth/AuthContext';
 import { trackerCampaignScreens } from './screens';
 
 const ADMIN = { id: 1, name: 'Ada', email: 'ada@example.test', permissions: ['/'], workspaces: [] };

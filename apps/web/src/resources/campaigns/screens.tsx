@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'react-router';
 import { useResourceRecord } from '../../api/useResourceRecord';
 import { useResourceCan } from '../../components/access/useResourceCan';
-import { ResourceEdit } from '../../components/form/ResourceEdit';
+import { ResourceEdit } from '../screens/ResourceEdit';
 import { resourceScreens } from '../screens/resourceScreens';
 import { CampaignCostButton } from './CampaignCostDialog';
 import { CampaignCreatedNotice } from './CampaignCreatedNotice';

@@ -2,8 +2,8 @@ import { getResource, type ResourceDefinition } from '@switchyard/domain';
 import { useMemo } from 'react';
 import { useLookup } from '../../api/useLookup';
 import type { ListColumn } from '../../components/list/types';
+import { useFormatMoney } from '../../shared/reporting/useFormatMoney';
 import { nameColumn, type Row, referenceColumn, statusColumn, timestampColumns } from '../screens/columns';
-import { useFormatMoney } from '../screens/useFormatMoney';
 import { CampaignUrlCell } from './CampaignUrlCell';
 import { useTrackerCampaignUrl } from './useTrackerCampaignUrl';
 

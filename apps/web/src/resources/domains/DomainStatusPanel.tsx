@@ -4,8 +4,8 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client';
 import { useResourceRecord } from '../../api/useResourceRecord';
-import { errorText } from '../../app/errors/errorText';
 import { formatDateTime } from '../../components/list/formatDateTime';
+import { errorText } from '../../shared/errors/errorText';
 import { CertificateBadge, DnsBadge } from './DomainBadges';
 import { useCheckDns, useRenewCertificate, useUploadCertificate } from './useDomainActions';
 

@@ -2,7 +2,7 @@ import { Stack } from '@mantine/core';
 import { getResource } from '@switchyard/domain';
 import { useParams } from 'react-router';
 import { ResourceCreate } from '../../components/form/ResourceCreate';
-import { ResourceEdit } from '../../components/form/ResourceEdit';
+import { ResourceEdit } from '../screens/ResourceEdit';
 import { DomainStatusPanel } from './DomainStatusPanel';
 import { useDomainFormElements } from './useDomainFormElements';
 

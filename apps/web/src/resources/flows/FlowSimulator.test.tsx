@@ -3,8 +3,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { theme } from '../../app/theme';
 import i18n from '../../i18n';
+import { theme } from '../../shared/theme';
 import { FlowSimulator } from './FlowSimulator';
 
 const CAMPAIGNS = [

@@ -4,6 +4,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLookup } from '../../api/useLookup';
 import type { ListColumn } from '../../components/list/types';
+import { useFormatMoney } from '../../shared/reporting/useFormatMoney';
 import {
   badgesColumn,
   nameColumn,
@@ -13,7 +14,6 @@ import {
   statusWithEnabledColumn,
   timestampColumns,
 } from '../screens/columns';
-import { useFormatMoney } from '../screens/useFormatMoney';
 
 const affiliateNetworks = getResource('affiliate-networks');
 

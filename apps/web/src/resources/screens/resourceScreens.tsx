@@ -1,11 +1,11 @@
 import type { ResourceDefinition } from '@switchyard/domain';
 import type { ComponentType } from 'react';
 import { ResourceCreate } from '../../components/form/ResourceCreate';
-import { ResourceEdit } from '../../components/form/ResourceEdit';
 import { ResourceForm } from '../../components/form/ResourceForm';
 import type { FormElement } from '../../components/form/types';
 import { ResourceList } from '../../components/list/ResourceList';
 import type { ListColumn } from '../../components/list/types';
+import { ResourceEdit } from './ResourceEdit';
 
 export type FormMode = 'create' | 'edit';
 

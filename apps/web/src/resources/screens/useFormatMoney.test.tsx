@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { afterEach, describe, expect, it } from 'vitest';
 import i18n from '../../i18n';
-import { useFormatMoney } from './useFormatMoney';
+import { useFormatMoney } from '../../shared/reporting/useFormatMoney';
 
 const wrapper = ({ children }: { children: ReactNode }) => <I18nextProvider i18n={i18n}>{children}</I18nextProvider>;
 

@@ -17,8 +17,8 @@ import { IconEye, IconFileZip } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client';
-import { errorText } from '../../app/errors/errorText';
 import { formatBytes } from '../../components/list/formatBytes';
+import { errorText } from '../../shared/errors/errorText';
 import { useLanderFile, useLanderFiles, useSaveLanderFile, useUploadLanderZip } from './useLanderFiles';
 
 /** One text file in a textarea (no code editor is bundled; a plain one keeps the dashboard light). */

@@ -1,11 +1,11 @@
 import { Stack, Text } from '@mantine/core';
 import { getResource } from '@switchyard/domain';
 import { useParams } from 'react-router';
-import { ResourceEdit } from '../../components/form/ResourceEdit';
 import type { FormElement } from '../../components/form/types';
 import type { ListColumn } from '../../components/list/types';
 import { nameColumn, type Row, statusWithEnabledColumn, timestampColumns } from '../screens/columns';
 import { nameElement, urlElement } from '../screens/formElements';
+import { ResourceEdit } from '../screens/ResourceEdit';
 import { resourceScreens } from '../screens/resourceScreens';
 import { LanderFilesPanel } from './LanderFilesPanel';
 

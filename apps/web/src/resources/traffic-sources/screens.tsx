@@ -3,12 +3,12 @@ import { useMemo } from 'react';
 import { useLookup } from '../../api/useLookup';
 import type { FormElement } from '../../components/form/types';
 import type { ListColumn } from '../../components/list/types';
+import { useFormatMoney } from '../../shared/reporting/useFormatMoney';
 import { countColumn, nameColumn, type Row, statusColumn, timestampColumns } from '../screens/columns';
 import { moneyElement, nameElement } from '../screens/formElements';
 import { useCostModelOptions } from '../screens/referenceOptions';
 import { type FormMode, resourceScreens } from '../screens/resourceScreens';
 import { templateElement } from '../screens/templateElement';
-import { useFormatMoney } from '../screens/useFormatMoney';
 
 const trafficSources = getResource('traffic-sources');
 const postbackEvents = getResource('postback-events');

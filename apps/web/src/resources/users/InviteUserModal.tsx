@@ -6,11 +6,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { useLookup } from '../../api/useLookup';
-import { emailError, showServerErrors } from '../../app/account/formErrors';
-import { trimAsTyped } from '../../app/account/trimAsTyped';
-import { notify } from '../../app/notify';
+import { trimAsTyped } from '../../components/form/trimAsTyped';
 import { PermissionChecklist } from '../../components/permissions/PermissionChecklist';
 import { isLanguage, LANGUAGE_NAMES } from '../../i18n';
+import { emailError, showServerErrors } from '../../shared/account/formErrors';
+import { notify } from '../../shared/notify';
 import { INVITATIONS_KEY } from './invitationKeys';
 import { LinkCopyField } from './LinkCopyField';
 

@@ -5,9 +5,9 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { useLookup } from '../../api/useLookup';
-import { REGISTRATION_STATUS_KEY } from '../../app/account/useRegistrationStatus';
-import { errorText } from '../../app/errors/errorText';
-import { notify } from '../../app/notify';
+import { REGISTRATION_STATUS_KEY } from '../../shared/account/useRegistrationStatus';
+import { errorText } from '../../shared/errors/errorText';
+import { notify } from '../../shared/notify';
 import { ACCOUNT_SETTINGS_KEY } from './invitationKeys';
 
 const roles = getResource('roles');

@@ -1,5 +1,5 @@
 import { getResource } from '@switchyard/domain';
-import { ResourceEdit } from '../../components/form/ResourceEdit';
+import { ResourceEdit } from '../screens/ResourceEdit';
 import { useUserFormElements } from './useUserFormElements';
 
 const users = getResource('users');

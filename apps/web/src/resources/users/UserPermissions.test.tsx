@@ -4,9 +4,9 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tokenStore } from '../../api/client';
-import { AuthContext, type AuthContextValue } from '../../app/auth/AuthContext';
 import { ControlProviders } from '../../components/form/controls/renderControl';
 import i18n from '../../i18n';
+import { AuthContext, type AuthContextValue } from '../../shared/auth/AuthContext';
 import { UserEditScreen } from './UserEditScreen';
 
 // Issue 26 (15): §6's permissions are ticked per section and resource, not typed as raw strings.

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useCurrencyRates } from '../../api/useCurrencyRates';
 import type { FormElement, FormOption } from '../../components/form/types';
-import { useCurrencyName } from '../../currency-rates/useCurrencyName';
+import { useCurrencyName } from '../../shared/useCurrencyName';
 import { useCurrencySelectOptions } from '../screens/referenceOptions';
 import type { FormMode } from '../screens/resourceScreens';
 

@@ -2,7 +2,7 @@ import { Chip, Code, Group, Input, Loader, Stack, Text } from '@mantine/core';
 import { POSTBACK_FORMAT_NAMES, POSTBACK_FORMATS, type PostbackFormat, postbackUrlFor } from '@switchyard/domain';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { usePostbackBaseUrl } from '../../../api/usePostbackBaseUrl';
+import { usePostbackBaseUrl } from '../../../shared/usePostbackBaseUrl';
 import { useResourceFormContext } from '../ResourceFormContext';
 import type { FormControlProps } from '../types';
 import { CopyTextControl } from './CopyTextControl';

@@ -3,7 +3,7 @@ import { modals } from '@mantine/modals';
 import { IconRotate } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useRotatePostbackKey } from '../../../api/useRotatePostbackKey';
-import { useCan } from '../../../app/auth/useCan';
+import { useCan } from '../../../shared/auth/useCan';
 import { showNotice } from '../../feedback/showNotice';
 import { useServerMessage } from '../../feedback/useServerMessage';
 import { useResourceFormContext } from '../ResourceFormContext';

@@ -2,7 +2,7 @@ import { TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { trimAsTyped } from '../../../app/account/trimAsTyped';
+import { trimAsTyped } from '../trimAsTyped';
 import type { FormElement } from '../types';
 import { InputControl } from './InputControl';
 import { PasswordControl } from './PasswordControl';

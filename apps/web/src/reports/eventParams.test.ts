@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseReportParams } from '../reports/reportParams';
 import { eventQuery, eventsPath, parseEventParams, rowEventParams } from './eventParams';
+import { parseReportParams } from './reportParams';
 
 // The events behind a report row are the ones it counts: the row's values, the report's range, vars and
 // (for conversions) its attribution.

@@ -1,8 +1,8 @@
 import { can, getResource, type ListResponse, type Workspace } from '@switchyard/domain';
 import { useQuery } from '@tanstack/react-query';
-import { useCurrentUser } from '../app/auth/useCurrentUser';
-import { api } from './client';
-import { resourceKeys } from './queryKeys';
+import { api } from '../api/client';
+import { resourceKeys } from '../api/queryKeys';
+import { useCurrentUser } from './auth/useCurrentUser';
 
 const workspaces = getResource('workspaces');
 const affiliateNetworks = getResource('affiliate-networks');

@@ -6,13 +6,13 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { resourceKeys } from '../../api/queryKeys';
 import { useResourceRecord } from '../../api/useResourceRecord';
+import { ResourceBreadcrumbs } from '../../components/breadcrumbs/ResourceBreadcrumbs';
+import { useServerMessage } from '../../components/feedback/useServerMessage';
+import { EditTabsContext } from '../../components/form/EditTabs';
+import { ResourceForm } from '../../components/form/ResourceForm';
+import type { FormElement } from '../../components/form/types';
+import { recordName } from '../../components/recordName';
 import { RecordHistory } from '../../history/RecordHistory';
-import { ResourceBreadcrumbs } from '../breadcrumbs/ResourceBreadcrumbs';
-import { useServerMessage } from '../feedback/useServerMessage';
-import { recordName } from '../recordName';
-import { EditTabsContext } from './EditTabs';
-import { ResourceForm } from './ResourceForm';
-import type { FormElement } from './types';
 
 export interface ResourceEditProps {
   definition: ResourceDefinition;

@@ -11,8 +11,8 @@ import {
   type ReportRow,
   type ReportVarFilter,
 } from '@switchyard/domain';
-import type { DateRange } from '../reports/dateRanges';
-import type { ReportFilterLabels, ReportFilters, ReportParams } from '../reports/reportParams';
+import type { DateRange } from '../shared/reporting/dateRanges';
+import type { ReportFilterLabels, ReportFilters, ReportParams } from './reportParams';
 
 // The event screen's state in its URL: `/tracker/reports/events/clicks?from=…&to=…&timezone=…&filters={…}`,
 // the same filters a report sends, so a report row's link lists exactly the events it counts.

@@ -2,8 +2,8 @@ import { Anchor, Group } from '@mantine/core';
 import { EVENT_KINDS, type ReportGroup, type ReportRow } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useReportContext } from '../reports/ReportContext';
 import { eventsPath, rowEventParams } from './eventParams';
+import { useReportContext } from './ReportContext';
 
 /**
  * A report row's "Show clicks / leads / conversions": the event log under the row's values and range.

@@ -2,13 +2,13 @@ import { type ReportFigures, type ReportRow, visibleMetrics } from '@switchyard/
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ControlProviders } from '../components/form/controls/renderControl';
-import i18n from '../i18n';
-import { GroupBySelect } from './GroupBySelect';
-import { ReportContext } from './ReportContext';
-import { ReportFilterChips } from './ReportFilterChips';
-import { ReportTable } from './ReportTable';
-import type { ReportController } from './useReportController';
+import { ControlProviders } from '../../components/form/controls/renderControl';
+import i18n from '../../i18n';
+import { GroupBySelect } from '../../reports/GroupBySelect';
+import { ReportContext } from '../../reports/ReportContext';
+import { ReportFilterChips } from '../../reports/ReportFilterChips';
+import { ReportTable } from '../../reports/ReportTable';
+import type { ReportController } from '../../reports/useReportController';
 
 // Issue 24: the report groups read off the visitor and the bot verdict, labelled as a person reads them.
 

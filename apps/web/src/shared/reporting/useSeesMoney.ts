@@ -1,5 +1,5 @@
 import { visibleMetrics } from '@switchyard/domain';
-import { useCan } from '../app/auth/useCan';
+import { useCan } from '../auth/useCan';
 
 /**
  * Issue 19: whether the signed-in user may see money (cost, revenue, profit, ROI, EPC, payouts). The

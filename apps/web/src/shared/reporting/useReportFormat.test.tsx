@@ -2,9 +2,9 @@ import type { CurrentUser } from '@switchyard/domain';
 import { renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tokenStore, WORKSPACE_STORAGE_KEY, workspaceStore } from '../api/client';
-import { AuthContext, type AuthContextValue } from '../app/auth/AuthContext';
-import { ControlProviders } from '../components/form/controls/renderControl';
+import { tokenStore, WORKSPACE_STORAGE_KEY, workspaceStore } from '../../api/client';
+import { ControlProviders } from '../../components/form/controls/renderControl';
+import { AuthContext, type AuthContextValue } from '../auth/AuthContext';
 import { useReportFormat } from './useReportFormat';
 
 // Money reads at the acting workspace's currency's decimals (issue 43): yen whole, dinars to the mill.

@@ -1,5 +1,5 @@
 import type { FocusEvent } from 'react';
-import { trimTyped } from '../../components/form/useTrimmedText';
+import { trimTyped } from './useTrimmedText';
 
 interface TextInputProps {
   value?: unknown;

@@ -1,7 +1,7 @@
 import type { ReportGroup, ReportMetric } from '@switchyard/domain';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useWorkspaceCurrency } from '../app/workspace/useWorkspaceCurrency';
+import { useWorkspaceCurrency } from '../workspace/useWorkspaceCurrency';
 import { amountFormat } from './amounts';
 import { visitorValueLabels } from './visitorLabels';
 
