@@ -41,7 +41,7 @@ const DAY_NAMES: Record<string, string> = Object.fromEntries(
 /** `Android`, `iOS 17`, `Chrome 120`: the name, and whether a version was given too. */
 function nameOf(value: string): { name: string; versioned: boolean } {
   const match = /^(.*?)\s+(\d+(\.\d+)*)$/.exec(value);
-  return match ? { name: match[1]!.toLowerCase(), versioned: true } : { name: value.toLowerCase(), versioned: false };
+  return match ? { name: match[1]!, versioned: true } : { name: value, versioned: false };
 }
 
 function criterionRule(criterion: BinomCriterion, note: NoteLeftOut): Leaf | null {
@@ -110,7 +110,7 @@ function criterionRule(criterion: BinomCriterion, note: NoteLeftOut): Leaf | nul
       }
       const { mapped, unknown } = mapValues(
         read.map((value) => value.name),
-        (value) => (os ? OS_NAMES[value] : BROWSER_NAMES.get(value)),
+        (value) => (os ? OS_NAMES[value.toLowerCase()] : BROWSER_NAMES.get(value.toLowerCase())),
       );
       partly(unknown, os ? 'operating systems' : 'browsers');
       return mapped.length > 0 ? inRule(os ? 'platform' : 'browser', mapped, reject) : null;
