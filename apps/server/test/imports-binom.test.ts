@@ -125,7 +125,13 @@ forEachDatabase('importing from Binom', (db) => {
     expect(JSON.parse(groups[2]!.condition)).toEqual({ type: 'AllCondition' });
 
     const flow102 = flows.find((row) => row.external_id === byOld('campaign_flow', '102').new_id)!;
-    const condition102 = JSON.parse((flow102.path_groups as Group[])[0]!.condition);
+    const groups102 = flow102.path_groups as (Group & { enabled: boolean })[];
+    expect(groups102.map((group) => [group.id, group.enabled])).toEqual([
+      ['bc-102-r1', true],
+      ['bc-102-r2', false],
+      ['bc-102-default', true],
+    ]);
+    const condition102 = JSON.parse(groups102[0]!.condition);
     expect(condition102.data.Conditions).toEqual([
       {
         type: 'VarsCondition',
@@ -192,6 +198,7 @@ forEachDatabase('importing from Binom', (db) => {
         expect.stringMatching(/^path_offer To campaign: sends visitors to campaign 101/),
         expect.stringMatching(/^path_landing To campaign: landing page 32 is not imported/),
         expect.stringMatching(/^campaign_setting cost currency EUR/),
+        expect.stringMatching(/^rule VPN only: none of its criteria has an equivalent: imported switched off/),
       ]),
     );
     expect(lines('103')).toEqual([expect.stringMatching(/^campaign_setting rotation 5: .*rotation template/)]);

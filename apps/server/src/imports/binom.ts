@@ -143,11 +143,21 @@ export function binomPlan(data: BinomExport): ImportPlan {
       const condition = JSON.stringify(
         ruleCondition(rule, (name, reason) => note('rule_criterion', null, `${ruleName}: ${name}`, reason)),
       );
+      // A rule none of whose criteria reads here would take every visitor: it comes over switched off.
+      const emptied = rule.criteria.length > 0 && condition === ALL;
+      if (emptied && rule.enabled) {
+        note(
+          'rule',
+          null,
+          ruleName,
+          'none of its criteria has an equivalent: imported switched off, not for every visitor',
+        );
+      }
       const paths = rule.paths.map((path, pathIndex) => pathOf(path, `r${index + 1}-p${pathIndex + 1}`));
       groups.push((resolve) => ({
         id: `bc-${campaign.id}-r${index + 1}`,
         name: ruleName,
-        enabled: rule.enabled,
+        enabled: rule.enabled && !emptied,
         condition,
         paths: paths.map((path) => path(resolve)),
       }));
