@@ -430,8 +430,9 @@ forEachDatabase('importing from Keitaro, internal addresses', (db) => {
       method: 'POST',
       url: '/api/imports',
       headers: bearer(token),
-      payload: { from: 'binom', file: {} },
+      payload: { from: 'binom', url: 'http://127.0.0.1:9/', api_key: 'b-key' },
     });
     expect(binom.statusCode).toBe(400);
+    expect(binom.json<{ errors: Record<string, string[]> }>().errors.url?.[0]).toMatch(/cannot be reached/);
   });
 });

@@ -11,11 +11,11 @@ export type ImportSource = (typeof IMPORT_SOURCES)[number];
 /** Permission: `/tracker/import/create` runs one (with the rights to create what it creates), `get` reads. */
 export const IMPORT_PERMISSION = { section: 'tracker', resource: 'import' } as const;
 
-const MAX_LIST = 20_000;
+export const MAX_LIST = 20_000;
 const MAX_PAYLOAD_CHARS = 100_000;
 const MAX_PAYLOAD_DEPTH = 8;
 
-const ZOldId = z.union([
+export const ZOldId = z.union([
   z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
   z
     .string()
@@ -23,9 +23,9 @@ const ZOldId = z.union([
     .regex(/^\d{1,15}$/, { error: M.invalidValue })
     .transform(Number),
 ]);
-const ZOptionalOldId = z.union([ZOldId, z.null()]).optional();
+export const ZOptionalOldId = z.union([ZOldId, z.null()]).optional();
 const text = (max = 2048) => z.string().max(max, { error: M.tooLong });
-const ZAmount = z
+export const ZAmount = z
   .union([
     z.number(),
     z
@@ -35,7 +35,7 @@ const ZAmount = z
       .transform(Number),
   ])
   .pipe(z.number().finite({ error: M.invalidNumber }).min(0, { error: M.notNegative }).max(1e9, { error: M.tooLarge }));
-const ZShare = z.number({ error: M.invalidNumber }).finite().min(0, { error: M.notNegative }).max(1_000_000);
+export const ZShare = z.number({ error: M.invalidNumber }).finite().min(0, { error: M.notNegative }).max(1_000_000);
 
 /**
  * Whether a value is small: at most `MAX_PAYLOAD_DEPTH` levels and `MAX_PAYLOAD_CHARS` characters of
@@ -60,7 +60,7 @@ function isSmall(value: unknown): boolean {
 }
 
 /** A filter's payload as read: anything small; the mapping reads the shapes it knows. */
-const ZPayload = z.unknown().refine(isSmall, { error: M.tooLong }).optional();
+export const ZPayload = z.unknown().refine(isSmall, { error: M.tooLong }).optional();
 
 export const ZKeitaroFilter = z.object({
   name: text(64).min(1, { error: M.required }),

@@ -20,6 +20,7 @@ export * from './fields.js';
 export * from './history.js';
 export * from './history-diff.js';
 export * from './imports.js';
+export * from './imports-binom.js';
 export * from './list-query.js';
 export * from './list-stats.js';
 export * from './macros.js';

@@ -42,12 +42,19 @@ export async function readKeitaro(
 }
 
 async function getList(url: string, apiKey: string, targets: TargetOptions): Promise<unknown[]> {
+  const parsed = await getJson(url, { 'Api-Key': apiKey }, targets);
+  if (Array.isArray(parsed)) return parsed;
+  throw notTheApi(url, 'a JSON list');
+}
+
+/** The answer's JSON, or a 400 naming what went wrong: unreachable, a refused key, an error status. */
+export async function getJson(url: string, headers: Record<string, string>, targets: TargetOptions): Promise<unknown> {
   const result = await sendOutbound(url, {
     ...targets,
     timeoutMs: 20_000,
     maxRedirects: 0,
     bodyLimit: BODY_LIMIT,
-    headers: { 'Api-Key': apiKey, Accept: 'application/json' },
+    headers: { ...headers, Accept: 'application/json' },
   });
   if (result.kind === 'refused')
     throw new ValidationError(
@@ -67,13 +74,15 @@ async function getList(url: string, apiKey: string, targets: TargetOptions): Pro
     );
   }
   try {
-    const parsed: unknown = JSON.parse(body);
-    if (Array.isArray(parsed)) return parsed;
+    return JSON.parse(body) as unknown;
   } catch {
-    // Named below.
+    throw notTheApi(url, 'JSON');
   }
-  throw new ValidationError(
-    { url: [`The tracker's answer at ${new URL(url).pathname} is not a JSON list.`] },
+}
+
+export function notTheApi(url: string, what: string): ValidationError {
+  return new ValidationError(
+    { url: [`The tracker's answer at ${new URL(url).pathname} is not ${what}.`] },
     'The tracker answered something else than its API.',
   );
 }

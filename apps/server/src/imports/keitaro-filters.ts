@@ -2,74 +2,21 @@
 // or by OR with `filter_or`) as one Switchyard condition (§3.8, §3.9). A filter with an equivalent
 // becomes a rule; `mode: "reject"` its negation. One without is named to the caller (`leftOut`), never
 // dropped silently: the group then tests the other filters only.
-import { BROWSERS, type ConditionNode, DEVICES, type KeitaroFilter, type KeitaroStream } from '@switchyard/domain';
+import { type ConditionNode, DEVICES, type KeitaroFilter, type KeitaroStream } from '@switchyard/domain';
+import {
+  BROWSER_NAMES,
+  combine,
+  inRule,
+  type Leaf,
+  mapValues,
+  type NoteLeftOut,
+  not,
+  OS_NAMES,
+  texts,
+  versionRules,
+} from './filter-rules.js';
 
-type Leaf = ConditionNode;
-export type NoteLeftOut = (name: string, reason: string) => void;
-
-/** The payload as a list of texts (Keitaro sends lists; a lone value or a comma list reads too). */
-function texts(payload: unknown): string[] {
-  const list = Array.isArray(payload) ? payload : typeof payload === 'string' ? payload.split(',') : [payload];
-  return list
-    .filter((item) => typeof item === 'string' || typeof item === 'number')
-    .map((item) => String(item).trim())
-    .filter((item) => item !== '');
-}
-
-const inRule = (Var: string, values: string[], reject: boolean, Operation = 'IN'): Leaf =>
-  ({
-    type: 'InCondition',
-    data: { Var, Operation: reject && Operation === 'IN' ? 'NOT IN' : Operation, Values: values },
-  }) as Leaf;
-
-const not = (condition: Leaf): Leaf => ({ type: 'NotCondition', data: { Condition: condition } });
-
-const OS_NAMES: Record<string, string> = {
-  ios: 'ios',
-  'iphone os': 'ios',
-  ipados: 'ios',
-  android: 'android',
-  windows: 'windows',
-  'windows phone': 'windows',
-  'mac os x': 'mac',
-  'mac os': 'mac',
-  macos: 'mac',
-  osx: 'mac',
-  linux: 'linux',
-  ubuntu: 'linux',
-  'chrome os': 'chromeos',
-  chromeos: 'chromeos',
-  freebsd: 'bsd',
-  openbsd: 'bsd',
-};
-const BROWSER_NAMES = new Map(BROWSERS.map((name) => [name.toLowerCase(), name] as const));
-
-/** Values mapped through `known`; the unknown ones named in `unknown`. */
-function mapValues(values: string[], known: (value: string) => string | undefined) {
-  const mapped: string[] = [];
-  const unknown: string[] = [];
-  for (const value of values) {
-    const to = known(value);
-    if (to) mapped.push(to);
-    else unknown.push(value);
-  }
-  return { mapped: [...new Set(mapped)], unknown };
-}
-
-/** `14`, `>=14`, `<10.3`: a whole-number comparison of the major version. */
-function versionRules(Var: string, values: string[]): Leaf[] | null {
-  const rules: Leaf[] = [];
-  for (const value of values) {
-    const match = /^(>=|<=|>|<|==|=|!=)?\s*(\d{1,6})(\.\d+)*$/.exec(value);
-    if (!match) return null;
-    const comparator = match[1] === '=' || !match[1] ? '==' : match[1];
-    rules.push({
-      type: 'CompareIntCondition',
-      data: { Var, Values: { Value: Number(match[2]), Comparator: comparator } },
-    } as Leaf);
-  }
-  return rules;
-}
+export type { NoteLeftOut } from './filter-rules.js';
 
 function filterRule(filter: KeitaroFilter, note: NoteLeftOut): Leaf | null {
   const reject = filter.mode === 'reject';
@@ -182,9 +129,5 @@ export function streamCondition(stream: KeitaroStream, note: NoteLeftOut): Condi
     const rule = filterRule(filter, note);
     return rule ? [rule] : [];
   });
-  if (rules.length === 0) return { type: 'AllCondition' };
-  if (rules.length === 1) return rules[0]!;
-  return stream.filter_or
-    ? { type: 'OrCondition', data: { Conditions: rules } }
-    : { type: 'AndCondition', data: { Conditions: rules } };
+  return combine(rules, stream.filter_or ? 'or' : 'and');
 }

@@ -1,6 +1,8 @@
 // Keitaro's URL macros (https://docs.keitaro.io/en/campaigns-and-streams/macros.html) as Switchyard's
 // (packages/domain macros.ts). One with no equivalent stays as written (the engine leaves an unknown
 // `{name}` alone) and is named by the caller.
+import { macroTranslator } from './macros.js';
+
 const MACROS: Record<string, string> = {
   subid: 'clickid',
   campaign_id: 'campaign_id',
@@ -23,13 +25,4 @@ const MACROS: Record<string, string> = {
 };
 
 /** The URL with Keitaro's macros written as Switchyard's, and the macros that have no equivalent. */
-export function translateMacros(url: string): { url: string; unknown: string[] } {
-  const unknown: string[] = [];
-  const translated = url.replace(/\{([A-Za-z0-9_]{1,64})\}/g, (whole, name: string) => {
-    const to = MACROS[name.toLowerCase()];
-    if (to) return `{${to}}`;
-    unknown.push(whole);
-    return whole;
-  });
-  return { url: translated, unknown: [...new Set(unknown)] };
-}
+export const translateMacros = macroTranslator(MACROS);

@@ -331,7 +331,7 @@ export function keitaroPlan(data: KeitaroExport): ImportPlan {
         enabled: active(campaign.state),
       }),
     });
-    campaigns.push({ oldId: String(campaign.id), name: campaign.name, records });
+    campaigns.push({ oldId: String(campaign.id), name: campaign.name, records, oldLinks: [] });
   }
   if (needsNoSource) {
     shared.push({

@@ -18,6 +18,8 @@ export interface PlannedCampaign {
   oldId: string;
   name: string;
   records: PlannedRecord[];
+  /** The old tracker's link forms that should keep reaching this campaign (a Binom campaign's key). */
+  oldLinks: { tracker: 'keitaro' | 'binom'; key: string }[];
 }
 
 /** A domain, kept by the domains' own service (its name is unique across workspaces). */

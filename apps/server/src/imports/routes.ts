@@ -7,6 +7,7 @@ import {
   getResource,
   type ImportSource,
   type ResourceName,
+  ZBinomExport,
   ZImportQuery,
   ZImportRequest,
   ZKeitaroExport,
@@ -17,11 +18,13 @@ import { z } from 'zod';
 import type { ConfigRecordsService } from '../api/config-records/service.js';
 import { workspaceOf } from '../auth/workspace.js';
 import type { DomainsService } from '../domains/service.js';
-import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
+import { ForbiddenError, NotFoundError } from '../errors.js';
 import { authorize } from '../http/guard.js';
 import type { TargetOptions } from '../http/outbound-targets.js';
 import { parseInput } from '../http/parse.js';
 import type { Database } from '../store/schema.js';
+import { binomPlan } from './binom.js';
+import { readBinom } from './binom-fetch.js';
 import { readKeitaro } from './fetch.js';
 import { keitaroPlan } from './keitaro.js';
 import { ImportService } from './service.js';
@@ -63,8 +66,10 @@ export function importRoutes(
     const { dry_run: dryRun } = parseInput(ZImportQuery, request.query);
     const input = parseInput(ZImportRequest, request.body);
     const from: ImportSource = input.from;
-    if (from !== 'keitaro') {
-      throw new ValidationError({ from: ['Binom imports are not available yet; Keitaro ones are.'] });
+    if (from === 'binom') {
+      const raw = 'file' in input ? input.file : await readBinom(input.url, input.api_key, targets);
+      const { file } = parseInput(z.object({ file: ZBinomExport }), { file: raw });
+      return imports.run(binomPlan(file), from, actor, dryRun);
     }
     const raw = 'file' in input ? input.file : await readKeitaro(input.url, input.api_key, targets);
     const { file } = parseInput(z.object({ file: ZKeitaroExport }), { file: raw });

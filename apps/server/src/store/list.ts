@@ -26,7 +26,7 @@ export function listFilter(query: TListQuery, searchColumns: readonly string[]):
 export function listOrder(query: TListQuery): Expression<unknown> {
   const direction = query.order === 'desc' ? sql`desc` : sql`asc`;
   const id = sql`${sql.ref('id')} ${direction}`;
-  // A figure (`?stats=`) is sorted by the list's service, never here (api/list-order.ts).
+  // A figure (`?stats=`) is sorted by the list's service, never here (http/list-order.ts).
   if (!query.order_by || !(SORT_FIELDS as readonly string[]).includes(query.order_by)) return id;
   const field = query.order_by === 'name' ? sql`lower(${sql.ref('name')})` : sql.ref(query.order_by);
   return sql`${field} ${direction}, ${id}`;

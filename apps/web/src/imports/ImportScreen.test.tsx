@@ -135,6 +135,30 @@ describe('the import wizard (issue 45)', () => {
     expect(calls).toEqual([]);
   });
 
+  it('imports from Binom the same way: its file, or its URL and API key', async () => {
+    const calls = answer({ 'POST imports': () => ({ body: { ...DRY, from: 'binom' } }) });
+    renderImport();
+    fireEvent.click(screen.getByRole('combobox', { name: 'Tracker' }));
+    fireEvent.click(screen.getByRole('option', { name: 'Binom' }));
+    expect(screen.getByText(/v2 API's records/)).toBeVisible();
+    chooseFile(JSON.stringify({ campaigns: [{ id: 7, name: 'Zone 7', key: 'p3n7' }] }));
+    const dry = screen.getByRole('button', { name: 'Dry run' });
+    await waitFor(() => expect(dry).toBeEnabled());
+    fireEvent.click(dry);
+    await screen.findByText('What the import would do');
+    expect(calls[0]).toMatchObject({
+      method: 'POST',
+      body: { from: 'binom', file: { campaigns: [{ id: 7, name: 'Zone 7', key: 'p3n7' }] } },
+    });
+
+    fireEvent.click(screen.getByRole('radio', { name: 'Live tracker' }));
+    fireEvent.change(screen.getByLabelText('Tracker URL'), { target: { value: 'https://binom.example' } });
+    fireEvent.change(screen.getByLabelText('API key'), { target: { value: 'b-key' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Dry run' }));
+    await waitFor(() => expect(calls).toHaveLength(2));
+    expect(calls[1]).toMatchObject({ body: { from: 'binom', url: 'https://binom.example', api_key: 'b-key' } });
+  });
+
   it("names a refused key under the key's field", async () => {
     answer({
       'POST imports': {

@@ -13,7 +13,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import type { ImportAnswer, ImportRequest } from '@switchyard/domain';
+import type { ImportAnswer, ImportRequest, ImportSource } from '@switchyard/domain';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client';
@@ -23,13 +23,19 @@ import { errorText } from '../shared/errors/errorText';
 
 type Source = 'file' | 'live';
 
+const TRACKERS: { value: ImportSource; label: string }[] = [
+  { value: 'keitaro', label: 'Keitaro' },
+  { value: 'binom', label: 'Binom' },
+];
+
 /**
- * /tracker/imports (issue 45): pick the tracker, give its URL and key or its export file, see the dry run
- * (what would be created, updated or left out, and why), then confirm.
+ * /tracker/imports (issue 45): pick the tracker (Keitaro or Binom), give its URL and key or its export
+ * file, see the dry run (what would be created, updated or left out, and why), then confirm.
  */
 export function ImportScreen() {
   const { t } = useTranslation(['imports', 'common']);
   const run = useRunImport();
+  const [tracker, setTracker] = useState<ImportSource>('keitaro');
   const [source, setSource] = useState<Source>('file');
   const [url, setUrl] = useState('');
   const [apiKey, setApiKey] = useState('');
@@ -38,8 +44,8 @@ export function ImportScreen() {
   const [result, setResult] = useState<ImportAnswer | null>(null);
 
   const request = (): ImportRequest | null => {
-    if (source === 'live') return { from: 'keitaro', url, api_key: apiKey };
-    return file ? { from: 'keitaro', file } : null;
+    if (source === 'live') return { from: tracker, url, api_key: apiKey };
+    return file ? { from: tracker, file } : null;
   };
   const start = (dryRun: boolean) => {
     const body = request();
@@ -75,11 +81,15 @@ export function ImportScreen() {
       </div>
       <Select
         label={t('tracker.label')}
-        data={[
-          { value: 'keitaro', label: 'Keitaro' },
-          { value: 'binom', label: t('tracker.binomLater'), disabled: true },
-        ]}
-        value="keitaro"
+        data={TRACKERS}
+        value={tracker}
+        onChange={(value) => {
+          if (!value) return;
+          setTracker(value as ImportSource);
+          // A dry run of one tracker is not confirmed as another's.
+          setResult(null);
+          run.reset();
+        }}
         allowDeselect={false}
         w={320}
       />
@@ -99,7 +109,7 @@ export function ImportScreen() {
       {source === 'file' ? (
         <FileInput
           label={t('file.label')}
-          description={t('file.description')}
+          description={tracker === 'binom' ? t('file.descriptionBinom') : t('file.description')}
           accept="application/json,.json"
           onChange={(chosen) => void readFile(chosen)}
           error={fileError}
@@ -117,7 +127,7 @@ export function ImportScreen() {
             w={360}
           />
           <PasswordInput
-            label={t('live.apiKey')}
+            label={tracker === 'binom' ? t('live.apiKeyBinom') : t('live.apiKey')}
             value={apiKey}
             onChange={(event) => setApiKey(event.currentTarget.value)}
             error={run.error ? fieldError(run.error, 'api_key') : undefined}
