@@ -331,7 +331,14 @@ export function keitaroPlan(data: KeitaroExport): ImportPlan {
         enabled: active(campaign.state),
       }),
     });
-    campaigns.push({ oldId: String(campaign.id), name: campaign.name, records });
+    // Its alias keeps `https://domain/{alias}` (and `?_dmn={alias}`) working once its domain points here.
+    const alias = campaign.alias.trim();
+    campaigns.push({
+      oldId: String(campaign.id),
+      name: campaign.name,
+      records,
+      oldLinks: alias ? [{ tracker: 'keitaro', key: alias }] : [],
+    });
   }
   if (needsNoSource) {
     shared.push({

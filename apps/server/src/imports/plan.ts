@@ -18,6 +18,11 @@ export interface PlannedCampaign {
   oldId: string;
   name: string;
   records: PlannedRecord[];
+  /**
+   * The campaign's links on the old tracker (Keitaro's alias, Binom's key): once imported, those URLs
+   * answer as the campaign's own (store/old-links.ts).
+   */
+  oldLinks: { tracker: 'keitaro' | 'binom'; key: string }[];
 }
 
 /** A domain, kept by the domains' own service (its name is unique across workspaces). */

@@ -21,6 +21,7 @@ import { dayIn, pathPostbacksCapKey } from './rules/caps.js';
 import { campaignKind, type RoutingSnapshot } from './rules/compile.js';
 import { type PostbackParams, resolvePostbackEvent, rulePayout } from './rules/postback-rules.js';
 import { conditionContext, PATH_CAP_TIMEZONE, type RoutingSubject } from './rules/routing.js';
+import { preMoveHint, preMoveTarget, takePreMovePostback } from './pre-move.js';
 import { emailRate } from './visitor/email.js';
 import { newEventId } from './visitor/visitor.js';
 
@@ -71,7 +72,7 @@ export class RefusalLog {
   }
 }
 
-function answer(
+export function answer(
   outcome: PostbackOutcome,
   reason: string | null = null,
   conversionId: string | null = null,
@@ -136,7 +137,12 @@ export async function takePostback(parts: EngineParts, request: PostbackRequest)
   const clickIdParam = params.clickId;
   // One still waiting in the event writer is written first.
   const origin = await storedEvent(parts, () => parts.store.origin(clickIdParam), clickIdParam);
-  if (!origin) return refuse('unknown_click', 'No click or lead has this id.');
+  if (!origin) {
+    // A click id the old tracker issued before the move, for a campaign imported from it (pre-move.ts).
+    const preMove = preMoveTarget(parts.snapshot, params, workspace.id);
+    if (preMove) return takePreMovePostback(parts, request, preMove, workspace, base, refuse, refuseCaller);
+    return refuse('unknown_click', `No click or lead has this id.${preMoveHint(params)}`);
+  }
   const { row } = origin;
   const side = origin.kind === 'click' ? 'tracker' : 'api';
   const snapshot = parts.snapshot;
@@ -181,22 +187,8 @@ export async function takePostback(parts: EngineParts, request: PostbackRequest)
     );
   }
 
-  const amount = await convertedAmount(parts, params, workspace, row.offer_external_id, side);
-  if (amount.unknown) return refuse('unknown_currency', `The currency ${amount.unknown} has no rate.`);
-  // Issue 40: a rate far off (stored before rates were checked) can convert to Infinity, which would
-  // spoil every report total of the workspace: refused, and said in the log, rather than stored.
-  const unconvertible = () =>
-    refuse(
-      'unconvertible_payout',
-      `The payout converted to ${workspace.currency} is too large to keep: check the currency rates.`,
-    );
-  if (amount.value !== undefined && !Number.isFinite(amount.value)) return unconvertible();
-  // Issue 41: the limit holds on what is stored, in the workspace's currency.
-  if (amount.value !== undefined && amount.value > MAX_POSTBACK_PAYOUT) {
-    const limit = `${MAX_POSTBACK_PAYOUT.toLocaleString('en')} ${workspace.currency}`;
-    return refuse('invalid_payout', `The payout is ${amount.value} ${workspace.currency}, more than ${limit}.`);
-  }
-
+  const amount = await checkedAmount(parts, params, workspace, row.offer_external_id, side);
+  if ('outcome' in amount) return refuse(amount.outcome, amount.reason);
   const vars = JSON.parse(row.vars) as Record<string, string>;
   const context = conditionContext(snapshot[side].segments, subjectOf(parts, origin, vars));
   const eventId = resolved.event?.externalId ?? null;
@@ -204,7 +196,7 @@ export async function takePostback(parts: EngineParts, request: PostbackRequest)
     amount.value === undefined ? await offerPayoutIn(parts, workspace, row.offer_external_id, side) : undefined;
   const { payout, ruleId, source } = rulePayout(campaign, eventId, context, amount.value, offerPayout);
   // The offer's payout, converted, too.
-  if (!Number.isFinite(payout)) return unconvertible();
+  if (!Number.isFinite(payout)) return refuse('unconvertible_payout', unconvertibleReason(workspace));
   const conversionId = newEventId(now.getTime());
   const leadId = origin.kind === 'lead' ? origin.row.lead_id : null;
   const conversion: NewConversion & { state: ConversionState; event_key: string; txid_key: string } = {
@@ -286,6 +278,42 @@ export async function takePostback(parts: EngineParts, request: PostbackRequest)
     if (outboundUrl && resolved.state !== 'rejected') parts.outbound.kick();
   }
   return answer(stored.outcome, null, stored.conversionId, stored.state);
+}
+
+/** Issue 40: a payout whose conversion into the workspace's currency is not a finite amount. */
+function unconvertibleReason(workspace: PostbackWorkspace): string {
+  return `The payout converted to ${workspace.currency} is too large to keep: check the currency rates.`;
+}
+
+/**
+ * The network's payout in the workspace's currency, or why the postback is refused: a currency with no
+ * rate, an amount that does not convert to a finite one (a rate far off, stored before rates were
+ * checked, would spoil every report total of the workspace), or one past MAX_POSTBACK_PAYOUT once
+ * converted (issue 41: the limit holds on what is stored).
+ */
+export async function checkedAmount(
+  parts: EngineParts,
+  params: PostbackParams,
+  workspace: PostbackWorkspace,
+  offer: string | null,
+  side: 'tracker' | 'api',
+): Promise<
+  | { value: number | undefined; currency: string }
+  | { outcome: 'unknown_currency' | 'unconvertible_payout' | 'invalid_payout'; reason: string }
+> {
+  const amount = await convertedAmount(parts, params, workspace, offer, side);
+  if (amount.unknown) return { outcome: 'unknown_currency', reason: `The currency ${amount.unknown} has no rate.` };
+  if (amount.value !== undefined && !Number.isFinite(amount.value)) {
+    return { outcome: 'unconvertible_payout', reason: unconvertibleReason(workspace) };
+  }
+  if (amount.value !== undefined && amount.value > MAX_POSTBACK_PAYOUT) {
+    const limit = `${MAX_POSTBACK_PAYOUT.toLocaleString('en')} ${workspace.currency}`;
+    return {
+      outcome: 'invalid_payout',
+      reason: `The payout is ${amount.value} ${workspace.currency}, more than ${limit}.`,
+    };
+  }
+  return { value: amount.value, currency: amount.currency };
 }
 
 /**
