@@ -9,8 +9,8 @@ import { ScopeGuard, workspaceTables } from '../src/store/scope.js';
 import { createRecord } from './fixtures/config-records.js';
 import { keitaroExport } from './fixtures/keitaro-export.js';
 import { postbackKey } from './fixtures/postbacks.js';
-import { makeZip } from './fixtures/zip.js';
 import { DESKTOP } from './fixtures/traffic.js';
+import { makeZip } from './fixtures/zip.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, forEachDatabase, login } from './harness.js';
 
 // Moving in from Keitaro and Binom: after an import, the old campaign links answer as the imported
@@ -101,6 +101,18 @@ forEachDatabase('old links and pre-move postbacks', (db) => {
     expect(links.map((link) => [link.tracker, link.key, link.campaignExternalId])).toEqual(
       expect.arrayContaining([['keitaro', 'xK9aP2', campaignId]]),
     );
+    // The network keeps the macros its Keitaro postback URL sent (`subid={subid}`).
+    const networks = await app.inject({
+      method: 'GET',
+      url: '/api/affiliate-networks?limit=0',
+      headers: bearer(token),
+    });
+    expect(networks.json<{ list: Record<string, unknown>[] }>().list).toEqual([
+      expect.objectContaining({
+        name: 'AdCombo',
+        postback_params: { click_id: 'subid', payout: 'payout', status: 'status', txid: 'txid' },
+      }),
+    ]);
     // Campaign 103 was not imported, so neither is its alias.
     expect(links.map((link) => link.key)).not.toContain('zz0bad');
     const again = await app.inject({
@@ -243,9 +255,9 @@ forEachDatabase('old links and pre-move postbacks', (db) => {
     expect((await postback(`/${key}/click.php?cnv_id=f0rged5&campaign=xK9aP2&payout=9`)).statusCode).toBe(404);
     // An address not on the list of the networks the campaign sends to.
     const network = await app.inject({ method: 'GET', url: '/api/affiliate-networks?limit=0', headers: bearer(token) });
-    const adcombo = network.json<{ list: { external_id: string; name: string }[] }>().list.find(
-      (row) => row.name === 'AdCombo',
-    )!;
+    const adcombo = network
+      .json<{ list: { external_id: string; name: string }[] }>()
+      .list.find((row) => row.name === 'AdCombo')!;
     const read = await app.inject({
       method: 'GET',
       url: `/api/affiliate-networks/${adcombo.external_id}`,
@@ -304,7 +316,8 @@ forEachDatabase('old links and pre-move postbacks', (db) => {
       traffic_source_external_id: source.external_id,
       flow_external_id: flow.external_id,
     });
-    const html = '<a id="one" href="{offer}">1</a><a id="two" href="{offer:2}">2</a><a id="nine" href="{offer:9}">9</a>';
+    const html =
+      '<a id="one" href="{offer}">1</a><a id="two" href="{offer:2}">2</a><a id="nine" href="{offer:9}">9</a>';
     const upload = await app.inject({
       method: 'POST',
       url: `/api/tracker/landers/${String(lander.external_id)}/files`,

@@ -11,7 +11,8 @@ import type { NewConversion, NewPostbackLog } from '../store/conversions.js';
 import type { OldTracker } from '../store/old-link-rows.js';
 import type { PostbackWorkspace } from '../store/traffic/engine-store.js';
 import type { EngineParts } from './parts.js';
-import { answer, checkedAmount, type PostbackAnswer, type PostbackRequest } from './postback.js';
+import { answer, type PostbackAnswer, type PostbackRequest } from './postback.js';
+import { checkedAmount } from './postback-amounts.js';
 import type { CompiledCampaign, RoutingSnapshot } from './rules/compile.js';
 import { type PostbackParams, resolvePostbackEvent, rulePayout } from './rules/postback-rules.js';
 import { conditionContext } from './rules/routing.js';
@@ -116,7 +117,10 @@ export async function takePreMovePostback(
       },
     );
     if (lists.length > 0 && !(ip && lists.some((list) => list.check(ip, ip.includes(':') ? 'ipv6' : 'ipv4')))) {
-      return refuseCaller('refused_address', `${ip ?? 'This address'} is not on the affiliate networks' address lists.`);
+      return refuseCaller(
+        'refused_address',
+        `${ip ?? 'This address'} is not on the affiliate networks' address lists.`,
+      );
     }
   }
   if (resolved.unknownStatus) {
