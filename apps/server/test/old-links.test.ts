@@ -1,8 +1,9 @@
 import http from 'node:http';
-import type { ImportAnswer } from '@switchyard/domain';
+import { type ImportAnswer, ZDomainForm } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Actor } from '../src/auth/actor.js';
 import { readOldLinks, saveOldLinks } from '../src/store/old-link-rows.js';
 import type { Database } from '../src/store/schema.js';
 import { ScopeGuard, workspaceTables } from '../src/store/scope.js';
@@ -157,6 +158,28 @@ forEachDatabase('old links and pre-move postbacks', (db) => {
     }
     // A Binom key is no Keitaro alias, nor the other way round.
     expect((await get(port, OTHER_DOMAIN, '/click.php?key=xK9aP2')).status).toBe(404);
+    // Another workspace's domain does not reach this workspace's campaign by its old alias.
+    const made = await app.inject({
+      method: 'POST',
+      url: '/api/workspaces',
+      headers: bearer(token),
+      payload: { name: 'Elsewhere' },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const elsewhere: Actor = {
+      userId: 0,
+      sessionId: 0,
+      permissions: ['/'],
+      workspaceId: made.json<{ id: number }>().id,
+    };
+    await app.domains.service.create(ZDomainForm.parse({ name: 'elsewhere.example' }), elsewhere);
+    // Served as a domain (one without the dashboard: no /api there), not as the admin host.
+    expect((await get(port, 'elsewhere.example', '/api/domains')).status).toBe(404);
+    expect((await get(port, 'localhost', '/api/domains')).status).toBe(401);
+    for (const url of ['/xK9aP2', '/?_dmn=xK9aP2']) {
+      expect((await get(port, 'elsewhere.example', url)).status, url).toBe(404);
+    }
+    expect((await get(port, OTHER_DOMAIN, '/xK9aP2')).status).toBe(302);
   });
 
   it("Binom's /click.php?key= answers as the campaign's own URL once its key is stored", async () => {
@@ -219,15 +242,20 @@ forEachDatabase('old links and pre-move postbacks', (db) => {
     expect(await conversions(`keitaro:${campaignId}:kt0ld5ub1d`)).toEqual([
       expect.objectContaining({ conversion_id: stored[0]!.conversion_id, state: 'approved' }),
     ]);
+    // A late lead does not move the sale back, and says so.
+    const late = await postback(`/${key}/postback?subid=kt0ld5ub1d&campaign=xK9aP2&status=lead`);
+    expect(late.statusCode).toBe(200);
     const log = await logOf('kt0ld5ub1d');
     expect(log.map((row) => [row.outcome, row.reason])).toEqual(
       expect.arrayContaining([
         ['converted', 'pre-move'],
         ['duplicate', 'pre-move'],
         ['status_changed', 'pre-move'],
+        ['unchanged', expect.stringMatching(/^pre-move: A conversion that is approved/)],
       ]),
     );
-    expect(log).toHaveLength(3);
+    expect(log).toHaveLength(4);
+    expect(await conversions(`keitaro:${campaignId}:kt0ld5ub1d`)).toHaveLength(1);
   });
 
   it("a pre-move Binom cnv_id converts at Binom's click.php with its key", async () => {
