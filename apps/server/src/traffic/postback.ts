@@ -6,7 +6,6 @@
 // leaves the network without its `OK`, and networks resend.
 import {
   type ConversionState,
-  MAX_POSTBACK_PAYOUT,
   NETWORK_AMOUNT_RULE,
   POSTBACK_OUTCOME_STATUS,
   type PostbackOutcome,
