@@ -144,12 +144,15 @@ forEachDatabase('hosted lander files', (db) => {
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     const offerLink = `/c/${String(campaign.external_id)}/offer?clickid=${clickId}`;
     expect(page.body).toContain(`<a id="go" href="${offerLink}">`);
-    expect(page.body).toContain(`<a id="two" href="${offerLink}">`);
+    // The path has one offer: its second is the click's own.
+    expect(page.body).toContain(`<a id="two" href="${offerLink}&offer=2">`);
     expect(page.body).toContain('<span id="country">US</span>');
     expect(page.body).toContain('<span id="other">{not_a_macro}</span>');
     const onward = await app.inject({ method: 'GET', url: offerLink, headers: { 'user-agent': DESKTOP } });
     expect(onward.statusCode).toBe(302);
     expect(onward.headers.location).toBe(`https://offer.example/?c=${clickId}`);
+    const second = await app.inject({ method: 'GET', url: `${offerLink}&offer=2`, headers: { 'user-agent': DESKTOP } });
+    expect(second.headers.location).toBe(`https://offer.example/?c=${clickId}`);
   });
 
   it('serves the other files as they are, and nothing it does not hold', async () => {

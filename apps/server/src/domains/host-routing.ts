@@ -1,7 +1,9 @@
 // Requests on an operator's own domains, sorted out ahead of the click door and Fastify: `/` is a click on
 // the index campaign, `/{campaign}` a click on any tracker campaign of the domain's workspace, unknown
 // paths go to `not_found`, HTTP goes on to HTTPS when asked, and a domain without the dashboard never
-// reaches it (no page, no /api, so no session cookie). A click is rewritten to `/c/{campaign}` and handed
+// reaches it (no page, no /api, so no session cookie). A campaign imported from another tracker also
+// answers at its old links there (oldLinkCampaign): Keitaro's `/{alias}` and `?_dmn={alias}`, Binom's
+// `/click.php?key={key}`. A click is rewritten to `/c/{campaign}` and handed
 // on, so it is answered by the same door as any other. The hosts are a map in memory, compiled from the
 // domains table whenever one changes; a request costs one Map lookup.
 import type { ServerResponse } from 'node:http';
@@ -125,24 +127,82 @@ export function domainRouting(
     if (lander !== undefined && engine.routing.tracker.landers.get(lander)?.workspaceId !== domain.workspaceId) {
       return answer(response, 404, 'application/json; charset=utf-8', NOT_FOUND_BODY);
     }
-    if (TRACKER_PATHS.test(url)) return false;
-    if (path === '/' && domain.indexCampaign && onWorkspace(domain.indexCampaign, domain.workspaceId)) {
-      request.url = `/c/${domain.indexCampaign}${query}`;
+    const old = oldLinkCampaign(engine, domain.workspaceId, path, query);
+    if (old) {
+      request.url = `/c/${old}${query}`;
       return false;
     }
-    const alias = ALIAS.exec(path)?.[1];
-    if (alias !== undefined && onWorkspace(alias, domain.workspaceId)) {
-      request.url = `/c/${alias}${query}`;
-      return false;
+    // An old link naming nothing here is answered as an unknown campaign, whatever its path.
+    if (old === undefined) {
+      if (TRACKER_PATHS.test(url)) return false;
+      if (path === '/' && domain.indexCampaign && onWorkspace(domain.indexCampaign, domain.workspaceId)) {
+        request.url = `/c/${domain.indexCampaign}${query}`;
+        return false;
+      }
+      const alias = ALIAS.exec(path)?.[1];
+      if (alias !== undefined && onWorkspace(alias, domain.workspaceId)) {
+        request.url = `/c/${alias}${query}`;
+        return false;
+      }
+      const keitaro = oldAlias(engine, domain.workspaceId, path);
+      if (keitaro) {
+        request.url = `/c/${keitaro}${query}`;
+        return false;
+      }
+      // The dashboard's own host, or a domain that serves it: its pages, /api and files are Fastify's.
+      if (domain.dashboard) return false;
     }
-    // The dashboard's own host, or a domain that serves it: its pages, /api and files are Fastify's.
-    if (domain.dashboard) return false;
     if (domain.notFoundCampaign && onWorkspace(domain.notFoundCampaign, domain.workspaceId)) {
       request.url = `/c/${domain.notFoundCampaign}${query}`;
       return false;
     }
     return answer(response, 404, 'application/json; charset=utf-8', NOT_FOUND_BODY);
   };
+}
+
+/** A single path segment, as Keitaro's aliases are (decoded; undefined when it is not one). */
+const SEGMENT = /^\/([^/]{1,765})$/;
+
+function decoded(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The campaign an old link in the query names: Binom's `/click.php?key=` (a click: a postback there
+ * carries `cnv_id`), or Keitaro's `_dmn=` on any path but the tracker's own doors. Undefined: the
+ * request is no old link; null: an old link that names no campaign here (answered as an unknown
+ * campaign is, never handed to the postback door).
+ */
+function oldLinkCampaign(
+  engine: TrafficEngine,
+  workspaceId: number,
+  path: string,
+  query: string,
+): string | null | undefined {
+  const binom = path === '/click.php';
+  if (!binom && !query.includes('_dmn=')) return undefined;
+  const params = new URLSearchParams(query);
+  if (binom) {
+    const key = params.get('key');
+    if (!key || params.has('cnv_id')) return undefined;
+    return engine.routing.oldLinks.campaign(workspaceId, 'binom', key.trim()) ?? null;
+  }
+  // The tracker's own doors and a dashboard's API keep their meaning.
+  if (TRACKER_PATHS.test(path) || path.startsWith('/api/')) return undefined;
+  const alias = params.get('_dmn')?.trim();
+  if (!alias) return undefined;
+  return engine.routing.oldLinks.campaign(workspaceId, 'keitaro', alias) ?? null;
+}
+
+/** Keitaro's `https://domain/{alias}`: the campaign imported with that alias, if it routes. */
+function oldAlias(engine: TrafficEngine, workspaceId: number, path: string): string | undefined {
+  const segment = SEGMENT.exec(path)?.[1];
+  const alias = segment === undefined ? undefined : decoded(segment);
+  return alias ? engine.routing.oldLinks.campaign(workspaceId, 'keitaro', alias) : undefined;
 }
 
 function answer(response: ServerResponse, status: number, type: string, body: string): true {

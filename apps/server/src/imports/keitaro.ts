@@ -5,7 +5,7 @@
 // condition. Anything with no equivalent is named in `leftOut` with the campaign it sat in.
 import type { KeitaroExport, KeitaroStream, LeftOut } from '@switchyard/domain';
 import { streamCondition } from './keitaro-filters.js';
-import { translateMacros } from './keitaro-macros.js';
+import { keitaroPostbackParams, translateMacros } from './keitaro-macros.js';
 import type { ImportPlan, PlannedCampaign, PlannedRecord, Resolve } from './plan.js';
 
 const COST_MODELS: Record<string, string> = { CPC: 'CPC', CPM: 'CPM', CPA: 'CPA', REVSHARE: 'RevShare' };
@@ -41,6 +41,8 @@ export function keitaroPlan(data: KeitaroExport): ImportPlan {
       build: () => ({
         name: network.name,
         offer_url_params: macros(network.offer_param ?? '', 'affiliate_network', network.id, network.name),
+        // Its postback keeps the network's own macros (and, with Keitaro's format, its parameter names).
+        postback_params: keitaroPostbackParams(network.postback_url),
         notes: network.notes ?? '',
       }),
     });
@@ -331,7 +333,14 @@ export function keitaroPlan(data: KeitaroExport): ImportPlan {
         enabled: active(campaign.state),
       }),
     });
-    campaigns.push({ oldId: String(campaign.id), name: campaign.name, records, oldLinks: [] });
+    // Its alias keeps `https://domain/{alias}` (and `?_dmn={alias}`) working once its domain points here.
+    const alias = campaign.alias.trim();
+    campaigns.push({
+      oldId: String(campaign.id),
+      name: campaign.name,
+      records,
+      oldLinks: alias ? [{ tracker: 'keitaro', key: alias }] : [],
+    });
   }
   if (needsNoSource) {
     shared.push({

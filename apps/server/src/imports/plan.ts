@@ -18,7 +18,10 @@ export interface PlannedCampaign {
   oldId: string;
   name: string;
   records: PlannedRecord[];
-  /** The old tracker's link forms that should keep reaching this campaign (a Binom campaign's key). */
+  /**
+   * The campaign's links on the old tracker (Keitaro's alias, Binom's key): once imported, those URLs
+   * answer as the campaign's own (store/old-links.ts).
+   */
   oldLinks: { tracker: 'keitaro' | 'binom'; key: string }[];
 }
 

@@ -20,6 +20,7 @@ import { workspaceOf } from '../auth/workspace.js';
 import type { DomainsService } from '../domains/service.js';
 import { ApiError, NotFoundError } from '../errors.js';
 import { now } from '../store/database.js';
+import { saveOldLinks } from '../store/old-link-rows.js';
 import type { Database } from '../store/schema.js';
 import { type Scope, scopeCondition } from '../store/scope.js';
 import type { ImportPlan, PlannedDomain, PlannedRecord } from './plan.js';
@@ -146,6 +147,7 @@ export class ImportService {
       const { live } = await this.liveMappings(scope, source);
       for (const [key, mapping] of live) if (!ids.has(key)) ids.set(key, mapping.external_id);
     }
+    let oldLinksChanged = false;
     for (const campaign of plan.campaigns) {
       const owner = { old_id: campaign.oldId, name: campaign.name };
       const before = new Map(ids);
@@ -156,6 +158,12 @@ export class ImportService {
           for (const record of campaign.records) {
             current = record;
             list.push(await write(record, trx, owner));
+          }
+          // Its old links with it: they name the campaign written (or kept) in this same unit.
+          const made = campaign.records.find((record) => record.kind === 'tracker-campaigns');
+          const newId = made ? ids.get(`${made.oldKind}:${made.oldId}`) : undefined;
+          if (trx && newId && !newId.startsWith('new:')) {
+            if (await saveOldLinks(trx, scope, newId, campaign.oldLinks, [source])) oldLinksChanged = true;
           }
           return list;
         });
@@ -196,6 +204,8 @@ export class ImportService {
     if (!dryRun) {
       for (const kind of new Set([
         ...records.filter((r) => r.action !== 'unchanged').map((r) => r.kind as ResourceName),
+        // Old links are compiled into routing with the campaigns: a change recompiles it everywhere.
+        ...(oldLinksChanged ? (['tracker-campaigns'] as const) : []),
       ])) {
         await this.services.get(kind)?.changed();
       }

@@ -21,6 +21,7 @@ import { importsMigration } from './imports.js';
 import { landerFilesMigration } from './lander-files.js';
 import { liveWeightsMigration } from './live-weights.js';
 import { moneyPermissionMigration } from './money-permission.js';
+import { oldLinksMigration } from './old-links.js';
 import { payoutSourcesMigration } from './payout-sources.js';
 import { postbackLogIndexesMigration } from './postback-log-indexes.js';
 import { lpClicksMigration, reportRollupsMigration, rollupBotsMigration } from './report-rollups.js';
@@ -230,6 +231,7 @@ export function migrations(dialect: DatabaseDialect): Record<string, Migration> 
     '0040_lp_clicks': lpClicksMigration(dialect),
     '0041_lander_files': landerFilesMigration(dialect),
     '0042_imports': importsMigration(dialect),
+    '0043_old_links': oldLinksMigration(dialect),
   };
 }
 

@@ -18,6 +18,7 @@ import type { HistoryTable } from './history.js';
 import type { ImportMappingTable, ImportTable } from './imports.js';
 import type { LanderFileTable } from './lander-files.js';
 import type { LiveWeightTable } from './live-weights.js';
+import type { OldLinkTable } from './old-links.js';
 import type { ReportRollupTable } from './report-rollups.js';
 import type { ReportViewTable } from './report-views.js';
 import type { RuleCooldownTable, RuleRunTable, RuleTable } from './rules.js';
@@ -171,6 +172,7 @@ export interface Database {
   rule_cooldowns: RuleCooldownTable;
   imports: ImportTable;
   import_mappings: ImportMappingTable;
+  old_links: OldLinkTable;
   live_weights: LiveWeightTable;
   notifications: NotificationTable;
   notification_channels: NotificationChannelTable;

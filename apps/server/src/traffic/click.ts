@@ -224,13 +224,17 @@ export async function offerForClick(
   record = true,
   /** The request's: a link checker's (a bot's agent, or none) records nothing either. */
   userAgent?: string,
+  /** A hosted lander's `{offer:N}`: the Nth offer of the click's path (1: the one chosen at the click). */
+  position = 1,
 ): Promise<OfferHop | null> {
   const row = await storedEvent(parts, () => parts.store.storedClick(clickId), clickId);
   if (!row?.offer_external_id || row.campaign_external_id !== campaignExternalId) return null;
-  const offer = parts.snapshot.tracker.offers.get(row.offer_external_id);
+  const chosen = position > 1 ? nthOffer(parts, row, position) : undefined;
+  const offerId = chosen ?? row.offer_external_id;
+  const offer = parts.snapshot.tracker.offers.get(offerId);
   if (!offer) return null;
   const vars = JSON.parse(row.vars) as Record<string, string>;
-  const location = offer.url.fill(macroValues(row, clickId, undefined, vars), vars);
+  const location = offer.url.fill(macroValues({ ...row, offer_external_id: offerId }, clickId, undefined, vars), vars);
   if (location === null) return null;
   const event =
     record && row.lander_external_id && !row.lp_clicked_at && !checksLinks(parts, userAgent)
@@ -241,6 +245,22 @@ export async function offerForClick(
         })
       : 0;
   return { location, event };
+}
+
+/**
+ * The Nth offer (1-based) of the path a click was routed through, as the path lists its enabled offers
+ * today; undefined when the path has no such offer, or it is unavailable (the click's own offer stands).
+ */
+function nthOffer(
+  parts: EngineParts,
+  row: { campaign_external_id: string; path_group_id: string | null; path_id: string | null },
+  position: number,
+): string | undefined {
+  const campaign = parts.snapshot.tracker.campaigns.get(row.campaign_external_id);
+  const group = campaign?.groups.find((candidate) => candidate.id === row.path_group_id);
+  const path = group?.paths.find((candidate) => candidate.id === row.path_id);
+  const id = path?.offers[position - 1]?.offerExternalId;
+  return id && parts.snapshot.tracker.offers.get(id)?.available ? id : undefined;
 }
 
 /**

@@ -20,6 +20,7 @@ import { DEFAULT_POSTBACK_LOG_DAYS } from '../config.js';
 import { LiveHub } from '../live/hub.js';
 import { defaultBotProtection, readBotProtection } from '../store/bot-protection.js';
 import { readLiveWeights } from '../store/live-weights.js';
+import { readOldLinks } from '../store/old-link-rows.js';
 import type { Database } from '../store/schema.js';
 import { EngineStore } from '../store/traffic/engine-store.js';
 import { EventWriter, type EventWriterOptions } from '../store/traffic/event-writer.js';
@@ -275,8 +276,10 @@ export class TrafficEngine {
     clickId: string,
     record = true,
     userAgent?: string,
+    /** A hosted lander's `{offer:N}`. */
+    position = 1,
   ): Promise<OfferHop | null> {
-    return offerForClick(this.parts, campaignExternalId, clickId, record, userAgent);
+    return offerForClick(this.parts, campaignExternalId, clickId, record, userAgent, position);
   }
 
   /** Issue 45: the stored click a hosted lander's page is filled for, when it was sent to that lander. */
@@ -371,13 +374,15 @@ export class TrafficEngine {
       try {
         while (this.stale) {
           this.stale = false;
-          const [rows, bots, defaultWorkspace, tokens, liveWeights, hostedLanders] = await Promise.all([
+          const [rows, bots, defaultWorkspace, tokens, liveWeights, hostedLanders, oldLinks] = await Promise.all([
             this.parts.store.routingRows([...ROUTING_KINDS]),
             readBotProtection(this.db),
             this.parts.store.defaultWorkspaceId(),
             this.parts.store.clickTokens(),
             readLiveWeights(this.db, { instance: true }),
             this.parts.store.hostedLanders(),
+            // The engine's own work: every workspace's old links.
+            readOldLinks(this.db, { instance: true }),
           ]);
           this.parts.snapshot = compileRouting(rows, defaultWorkspace, {
             clickTokens: new Map(
@@ -385,6 +390,7 @@ export class TrafficEngine {
             ),
             liveWeights,
             hostedLanders,
+            oldLinks,
           });
           this.parts.bots = { datacenterAsns: datacenterSet(bots) };
           if (this.parts.uniques instanceof InMemoryUniqueClicks) {

@@ -6,7 +6,6 @@
 // leaves the network without its `OK`, and networks resend.
 import {
   type ConversionState,
-  MAX_POSTBACK_PAYOUT,
   NETWORK_AMOUNT_RULE,
   POSTBACK_OUTCOME_STATUS,
   type PostbackOutcome,
@@ -17,6 +16,8 @@ import type { ConversionCost } from '../store/cost-models.js';
 import type { Origin, PostbackWorkspace } from '../store/traffic/engine-store.js';
 import { macroValues } from './event-macros.js';
 import { type EngineParts, storedEvent } from './parts.js';
+import { checkedAmount, offerPayoutIn, unconvertibleReason } from './postback-amounts.js';
+import { preMoveHint, preMoveTarget, takePreMovePostback } from './pre-move.js';
 import { dayIn, pathPostbacksCapKey } from './rules/caps.js';
 import { campaignKind, type RoutingSnapshot } from './rules/compile.js';
 import { type PostbackParams, resolvePostbackEvent, rulePayout } from './rules/postback-rules.js';
@@ -71,7 +72,7 @@ export class RefusalLog {
   }
 }
 
-function answer(
+export function answer(
   outcome: PostbackOutcome,
   reason: string | null = null,
   conversionId: string | null = null,
@@ -136,7 +137,12 @@ export async function takePostback(parts: EngineParts, request: PostbackRequest)
   const clickIdParam = params.clickId;
   // One still waiting in the event writer is written first.
   const origin = await storedEvent(parts, () => parts.store.origin(clickIdParam), clickIdParam);
-  if (!origin) return refuse('unknown_click', 'No click or lead has this id.');
+  if (!origin) {
+    // A click id the old tracker issued before the move, for a campaign imported from it (pre-move.ts).
+    const preMove = preMoveTarget(parts.snapshot, params, workspace.id);
+    if (preMove) return takePreMovePostback(parts, request, preMove, workspace, base, refuse, refuseCaller);
+    return refuse('unknown_click', `No click or lead has this id.${preMoveHint(params)}`);
+  }
   const { row } = origin;
   const side = origin.kind === 'click' ? 'tracker' : 'api';
   const snapshot = parts.snapshot;
@@ -181,22 +187,8 @@ export async function takePostback(parts: EngineParts, request: PostbackRequest)
     );
   }
 
-  const amount = await convertedAmount(parts, params, workspace, row.offer_external_id, side);
-  if (amount.unknown) return refuse('unknown_currency', `The currency ${amount.unknown} has no rate.`);
-  // Issue 40: a rate far off (stored before rates were checked) can convert to Infinity, which would
-  // spoil every report total of the workspace: refused, and said in the log, rather than stored.
-  const unconvertible = () =>
-    refuse(
-      'unconvertible_payout',
-      `The payout converted to ${workspace.currency} is too large to keep: check the currency rates.`,
-    );
-  if (amount.value !== undefined && !Number.isFinite(amount.value)) return unconvertible();
-  // Issue 41: the limit holds on what is stored, in the workspace's currency.
-  if (amount.value !== undefined && amount.value > MAX_POSTBACK_PAYOUT) {
-    const limit = `${MAX_POSTBACK_PAYOUT.toLocaleString('en')} ${workspace.currency}`;
-    return refuse('invalid_payout', `The payout is ${amount.value} ${workspace.currency}, more than ${limit}.`);
-  }
-
+  const amount = await checkedAmount(parts, params, workspace, row.offer_external_id, side);
+  if ('outcome' in amount) return refuse(amount.outcome, amount.reason);
   const vars = JSON.parse(row.vars) as Record<string, string>;
   const context = conditionContext(snapshot[side].segments, subjectOf(parts, origin, vars));
   const eventId = resolved.event?.externalId ?? null;
@@ -204,7 +196,7 @@ export async function takePostback(parts: EngineParts, request: PostbackRequest)
     amount.value === undefined ? await offerPayoutIn(parts, workspace, row.offer_external_id, side) : undefined;
   const { payout, ruleId, source } = rulePayout(campaign, eventId, context, amount.value, offerPayout);
   // The offer's payout, converted, too.
-  if (!Number.isFinite(payout)) return unconvertible();
+  if (!Number.isFinite(payout)) return refuse('unconvertible_payout', unconvertibleReason(workspace));
   const conversionId = newEventId(now.getTime());
   const leadId = origin.kind === 'lead' ? origin.row.lead_id : null;
   const conversion: NewConversion & { state: ConversionState; event_key: string; txid_key: string } = {
@@ -286,53 +278,6 @@ export async function takePostback(parts: EngineParts, request: PostbackRequest)
     if (outboundUrl && resolved.state !== 'rejected') parts.outbound.kick();
   }
   return answer(stored.outcome, null, stored.conversionId, stored.state);
-}
-
-/**
- * The network's payout in the workspace's currency: sent in `currency`, else in the offer's, else in the
- * workspace's. `unknown` names a currency sent that has no rate (refused); an offer's currency without a
- * rate is taken as the workspace's.
- */
-async function convertedAmount(
-  parts: EngineParts,
-  params: PostbackParams,
-  workspace: PostbackWorkspace,
-  offer: string | null,
-  side: 'tracker' | 'api',
-): Promise<{ value: number | undefined; currency: string; unknown?: string }> {
-  const offerCurrency = offer ? parts.snapshot[side].offers.get(offer)?.currency : undefined;
-  const from = params.currency ?? offerCurrency ?? workspace.currency;
-  if (from === workspace.currency) return { value: params.revenue, currency: from };
-  const rate = await exchangeRate(parts, from, workspace.currency);
-  if (rate === undefined) {
-    const known = (await parts.store.currencyRates([from])).has(from);
-    if (params.currency !== undefined && !known) return { value: undefined, currency: from, unknown: from };
-    return { value: params.revenue, currency: workspace.currency };
-  }
-  if (params.revenue === undefined) return { value: undefined, currency: from };
-  return { value: Math.round(params.revenue * rate * 1e6) / 1e6, currency: from };
-}
-
-/** How many of `to` one `from` is worth, from the stored rates (per the same base); undefined: no rate. */
-async function exchangeRate(parts: EngineParts, from: string, to: string): Promise<number | undefined> {
-  const rates = await parts.store.currencyRates([from, to]);
-  const fromRate = rates.get(from);
-  const toRate = rates.get(to);
-  return fromRate && toRate ? toRate / fromRate : undefined;
-}
-
-/** The offer's payout in the workspace's currency (undefined: none, or its currency has no rate). */
-async function offerPayoutIn(
-  parts: EngineParts,
-  workspace: PostbackWorkspace,
-  offerId: string | null,
-  side: 'tracker' | 'api',
-): Promise<number | undefined> {
-  const offer = offerId ? parts.snapshot[side].offers.get(offerId) : undefined;
-  if (!offer || !(offer.payout > 0)) return undefined;
-  if (offer.currency === workspace.currency) return offer.payout;
-  const rate = await exchangeRate(parts, offer.currency, workspace.currency);
-  return rate === undefined ? undefined : Math.round(offer.payout * rate * 1e6) / 1e6;
 }
 
 /** What payout rule conditions see: the original click or lead as routing saw it. */

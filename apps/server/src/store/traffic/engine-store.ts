@@ -307,7 +307,8 @@ export class EngineStore {
       if (!canMove(from, to)) {
         await logged('unchanged', found.conversion_id, {
           state: from,
-          reason: `A conversion that is ${from} is not moved to ${to}.`,
+          // A log line's own reason (a pre-move postback's) stays in front.
+          reason: `${log.reason ? `${log.reason}: ` : ''}A conversion that is ${from} is not moved to ${to}.`,
         });
         return { outcome: 'unchanged', conversionId: found.conversion_id, state: from };
       }

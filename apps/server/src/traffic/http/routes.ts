@@ -15,6 +15,8 @@ import { parseLeadInput } from './lead-input.js';
 
 export const EXTERNAL_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const CLICK_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** A hosted lander's `{offer:N}`: 1 to 99. */
+const OFFER_POSITION = /^[1-9][0-9]?$/;
 /** A workspace's postback key: URL-safe, 22 characters or more. */
 const POSTBACK_KEY = /^[A-Za-z0-9_-]{22,128}$/;
 
@@ -71,14 +73,27 @@ export function trafficRoutes(app: FastifyInstance, engine: TrafficEngine): void
   // The lander's offer link. A GET records that the click went on from its lander (issue 43), and its
   // 302 goes out once that is kept; a HEAD, or a GET without an agent or with a bot's (a link checker,
   // a mail scanner), is answered alike and records nothing.
-  type OfferRequest = FastifyRequest<CampaignParams & { Querystring: { clickid?: unknown } }>;
+  // `offer=N` (a hosted lander's `{offer:N}`) asks for the Nth offer of the click's path.
+  type OfferRequest = FastifyRequest<CampaignParams & { Querystring: { clickid?: unknown; offer?: unknown } }>;
   const offerHandler = (look: boolean) => async (request: OfferRequest, reply: FastifyReply) => {
     const { campaign } = request.params;
     const clickId = request.query.clickid;
-    if (!EXTERNAL_ID.test(campaign) || typeof clickId !== 'string' || !CLICK_ID.test(clickId)) {
+    const position = request.query.offer;
+    if (
+      !EXTERNAL_ID.test(campaign) ||
+      typeof clickId !== 'string' ||
+      !CLICK_ID.test(clickId) ||
+      (position !== undefined && (typeof position !== 'string' || !OFFER_POSITION.test(position)))
+    ) {
       throw new NotFoundError();
     }
-    const hop = await engine.offerForClick(campaign, clickId, !look, request.headers['user-agent']);
+    const hop = await engine.offerForClick(
+      campaign,
+      clickId,
+      !look,
+      request.headers['user-agent'],
+      position === undefined ? 1 : Number(position),
+    );
     if (!hop) throw new NotFoundError();
     if (!engine.kept(hop.event)) throw new ServiceUnavailableError();
     reply.header('cache-control', 'no-store');

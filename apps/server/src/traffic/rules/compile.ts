@@ -30,7 +30,9 @@ import {
 } from '@switchyard/domain';
 import type { z } from 'zod';
 import { addressList } from '../../net/address-list.js';
+import type { StoredOldLink } from '../../store/old-link-rows.js';
 import { compileUrlTemplate, type UrlTemplate } from './macros.js';
+import { type CompiledOldLinks, compileOldLinks } from './old-links.js';
 
 /** A `config_records` row as the compiler reads it. */
 export interface ConfigRow {
@@ -209,6 +211,8 @@ export interface RoutingSnapshot {
   postbackAddresses: ReadonlyMap<string, BlockList>;
   /** Records that could not be compiled (kind:external_id → why); they do not route. */
   problems: ReadonlyMap<string, string>;
+  /** The links imported campaigns had on their old tracker (Keitaro's alias, Binom's key). */
+  oldLinks: CompiledOldLinks;
 }
 
 const KINDS = {
@@ -276,6 +280,8 @@ export function compileRouting(
     clickTokens?: ReadonlyMap<string, { hash: string; workspaceId: number }>;
     /** Issue 45: landers with hosted files, whose visitors are sent to `/l/{lander}/` on the click's host. */
     hostedLanders?: ReadonlySet<string>;
+    /** Imported campaigns' links on their old tracker. */
+    oldLinks?: readonly StoredOldLink[];
   } = {},
 ): RoutingSnapshot {
   const liveWeights = extras.liveWeights ?? new Map<string, number>();
@@ -494,7 +500,15 @@ export function compileRouting(
     return { campaigns, offers, segments, landers: side === 'tracker' ? landers : new Map() };
   }
 
-  return { tracker: compileSide('tracker'), api: compileSide('api'), postbackEvents, postbackAddresses, problems };
+  const tracker = compileSide('tracker');
+  return {
+    tracker,
+    api: compileSide('api'),
+    postbackEvents,
+    postbackAddresses,
+    problems,
+    oldLinks: compileOldLinks(extras.oldLinks ?? [], tracker.campaigns),
+  };
 }
 
 /** A path whose offer and lander rows take their live weights (rows matched by position among the enabled). */

@@ -30,6 +30,11 @@ const URL_STATUS_MAP = {
 
 export interface PostbackParams {
   clickId: string | undefined;
+  /**
+   * The parameter the click id was read from: Keitaro's `subid` and Binom's `cnv_id` say which tracker
+   * a click id from before the move was issued by (pre-move.ts).
+   */
+  clickIdParameter?: string | undefined;
   /** The network's payout, when it sent one that reads as an amount (readNetworkAmount). */
   revenue: number | undefined;
   /**
@@ -111,13 +116,16 @@ export function readPostbackParams(query: unknown, body: unknown): PostbackParam
  */
 export function paramsOf(raw: Record<string, string>): PostbackParams {
   const tooLong = overLong(raw);
-  const pick = (names: readonly string[]) => {
-    for (const name of names) {
+  const pickName = (names: readonly string[]) =>
+    names.find((name) => {
       const value = raw[name];
-      if (value !== undefined && value !== '' && !UNFILLED_MACRO.test(value)) return value;
-    }
-    return undefined;
+      return value !== undefined && value !== '' && !UNFILLED_MACRO.test(value);
+    });
+  const pick = (names: readonly string[]) => {
+    const name = pickName(names);
+    return name === undefined ? undefined : raw[name];
   };
+  const clickIdParameter = pickName(ALIASES.clickId);
   const payoutText = pick(ALIASES.payout);
   const payout = payoutText === undefined ? undefined : readNetworkAmount(payoutText);
   const urlStatusMap: Partial<StatusMap> = {};
@@ -129,7 +137,8 @@ export function paramsOf(raw: Record<string, string>): PostbackParams {
     if (values && values.length > 0) urlStatusMap[state] = values;
   }
   return {
-    clickId: pick(ALIASES.clickId),
+    clickId: clickIdParameter === undefined ? undefined : raw[clickIdParameter],
+    clickIdParameter,
     revenue: payout,
     invalidPayout: payoutText !== undefined && payout === undefined,
     tooLong,
