@@ -57,6 +57,7 @@ onChdb('ClickHouse 26.7 (chdb) runs the store’s statements', () => {
     };
     const readers = (): ColumnarReader[] =>
       feeds.map((feed) => ({
+        kind: 'clickhouse',
         ready: feed.ready,
         conversions: true,
         catchUp: () => Promise.all([feed.sendCostChanges(), feed.sendConversionChanges()]),

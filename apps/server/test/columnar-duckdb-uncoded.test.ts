@@ -33,6 +33,7 @@ describe('the embedded columnar store, a group with no value coded [sqlite]', ()
     const follower = await ColumnarFollower.start(store.sqlite!.name, duck, { info: () => undefined });
     await follower.catchUp();
     columnar = {
+      kind: 'duckdb',
       ready: true,
       conversions: true,
       catchUp: () => follower.catchUp(),

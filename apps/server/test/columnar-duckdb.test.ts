@@ -52,6 +52,7 @@ describe('the embedded columnar store [sqlite]', () => {
     duck = await DuckDBStore.open(':memory:');
     follower = await ColumnarFollower.start(store.sqlite!.name, duck, { info: () => undefined });
     columnar = {
+      kind: 'duckdb',
       ready: true,
       conversions: true,
       catchUp: () => follower.catchUp(),
@@ -192,6 +193,7 @@ describe('the embedded columnar store [sqlite]', () => {
     await rebuilt.rebuild();
     expect(rebuilt.behind()).toBe(0);
     const reader: ColumnarReader = {
+      kind: 'duckdb',
       ready: true,
       conversions: true,
       catchUp: () => rebuilt.catchUp(),
@@ -253,6 +255,7 @@ describe('the embedded columnar store [sqlite]', () => {
     const rebuilt = await ColumnarFollower.start(store.sqlite!.name, fresh, { info: () => undefined });
     await rebuilt.rebuild();
     const reader: ColumnarReader = {
+      kind: 'duckdb',
       ready: true,
       conversions: true,
       catchUp: () => rebuilt.catchUp(),

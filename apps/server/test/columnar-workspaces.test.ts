@@ -156,6 +156,7 @@ describe('the embedded columnar store keeps each workspace to its events [sqlite
     // Events after the store's first copy: followed one by one.
     await writeEvents(store, inWorkspaces(generateEvents(500, 12, 10_000), ids), 12);
     columnar = {
+      kind: 'duckdb',
       ready: true,
       conversions: true,
       catchUp: () => follower.catchUp(),

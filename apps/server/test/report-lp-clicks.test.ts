@@ -120,6 +120,7 @@ forEachDatabase('lp clicks and lp CTR', (db) => {
       const follower = await ColumnarFollower.start(app.store.sqlite.name, store, { info: () => undefined });
       await follower.catchUp();
       columnar = {
+        kind: 'duckdb',
         ready: true,
         conversions: true,
         catchUp: () => follower.catchUp(),

@@ -1,7 +1,7 @@
 import { REPORT_FILTER_GROUPS, REPORT_METRICS, type ReportResponse, type ReportRow } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { localBucket, nextDay, offsetSpans, startOfLocalDay, utcGrain } from '../src/reports/time.js';
+import { localBucket, nextDay, offsetSpans, startOfLocalDay, utcGrain } from '../src/report-plan/time.js';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { postbackPath } from './fixtures/postbacks.js';
 import { countryIn, DE_IP, DESKTOP, GB_IP, IPHONE, US_IP } from './fixtures/traffic.js';

@@ -18,7 +18,7 @@ import {
   pageBound,
   type Source,
   WEEKDAY_LIST,
-} from '../reports/plan.js';
+} from '../report-plan/plan.js';
 import { aggregateQuery, literal } from './clickhouse-sql.js';
 
 const SOURCES: readonly Source[] = ['clicks', 'leads', 'conversions'];

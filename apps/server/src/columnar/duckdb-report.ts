@@ -11,7 +11,7 @@ import {
   pageBound,
   type Source,
   WEEKDAY_LIST,
-} from '../reports/plan.js';
+} from '../report-plan/plan.js';
 import type { CodeBook } from './duckdb-codes.js';
 import { binder, type DuckQuery, dayText, groupedQuery, hourText, localDays } from './duckdb-sql.js';
 

@@ -9,7 +9,7 @@ import {
   type Counts,
   type PagedPlan,
   type PagedRows,
-} from '../reports/plan.js';
+} from '../report-plan/plan.js';
 import { CODED_COLUMNS, CODES_DDL, Codes, codeColumn } from './duckdb-codes.js';
 import { duckdbReport } from './duckdb-report.js';
 import { duckdbAggregate } from './duckdb-sql.js';

@@ -2,8 +2,6 @@
 // PostgreSQL read. Column names come from the plan, which takes them from service.ts's whitelists; every
 // value is a bound parameter.
 import { type Expression, type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
-import type { Database } from '../store/schema.js';
-import { scopeCondition } from '../store/scope.js';
 import {
   type AggregatePlan,
   type AggregateRow,
@@ -12,7 +10,9 @@ import {
   type PlanValue,
   readsOrigin,
   type Source,
-} from './plan.js';
+} from '../report-plan/plan.js';
+import type { Database } from '../store/schema.js';
+import { scopeCondition } from '../store/scope.js';
 
 const TABLES: Record<Source, string> = { clicks: 'tracker_clicks', leads: 'tracker_leads', conversions: 'conversions' };
 

@@ -8,7 +8,7 @@ import {
   WEEKDAYS,
   type Weekday,
 } from '@switchyard/domain';
-import { type Counts, NONE_LABEL } from './plan.js';
+import { type Counts, NONE_LABEL } from '../report-plan/plan.js';
 
 /** Ties are ordered by the values, group after group, rows without a value last (as the stores do). */
 export function compareValues(left: readonly (string | null)[], right: readonly (string | null)[]): number {

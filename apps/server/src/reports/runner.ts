@@ -8,10 +8,11 @@ import type { ChildProcess } from 'node:child_process';
 import { ERROR_MESSAGES, type ReportResponse, type TReportQuery } from '@switchyard/domain';
 import { forkModule } from '../child-process.js';
 import { ServiceUnavailableError } from '../errors.js';
+import type { ColumnarReader } from '../report-plan/columnar-reader.js';
 import { SQLITE_BUSY_TIMEOUT_MS, type Store } from '../store/database.js';
 import type { ReportEngineLimits } from './engine-limits.js';
 import type { EngineDatabase, EngineSettings, FromEngine, ToEngine } from './engine-protocol.js';
-import type { ColumnarReader, ReportScope } from './service.js';
+import type { ReportScope } from './service.js';
 
 export interface ReportRunner {
   run(query: TReportQuery, scope: ReportScope): Promise<ReportResponse>;
