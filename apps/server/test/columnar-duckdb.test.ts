@@ -123,6 +123,39 @@ describe('the embedded columnar store [sqlite]', () => {
     expect(pagedInStore).toBe(before);
   });
 
+  it('names the source that answered, and why, with the same figures as run()', async () => {
+    const scope = { instance: true as const };
+    const service = new ReportsService(store.db, { columnar });
+    const answered = async (report: Record<string, unknown>) => {
+      const asked = query(report);
+      const { meta, ...figures } = await service.answer(asked, scope);
+      expect(figures).toEqual(await service.run(asked, scope));
+      return meta;
+    };
+    const before = pagedInStore;
+    expect(await answered({ group_by: 'var1,country' })).toEqual({
+      source: 'duckdb',
+      source_reason: 'DuckDB holds every event and paged the whole report: no rollup keeps var1.',
+    });
+    // Paged there twice: by answer() and by run().
+    expect(pagedInStore).toBe(before + 2);
+    expect(await answered({ group_by: 'campaign,offer' })).toEqual({
+      source: 'rollups',
+      source_reason: 'The rollups keep every column and filter of this report; conversions from DuckDB.',
+    });
+    expect(await answered({ group_by: 'subaff', search_text: 'a' })).toEqual({
+      source: 'duckdb',
+      source_reason:
+        'DuckDB holds every event, read table by table: no rollup keeps subaff, and the search is applied here.',
+    });
+    expect(pagedInStore).toBe(before + 2);
+    const { meta } = await new ReportsService(store.db).answer(query({ group_by: 'subaff' }), scope);
+    expect(meta).toEqual({
+      source: 'events',
+      source_reason: 'The event tables answered: no rollup keeps subaff, and no columnar store is set up.',
+    });
+  });
+
   it('copies events and conversions written since, before it answers', async () => {
     const events = generateEvents(500, 11, 10_000);
     await write(events);
