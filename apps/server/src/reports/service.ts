@@ -1,14 +1,13 @@
 // Reports (issue 5, item 4; §3.10, §7.5): clicks, leads and conversions grouped by one or more names.
 //
-// Each event table is aggregated in the database, grouped by the asked columns (and, for day or hour,
-// by UTC quarter-hour) — clicks and leads from a rollup cube when one holds every dimension asked
-// (store/report-rollups.ts; the same figures, from far fewer rows); the three results are merged here, quarter-hours folded into local days and
-// hours, names resolved from config_records, then searched, ordered and paged. Column names come from
-// the whitelists below, never from the request; every value from the request is a bound parameter.
-//
 // Which source reads each table — the rollups, the event tables, DuckDB or ClickHouse — is chosen once per
-// report (sources/choose.ts) and named in the answer's meta; the figures are the same whichever answers
-// (figures.ts, §Figures).
+// report (sources/choose.ts) and named in the answer's meta. A columnar store that pages whole reports
+// answers in one statement; otherwise each table is aggregated by its source, grouped by the asked
+// columns (and, for day or hour, by UTC quarter-hour), and the three results are merged here
+// (merge.ts): quarter-hours folded into local days and hours, names resolved from config_records
+// (config-names.ts), then searched, ordered and paged. The figures are the same whichever answers
+// (figures.ts, §Figures). Column names come from whitelists (report-plans.ts), never from the request;
+// every value from the request is a bound parameter.
 
 import type { CustomMetricDefinition, ReportResponse, TReportQuery } from '@switchyard/domain';
 import type { Kysely } from 'kysely';
@@ -22,9 +21,6 @@ import { type ParsedMetric, parsedMetrics } from './figures.js';
 import { labelPage, labelRows, mergeRows, orderRows, pageRows } from './merge.js';
 import { type ConfigNames, type Narrowing, planOf, type ReportRange } from './report-plans.js';
 import { chooseSource, pagedOrder, type ReportSources, reportSources, type SourceChoice } from './sources/index.js';
-
-export { figures } from './figures.js';
-export type { ColumnarReader };
 
 /**
  * Who a report is for (issue 40: required): a workspace's events only, or the whole instance's, and the

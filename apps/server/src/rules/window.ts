@@ -5,8 +5,8 @@ import { evaluateFormula, parseFormula, type ReportRow, type TRuleForm, ZReportQ
 import type { Kysely } from 'kysely';
 import { COUNT_NAMES, type Counts } from '../report-plan/plan.js';
 import { customMetricsOf, definitionsOf } from '../reports/custom-metrics.js';
+import { figures } from '../reports/figures.js';
 import type { ReportRunner } from '../reports/runner.js';
-import { figures } from '../reports/service.js';
 import type { Database } from '../store/schema.js';
 
 const HOUR_MS = 3_600_000;
