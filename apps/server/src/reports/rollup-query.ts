@@ -1,5 +1,5 @@
 // Clicks and leads for a report from the rollup cubes (store/report-rollups.ts) when one holds every
-// dimension asked, in the same shape as the event scan of service.ts: `g_<group>` per grouped name,
+// dimension asked, in the same shape as the event scan (render-sql.ts): `g_<group>` per grouped name,
 // `g_network_offer` for the affiliate network (the offer's), `g_utc_hour` and `g_quarter` for day and
 // hour, then the figures.
 import { isReportTimeGroup, type ReportFilterGroup, type ReportGroup } from '@switchyard/domain';

@@ -1,4 +1,4 @@
-// A report's rows as they are listed (service.ts): ordered by a key computed once per row, ties by the
+// A report's rows as they are listed (merge.ts): ordered by a key computed once per row, ties by the
 // values, and shown with their labels and figures.
 import {
   isReportTimeGroup,
