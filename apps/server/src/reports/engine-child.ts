@@ -1,9 +1,9 @@
 // The report engine: a child process of the server (started by reports/runner.ts) that runs every
 // report — from whichever source answers it (sources/): the event SQL, the rollups, DuckDB, ClickHouse's
 // answers decoded — at a lower scheduling priority than the server, with its own connections and a
-// bounded number of threads. A report over
-// millions of events then takes the CPU the clicks leave, and the server's event loop only receives the
-// answer. It ends when the server closes it or goes away (its IPC channel closes).
+// bounded number of threads. A report over millions of events then takes the CPU the clicks leave, and
+// the server's event loop only receives the answer. It ends when the server closes it or goes away (its
+// IPC channel closes).
 import { readdirSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import SQLite from 'better-sqlite3';
