@@ -9,9 +9,9 @@ import type { ReportGroup } from '@switchyard/domain';
 import { ClickHouseStore } from '../apps/server/src/columnar/clickhouse.js';
 import { secondsAndMs } from '../apps/server/src/columnar/clickhouse-sql.js';
 import type { ColumnarRow } from '../apps/server/src/columnar/schema.js';
-import type { PagedPlan } from '../apps/server/src/reports/plan.js';
+import type { PagedPlan } from '../apps/server/src/report-plan/plan.js';
+import { startOfLocalDay } from '../apps/server/src/report-plan/time.js';
 import { type ConfigNames, planOf, type ReportRange } from '../apps/server/src/reports/report-plans.js';
-import { startOfLocalDay } from '../apps/server/src/reports/time.js';
 
 const ROWS = Number(process.argv[2] ?? 10_000_000);
 const URL = process.argv[3] ?? 'http://default:@127.0.0.1:8123/switchyard_bench';

@@ -13,9 +13,9 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import type { ReportGroup } from '@switchyard/domain';
 import { DuckDBStore } from '../apps/server/src/columnar/duckdb.js';
 import { CODED_COLUMNS } from '../apps/server/src/columnar/duckdb-codes.js';
-import type { PagedPlan } from '../apps/server/src/reports/plan.js';
+import type { PagedPlan } from '../apps/server/src/report-plan/plan.js';
+import { startOfLocalDay } from '../apps/server/src/report-plan/time.js';
 import { type ConfigNames, planOf, type ReportRange } from '../apps/server/src/reports/report-plans.js';
-import { startOfLocalDay } from '../apps/server/src/reports/time.js';
 import { type PlainGroup, plainDuckdb } from './plain-group-by.js';
 
 const ROWS = Number(process.argv[2] ?? 10_000_000);

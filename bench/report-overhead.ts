@@ -10,9 +10,9 @@ import type { ReportGroup } from '@switchyard/domain';
 import Database from 'better-sqlite3';
 import { ClickHouseClient, parseClickHouseUrl } from '../apps/server/src/columnar/clickhouse-client.js';
 import { DuckDBStore } from '../apps/server/src/columnar/duckdb.js';
-import type { PagedPlan } from '../apps/server/src/reports/plan.js';
+import type { PagedPlan } from '../apps/server/src/report-plan/plan.js';
+import { nextDay, startOfLocalDay } from '../apps/server/src/report-plan/time.js';
 import { type ConfigNames, planOf } from '../apps/server/src/reports/report-plans.js';
-import { nextDay, startOfLocalDay } from '../apps/server/src/reports/time.js';
 import { type PlainGroup, type PlainReport, plainClickhouse, plainDuckdb } from './plain-group-by.js';
 import { ms, type TargetRow, table, verdict } from './support.js';
 

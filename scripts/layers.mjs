@@ -20,6 +20,7 @@ const LAYERS = {
     'jobs',
     'live',
     'traffic',
+    'report-plan',
     'columnar',
     'reports',
     'postback-log',
@@ -67,8 +68,6 @@ const LAYERS = {
 
 /** Upward arrows still to be taken down, each `from -> to`; the check fails on any other. */
 const KNOWN = new Set([
-  // The columnar stores still read the report plan's types from reports/: the report-source seam takes it down.
-  'apps/server/src: columnar -> reports',
   // A select's "Create one now" opens the resource's create form, which lives with the resources' screens.
   'apps/web/src: components -> resources',
 ]);

@@ -10,7 +10,8 @@ import { ClickHouseFeed } from '../src/columnar/clickhouse-feed.js';
 import { literal } from '../src/columnar/clickhouse-sql.js';
 import { loadConfig } from '../src/config.js';
 import { updateCampaignCost } from '../src/costs/service.js';
-import { type ColumnarReader, type ReportScope, ReportsService } from '../src/reports/service.js';
+import type { ColumnarReader } from '../src/report-plan/columnar-reader.js';
+import { type ReportScope, ReportsService } from '../src/reports/service.js';
 import { migrateToLatest, openStore, type Store } from '../src/store/database.js';
 import { EventWriter } from '../src/store/traffic/event-writer.js';
 import type { EventFeed } from '../src/store/traffic/kysely-sink.js';
@@ -57,6 +58,7 @@ onChdb('ClickHouse 26.7 (chdb) runs the store’s statements', () => {
     };
     const readers = (): ColumnarReader[] =>
       feeds.map((feed) => ({
+        kind: 'clickhouse',
         ready: feed.ready,
         conversions: true,
         catchUp: () => Promise.all([feed.sendCostChanges(), feed.sendConversionChanges()]),

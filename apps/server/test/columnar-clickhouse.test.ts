@@ -11,7 +11,7 @@ import {
   type PlanCondition,
   type Source,
   shownAs,
-} from '../src/reports/plan.js';
+} from '../src/report-plan/plan.js';
 import { BASE_URL, onClickHouse, runUrl } from './clickhouse-support.js';
 import { aggregateReference } from './fixtures/columnar-reference.js';
 import { generateRows, HOSTILE_VALUES } from './fixtures/columnar-rows.js';

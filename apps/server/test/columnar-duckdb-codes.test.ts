@@ -5,7 +5,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDBStore } from '../src/columnar/duckdb.js';
 import { COLUMNAR_TEXT_COLUMNS, type ColumnarRow } from '../src/columnar/schema.js';
-import type { AggregatePlan, PlanCondition } from '../src/reports/plan.js';
+import type { AggregatePlan, PlanCondition } from '../src/report-plan/plan.js';
 
 // Issue 23: the embedded store keeps routing ids and the visitor's country, device, platform and browser
 // as numbers too (columnar/duckdb-codes.ts). Reports must name every group as it was stored, whatever

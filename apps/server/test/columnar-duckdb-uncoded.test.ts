@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDBStore } from '../src/columnar/duckdb.js';
 import { ColumnarFollower } from '../src/columnar/follower.js';
 import { loadConfig } from '../src/config.js';
-import { type ColumnarReader, ReportsService } from '../src/reports/service.js';
+import type { ColumnarReader } from '../src/report-plan/columnar-reader.js';
+import { ReportsService } from '../src/reports/service.js';
 import { migrateToLatest, openStore, type Store } from '../src/store/database.js';
 import { EventWriter } from '../src/store/traffic/event-writer.js';
 import { addEvents, generateEvents } from './fixtures/columnar-events.js';
@@ -33,6 +34,7 @@ describe('the embedded columnar store, a group with no value coded [sqlite]', ()
     const follower = await ColumnarFollower.start(store.sqlite!.name, duck, { info: () => undefined });
     await follower.catchUp();
     columnar = {
+      kind: 'duckdb',
       ready: true,
       conversions: true,
       catchUp: () => follower.catchUp(),

@@ -6,7 +6,8 @@ import { DuckDBStore } from '../src/columnar/duckdb.js';
 import { ColumnarFollower } from '../src/columnar/follower.js';
 import { loadConfig } from '../src/config.js';
 import { updateCampaignCost } from '../src/costs/service.js';
-import { type ColumnarReader, ReportsService } from '../src/reports/service.js';
+import type { ColumnarReader } from '../src/report-plan/columnar-reader.js';
+import { ReportsService } from '../src/reports/service.js';
 import { pruneChangeLogs } from '../src/store/change-logs.js';
 import { migrateToLatest, openStore, type Store } from '../src/store/database.js';
 import { EventWriter } from '../src/store/traffic/event-writer.js';
@@ -52,6 +53,7 @@ describe('the embedded columnar store [sqlite]', () => {
     duck = await DuckDBStore.open(':memory:');
     follower = await ColumnarFollower.start(store.sqlite!.name, duck, { info: () => undefined });
     columnar = {
+      kind: 'duckdb',
       ready: true,
       conversions: true,
       catchUp: () => follower.catchUp(),
@@ -120,6 +122,39 @@ describe('the embedded columnar store [sqlite]', () => {
       }
     }
     expect(pagedInStore).toBe(before);
+  });
+
+  it('names the source that answered, and why, with the same figures as run()', async () => {
+    const scope = { instance: true as const };
+    const service = new ReportsService(store.db, { columnar });
+    const answered = async (report: Record<string, unknown>) => {
+      const asked = query(report);
+      const { meta, ...figures } = await service.answer(asked, scope);
+      expect(figures).toEqual(await service.run(asked, scope));
+      return meta;
+    };
+    const before = pagedInStore;
+    expect(await answered({ group_by: 'var1,country' })).toEqual({
+      source: 'duckdb',
+      source_reason: 'DuckDB holds every event and paged the whole report: no rollup keeps var1.',
+    });
+    // Paged there twice: by answer() and by run().
+    expect(pagedInStore).toBe(before + 2);
+    expect(await answered({ group_by: 'campaign,offer' })).toEqual({
+      source: 'rollups',
+      source_reason: 'The rollups keep every column and filter of this report; conversions from DuckDB.',
+    });
+    expect(await answered({ group_by: 'subaff', search_text: 'a' })).toEqual({
+      source: 'duckdb',
+      source_reason:
+        'DuckDB holds every event, read table by table: no rollup keeps subaff, and the search is applied here.',
+    });
+    expect(pagedInStore).toBe(before + 2);
+    const { meta } = await new ReportsService(store.db).answer(query({ group_by: 'subaff' }), scope);
+    expect(meta).toEqual({
+      source: 'events',
+      source_reason: 'The event tables answered: no rollup keeps subaff, and no columnar store is set up.',
+    });
   });
 
   it('copies events and conversions written since, before it answers', async () => {
@@ -192,6 +227,7 @@ describe('the embedded columnar store [sqlite]', () => {
     await rebuilt.rebuild();
     expect(rebuilt.behind()).toBe(0);
     const reader: ColumnarReader = {
+      kind: 'duckdb',
       ready: true,
       conversions: true,
       catchUp: () => rebuilt.catchUp(),
@@ -253,6 +289,7 @@ describe('the embedded columnar store [sqlite]', () => {
     const rebuilt = await ColumnarFollower.start(store.sqlite!.name, fresh, { info: () => undefined });
     await rebuilt.rebuild();
     const reader: ColumnarReader = {
+      kind: 'duckdb',
       ready: true,
       conversions: true,
       catchUp: () => rebuilt.catchUp(),

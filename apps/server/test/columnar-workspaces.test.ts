@@ -10,7 +10,8 @@ import { type ClickHouseNode, startClickHouse } from '../src/columnar/clickhouse
 import { DuckDBStore } from '../src/columnar/duckdb.js';
 import { ColumnarFollower } from '../src/columnar/follower.js';
 import { loadConfig } from '../src/config.js';
-import { type ColumnarReader, ReportsService } from '../src/reports/service.js';
+import type { ColumnarReader } from '../src/report-plan/columnar-reader.js';
+import { ReportsService } from '../src/reports/service.js';
 import { migrateToLatest, openStore, type Store } from '../src/store/database.js';
 import type { Database } from '../src/store/schema.js';
 import type { Scope } from '../src/store/scope.js';
@@ -156,6 +157,7 @@ describe('the embedded columnar store keeps each workspace to its events [sqlite
     // Events after the store's first copy: followed one by one.
     await writeEvents(store, inWorkspaces(generateEvents(500, 12, 10_000), ids), 12);
     columnar = {
+      kind: 'duckdb',
       ready: true,
       conversions: true,
       catchUp: () => follower.catchUp(),

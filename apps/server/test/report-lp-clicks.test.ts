@@ -4,7 +4,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type ClickHouseNode, startClickHouse } from '../src/columnar/clickhouse-node.js';
 import { DuckDBStore } from '../src/columnar/duckdb.js';
 import { ColumnarFollower } from '../src/columnar/follower.js';
-import { type ColumnarReader, ReportsService } from '../src/reports/service.js';
+import type { ColumnarReader } from '../src/report-plan/columnar-reader.js';
+import { ReportsService } from '../src/reports/service.js';
 import { backfillRollups } from '../src/store/report-rollups.js';
 import { reachable, runUrl } from './clickhouse-support.js';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
@@ -77,12 +78,29 @@ forEachDatabase('lp clicks and lp CTR', (db) => {
     return fromApi;
   }
 
+  /**
+   * On SQLite the app's own report engine follows the database too, and prunes the change log up to what
+   * it copied. Its first catch-up (then a pruning) must be over before the lp clicks, so that the log still
+   * holds them when this test's own store reads it: until the next pruning, a minute later at the soonest.
+   */
+  async function appColumnarReady(): Promise<void> {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const response = await app.inject({ method: 'GET', url: '/api/reports?group_by=subaff', headers: bearer(token) });
+      expect(response.statusCode, response.body).toBe(200);
+      if (response.json<ReportResponse>().meta?.source === 'duckdb') return;
+      if (Date.now() > deadline) throw new Error('the report engine did not open its columnar store within 60 s');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
   beforeAll(async () => {
     app = await db.buildApp({
       env: { SWITCHYARD_ADMIN_EMAIL: ADMIN_EMAIL, SWITCHYARD_ADMIN_PASSWORD: ADMIN_PASSWORD },
       engine: { now: () => new Date(clock), outbound: { intervalMs: 0 } },
     });
     token = await login(app, ADMIN_EMAIL, ADMIN_PASSWORD);
+    if (app.store.sqlite) await appColumnarReady();
     const workspace = await app.store.db.selectFrom('workspaces').select('id').orderBy('id').executeTakeFirstOrThrow();
     workspaceId = Number(workspace.id);
     const offer = await createRecord(app, token, 'tracker-offers', { url: 'https://offer.example/?c={clickid}' });
@@ -120,6 +138,7 @@ forEachDatabase('lp clicks and lp CTR', (db) => {
       const follower = await ColumnarFollower.start(app.store.sqlite.name, store, { info: () => undefined });
       await follower.catchUp();
       columnar = {
+        kind: 'duckdb',
         ready: true,
         conversions: true,
         catchUp: () => follower.catchUp(),

@@ -1,7 +1,7 @@
 import { REPORT_FILTER_GROUPS, REPORT_METRICS, type ReportResponse, type ReportRow } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { localBucket, nextDay, offsetSpans, startOfLocalDay, utcGrain } from '../src/reports/time.js';
+import { localBucket, nextDay, offsetSpans, startOfLocalDay, utcGrain } from '../src/report-plan/time.js';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { postbackPath } from './fixtures/postbacks.js';
 import { countryIn, DE_IP, DESKTOP, GB_IP, IPHONE, US_IP } from './fixtures/traffic.js';
@@ -415,6 +415,25 @@ forEachDatabase('reports', (db) => {
     expectError(await report(`group_by=campaign&${filtersOf({ day: '2026-11-10' })}`), 400);
     expectError(await report('group_by=campaign&filters=%7Bnot-json'), 400);
     expectError(await report(`group_by=campaign&filters=${encodeURIComponent('{"campaign":5}')}`), 400);
+  });
+
+  it("says which source answered and why (meta.source and meta.source_reason), beside the vars' names", async () => {
+    // A cube holds every campaign: the rollups answer the clicks and leads.
+    const byCampaign = await reportOk('group_by=campaign');
+    expect(byCampaign.meta).toMatchObject({ labels: {}, source: 'rollups' });
+    expect(byCampaign.meta?.source_reason).toMatch(/^The rollups keep every column and filter of this report/);
+    // No cube keeps subaff: the event tables, or on SQLite the engine's DuckDB store once it caught up.
+    const bySubaff = await reportOk('group_by=subaff');
+    expect(db.kind === 'sqlite' ? ['events', 'duckdb'] : ['events']).toContain(bySubaff.meta?.source);
+    expect(bySubaff.meta?.source_reason).toContain('no rollup keeps subaff');
+    // Without the money permission the figures lose their money, the meta nothing.
+    const analyst = await createUserWithPermissions(app, token, ['/tracker/reports/get']);
+    const plain = await report('group_by=campaign', analyst.token);
+    expect(plain.statusCode, plain.body).toBe(200);
+    // (On SQLite the conversions may come from DuckDB by now: the reason names where from.)
+    const { meta } = plain.json<ReportResponse>();
+    expect(meta).toMatchObject({ labels: {}, source: 'rollups' });
+    expect(meta?.source_reason).toMatch(/^The rollups keep every column and filter of this report/);
   });
 
   it('needs the reports permission, and refuses unknown groups', async () => {

@@ -280,10 +280,26 @@ export type ReportFigures = Record<ReportMetric, number>;
 /** One row: each grouped name's value and `<name>_name` label, the joined `label`, and the figures. */
 export type ReportRow = ReportFigures & { label: string } & Record<string, string | number | null>;
 
+/**
+ * Which backend answered a report (`meta.source`): the rollup cubes, the event tables, or a columnar store
+ * (DuckDB on SQLite, ClickHouse on PostgreSQL). Each gives the same figures; an operator who wonders why a
+ * number moved sees which one counted it.
+ */
+export const REPORT_SOURCES = ['rollups', 'events', 'duckdb', 'clickhouse'] as const;
+export type ReportSourceName = (typeof REPORT_SOURCES)[number];
+
+export interface ReportMeta {
+  /** The traffic source's own names of the vars (`labels: { var2: "Zone" }`), where it names them. */
+  labels?: Partial<Record<ReportVarName, string>>;
+  /** Which source answered: the whole report's, else the clicks' and leads'. */
+  source?: ReportSourceName;
+  /** Why that source, as a short English sentence. */
+  source_reason?: string;
+}
+
 export interface ReportResponse {
   list: ReportRow[];
   total: number;
   totals: ReportFigures;
-  /** The traffic source's own names of the vars (`labels: { var2: "Zone" }`), where it names them. */
-  meta?: { labels: Partial<Record<ReportVarName, string>> };
+  meta?: ReportMeta;
 }

@@ -3,7 +3,7 @@
 // changes, and its reports read ClickHouse once the copy is complete. ClickHouse out of reach never
 // stops a click: the writer retries and the journal keeps events, and reports read PostgreSQL meanwhile.
 import type { Kysely } from 'kysely';
-import type { ColumnarReader } from '../reports/service.js';
+import type { ColumnarReader } from '../report-plan/columnar-reader.js';
 import { ChangeLogPruner } from '../store/change-logs.js';
 import type { Database } from '../store/schema.js';
 import { ClickHouseStore } from './clickhouse.js';
@@ -68,6 +68,7 @@ export function startClickHouse(
     feed,
     started,
     reader: {
+      kind: 'clickhouse',
       get ready() {
         return feed.ready;
       },

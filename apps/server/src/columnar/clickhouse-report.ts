@@ -1,6 +1,6 @@
 // Issue 23: a whole report in one ClickHouse statement, as duckdb-report.ts does it in DuckDB: each
 // table grouped (clickhouse-sql.ts), the three merged by the report's groups, labelled with the names
-// service.ts passes, ordered and paged. Half a million groups stay in ClickHouse; the page comes back.
+// reports/service.ts passes, ordered and paged. Half a million groups stay in ClickHouse; the page comes back.
 //
 // Within the subset 18.16 shares with current releases: no window functions (the totals are `WITH
 // TOTALS`, the number of rows `rows_before_limit_at_least`, exact for a grouped query), names through
@@ -18,7 +18,7 @@ import {
   pageBound,
   type Source,
   WEEKDAY_LIST,
-} from '../reports/plan.js';
+} from '../report-plan/plan.js';
 import { aggregateQuery, literal } from './clickhouse-sql.js';
 
 const SOURCES: readonly Source[] = ['clicks', 'leads', 'conversions'];
@@ -58,7 +58,7 @@ export function clickhouseReport(paged: PagedPlan, from: (source: Source) => str
     'toUInt8(1) AS x',
   ].join(', ')}`;
 
-  // The values as the report shows them, and their labels (service.ts, label()).
+  // The values as the report shows them, and their labels (reports/config-names.ts, labelOf()).
   const shown = paged.groups.map((group, index) => {
     const value = `v${index}`;
     if (group === 'day')
@@ -89,7 +89,7 @@ export function clickhouseReport(paged: PagedPlan, from: (source: Source) => str
     if (!(COUNT_NAMES as readonly string[]).includes(paged.order.name)) throw new Error('not a count');
     sortKey = `n_${paged.order.name}`;
   }
-  // Ties: by the values as shown, group after group, rows without a value last (service.ts,
+  // Ties: by the values as shown, group after group, rows without a value last (reports/rows.ts,
   // compareValues); day and hour numbers sort as their text does, weekdays do not.
   const order = [
     'x DESC',

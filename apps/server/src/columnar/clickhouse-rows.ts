@@ -1,7 +1,7 @@
 // Issue 23: the rows ClickHouse is sent (clickhouse-feed.ts says when), as PostgreSQL holds them: the
 // columns read from the event tables and conversions, and the rows made of them.
 import { sql } from 'kysely';
-import { FROM_ORIGIN } from '../reports/service.js';
+import { FROM_ORIGIN } from '../report-plan/plan.js';
 import { secondsAndMs } from './clickhouse-sql.js';
 import { COLUMNAR_TEXT_COLUMNS, CONVERSION_TEXT_COLUMNS, type ColumnarRow, type ColumnarTable } from './schema.js';
 

@@ -1,4 +1,4 @@
-// Issue 23: the ClickHouse tables of the columnar store, and an aggregate plan (reports/plan.ts) as
+// Issue 23: the ClickHouse tables of the columnar store, and an aggregate plan (report-plan/plan.ts) as
 // ClickHouse SQL with the meaning render-sql.ts gives it on SQLite and PostgreSQL.
 //
 // The SQL runs on Debian's ClickHouse 18.16 and on current releases. What it avoids, and why:
@@ -24,8 +24,8 @@
 //   them first (clickhouse.ts, dropHashColumns).
 // - formatDateTime patterns and toStartOfFifteenMinutes differ between versions: the hour is read as
 //   toStartOfHour and written `YYYY-MM-DDTHH` in TypeScript, the quarter as intDiv(toMinute(…), 15).
-import type { AggregatePlan, AggregateRow, PlanColumn, PlanCondition, PlanValue, Source } from '../reports/plan.js';
-import { offsetSpans } from '../reports/time.js';
+import type { AggregatePlan, AggregateRow, PlanColumn, PlanCondition, PlanValue, Source } from '../report-plan/plan.js';
+import { offsetSpans } from '../report-plan/time.js';
 import { COLUMNAR_TEXT_COLUMNS, CONVERSION_TEXT_COLUMNS, type ColumnarRow, type ColumnarTable } from './schema.js';
 
 /**
@@ -212,7 +212,7 @@ function condition(plan: AggregatePlan, where: PlanCondition): string {
 
 /**
  * `local`: the report's local day or hour as a whole number since 1970 (columnar/duckdb-sql.ts does the
- * same): each row shifted by its zone's offset over the range (reports/time.ts, offsetSpans), a multiIf
+ * same): each row shifted by its zone's offset over the range (report-plan/time.ts, offsetSpans), a multiIf
  * over two or three spans rather than the zone's rules per row.
  */
 function localBucket(plan: AggregatePlan, buckets: NonNullable<AggregatePlan['buckets']>): string {

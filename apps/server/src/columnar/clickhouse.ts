@@ -7,7 +7,7 @@ import {
   type Counts,
   type PagedPlan,
   type PagedRows,
-} from '../reports/plan.js';
+} from '../report-plan/plan.js';
 import { ClickHouseClient, parseClickHouseUrl } from './clickhouse-client.js';
 import { clickhouseReport } from './clickhouse-report.js';
 import {

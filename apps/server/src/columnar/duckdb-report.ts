@@ -1,7 +1,7 @@
 // Issue 23: a whole report in one DuckDB statement, for the embedded store that holds clicks, leads and
 // conversions: each table grouped (duckdb-sql.ts), the three merged by the report's groups, labelled
-// with the names service.ts passes, ordered and paged, with the number of rows and the totals. Half a
-// million groups never leave DuckDB; the page does. It means what service.ts's merge, sort and page do
+// with the names reports/service.ts passes, ordered and paged, with the number of rows and the totals. Half a
+// million groups never leave DuckDB; the page does. It means what reports/merge.ts's merge, sort and page do
 // over the same rows (test/columnar-duckdb.test.ts compares both).
 import {
   COUNT_NAMES,
@@ -11,7 +11,7 @@ import {
   pageBound,
   type Source,
   WEEKDAY_LIST,
-} from '../reports/plan.js';
+} from '../report-plan/plan.js';
 import type { CodeBook } from './duckdb-codes.js';
 import { binder, type DuckQuery, dayText, groupedQuery, hourText, localDays } from './duckdb-sql.js';
 
@@ -95,7 +95,7 @@ export function duckdbReport(paged: PagedPlan, codes?: CodeBook): DuckQuery {
           ? `${WEEKDAY_LIST}[m.v${index} + 1]`
           : `m.v${index}`,
   );
-  // Labels as service.ts's label(): the name, else the value; `HH:00` for an hour; none for no value.
+  // Labels as reports/config-names.ts's labelOf(): the name, else the value; `HH:00` for an hour; none for no value.
   const joins: string[] = [];
   const labels = paged.groups.map((group, index) => {
     const names = paged.names[index];
@@ -120,7 +120,7 @@ export function duckdbReport(paged: PagedPlan, codes?: CodeBook): DuckQuery {
     if (!(COUNT_NAMES as readonly string[]).includes(paged.order.name)) throw new Error('not a count');
     sortKey = `m.${paged.order.name}`;
   }
-  // Ties: by the values as shown, group after group, rows without a value last (service.ts,
+  // Ties: by the values as shown, group after group, rows without a value last (reports/rows.ts,
   // compareValues); day and hour numbers sort as their text does, weekdays do not.
   const order = [
     `s ${direction} nulls last`,

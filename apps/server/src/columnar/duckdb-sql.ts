@@ -1,13 +1,13 @@
-// Issue 23: an aggregate plan (reports/plan.ts) as DuckDB SQL over the columnar rows (schema.ts). Column
+// Issue 23: an aggregate plan (report-plan/plan.ts) as DuckDB SQL over the columnar rows (schema.ts). Column
 // names are checked against the store's own; every value is a bound parameter ($1, $2, …).
 //
 // Time: created_at is a TIMESTAMP (UTC). When the report has a range, local days and hours are bucketed
-// here, shifting each row by its zone's offset (reports/time.ts, offsetSpans): converting every row with
+// here, shifting each row by its zone's offset (report-plan/time.ts, offsetSpans): converting every row with
 // the zone's rules costs seconds at 10M rows, a CASE over two or three spans costs little. Without a range
-// the rows are bucketed in UTC as render-sql.ts does, and service.ts folds them into local buckets.
+// the rows are bucketed in UTC as render-sql.ts does, and reports/merge.ts folds them into local buckets.
 import { type DuckDBListValue, listValue } from '@duckdb/node-api';
-import type { AggregatePlan, PlanCondition, PlanValue } from '../reports/plan.js';
-import { nextDay, offsetSpans, startOfLocalDay } from '../reports/time.js';
+import type { AggregatePlan, PlanCondition, PlanValue } from '../report-plan/plan.js';
+import { nextDay, offsetSpans, startOfLocalDay } from '../report-plan/time.js';
 import { type CodeBook, type CodedColumn, codeColumn } from './duckdb-codes.js';
 import { CONVERSION_TEXT_COLUMNS } from './schema.js';
 
@@ -53,7 +53,7 @@ function clickFigures(plan: AggregatePlan): string[] {
   ];
 }
 
-/** Each source's figures (reports/service.ts, §Figures; render-sql.ts for conversions). */
+/** Each source's figures (reports/figures.ts, §Figures; render-sql.ts for conversions). */
 const FIGURES: Record<Exclude<AggregatePlan['source'], 'clicks'>, string[]> = {
   leads: ['sum(events) as leads'],
   conversions: [

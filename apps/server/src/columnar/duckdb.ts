@@ -9,7 +9,7 @@ import {
   type Counts,
   type PagedPlan,
   type PagedRows,
-} from '../reports/plan.js';
+} from '../report-plan/plan.js';
 import { CODED_COLUMNS, CODES_DDL, Codes, codeColumn } from './duckdb-codes.js';
 import { duckdbReport } from './duckdb-report.js';
 import { duckdbAggregate } from './duckdb-sql.js';
@@ -96,7 +96,7 @@ function appendRow(appender: DuckDBAppender, row: ColumnarRow, codes: Codes): vo
   appender.endRow();
 }
 
-/** A value as service.ts reads it: DuckDB's 128-bit sums come back as bigints. */
+/** A value as reports/merge.ts reads it: DuckDB's 128-bit sums come back as bigints. */
 function plain(value: unknown): unknown {
   return typeof value === 'bigint' ? Number(value) : value;
 }

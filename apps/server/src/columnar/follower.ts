@@ -14,7 +14,7 @@
 
 import { type DuckDBAppender, DuckDBTimestampValue } from '@duckdb/node-api';
 import SQLite from 'better-sqlite3';
-import { FROM_ORIGIN } from '../reports/service.js';
+import { FROM_ORIGIN } from '../report-plan/plan.js';
 import type { ChangeLogHorizons } from '../store/change-logs.js';
 import type { DuckDBStore } from './duckdb.js';
 import { CODED_COLUMNS } from './duckdb-codes.js';

@@ -6,7 +6,7 @@
 // with the click's own values. Figures are sums, so reports add adjustments in without updating a row.
 // Each row has a key (`row_key`): an event row its event id, an adjustment `cost:<change id>`; a backend
 // that may be sent a row twice (ClickHouse) counts it once by that key.
-import type { AggregatePlan, AggregateRow } from '../reports/plan.js';
+import type { AggregatePlan, AggregateRow } from '../report-plan/plan.js';
 import { VAR_COLUMNS } from '../store/tracker-events.js';
 
 export type ColumnarTable = 'clicks' | 'leads';

@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import { ApiError, NotFoundError, ValidationError } from '../errors.js';
 import type { CsvLine } from '../http/csv-lines.js';
 import { parseInput } from '../http/parse.js';
-import { nextDay, startOfLocalDay } from '../reports/time.js';
+import { nextDay, startOfLocalDay } from '../report-plan/time.js';
 import { recordCostChanges } from '../store/click-cost-changes.js';
 import type { Store } from '../store/database.js';
 import { applyRollupDeltas, costOnly, type RollupDelta, rollupDeltas } from '../store/report-rollups.js';

@@ -7,7 +7,7 @@
 import { COST_FILTER_KEYS, type TCostUpdate } from '@switchyard/domain';
 import type { Kysely } from 'kysely';
 import { NotFoundError, ValidationError } from '../errors.js';
-import { nextDay, startOfLocalDay } from '../reports/time.js';
+import { nextDay, startOfLocalDay } from '../report-plan/time.js';
 import { originalCost, recordCostChanges } from '../store/click-cost-changes.js';
 import type { Store } from '../store/database.js';
 import {

@@ -7,8 +7,9 @@
 
 import type { EventKind, ReportFilterGroup, ReportVarFilter, TEventQuery } from '@switchyard/domain';
 import { type Expression, type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
-import { FROM_ORIGIN, groupExpression, REPORT_COLUMNS } from '../reports/service.js';
-import { nextDay, startOfLocalDay } from '../reports/time.js';
+import { FROM_ORIGIN } from '../report-plan/plan.js';
+import { nextDay, startOfLocalDay } from '../report-plan/time.js';
+import { groupExpression, REPORT_COLUMNS } from '../reports/report-plans.js';
 import type { Database } from '../store/schema.js';
 import { type Scope, scopeCondition } from '../store/scope.js';
 

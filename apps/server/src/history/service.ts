@@ -23,7 +23,7 @@ import { isInstanceAdmin } from '../auth/instance.js';
 import { workspaceOf } from '../auth/workspace.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import { checkOutboundTargets, type TargetOptions } from '../http/outbound-targets.js';
-import { nextDay, startOfLocalDay } from '../reports/time.js';
+import { nextDay, startOfLocalDay } from '../report-plan/time.js';
 import type { HistoryTable } from '../store/history.js';
 import type { Database } from '../store/schema.js';
 

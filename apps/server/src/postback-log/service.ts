@@ -24,7 +24,7 @@ import {
   POSTBACK_OUTCOMES,
 } from '@switchyard/domain';
 import type { ExpressionBuilder, Kysely } from 'kysely';
-import { nextDay, startOfLocalDay } from '../reports/time.js';
+import { nextDay, startOfLocalDay } from '../report-plan/time.js';
 import type { Database } from '../store/schema.js';
 import { type Scope, scopeCondition } from '../store/scope.js';
 import { paramsOf } from '../traffic/rules/postback-rules.js';

@@ -1,6 +1,6 @@
 // Issue 20: custom metrics. `GET /api/report-metrics` lists the acting workspace's; `POST` adds one,
 // `PUT /:id` changes its name or formula, `DELETE /:id` removes it. A formula is checked on save (400
-// naming the position of the mistake); reports then compute each from a row's figures (service.ts).
+// naming the position of the mistake); reports then compute each from a row's figures (figures.ts).
 //
 // Permissions: reading needs /tracker/reports/get (whoever reads reports sees their columns); writing
 // also needs /tracker/campaign/update, since a metric changes the reports of everyone in the workspace —

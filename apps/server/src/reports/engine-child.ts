@@ -1,8 +1,9 @@
 // The report engine: a child process of the server (started by reports/runner.ts) that runs every
-// report — the event SQL, the rollups, DuckDB, ClickHouse's answers decoded — at a lower scheduling
-// priority than the server, with its own connections and a bounded number of threads. A report over
-// millions of events then takes the CPU the clicks leave, and the server's event loop only receives the
-// answer. It ends when the server closes it or goes away (its IPC channel closes).
+// report — from whichever source answers it (sources/): the event SQL, the rollups, DuckDB, ClickHouse's
+// answers decoded — at a lower scheduling priority than the server, with its own connections and a
+// bounded number of threads. A report over millions of events then takes the CPU the clicks leave, and
+// the server's event loop only receives the answer. It ends when the server closes it or goes away (its
+// IPC channel closes).
 import { readdirSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import SQLite from 'better-sqlite3';
@@ -10,7 +11,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../store/schema.js';
 import type { EngineSettings, FromEngine, ToEngine } from './engine-protocol.js';
-import { type ColumnarReader, ReportsService } from './service.js';
+import { ReportsService } from './service.js';
 
 const settings = JSON.parse(process.env.SWITCHYARD_REPORT_ENGINE ?? 'null') as EngineSettings | null;
 if (!settings || !process.send) throw new Error('engine-child.ts runs as the report engine, forked by runner.ts');
@@ -62,7 +63,7 @@ async function openEngine(): Promise<Engine> {
     connection.pragma('query_only = ON');
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
     const columnar = database.columnarFile
-      ? await import('./engine-duckdb.js')
+      ? await import('./sources/duckdb.js')
           .then(({ openEmbeddedColumnar }) =>
             openEmbeddedColumnar(database.file, database.columnarFile!, database.busyTimeoutMs, settings!.threads, log),
           )
@@ -84,32 +85,24 @@ async function openEngine(): Promise<Engine> {
   const pool = new pg.Pool({ connectionString: database.url, max: settings!.concurrency * 3 + 1 });
   pool.on('error', (error) => log(`PostgreSQL closed an idle connection of the report engine: ${error.message}`));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  let reader: ColumnarReader | null = null;
-  let closeClickHouse: () => Promise<void> = async () => undefined;
-  if (database.clickhouseUrl) {
-    const { ClickHouseStore } = await import('../columnar/clickhouse.js');
-    const store = new ClickHouseStore(database.clickhouseUrl);
-    closeClickHouse = () => store.close();
-    reader = {
-      get ready() {
-        return clickhouseReady;
-      },
-      conversions: true,
-      // The server's feed sends the cost and conversion changes made before this report.
-      catchUp: () =>
-        new Promise<void>((resolve, reject) => {
-          const id = ++nextCatchUp;
-          catchUps.set(id, { resolve, reject });
-          send({ type: 'catchUp', id });
+  const clickhouse = database.clickhouseUrl
+    ? await import('./sources/clickhouse.js').then(({ engineClickHouse }) =>
+        engineClickHouse(database.clickhouseUrl!, {
+          ready: () => clickhouseReady,
+          // The server's feed sends the cost and conversion changes made before this report.
+          catchUp: () =>
+            new Promise<void>((resolve, reject) => {
+              const id = ++nextCatchUp;
+              catchUps.set(id, { resolve, reject });
+              send({ type: 'catchUp', id });
+            }),
         }),
-      aggregate: (plan) => store.aggregate(plan),
-      report: (paged) => store.report(paged),
-    };
-  }
+      )
+    : null;
   return {
-    service: new ReportsService(db, reader ? { columnar: reader } : {}),
+    service: new ReportsService(db, clickhouse ? { columnar: clickhouse.reader } : {}),
     close: async () => {
-      await closeClickHouse();
+      await clickhouse?.close();
       await db.destroy();
     },
   };
@@ -150,7 +143,7 @@ process.on('message', (message: ToEngine) => {
   clickhouseReady = message.columnarReady;
   lowerPriority(settings.nice);
   engine
-    .then((opened) => opened.service.run(message.query, message.scope))
+    .then((opened) => opened.service.answer(message.query, message.scope))
     .then(
       (response) => send({ type: 'answer', id: message.id, response }),
       (error: unknown) =>

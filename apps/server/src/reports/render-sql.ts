@@ -1,9 +1,7 @@
 // Issue 23: an aggregate plan (plan.ts) as SQL over the event tables, in the dialect both SQLite and
-// PostgreSQL read. Column names come from the plan, which takes them from service.ts's whitelists; every
+// PostgreSQL read. Column names come from the plan, which takes them from report-plans.ts's whitelists; every
 // value is a bound parameter.
 import { type Expression, type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
-import type { Database } from '../store/schema.js';
-import { scopeCondition } from '../store/scope.js';
 import {
   type AggregatePlan,
   type AggregateRow,
@@ -12,7 +10,9 @@ import {
   type PlanValue,
   readsOrigin,
   type Source,
-} from './plan.js';
+} from '../report-plan/plan.js';
+import type { Database } from '../store/schema.js';
+import { scopeCondition } from '../store/scope.js';
 
 const TABLES: Record<Source, string> = { clicks: 'tracker_clicks', leads: 'tracker_leads', conversions: 'conversions' };
 
@@ -85,7 +85,7 @@ function finiteAmount(column: string): RawBuilder<unknown> {
   return sql`case when ${value} > -1e308 and ${value} < 1e308 then ${value} else 0 end`;
 }
 
-/** Conversions' figures (service.ts §Figures): counts by state, revenue of the rows not rejected, and approved. */
+/** Conversions' figures (figures.ts §Figures): counts by state, revenue of the rows not rejected, and approved. */
 function conversionFigures(): RawBuilder<unknown>[] {
   const counted = sql`${sql.ref('e.is_conversion')} = 1`;
   const state = sql.ref('e.state');

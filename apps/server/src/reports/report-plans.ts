@@ -1,7 +1,6 @@
-// What each table adds to a report (plan.ts), built from the report's query: the column each group
-// reads in each table, and the plan of clicks, leads or conversions for a report's groups, range,
-// vars and filters. service.ts runs the plans; the columnar stores follow FROM_ORIGIN when they copy
-// conversions.
+// What each table adds to a report (report-plan/plan.ts), built from the report's query: the column each
+// group reads in each table, and the plan of clicks, leads or conversions for a report's groups, range,
+// vars and filters. The report's sources (sources/) read the plans.
 import {
   isReportTimeGroup,
   type ReportAttribution,
@@ -12,14 +11,15 @@ import {
 import type { RawBuilder } from 'kysely';
 import {
   type AggregatePlan,
+  FROM_ORIGIN,
   type PlanColumn,
   type PlanCondition,
   type PlanValue,
   type Source,
   shownAs,
-} from './plan.js';
+} from '../report-plan/plan.js';
+import { utcGrain } from '../report-plan/time.js';
 import { asShown } from './render-sql.js';
-import { utcGrain } from './time.js';
 
 /** The column each group reads in each table (`null`: the table does not have it). */
 export const REPORT_COLUMNS: Record<ReportFilterGroup, Record<Source, string | null>> = {
@@ -61,22 +61,6 @@ export const REPORT_COLUMNS: Record<ReportFilterGroup, Record<Source, string | n
   bot: { clicks: 'is_bot', leads: 'is_bot', conversions: 'is_bot' },
   bot_reason: { clicks: 'bot_reason', leads: 'bot_reason', conversions: 'bot_reason' },
 };
-
-/** Columns a conversion reads from its click (`c`) or lead (`l`). */
-export const FROM_ORIGIN: ReadonlySet<string> = new Set([
-  'device',
-  'platform',
-  'browser',
-  ...Array.from({ length: 10 }, (_, i) => `var${i + 1}`),
-  'region',
-  'city',
-  'asn',
-  'isp',
-  'language',
-  'referrer_domain',
-  'is_bot',
-  'bot_reason',
-]);
 
 /** A column read through how a report shows it (plan.ts, shownAs): `bot` as `true`/`false`, asn as text. */
 export function groupExpression(column: RawBuilder<unknown>, name: string): RawBuilder<unknown> {

@@ -24,15 +24,16 @@ export function reportRoutes(app: FastifyInstance, reports: ReportRunner, db: Ky
     }
     // Issue 19: only the acting workspace's events.
     const scope = { workspaceId, metrics: definitionsOf(metrics) };
+    // The engine's meta says which source answered (source, source_reason); the vars' names join it.
     const meta = async () => ({ labels: await varLabels(db, workspaceId, query.filters) });
     if (seesMoney(actor)) {
       const [answer, about] = await Promise.all([reports.run(query, scope), meta()]);
-      return { ...answer, meta: about };
+      return { ...answer, meta: { ...answer.meta, ...about } };
     }
     // Issue 19: without the money permission, no money figure in the answer nor in its order.
     const moneyKeys = metrics.filter((metric) => metric.money).map((metric) => metric.key);
     refuseMoneyOrder(query, moneyKeys);
     const [answer, about] = await Promise.all([reports.run(query, scope), meta()]);
-    return { ...withoutMoney(answer, moneyKeys), meta: about };
+    return { ...withoutMoney(answer, moneyKeys), meta: { ...answer.meta, ...about } };
   });
 }

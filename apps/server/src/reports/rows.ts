@@ -1,4 +1,4 @@
-// A report's rows as they are listed (service.ts): ordered by a key computed once per row, ties by the
+// A report's rows as they are listed (merge.ts): ordered by a key computed once per row, ties by the
 // values, and shown with their labels and figures.
 import {
   isReportTimeGroup,
@@ -8,7 +8,7 @@ import {
   WEEKDAYS,
   type Weekday,
 } from '@switchyard/domain';
-import { type Counts, NONE_LABEL } from './plan.js';
+import { type Counts, NONE_LABEL } from '../report-plan/plan.js';
 
 /** Ties are ordered by the values, group after group, rows without a value last (as the stores do). */
 export function compareValues(left: readonly (string | null)[], right: readonly (string | null)[]): number {

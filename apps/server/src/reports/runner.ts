@@ -9,9 +9,10 @@ import { ERROR_MESSAGES, type ReportResponse, type TReportQuery } from '@switchy
 import { forkModule } from '../child-process.js';
 import { ServiceUnavailableError } from '../errors.js';
 import type { ReportEngineLimits } from '../report-engine-limits.js';
+import type { ColumnarReader } from '../report-plan/columnar-reader.js';
 import { SQLITE_BUSY_TIMEOUT_MS, type Store } from '../store/database.js';
 import type { EngineDatabase, EngineSettings, FromEngine, ToEngine } from './engine-protocol.js';
-import type { ColumnarReader, ReportScope } from './service.js';
+import type { ReportScope } from './service.js';
 
 export interface ReportRunner {
   run(query: TReportQuery, scope: ReportScope): Promise<ReportResponse>;

@@ -3,10 +3,10 @@
 // computes the figures and custom metrics from the sums, as a report row would.
 import { evaluateFormula, parseFormula, type ReportRow, type TRuleForm, ZReportQuery } from '@switchyard/domain';
 import type { Kysely } from 'kysely';
+import { COUNT_NAMES, type Counts } from '../report-plan/plan.js';
 import { customMetricsOf, definitionsOf } from '../reports/custom-metrics.js';
-import { COUNT_NAMES, type Counts } from '../reports/plan.js';
+import { figures } from '../reports/figures.js';
 import type { ReportRunner } from '../reports/runner.js';
-import { figures } from '../reports/service.js';
 import type { Database } from '../store/schema.js';
 
 const HOUR_MS = 3_600_000;

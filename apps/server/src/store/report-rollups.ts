@@ -5,7 +5,7 @@
 // quarter-hour and one value of each of the cube's dimensions. Rows are written in the same transaction
 // as the events they count (EventWriter), so a report read from a cube agrees exactly with one read from
 // the events. Quarter-hours, not hours: every timezone's offset is a whole number of quarter-hours, so a
-// local day or hour is always a whole number of buckets (as the event scan in reports/service.ts folds).
+// local day or hour is always a whole number of buckets (as reports/merge.ts folds).
 //
 // A report uses the smallest cube holding every dimension it groups or filters by; reports that group or
 // filter by subaff or var1…var10 read the events themselves (those values are unbounded).

@@ -188,7 +188,7 @@ export function ReportResults() {
       ) : (
         <ReportTable rows={report.list} totals={report.totals} labels={report.meta?.labels} />
       )}
-      <ReportPagination shown={report.list.length} total={report.total} />
+      <ReportPagination shown={report.list.length} total={report.total} meta={report.meta} />
       <GeoAttribution />
     </>
   );

@@ -1,7 +1,7 @@
 // Issue 21: answers of the reports screen's routes — the report itself, its notices, custom metrics and
 // saved views.
 import { z } from 'zod';
-import { MONEY_METRICS, REPORT_METRICS } from '../reports.js';
+import { MONEY_METRICS, REPORT_METRICS, REPORT_SOURCES } from '../reports.js';
 import { ZStoredId, ZTimestamp } from './common.js';
 
 /** The figures every user sees; money figures are left out for a user without the money permission. */
@@ -23,8 +23,15 @@ export const ZReportAnswer = z.object({
   total: z.number().int().min(0),
   // A custom metric's formula can divide by zero: its total is then null.
   totals: z.object({ ...PLAIN, ...MONEY }).catchall(z.number().nullable()),
-  /** The traffic source's own names of the vars (`labels: { var2: "Zone" }`), where it names them. */
-  meta: z.object({ labels: z.record(z.string(), z.string()) }).optional(),
+  meta: z
+    .object({
+      /** The traffic source's own names of the vars (`labels: { var2: "Zone" }`), where it names them. */
+      labels: z.record(z.string(), z.string()),
+      /** Which source answered (the rollups, the event tables, DuckDB or ClickHouse), and why. */
+      source: z.enum(REPORT_SOURCES).optional(),
+      source_reason: z.string().optional(),
+    })
+    .optional(),
 });
 
 /** `GET /api/reports/notices`: what the reports screen warns of. */

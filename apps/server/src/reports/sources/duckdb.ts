@@ -1,12 +1,13 @@
-// The embedded columnar store as the report engine keeps it on SQLite: opened, rebuilt from the event
-// tables when missing, caught up before each report, and the change logs it passed pruned.
+// DuckDB, the embedded columnar store, as the report engine keeps it on SQLite: opened, rebuilt from the
+// event tables when missing, caught up before each report, and the change logs it passed pruned. Its
+// reader becomes the engine's `duckdb` report source (wiring.ts).
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
-import { DuckDBStore } from '../columnar/duckdb.js';
-import { ColumnarFollower } from '../columnar/follower.js';
-import { ChangeLogPruner } from '../store/change-logs.js';
-import type { Database } from '../store/schema.js';
-import type { ColumnarReader } from './service.js';
+import { DuckDBStore } from '../../columnar/duckdb.js';
+import { ColumnarFollower } from '../../columnar/follower.js';
+import type { ColumnarReader } from '../../report-plan/columnar-reader.js';
+import { ChangeLogPruner } from '../../store/change-logs.js';
+import type { Database } from '../../store/schema.js';
 
 /** How long a store locked by another process (an engine still ending) is waited for. */
 const LOCK_WAIT_MS = 30_000;
@@ -56,6 +57,7 @@ export async function openEmbeddedColumnar(
     .catch((error: unknown) => log(`columnar store: ${String(error)}`));
   return {
     reader: {
+      kind: 'duckdb',
       get ready() {
         return follower.ready;
       },

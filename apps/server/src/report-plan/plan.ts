@@ -1,7 +1,9 @@
 // Issue 23, "one report code path": what one event table adds to a report, described once — the values
 // it is grouped by, the rows it keeps, the time buckets — and rendered by each backend that can read
-// that table: SQL over the event tables (render-sql.ts, SQLite and PostgreSQL), and the columnar stores
-// (columnar/). The figures each table gives are fixed by its source (service.ts, §Figures).
+// that table: SQL over the event tables (reports/render-sql.ts, SQLite and PostgreSQL), and the columnar
+// stores (columnar/). The figures each table gives are fixed by its source (reports/figures.ts,
+// §Figures). This folder sits below both reports/ and columnar/: the stores read plans without reaching
+// back into the report service.
 import type { ReportMetric } from '@switchyard/domain';
 import type { UtcGrain } from './time.js';
 
@@ -77,6 +79,22 @@ export interface AggregatePlan {
   includeBots: boolean;
 }
 
+/** Columns a conversion reads from its click (`c`) or lead (`l`). */
+export const FROM_ORIGIN: ReadonlySet<string> = new Set([
+  'device',
+  'platform',
+  'browser',
+  ...Array.from({ length: 10 }, (_, i) => `var${i + 1}`),
+  'region',
+  'city',
+  'asn',
+  'isp',
+  'language',
+  'referrer_domain',
+  'is_bot',
+  'bot_reason',
+]);
+
 /** Whether a plan reads a column of the converted click or lead (a join, for conversions). */
 export function readsOrigin(plan: AggregatePlan): boolean {
   const origin = (column: PlanColumn | undefined) => column?.origin === true;
@@ -89,7 +107,7 @@ export function readsOrigin(plan: AggregatePlan): boolean {
 /** One row of a table's aggregate: `g_*` values, and the source's figures. */
 export type AggregateRow = Record<string, unknown>;
 
-/** What a report adds up per group (service.ts, §Figures); every other figure is derived from these. */
+/** What a report adds up per group (reports/figures.ts, §Figures); every other figure is derived from these. */
 export const COUNT_NAMES = [
   'clicks',
   'unique_clicks',
@@ -103,7 +121,7 @@ export const COUNT_NAMES = [
   'cost',
   'bot_clicks',
   'lp_clicks',
-  // Not a figure of its own: lp_ctr's divisor (service.ts figures).
+  // Not a figure of its own: lp_ctr's divisor (reports/figures.ts).
   'lander_clicks',
 ] as const satisfies readonly (ReportMetric | 'lander_clicks')[];
 
