@@ -10,7 +10,7 @@ import {
   type LeftOut,
   MAX_TRAFFIC_SOURCE_PARAMETERS,
 } from '@switchyard/domain';
-import type { PlannedRecord } from './plan.js';
+import { type PlannedRecord, plannedTrafficSource } from './plan.js';
 
 type Out = (entry: Omit<LeftOut, 'campaign'>) => void;
 type Macros = (text: string, kind: string, id: string, name: string) => string;
@@ -77,7 +77,6 @@ export function binomSources(
         index,
       });
     }
-    parameters.sort((a, b) => Number(a.index) - Number(b.index));
     const costParameter = source.cost?.parameter?.trim() ?? '';
     if (source.externalId?.parameter?.trim()) {
       out({
@@ -87,25 +86,14 @@ export function binomSources(
         reason: "the source's click id has no parameter of its own here; carry it in a free token by hand",
       });
     }
-    if (url(source.postbackUrl)) {
-      out({
-        kind: 'traffic_source_postback',
-        old_id: String(source.id),
-        name: source.name,
-        reason: 'the postback URL is set through postback events here; add it by hand',
-      });
-    }
-    shared.push({
-      kind: 'traffic-sources',
-      oldKind: 'traffic_source',
-      oldId: String(source.id),
-      name: source.name,
-      build: () => ({
-        name: source.name,
-        parameters: parameters.map(({ index: _index, ...parameter }) => parameter),
-        cost_parameter: /^[A-Za-z0-9_.\-[\]]*$/.test(costParameter) ? costParameter : '',
-      }),
-    });
+    shared.push(
+      plannedTrafficSource(
+        { id: source.id, name: source.name, hasPostback: url(source.postbackUrl) },
+        parameters,
+        costParameter,
+        out,
+      ),
+    );
   }
   return shared;
 }

@@ -7,10 +7,17 @@ import type { BinomCampaign, BinomExport, BinomPath, LeftOut } from '@switchyard
 import { ruleCondition } from './binom-filters.js';
 import { translateBinomTokens } from './binom-macros.js';
 import { binomSources } from './binom-sources.js';
-import type { ImportPlan, PlannedCampaign, PlannedRecord, Resolve } from './plan.js';
+import {
+  CampaignSources,
+  flowAndCampaign,
+  type ImportPlan,
+  type PlannedCampaign,
+  type PlannedGroup,
+  type PlannedRecord,
+  type Resolve,
+} from './plan.js';
 
 const COST_MODELS: Record<string, string> = { CPC: 'CPC', CPM: 'CPM', CPA: 'CPA', REVSHARE: 'RevShare' };
-const NO_SOURCE = 'none';
 const ALL = JSON.stringify({ type: 'AllCondition' });
 
 type Owner = { id: number; name: string } | null;
@@ -102,8 +109,10 @@ export function binomPlan(data: BinomExport): ImportPlan {
     });
   }
 
-  const sources = new Set(data.traffic_sources.filter((source) => !source.isDeleted).map((source) => source.id));
-  let needsNoSource = false;
+  const sources = new CampaignSources(
+    new Set(data.traffic_sources.filter((source) => !source.isDeleted).map((source) => source.id)),
+    'Binom',
+  );
   const campaigns: PlannedCampaign[] = [];
   for (const campaign of live(data.campaigns, 'campaign')) {
     const records: PlannedRecord[] = [];
@@ -136,8 +145,7 @@ export function binomPlan(data: BinomExport): ImportPlan {
     }
     const pathOf = (path: BinomPath, where: string) =>
       pathRow(campaign, path, where, { offers, landers, records, note, macros });
-    type Group = (resolve: Resolve) => Record<string, unknown>;
-    const groups: Group[] = [];
+    const groups: PlannedGroup[] = [];
     for (const [index, rule] of (rotation?.rules ?? []).entries()) {
       const ruleName = rule.name || `Rule ${index + 1}`;
       const condition = JSON.stringify(
@@ -171,31 +179,13 @@ export function binomPlan(data: BinomExport): ImportPlan {
         paths: defaults.map((path) => path(resolve)),
       }));
     }
-    records.push({
-      kind: 'tracker-flows',
-      oldKind: 'campaign_flow',
-      oldId: String(campaign.id),
-      name: campaign.name,
-      build: (resolve) => ({ name: campaign.name, path_groups: groups.map((group) => group(resolve)) }),
-    });
-    const sourceId =
-      campaign.trafficSourceId != null && sources.has(campaign.trafficSourceId)
-        ? String(campaign.trafficSourceId)
-        : NO_SOURCE;
-    if (sourceId === NO_SOURCE) needsNoSource = true;
-    records.push({
-      kind: 'tracker-campaigns',
-      oldKind: 'campaign',
-      oldId: String(campaign.id),
-      name: campaign.name,
-      build: (resolve) => ({
-        name: campaign.name,
-        traffic_source_external_id: resolve('traffic_source', sourceId),
-        flow_external_id: resolve('campaign_flow', String(campaign.id)),
-        cost_model: cost ?? 'CPC',
-        cost: campaign.cost.money.amount,
-      }),
-    });
+    records.push(
+      ...flowAndCampaign(
+        { oldId: String(campaign.id), name: campaign.name, sourceOldId: sources.of(campaign.trafficSourceId) },
+        groups,
+        { cost_model: cost ?? 'CPC', cost: campaign.cost.money.amount },
+      ),
+    );
     campaigns.push({
       oldId: String(campaign.id),
       name: campaign.name,
@@ -203,15 +193,7 @@ export function binomPlan(data: BinomExport): ImportPlan {
       oldLinks: campaign.key ? [{ tracker: 'binom', key: campaign.key }] : [],
     });
   }
-  if (needsNoSource) {
-    shared.push({
-      kind: 'traffic-sources',
-      oldKind: 'traffic_source',
-      oldId: NO_SOURCE,
-      name: 'Binom: no traffic source',
-      build: () => ({ name: 'Binom: no traffic source' }),
-    });
-  }
+  shared.push(...sources.standIn());
   const byName = new Map(campaigns.map((campaign) => [campaign.name, campaign.oldId]));
   const domains = data.domains.map((domain) => ({
     oldId: domain.id,

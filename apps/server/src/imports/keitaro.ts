@@ -6,10 +6,18 @@
 import type { KeitaroExport, KeitaroStream, LeftOut } from '@switchyard/domain';
 import { streamCondition } from './keitaro-filters.js';
 import { keitaroPostbackParams, translateMacros } from './keitaro-macros.js';
-import type { ImportPlan, PlannedCampaign, PlannedRecord, Resolve } from './plan.js';
+import {
+  CampaignSources,
+  flowAndCampaign,
+  type ImportPlan,
+  type PlannedCampaign,
+  type PlannedGroup,
+  type PlannedRecord,
+  plannedTrafficSource,
+  type Resolve,
+} from './plan.js';
 
 const COST_MODELS: Record<string, string> = { CPC: 'CPC', CPM: 'CPM', CPA: 'CPA', REVSHARE: 'RevShare' };
-const NO_SOURCE = 'none';
 const active = (state: string) => state === 'active';
 
 function url(payload: unknown): string | null {
@@ -73,26 +81,14 @@ export function keitaroPlan(data: KeitaroExport): ImportPlan {
         });
       }
     }
-    parameters.sort((a, b) => Number(a.index) - Number(b.index));
-    if (source.postback_url) {
-      out({
-        kind: 'traffic_source_postback',
-        old_id: String(source.id),
-        name: source.name,
-        reason: 'the postback URL is set through postback events here; add it by hand',
-      });
-    }
-    shared.push({
-      kind: 'traffic-sources',
-      oldKind: 'traffic_source',
-      oldId: String(source.id),
-      name: source.name,
-      build: () => ({
-        name: source.name,
-        parameters: parameters.map(({ index: _index, ...parameter }) => parameter),
-        cost_parameter: /^[A-Za-z0-9_.\-[\]]*$/.test(costParameter) ? costParameter : '',
-      }),
-    });
+    shared.push(
+      plannedTrafficSource(
+        { id: source.id, name: source.name, hasPostback: Boolean(source.postback_url) },
+        parameters,
+        costParameter,
+        out,
+      ),
+    );
   }
 
   const offers = new Set<number>();
@@ -158,8 +154,7 @@ export function keitaroPlan(data: KeitaroExport): ImportPlan {
     });
   }
 
-  const sources = new Set(data.traffic_sources.map((source) => source.id));
-  let needsNoSource = false;
+  const sources = new CampaignSources(new Set(data.traffic_sources.map((source) => source.id)), 'Keitaro');
   const campaigns: PlannedCampaign[] = [];
   for (const campaign of data.campaigns) {
     const streams = data.streams.filter((stream) => stream.campaign_id === campaign.id);
@@ -258,14 +253,13 @@ export function keitaroPlan(data: KeitaroExport): ImportPlan {
     const forced = streams.filter((stream) => stream.type === 'forced').sort(byPosition);
     const regular = streams.filter((stream) => stream.type === 'regular').sort(byPosition);
     const defaults = streams.filter((stream) => stream.type === 'default').sort(byPosition);
-    type Group = (resolve: Resolve) => Record<string, unknown>;
-    const groups: Group[] = [];
+    const groups: PlannedGroup[] = [];
     // A stream with nowhere to send visitors here (an action stream) makes no group: visitors go on to
     // the next, and the stream is named in left_out.
-    const push = (group: Group | null) => {
+    const push = (group: PlannedGroup | null) => {
       if (group) groups.push(group);
     };
-    const single = (stream: KeitaroStream, condition: string): Group | null => {
+    const single = (stream: KeitaroStream, condition: string): PlannedGroup | null => {
       const path = pathOf(stream);
       if (!path) return null;
       return (resolve) => ({
@@ -307,32 +301,13 @@ export function keitaroPlan(data: KeitaroExport): ImportPlan {
       else push(single(stream, JSON.stringify({ type: 'AllCondition' })));
     }
 
-    records.push({
-      kind: 'tracker-flows',
-      oldKind: 'campaign_flow',
-      oldId: String(campaign.id),
-      name: campaign.name,
-      build: (resolve) => ({ name: campaign.name, path_groups: groups.map((group) => group(resolve)) }),
-    });
-    const sourceId =
-      campaign.traffic_source_id != null && sources.has(campaign.traffic_source_id)
-        ? String(campaign.traffic_source_id)
-        : NO_SOURCE;
-    if (sourceId === NO_SOURCE) needsNoSource = true;
-    records.push({
-      kind: 'tracker-campaigns',
-      oldKind: 'campaign',
-      oldId: String(campaign.id),
-      name: campaign.name,
-      build: (resolve) => ({
-        name: campaign.name,
-        traffic_source_external_id: resolve('traffic_source', sourceId),
-        flow_external_id: resolve('campaign_flow', String(campaign.id)),
-        cost_model: cost ?? 'CPC',
-        cost: campaign.cost_value,
-        enabled: active(campaign.state),
-      }),
-    });
+    records.push(
+      ...flowAndCampaign(
+        { oldId: String(campaign.id), name: campaign.name, sourceOldId: sources.of(campaign.traffic_source_id) },
+        groups,
+        { cost_model: cost ?? 'CPC', cost: campaign.cost_value, enabled: active(campaign.state) },
+      ),
+    );
     // Its alias keeps `https://domain/{alias}` (and `?_dmn={alias}`) working once its domain points here.
     const alias = campaign.alias.trim();
     campaigns.push({
@@ -342,15 +317,7 @@ export function keitaroPlan(data: KeitaroExport): ImportPlan {
       oldLinks: alias ? [{ tracker: 'keitaro', key: alias }] : [],
     });
   }
-  if (needsNoSource) {
-    shared.push({
-      kind: 'traffic-sources',
-      oldKind: 'traffic_source',
-      oldId: NO_SOURCE,
-      name: 'Keitaro: no traffic source',
-      build: () => ({ name: 'Keitaro: no traffic source' }),
-    });
-  }
+  shared.push(...sources.standIn());
   const streamless = data.streams.filter(
     (stream) => !data.campaigns.some((campaign) => campaign.id === stream.campaign_id),
   );
