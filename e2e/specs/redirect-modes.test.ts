@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { REDIRECT_MODES } from '@switchyard/domain';
 import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logIn, useBrowser } from '../support/browser.js';
@@ -156,23 +157,10 @@ async function report(where: Page | Frame): Promise<Seen> {
   return { ...server, ...client };
 }
 
-const MODES = [
-  '302',
-  '301',
-  '303',
-  '307',
-  'meta',
-  'double_meta',
-  'js',
-  'blank_referrer',
-  'iframe',
-  'form_post',
-  'remote',
-];
 const HIDDEN = new Set(['double_meta', 'blank_referrer', 'remote']);
 
 describe('every redirect mode in Chromium', () => {
-  for (const mode of MODES) {
+  for (const mode of REDIRECT_MODES) {
     it(`${mode}: lands on the target with the query${HIDDEN.has(mode) ? ' and no referrer' : ''}`, async () => {
       const id = await campaign({ redirect_mode: mode });
       const page = await browser.newPage();

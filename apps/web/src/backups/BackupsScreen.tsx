@@ -1,10 +1,11 @@
-import { Alert, Button, Center, Group, Loader, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Button, Group, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import { IconAlertTriangle, IconDatabaseExport, IconDownload, IconTrash } from '@tabler/icons-react';
+import { IconDatabaseExport, IconDownload, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { downloadBackup, useBackupActions, useBackups } from '../api/useBackups';
 import { ScreenBreadcrumbs } from '../components/breadcrumbs/ScreenBreadcrumbs';
+import { ErrorAlert, QueryStatus } from '../components/feedback/QueryStatus';
 import { formatBytes } from '../components/list/formatBytes';
 import { formatDateTime } from '../components/list/formatDateTime';
 import { errorText } from '../shared/errors/errorText';
@@ -50,79 +51,71 @@ export function BackupsScreen() {
           {t('backups.make')}
         </Button>
       </Group>
-      {(make.error || remove.error) && (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
-          {errorText(t, make.error ?? remove.error)}
-        </Alert>
-      )}
-      {backups.isPending ? (
-        <Center py="xl">
-          <Loader aria-label={t('list.loading')} />
-        </Center>
-      ) : backups.isError ? (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
-          {errorText(t, backups.error)}
-        </Alert>
-      ) : backups.data.list.length === 0 ? (
-        <Paper withBorder p="xl" radius="md">
-          <Text ta="center" c="dimmed">
-            {t('backups.empty')}
-          </Text>
-        </Paper>
-      ) : (
-        <Paper withBorder radius="md">
-          <Table.ScrollContainer minWidth={640}>
-            <Table verticalSpacing="sm">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('backups.columns.name')}</Table.Th>
-                  <Table.Th>{t('backups.columns.created')}</Table.Th>
-                  <Table.Th>{t('backups.columns.size')}</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>{t('backups.columns.actions')}</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {backups.data.list.map((backup) => (
-                  <Table.Tr key={backup.name}>
-                    <Table.Td>
-                      <Text size="sm" ff="monospace" dir="ltr">
-                        {backup.name}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                      {formatDateTime(backup.created_at, i18n.language)}
-                    </Table.Td>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatBytes(backup.bytes, i18n.language)}</Table.Td>
-                    <Table.Td>
-                      <Group gap="xs" justify="flex-end" wrap="nowrap">
-                        <Button
-                          variant="light"
-                          size="compact-sm"
-                          leftSection={<IconDownload size={16} aria-hidden />}
-                          onClick={() => void download(backup.name)}
-                        >
-                          {t('backups.download')}
-                        </Button>
-                        <Button
-                          variant="subtle"
-                          color="red"
-                          size="compact-sm"
-                          leftSection={<IconTrash size={16} aria-hidden />}
-                          onClick={() => confirmDelete(backup.name)}
-                        >
-                          {t('backups.delete.button')}
-                        </Button>
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        </Paper>
-      )}
+      {(make.error || remove.error) && <ErrorAlert>{errorText(t, make.error ?? remove.error)}</ErrorAlert>}
+      <QueryStatus query={backups} loadingLabel={t('list.loading')}>
+        {({ list }) =>
+          list.length === 0 ? (
+            <Paper withBorder p="xl" radius="md">
+              <Text ta="center" c="dimmed">
+                {t('backups.empty')}
+              </Text>
+            </Paper>
+          ) : (
+            <Paper withBorder radius="md">
+              <Table.ScrollContainer minWidth={640}>
+                <Table verticalSpacing="sm">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>{t('backups.columns.name')}</Table.Th>
+                      <Table.Th>{t('backups.columns.created')}</Table.Th>
+                      <Table.Th>{t('backups.columns.size')}</Table.Th>
+                      <Table.Th>
+                        <VisuallyHidden>{t('backups.columns.actions')}</VisuallyHidden>
+                      </Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {list.map((backup) => (
+                      <Table.Tr key={backup.name}>
+                        <Table.Td>
+                          <Text size="sm" ff="monospace" dir="ltr">
+                            {backup.name}
+                          </Text>
+                        </Table.Td>
+                        <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                          {formatDateTime(backup.created_at, i18n.language)}
+                        </Table.Td>
+                        <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatBytes(backup.bytes, i18n.language)}</Table.Td>
+                        <Table.Td>
+                          <Group gap="xs" justify="flex-end" wrap="nowrap">
+                            <Button
+                              variant="light"
+                              size="compact-sm"
+                              leftSection={<IconDownload size={16} aria-hidden />}
+                              onClick={() => void download(backup.name)}
+                            >
+                              {t('backups.download')}
+                            </Button>
+                            <Button
+                              variant="subtle"
+                              color="red"
+                              size="compact-sm"
+                              leftSection={<IconTrash size={16} aria-hidden />}
+                              onClick={() => confirmDelete(backup.name)}
+                            >
+                              {t('backups.delete.button')}
+                            </Button>
+                          </Group>
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            </Paper>
+          )
+        }
+      </QueryStatus>
     </Stack>
   );
 }

@@ -1,12 +1,12 @@
-import { Alert, Badge, Button, Center, Group, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconAlertTriangle, IconRestore, IconSearch } from '@tabler/icons-react';
+import { IconRestore, IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBotProtection } from '../api/useBotProtection';
 import { ScreenBreadcrumbs } from '../components/breadcrumbs/ScreenBreadcrumbs';
+import { ErrorAlert, QueryStatus } from '../components/feedback/QueryStatus';
 import { useCan } from '../shared/auth/useCan';
-import { errorText } from '../shared/errors/errorText';
 import { AddNetwork } from './AddNetwork';
 import { BotReasonsExplained } from './BotReasonsExplained';
 import { NetworksTable } from './NetworksTable';
@@ -46,88 +46,78 @@ export function BotProtectionScreen() {
         </Text>
       </div>
       <BotReasonsExplained />
-      {editor.formError && (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
-          {editor.formError}
-        </Alert>
-      )}
-      {settings.isPending ? (
-        <Center py="xl">
-          <Loader aria-label={t('list.loading')} />
-        </Center>
-      ) : settings.isError ? (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
-          {errorText(t, settings.error)}
-        </Alert>
-      ) : (
-        <>
-          {canEdit && (
-            <Paper withBorder p="md" radius="md">
-              <Stack gap="md">
-                <Title order={2} size="h5">
-                  {t('bot-protection.add.title')}
-                </Title>
-                <AddNetwork editor={editor} />
-                <PasteNetworks editor={editor} />
-              </Stack>
-            </Paper>
-          )}
-          <Paper withBorder radius="md">
-            <Group justify="space-between" gap="xs" p="md" pb={0}>
-              <Group gap="xs">
-                <Title order={2} size="h5">
-                  {t('bot-protection.listTitle')} ({editor.rows.length})
-                </Title>
-                <Badge variant="light" color={settings.data?.is_default && !editor.changed ? 'gray' : 'blue'}>
-                  {editor.changed
-                    ? t('bot-protection.state.unsaved')
-                    : settings.data?.is_default
-                      ? t('bot-protection.state.shipped')
-                      : t('bot-protection.state.edited')}
-                </Badge>
+      {editor.formError && <ErrorAlert>{editor.formError}</ErrorAlert>}
+      <QueryStatus query={settings} loadingLabel={t('list.loading')}>
+        {() => (
+          <>
+            {canEdit && (
+              <Paper withBorder p="md" radius="md">
+                <Stack gap="md">
+                  <Title order={2} size="h5">
+                    {t('bot-protection.add.title')}
+                  </Title>
+                  <AddNetwork editor={editor} />
+                  <PasteNetworks editor={editor} />
+                </Stack>
+              </Paper>
+            )}
+            <Paper withBorder radius="md">
+              <Group justify="space-between" gap="xs" p="md" pb={0}>
+                <Group gap="xs">
+                  <Title order={2} size="h5">
+                    {t('bot-protection.listTitle')} ({editor.rows.length})
+                  </Title>
+                  <Badge variant="light" color={settings.data?.is_default && !editor.changed ? 'gray' : 'blue'}>
+                    {editor.changed
+                      ? t('bot-protection.state.unsaved')
+                      : settings.data?.is_default
+                        ? t('bot-protection.state.shipped')
+                        : t('bot-protection.state.edited')}
+                  </Badge>
+                </Group>
+                <Group gap="xs" w={{ base: '100%', xs: 'auto' }}>
+                  {canEdit && (
+                    // Rarely wanted, so beside the list rather than in the save bar that follows the window.
+                    <Button
+                      variant="subtle"
+                      color="red"
+                      size="compact-sm"
+                      leftSection={<IconRestore size={16} aria-hidden />}
+                      onClick={confirmRestore}
+                      disabled={editor.isSaving || (settings.data?.is_default && !editor.changed)}
+                    >
+                      {t('bot-protection.restore.button')}
+                    </Button>
+                  )}
+                  <TextInput
+                    aria-label={t('bot-protection.search')}
+                    placeholder={t('bot-protection.search')}
+                    leftSection={<IconSearch size={16} aria-hidden />}
+                    value={search}
+                    onChange={(event) => setSearch(event.currentTarget.value)}
+                    type="search"
+                    w={{ base: '100%', xs: 240 }}
+                  />
+                </Group>
               </Group>
-              <Group gap="xs" w={{ base: '100%', xs: 'auto' }}>
-                {canEdit && (
-                  // Rarely wanted, so beside the list rather than in the save bar that follows the window.
-                  <Button
-                    variant="subtle"
-                    color="red"
-                    size="compact-sm"
-                    leftSection={<IconRestore size={16} aria-hidden />}
-                    onClick={confirmRestore}
-                    disabled={editor.isSaving || (settings.data?.is_default && !editor.changed)}
-                  >
-                    {t('bot-protection.restore.button')}
+              <NetworksTable editor={editor} canEdit={canEdit} search={search} />
+            </Paper>
+            {canEdit && (
+              // Stays in sight at the bottom of the window while the operator works far down the list.
+              <Paper withBorder p="sm" radius="md" shadow="sm" pos="sticky" bottom={8} style={{ zIndex: 2 }}>
+                <Group justify="flex-end" gap="sm">
+                  <Button variant="default" onClick={editor.discard} disabled={!editor.changed || editor.isSaving}>
+                    {t('bot-protection.discard')}
                   </Button>
-                )}
-                <TextInput
-                  aria-label={t('bot-protection.search')}
-                  placeholder={t('bot-protection.search')}
-                  leftSection={<IconSearch size={16} aria-hidden />}
-                  value={search}
-                  onChange={(event) => setSearch(event.currentTarget.value)}
-                  type="search"
-                  w={{ base: '100%', xs: 240 }}
-                />
-              </Group>
-            </Group>
-            <NetworksTable editor={editor} canEdit={canEdit} search={search} />
-          </Paper>
-          {canEdit && (
-            // Stays in sight at the bottom of the window while the operator works far down the list.
-            <Paper withBorder p="sm" radius="md" shadow="sm" pos="sticky" bottom={8} style={{ zIndex: 2 }}>
-              <Group justify="flex-end" gap="sm">
-                <Button variant="default" onClick={editor.discard} disabled={!editor.changed || editor.isSaving}>
-                  {t('bot-protection.discard')}
-                </Button>
-                <Button onClick={editor.submit} loading={editor.isSaving} disabled={!editor.changed}>
-                  {t('form.save')}
-                </Button>
-              </Group>
-            </Paper>
-          )}
-        </>
-      )}
+                  <Button onClick={editor.submit} loading={editor.isSaving} disabled={!editor.changed}>
+                    {t('form.save')}
+                  </Button>
+                </Group>
+              </Paper>
+            )}
+          </>
+        )}
+      </QueryStatus>
     </Stack>
   );
 }

@@ -1,10 +1,9 @@
-import { Alert, Button, Center, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconAlertTriangle } from '@tabler/icons-react';
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useCurrencyRates } from '../api/useCurrencyRates';
 import { ScreenBreadcrumbs } from '../components/breadcrumbs/ScreenBreadcrumbs';
+import { ErrorAlert, QueryStatus } from '../components/feedback/QueryStatus';
 import { useCan } from '../shared/auth/useCan';
-import { errorText } from '../shared/errors/errorText';
 import { AddCurrencyRate } from './AddCurrencyRate';
 import { CurrencyRatesTable } from './CurrencyRatesTable';
 import { useCurrencyRatesEditor } from './useCurrencyRatesEditor';
@@ -31,51 +30,41 @@ export function CurrencyRatesScreen() {
           {t('resources:currency-rates.intro', { base, date: rates.data?.snapshot_date ?? '' })}
         </Text>
       </div>
-      {editor.formError && (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
-          {editor.formError}
-        </Alert>
-      )}
-      {rates.isPending ? (
-        <Center py="xl">
-          <Loader aria-label={t('resources:list.loading')} />
-        </Center>
-      ) : rates.isError ? (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
-          {errorText(t, rates.error)}
-        </Alert>
-      ) : (
-        <>
-          {canEdit && (
-            <Paper withBorder p="md" radius="md">
-              <Stack gap="xs">
-                <Title order={2} size="h5">
-                  {t('resources:currency-rates.add.title')}
-                </Title>
-                <AddCurrencyRate editor={editor} />
-              </Stack>
+      {editor.formError && <ErrorAlert>{editor.formError}</ErrorAlert>}
+      <QueryStatus query={rates} loadingLabel={t('resources:list.loading')}>
+        {() => (
+          <>
+            {canEdit && (
+              <Paper withBorder p="md" radius="md">
+                <Stack gap="xs">
+                  <Title order={2} size="h5">
+                    {t('resources:currency-rates.add.title')}
+                  </Title>
+                  <AddCurrencyRate editor={editor} />
+                </Stack>
+              </Paper>
+            )}
+            <Paper withBorder radius="md">
+              <CurrencyRatesTable editor={editor} base={base} canEdit={canEdit} />
             </Paper>
-          )}
-          <Paper withBorder radius="md">
-            <CurrencyRatesTable editor={editor} base={base} canEdit={canEdit} />
-          </Paper>
-          {canEdit && (
-            // Stays in sight at the bottom of the window while a rate far down the table is edited.
-            <Paper withBorder p="sm" radius="md" shadow="sm" pos="sticky" bottom={8} style={{ zIndex: 2 }}>
-              <Group justify="flex-end" gap="sm">
-                <Button variant="default" onClick={editor.discard} disabled={editor.changes === 0 || editor.isSaving}>
-                  {t('resources:currency-rates.discard')}
-                </Button>
-                <Button onClick={editor.submit} loading={editor.isSaving} disabled={editor.changes === 0}>
-                  {editor.changes > 0
-                    ? t('resources:currency-rates.saveCount', { count: editor.changes })
-                    : t('resources:form.save')}
-                </Button>
-              </Group>
-            </Paper>
-          )}
-        </>
-      )}
+            {canEdit && (
+              // Stays in sight at the bottom of the window while a rate far down the table is edited.
+              <Paper withBorder p="sm" radius="md" shadow="sm" pos="sticky" bottom={8} style={{ zIndex: 2 }}>
+                <Group justify="flex-end" gap="sm">
+                  <Button variant="default" onClick={editor.discard} disabled={editor.changes === 0 || editor.isSaving}>
+                    {t('resources:currency-rates.discard')}
+                  </Button>
+                  <Button onClick={editor.submit} loading={editor.isSaving} disabled={editor.changes === 0}>
+                    {editor.changes > 0
+                      ? t('resources:currency-rates.saveCount', { count: editor.changes })
+                      : t('resources:form.save')}
+                  </Button>
+                </Group>
+              </Paper>
+            )}
+          </>
+        )}
+      </QueryStatus>
     </Stack>
   );
 }
