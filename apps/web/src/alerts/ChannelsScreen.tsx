@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Modal, Paper, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Modal, Paper, Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import type { Channel } from '@switchyard/domain';
@@ -6,7 +6,7 @@ import { IconPlus, IconSend } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useChannelActions, useChannels, useDeliveries } from '../api/useAlerts';
-import { ScreenBreadcrumbs } from '../components/breadcrumbs/ScreenBreadcrumbs';
+import { ScreenHeader } from '../components/breadcrumbs/ScreenHeader';
 import { formatDateTime } from '../components/list/formatDateTime';
 import { ChannelForm } from './ChannelForm';
 
@@ -20,20 +20,15 @@ export function ChannelsScreen() {
   const list = channels.data?.list ?? [];
   return (
     <Stack gap="md">
-      <ScreenBreadcrumbs title={t('channels.title')} />
-      <Group justify="space-between" align="flex-start">
-        <div>
-          <Title order={1} size="h2">
-            {t('channels.title')}
-          </Title>
-          <Text c="dimmed" size="sm" maw={720}>
-            {t('channels.intro')}
-          </Text>
-        </div>
-        <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setEditing('new')}>
-          {t('channels.add')}
-        </Button>
-      </Group>
+      <ScreenHeader
+        title={t('channels.title')}
+        intro={t('channels.intro')}
+        actions={
+          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setEditing('new')}>
+            {t('channels.add')}
+          </Button>
+        }
+      />
       {channels.isSuccess && list.length === 0 && <Text c="dimmed">{t('channels.empty')}</Text>}
       {list.map((channel) => (
         <ChannelCard key={channel.id} channel={channel} onEdit={() => setEditing(channel)} />

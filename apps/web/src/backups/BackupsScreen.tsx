@@ -1,10 +1,10 @@
-import { Button, Group, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Button, Group, Paper, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconDatabaseExport, IconDownload, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { downloadBackup, useBackupActions, useBackups } from '../api/useBackups';
-import { ScreenBreadcrumbs } from '../components/breadcrumbs/ScreenBreadcrumbs';
+import { ScreenHeader } from '../components/breadcrumbs/ScreenHeader';
 import { ErrorAlert, QueryStatus } from '../components/feedback/QueryStatus';
 import { formatBytes } from '../components/list/formatBytes';
 import { formatDateTime } from '../components/list/formatDateTime';
@@ -33,24 +33,19 @@ export function BackupsScreen() {
 
   return (
     <Stack gap="md">
-      <ScreenBreadcrumbs title={t('backups.title')} />
-      <Group justify="space-between" align="flex-start" gap="sm">
-        <div>
-          <Title order={1} size="h2">
-            {t('backups.title')}
-          </Title>
-          <Text c="dimmed" size="sm" maw={720}>
-            {t('backups.intro')}
-          </Text>
-        </div>
-        <Button
-          leftSection={<IconDatabaseExport size={18} aria-hidden />}
-          loading={make.isPending}
-          onClick={() => make.mutate()}
-        >
-          {t('backups.make')}
-        </Button>
-      </Group>
+      <ScreenHeader
+        title={t('backups.title')}
+        intro={t('backups.intro')}
+        actions={
+          <Button
+            leftSection={<IconDatabaseExport size={18} aria-hidden />}
+            loading={make.isPending}
+            onClick={() => make.mutate()}
+          >
+            {t('backups.make')}
+          </Button>
+        }
+      />
       {(make.error || remove.error) && <ErrorAlert>{errorText(t, make.error ?? remove.error)}</ErrorAlert>}
       <QueryStatus query={backups} loadingLabel={t('list.loading')}>
         {({ list }) =>

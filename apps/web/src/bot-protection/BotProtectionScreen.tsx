@@ -4,7 +4,7 @@ import { IconRestore, IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBotProtection } from '../api/useBotProtection';
-import { ScreenBreadcrumbs } from '../components/breadcrumbs/ScreenBreadcrumbs';
+import { ScreenHeader } from '../components/breadcrumbs/ScreenHeader';
 import { ErrorAlert, QueryStatus } from '../components/feedback/QueryStatus';
 import { useCan } from '../shared/auth/useCan';
 import { AddNetwork } from './AddNetwork';
@@ -36,15 +36,7 @@ export function BotProtectionScreen() {
 
   return (
     <Stack gap="md">
-      <ScreenBreadcrumbs title={t('bot-protection.title')} />
-      <div>
-        <Title order={1} size="h2">
-          {t('bot-protection.title')}
-        </Title>
-        <Text c="dimmed" size="sm" maw={720}>
-          {t('bot-protection.intro')}
-        </Text>
-      </div>
+      <ScreenHeader title={t('bot-protection.title')} intro={t('bot-protection.intro')} />
       <BotReasonsExplained />
       {editor.formError && <ErrorAlert>{editor.formError}</ErrorAlert>}
       <QueryStatus query={settings} loadingLabel={t('list.loading')}>

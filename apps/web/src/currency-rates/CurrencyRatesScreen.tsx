@@ -1,7 +1,7 @@
-import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Paper, Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useCurrencyRates } from '../api/useCurrencyRates';
-import { ScreenBreadcrumbs } from '../components/breadcrumbs/ScreenBreadcrumbs';
+import { ScreenHeader } from '../components/breadcrumbs/ScreenHeader';
 import { ErrorAlert, QueryStatus } from '../components/feedback/QueryStatus';
 import { useCan } from '../shared/auth/useCan';
 import { AddCurrencyRate } from './AddCurrencyRate';
@@ -21,15 +21,10 @@ export function CurrencyRatesScreen() {
 
   return (
     <Stack gap="md">
-      <ScreenBreadcrumbs title={t('resources:currency-rates.title')} />
-      <div>
-        <Title order={1} size="h2">
-          {t('resources:currency-rates.title')}
-        </Title>
-        <Text c="dimmed" size="sm" maw={720}>
-          {t('resources:currency-rates.intro', { base, date: rates.data?.snapshot_date ?? '' })}
-        </Text>
-      </div>
+      <ScreenHeader
+        title={t('resources:currency-rates.title')}
+        intro={t('resources:currency-rates.intro', { base, date: rates.data?.snapshot_date ?? '' })}
+      />
       {editor.formError && <ErrorAlert>{editor.formError}</ErrorAlert>}
       <QueryStatus query={rates} loadingLabel={t('resources:list.loading')}>
         {() => (

@@ -1,9 +1,9 @@
 // The regions' names and codes, which this screen checks or shows (see vite.config.ts).
 import '@switchyard/domain/region-data';
-import { Anchor, Breadcrumbs, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconChevronRight, IconPlayerPause, IconPlayerPlay } from '@tabler/icons-react';
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconPlayerPause, IconPlayerPlay } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { ScreenBreadcrumbs } from '../components/breadcrumbs/ScreenBreadcrumbs';
 import { LiveConnectionBadge } from './LiveConnectionBadge';
 import { LiveEventTable } from './LiveEventTable';
 import { LiveFilters } from './LiveFilters';
@@ -23,16 +23,7 @@ export function LiveScreen() {
 
   return (
     <Stack gap="md">
-      <nav aria-label={t('resources:breadcrumbs.label')}>
-        <Breadcrumbs separator={<IconChevronRight size={14} className="sy-flip-rtl" aria-hidden />}>
-          <Anchor component={Link} to="/tracker/reports" size="sm">
-            {t('common:menu.reports')}
-          </Anchor>
-          <Text size="sm" aria-current="page">
-            {t('live.title')}
-          </Text>
-        </Breadcrumbs>
-      </nav>
+      <ScreenBreadcrumbs title={t('live.title')} parent={{ to: '/tracker/reports', label: t('common:menu.reports') }} />
       <Group justify="space-between" align="flex-start" gap="sm">
         <div>
           <Title order={1} size="h2">

@@ -1,24 +1,13 @@
 // The regions' names and codes, which this screen checks or shows (see vite.config.ts).
 import '@switchyard/domain/region-data';
 import './reportTable.css';
-import {
-  Alert,
-  Anchor,
-  Breadcrumbs,
-  Button,
-  Center,
-  EmptyState,
-  Group,
-  Loader,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
-import { IconChartBarOff, IconChevronRight, IconDownload, IconListDetails, IconSearchOff } from '@tabler/icons-react';
+import { Alert, Button, Center, EmptyState, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { IconChartBarOff, IconDownload, IconListDetails, IconSearchOff } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiError } from '../api/client';
 import { GeoAttribution } from '../components/attribution/GeoAttribution';
+import { ScreenBreadcrumbs } from '../components/breadcrumbs/ScreenBreadcrumbs';
 import { AttributionSelect } from './AttributionSelect';
 import { BotsSwitch } from './BotsSwitch';
 import { CustomMetricsButton } from './CustomMetricsManager';
@@ -63,16 +52,7 @@ function ReportsScreen() {
   return (
     <ReportContext.Provider value={controller}>
       <Stack gap="md">
-        <nav aria-label={t('resources:breadcrumbs.label')}>
-          <Breadcrumbs separator={<IconChevronRight size={14} className="sy-flip-rtl" aria-hidden />}>
-            <Anchor component={Link} to="/admin" size="sm">
-              {t('resources:breadcrumbs.dashboard')}
-            </Anchor>
-            <Text size="sm" aria-current="page">
-              {t('title')}
-            </Text>
-          </Breadcrumbs>
-        </nav>
+        <ScreenBreadcrumbs title={t('title')} />
         <Group justify="space-between">
           <Title order={1} size="h2">
             {t('title')}

@@ -1,10 +1,10 @@
-import { Anchor, Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Stack, Table, Text } from '@mantine/core';
 import { can } from '@switchyard/domain';
 import { IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useRules } from '../api/useRules';
-import { ScreenBreadcrumbs } from '../components/breadcrumbs/ScreenBreadcrumbs';
+import { ScreenHeader } from '../components/breadcrumbs/ScreenHeader';
 import { formatDateTime } from '../components/list/formatDateTime';
 import { useCurrentUser } from '../shared/auth/useCurrentUser';
 import { errorText } from '../shared/errors/errorText';
@@ -19,22 +19,17 @@ export function RulesScreen() {
   const describe = useDescribeRule(list);
   return (
     <Stack gap="md">
-      <ScreenBreadcrumbs title={t('title')} />
-      <Group justify="space-between" align="flex-start">
-        <div>
-          <Title order={1} size="h2">
-            {t('title')}
-          </Title>
-          <Text c="dimmed" size="sm" maw={720}>
-            {t('intro')}
-          </Text>
-        </div>
-        {can(user, 'tracker', 'rule', 'create') && (
-          <Button component={Link} to="/tracker/rules/new" leftSection={<IconPlus size={16} aria-hidden />}>
-            {t('add')}
-          </Button>
-        )}
-      </Group>
+      <ScreenHeader
+        title={t('title')}
+        intro={t('intro')}
+        actions={
+          can(user, 'tracker', 'rule', 'create') && (
+            <Button component={Link} to="/tracker/rules/new" leftSection={<IconPlus size={16} aria-hidden />}>
+              {t('add')}
+            </Button>
+          )
+        }
+      />
       {rules.isError && <Text c="red">{errorText(t, rules.error)}</Text>}
       {rules.isSuccess && list.length === 0 && <Text c="dimmed">{t('list.empty')}</Text>}
       {list.length > 0 && (
