@@ -21,6 +21,7 @@ export function LanderCodeEditor({ path, value, onChange, error }: LanderCodeEdi
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const attributes = useRef(new Compartment());
+  const language = useRef(new Compartment());
   // The listener is made once with the view; it calls the newest onChange through this.
   const changed = useRef(onChange);
   changed.current = onChange;
@@ -36,7 +37,7 @@ export function LanderCodeEditor({ path, value, onChange, error }: LanderCodeEdi
         doc: value,
         extensions: [
           editorBasics,
-          languageOf(path),
+          language.current.of([]),
           EditorView.contentAttributes.of({ 'aria-label': path }),
           attributes.current.of(errorAttributes(false, errorId)),
           EditorView.updateListener.of((update) => {
@@ -46,7 +47,18 @@ export function LanderCodeEditor({ path, value, onChange, error }: LanderCodeEdi
       }),
     });
     view.current = made;
+    // The text is there at once; its highlighting follows when the language's chunk has come.
+    let open = true;
+    languageOf(path).then(
+      (extension) => {
+        if (open) made.dispatch({ effects: language.current.reconfigure(extension) });
+      },
+      () => {
+        // A language that failed to load leaves the file as plain text, still editable.
+      },
+    );
     return () => {
+      open = false;
       made.destroy();
       view.current = null;
     };

@@ -1,3 +1,4 @@
+import { language } from '@codemirror/language';
 import { EditorView } from '@codemirror/view';
 import type { CurrentUser } from '@switchyard/domain';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
@@ -94,6 +95,8 @@ describe('a lander’s hosted files', () => {
     await waitFor(() => expect(editor).toHaveTextContent('body { color: #123456 }'));
     const view = EditorView.findFromDOM(editor);
     if (!view) throw new Error('no editor view');
+    // Its language, by the file's extension, comes in a chunk of its own.
+    await waitFor(() => expect(view.state.facet(language)?.name).toBe('css'));
     // An edit as typing makes it: a change in the middle of the document.
     const at = view.state.doc.toString().indexOf('#123456');
     act(() => view.dispatch({ changes: { from: at, to: at + '#123456'.length, insert: 'red' }, userEvent: 'input' }));

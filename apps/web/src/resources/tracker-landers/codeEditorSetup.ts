@@ -1,8 +1,4 @@
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
-import { css } from '@codemirror/lang-css';
-import { html } from '@codemirror/lang-html';
-import { javascript } from '@codemirror/lang-javascript';
-import { json } from '@codemirror/lang-json';
 import { bracketMatching, HighlightStyle, indentOnInput, syntaxHighlighting } from '@codemirror/language';
 import type { Extension } from '@codemirror/state';
 import {
@@ -16,22 +12,23 @@ import {
 import { tags } from '@lezer/highlight';
 
 // What the lander file editor is made of. Imported only by LanderCodeEditor, itself loaded on demand, so
-// CodeMirror and its languages stay out of every chunk but the editor's.
+// CodeMirror stays out of every chunk but the editor's; each language is a chunk of its own again, fetched
+// for a file of its kind (HTML's brings CSS's and JavaScript's, for its style and script elements).
 
 /** The language of a lander file by its extension; SVG, XML, text and the rest are edited as plain text. */
-export function languageOf(path: string): Extension {
+export async function languageOf(path: string): Promise<Extension> {
   const extension = /\.([^./]+)$/.exec(path)?.[1]?.toLowerCase() ?? '';
   switch (extension) {
     case 'html':
     case 'htm':
-      return html();
+      return (await import('@codemirror/lang-html')).html();
     case 'css':
-      return css();
+      return (await import('@codemirror/lang-css')).css();
     case 'js':
     case 'mjs':
-      return javascript();
+      return (await import('@codemirror/lang-javascript')).javascript();
     case 'json':
-      return json();
+      return (await import('@codemirror/lang-json')).json();
     default:
       return [];
   }
