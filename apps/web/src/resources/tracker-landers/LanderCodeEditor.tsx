@@ -1,8 +1,8 @@
-import { Compartment, EditorState } from '@codemirror/state';
-import { EditorView } from '@codemirror/view';
-import { Text } from '@mantine/core';
-import { type ReactNode, useEffect, useId, useRef } from 'react';
-import { editorBasics, languageOf } from './codeEditorSetup';
+import { Alert, Loader } from '@mantine/core';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorText } from '../../shared/errors/errorText';
+import type { LanderEditor } from './codeEditor';
 
 export interface LanderCodeEditorProps {
   /** The file's path: its extension picks the language, and it names the editor to assistive technology. */
@@ -10,88 +10,60 @@ export interface LanderCodeEditorProps {
   /** The text the editor opens with; a later change from outside replaces what is in it. */
   value: string;
   onChange: (value: string) => void;
-  error?: ReactNode;
+  /** The id of the message saying why the text was refused, shown by the caller; none while it is fine. */
+  errorId?: string;
 }
 
 /**
- * A lander file in CodeMirror, loaded on demand (see LanderFilesPanel): line numbers, the language of the
- * file's extension, undo. Always left to right, as code is, in a right-to-left dashboard too.
+ * A lander file in CodeMirror (codeEditor.ts): line numbers, the language of the file's extension, undo.
+ * CodeMirror is fetched when a file is first opened, never with the dashboard's first load
+ * (e2e/specs/first-load-weight.test.ts). Always left to right, as code is, in a right-to-left page too.
  */
-export function LanderCodeEditor({ path, value, onChange, error }: LanderCodeEditorProps) {
+export function LanderCodeEditor({ path, value, onChange, errorId }: LanderCodeEditorProps) {
+  const { t } = useTranslation();
   const host = useRef<HTMLDivElement>(null);
-  const view = useRef<EditorView | null>(null);
-  const attributes = useRef(new Compartment());
-  const language = useRef(new Compartment());
-  // The listener is made once with the view; it calls the newest onChange through this.
-  const changed = useRef(onChange);
-  changed.current = onChange;
-  const errorId = useId();
-  const invalid = Boolean(error);
+  const [editor, setEditor] = useState<LanderEditor | null>(null);
+  const [failed, setFailed] = useState<unknown>(null);
+  // The editor is made once per file; it calls the newest onChange, and reads the newest value as it opens.
+  const latest = useRef({ value, onChange });
+  latest.current = { value, onChange };
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the view is made once per file; value and error reach it below.
   useEffect(() => {
-    if (!host.current) return;
-    const made = new EditorView({
-      parent: host.current,
-      state: EditorState.create({
-        doc: value,
-        extensions: [
-          editorBasics,
-          language.current.of([]),
-          EditorView.contentAttributes.of({ 'aria-label': path }),
-          attributes.current.of(errorAttributes(false, errorId)),
-          EditorView.updateListener.of((update) => {
-            if (update.docChanged) changed.current(update.state.doc.toString());
-          }),
-        ],
-      }),
-    });
-    view.current = made;
-    // The text is there at once; its highlighting follows when the language's chunk has come.
+    let made: LanderEditor | null = null;
     let open = true;
-    languageOf(path).then(
-      (extension) => {
-        if (open) made.dispatch({ effects: language.current.reconfigure(extension) });
+    import('./codeEditor').then(
+      ({ createLanderEditor }) => {
+        if (!open || !host.current) return;
+        made = createLanderEditor(host.current, {
+          path,
+          text: latest.current.value,
+          onChange: (text) => latest.current.onChange(text),
+        });
+        setEditor(made);
       },
-      () => {
-        // A language that failed to load leaves the file as plain text, still editable.
+      (error: unknown) => {
+        if (open) setFailed(error);
       },
     );
     return () => {
       open = false;
-      made.destroy();
-      view.current = null;
+      made?.destroy();
+      setEditor(null);
     };
   }, [path]);
 
-  useEffect(() => {
-    const current = view.current;
-    if (current && current.state.doc.toString() !== value) {
-      current.dispatch({ changes: { from: 0, to: current.state.doc.length, insert: value } });
-    }
-  }, [value]);
-
-  useEffect(() => {
-    view.current?.dispatch({ effects: attributes.current.reconfigure(errorAttributes(invalid, errorId)) });
-  }, [invalid, errorId]);
+  useEffect(() => editor?.setText(value), [editor, value]);
+  useEffect(() => editor?.setErrorId(errorId), [editor, errorId]);
 
   return (
-    <div>
-      <div ref={host} dir="ltr" />
-      {error && (
-        <Text id={errorId} size="sm" c="red" mt={4}>
-          {error}
-        </Text>
+    <>
+      {!editor && !failed && <Loader size="sm" />}
+      {Boolean(failed) && (
+        <Alert color="red" variant="light" role="alert">
+          {errorText(t, failed)}
+        </Alert>
       )}
-    </div>
+      <div ref={host} dir="ltr" />
+    </>
   );
-}
-
-function errorAttributes(invalid: boolean, errorId: string) {
-  return invalid
-    ? [
-        EditorView.contentAttributes.of({ 'aria-invalid': 'true', 'aria-describedby': errorId }),
-        EditorView.editorAttributes.of({ 'data-invalid': 'true' }),
-      ]
-    : [];
 }

@@ -1,16 +1,13 @@
 import { Alert, Anchor, Button, FileButton, Group, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import type { LanderFileList } from '@switchyard/domain';
 import { IconEye, IconFileZip } from '@tabler/icons-react';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client';
 import { formatBytes } from '../../components/list/formatBytes';
 import { errorText } from '../../shared/errors/errorText';
+import { LanderCodeEditor } from './LanderCodeEditor';
 import { useLanderFile, useLanderFiles, useSaveLanderFile, useUploadLanderZip } from './useLanderFiles';
-
-// CodeMirror and its languages in a chunk of their own, fetched when a file is first opened for editing:
-// the dashboard's first load does not carry them (e2e/specs/first-load-weight.test.ts).
-const LanderCodeEditor = lazy(() => import('./LanderCodeEditor').then((m) => ({ default: m.LanderCodeEditor })));
 
 /** One text file in a code editor; a save refreshes the preview. */
 function FileEditor({
@@ -31,7 +28,9 @@ function FileEditor({
   useEffect(() => {
     if (file.data && content === null) setContent(file.data.content);
   }, [file.data, content]);
+  const errorId = useId();
   const fieldErrors = save.error instanceof ApiError ? save.error.fieldErrors() : {};
+  const contentError = fieldErrors.content ?? fieldErrors.path;
   if (file.isPending) return <Loader size="sm" />;
   if (file.isError) return <Alert color="red">{errorText(t, file.error)}</Alert>;
   return (
@@ -42,14 +41,17 @@ function FileEditor({
       {content === null ? (
         <Loader size="sm" />
       ) : (
-        <Suspense fallback={<Loader size="sm" />}>
-          <LanderCodeEditor
-            path={path}
-            value={content}
-            onChange={setContent}
-            error={fieldErrors.content ?? fieldErrors.path}
-          />
-        </Suspense>
+        <LanderCodeEditor
+          path={path}
+          value={content}
+          onChange={setContent}
+          errorId={contentError ? errorId : undefined}
+        />
+      )}
+      {contentError && (
+        <Text id={errorId} size="sm" c="red">
+          {contentError}
+        </Text>
       )}
       <Group gap="sm">
         <Button

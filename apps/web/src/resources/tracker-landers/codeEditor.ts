@@ -1,6 +1,6 @@
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { bracketMatching, HighlightStyle, indentOnInput, syntaxHighlighting } from '@codemirror/language';
-import type { Extension } from '@codemirror/state';
+import { Compartment, EditorState, type Extension } from '@codemirror/state';
 import {
   drawSelection,
   EditorView,
@@ -11,9 +11,11 @@ import {
 } from '@codemirror/view';
 import { tags } from '@lezer/highlight';
 
-// What the lander file editor is made of. Imported only by LanderCodeEditor, itself loaded on demand, so
-// CodeMirror stays out of every chunk but the editor's; each language is a chunk of its own again, fetched
-// for a file of its kind (HTML's brings CSS's and JavaScript's, for its style and script elements).
+// The lander file editor, CodeMirror. Only ever imported dynamically (LanderCodeEditor.tsx), so CodeMirror
+// stays out of every chunk but this one; and it imports nothing of React or Mantine, whose modules a chunk
+// shared with the first load would split into extra files the first load then fetches. Each language is a
+// chunk of its own again, fetched for a file of its kind (HTML's brings CSS's and JavaScript's, for its
+// style and script elements).
 
 /** The language of a lander file by its extension; SVG, XML, text and the rest are edited as plain text. */
 export async function languageOf(path: string): Promise<Extension> {
@@ -79,8 +81,7 @@ const look = EditorView.theme({
   '.cm-cursor': { borderLeftColor: 'var(--mantine-color-text)' },
 });
 
-/** Everything but the document, the language and what listens to it. */
-export const editorBasics: Extension = [
+const basics: Extension = [
   lineNumbers(),
   highlightActiveLineGutter(),
   highlightActiveLine(),
@@ -94,3 +95,65 @@ export const editorBasics: Extension = [
   EditorView.contentAttributes.of({ spellcheck: 'false', autocorrect: 'off', autocapitalize: 'off' }),
   look,
 ];
+
+export interface LanderEditor {
+  /** Replaces the whole text (a change from outside the editor). */
+  setText(text: string): void;
+  /** Marks the text refused, described by the message of this id; undefined when it is fine again. */
+  setErrorId(errorId: string | undefined): void;
+  destroy(): void;
+}
+
+/** Opens `text` in an editor inside `parent`, named by `path`, which calls `onChange` with each new text. */
+export function createLanderEditor(
+  parent: HTMLElement,
+  { path, text, onChange }: { path: string; text: string; onChange: (text: string) => void },
+): LanderEditor {
+  const language = new Compartment();
+  const invalid = new Compartment();
+  const view = new EditorView({
+    parent,
+    state: EditorState.create({
+      doc: text,
+      extensions: [
+        basics,
+        language.of([]),
+        invalid.of([]),
+        EditorView.contentAttributes.of({ 'aria-label': path }),
+        EditorView.updateListener.of((update) => {
+          if (update.docChanged) onChange(update.state.doc.toString());
+        }),
+      ],
+    }),
+  });
+  let open = true;
+  // The text is there at once; its highlighting follows when the language's chunk has come.
+  languageOf(path).then(
+    (extension) => {
+      if (open) view.dispatch({ effects: language.reconfigure(extension) });
+    },
+    () => {
+      // A language that failed to load leaves the file as plain text, still editable.
+    },
+  );
+  return {
+    setText(next) {
+      if (view.state.doc.toString() !== next) {
+        view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: next } });
+      }
+    },
+    setErrorId(errorId) {
+      const attributes = errorId
+        ? [
+            EditorView.contentAttributes.of({ 'aria-invalid': 'true', 'aria-describedby': errorId }),
+            EditorView.editorAttributes.of({ 'data-invalid': 'true' }),
+          ]
+        : [];
+      view.dispatch({ effects: invalid.reconfigure(attributes) });
+    },
+    destroy() {
+      open = false;
+      view.destroy();
+    },
+  };
+}

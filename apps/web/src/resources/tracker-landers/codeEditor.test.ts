@@ -1,6 +1,6 @@
 import type { LanguageSupport } from '@codemirror/language';
 import { describe, expect, it } from 'vitest';
-import { languageOf } from './codeEditorSetup';
+import { languageOf } from './codeEditor';
 
 const nameOf = async (path: string) => ((await languageOf(path)) as LanguageSupport).language?.name;
 
