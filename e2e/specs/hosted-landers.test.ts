@@ -119,4 +119,55 @@ describe('a hosted lander', () => {
     );
     expect(conversions.list.map((conversion) => conversion.click_id)).toContain(clickId);
   });
+  it('edits a hosted file in the code editor, fetched only then, left to right in an Arabic dashboard', async () => {
+    const lander = await apiRequest<{ external_id: string }>('POST', 'tracker/landers', token, {
+      name: `Edited ${Date.now()}`,
+      url: 'https://old-lander.example/',
+    });
+    const upload = await fetch(`${baseURL()}/api/tracker/landers/${lander.external_id}/files`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/zip' },
+      body: new Uint8Array(
+        makeZip([{ name: 'index.html', data: '<!doctype html><title>Before</title><p id="first">First</p>\n' }]),
+      ),
+    });
+    expect(upload.status, await upload.clone().text()).toBe(200);
+
+    const page = await browser.newPage();
+    await logIn(page, admin().email, admin().password);
+    await page.evaluate(() => localStorage.setItem('switchyard.language', 'ar'));
+    try {
+      const scripts: string[] = [];
+      page.on('request', (request) => scripts.push(new URL(request.url()).pathname));
+      await page.goto(`/tracker/landers/edit/${lander.external_id}`);
+      await expect.poll(() => page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+      const row = page.getByRole('row').filter({ hasText: 'index.html' });
+      await row.waitFor();
+      const editorChunks = () => scripts.filter((path) => /\/codeEditor-[\w-]+\.js$/.test(path));
+      expect(editorChunks()).toEqual([]);
+      await row.getByRole('button', { name: 'تعديل', exact: true }).click();
+
+      // CodeMirror's chunk is fetched when a file is opened, not with the screen.
+      const editor = page.getByRole('textbox', { name: 'index.html' });
+      await expect.poll(() => editor.textContent()).toContain('<p id="first">First</p>');
+      expect(editorChunks()).toHaveLength(1);
+      expect(await editor.evaluate((element) => getComputedStyle(element).direction)).toBe('ltr');
+      expect(await page.locator('.cm-lineNumbers .cm-gutterElement', { hasText: /^1$/ }).count()).toBe(1);
+
+      // Typed at the end of the file, as a person types.
+      await editor.click();
+      await page.keyboard.press('Control+End');
+      await page.keyboard.insertText('<p id="edited">Edited here</p>');
+      await page.getByRole('button', { name: 'حفظ الملف' }).click();
+      await page.getByText('تم الحفظ.').waitFor();
+
+      const served = await fetch(`${baseURL()}/l/${lander.external_id}/`);
+      expect(await served.text()).toContain('<p id="first">First</p>\n<p id="edited">Edited here</p>');
+      // The preview is loaded again after the save, and shows the edit.
+      const preview = page.frameLocator('iframe[sandbox]');
+      await expect.poll(() => preview.locator('#edited').textContent()).toBe('Edited here');
+    } finally {
+      await page.evaluate(() => localStorage.setItem('switchyard.language', 'en'));
+    }
+  });
 });

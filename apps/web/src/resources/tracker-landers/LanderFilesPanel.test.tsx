@@ -1,5 +1,7 @@
+import { language } from '@codemirror/language';
+import { EditorView } from '@codemirror/view';
 import type { CurrentUser } from '@switchyard/domain';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tokenStore } from '../../api/client';
@@ -82,17 +84,29 @@ describe('a lander’s hosted files', () => {
     expect(preview.getAttribute('sandbox')).toBe('allow-scripts allow-forms');
   });
 
-  it('edits a text file and saves it with PUT', async () => {
+  it('edits a text file in the code editor, saves it with PUT, then refreshes the preview', async () => {
     const fetchMock = answer();
     renderPanel();
     fireEvent.click(await screen.findByRole('button', { name: 'Edit' }));
+    // The editor is CodeMirror's contenteditable, named by the file's path, and always left to right.
     const editor = await screen.findByLabelText('css/site.css');
-    await waitFor(() => expect(editor).toHaveValue('body { color: #123456 }'));
-    fireEvent.change(editor, { target: { value: 'body { color: red }' } });
+    expect(editor).toHaveClass('cm-content');
+    expect(editor.closest('[dir]')?.getAttribute('dir')).toBe('ltr');
+    await waitFor(() => expect(editor).toHaveTextContent('body { color: #123456 }'));
+    const view = EditorView.findFromDOM(editor);
+    if (!view) throw new Error('no editor view');
+    // Its language, by the file's extension, comes in a chunk of its own.
+    await waitFor(() => expect(view.state.facet(language)?.name).toBe('css'));
+    // An edit as typing makes it: a change in the middle of the document.
+    const at = view.state.doc.toString().indexOf('#123456');
+    act(() => view.dispatch({ changes: { from: at, to: at + '#123456'.length, insert: 'red' }, userEvent: 'input' }));
+    const previewBefore = screen.getByTitle('Preview');
     fireEvent.click(screen.getByRole('button', { name: 'Save file' }));
     expect(await screen.findByText('Saved.')).toBeVisible();
     const put = fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT');
     expect(JSON.parse(String(put?.[1]?.body))).toEqual({ path: 'css/site.css', content: 'body { color: red }' });
+    // The preview is loaded again, so it shows the file as now served.
+    await waitFor(() => expect(screen.getByTitle('Preview')).not.toBe(previewBefore));
   });
 
   it('uploads a ZIP as the body, and shows why one is refused, naming the file', async () => {

@@ -1,28 +1,26 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  FileButton,
-  Group,
-  Loader,
-  Paper,
-  Stack,
-  Table,
-  Text,
-  Textarea,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Button, FileButton, Group, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import type { LanderFileList } from '@switchyard/domain';
 import { IconEye, IconFileZip } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client';
 import { formatBytes } from '../../components/list/formatBytes';
 import { errorText } from '../../shared/errors/errorText';
+import { LanderCodeEditor } from './LanderCodeEditor';
 import { useLanderFile, useLanderFiles, useSaveLanderFile, useUploadLanderZip } from './useLanderFiles';
 
-/** One text file in a textarea (no code editor is bundled; a plain one keeps the dashboard light). */
-function FileEditor({ id, path, onClose }: { id: string; path: string; onClose: () => void }) {
+/** One text file in a code editor; a save refreshes the preview. */
+function FileEditor({
+  id,
+  path,
+  onSaved,
+  onClose,
+}: {
+  id: string;
+  path: string;
+  onSaved: () => void;
+  onClose: () => void;
+}) {
   const { t } = useTranslation(['resources', 'common']);
   const file = useLanderFile(id, path);
   const save = useSaveLanderFile(id);
@@ -30,7 +28,9 @@ function FileEditor({ id, path, onClose }: { id: string; path: string; onClose: 
   useEffect(() => {
     if (file.data && content === null) setContent(file.data.content);
   }, [file.data, content]);
+  const errorId = useId();
   const fieldErrors = save.error instanceof ApiError ? save.error.fieldErrors() : {};
+  const contentError = fieldErrors.content ?? fieldErrors.path;
   if (file.isPending) return <Loader size="sm" />;
   if (file.isError) return <Alert color="red">{errorText(t, file.error)}</Alert>;
   return (
@@ -38,18 +38,28 @@ function FileEditor({ id, path, onClose }: { id: string; path: string; onClose: 
       <Text size="sm" fw={500}>
         {t('tracker-landers.files.editing', { path })}
       </Text>
-      <Textarea
-        aria-label={path}
-        value={content ?? ''}
-        onChange={(event) => setContent(event.currentTarget.value)}
-        error={fieldErrors.content ?? fieldErrors.path}
-        rows={18}
-        dir="ltr"
-        spellCheck={false}
-        styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
-      />
+      {content === null ? (
+        <Loader size="sm" />
+      ) : (
+        <LanderCodeEditor
+          path={path}
+          value={content}
+          onChange={setContent}
+          errorId={contentError ? errorId : undefined}
+        />
+      )}
+      {contentError && (
+        <Text id={errorId} size="sm" c="red">
+          {contentError}
+        </Text>
+      )}
       <Group gap="sm">
-        <Button size="xs" loading={save.isPending} onClick={() => save.mutate({ path, content: content ?? '' })}>
+        <Button
+          size="xs"
+          loading={save.isPending}
+          disabled={content === null}
+          onClick={() => save.mutate({ path, content: content ?? '' }, { onSuccess: onSaved })}
+        >
           {t('tracker-landers.files.save')}
         </Button>
         <Button size="xs" variant="default" onClick={onClose}>
@@ -183,6 +193,7 @@ export function LanderFilesPanel({ id }: { id: string | undefined }) {
             key={editing}
             id={id}
             path={editing}
+            onSaved={() => setPreviewKey((key) => key + 1)}
             onClose={() => {
               setEditing(null);
               setPreviewKey((key) => key + 1);
