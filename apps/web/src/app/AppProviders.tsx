@@ -11,7 +11,9 @@ import { NOTIFICATION_TIMEOUT_MS } from '@switchyard/domain';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
+import { CreateFormsContext } from '../components/form/createForms';
 import i18n, { directionOf } from '../i18n';
+import { createFormOf } from '../resources';
 import { readableColorsResolver } from '../shared/readableColors';
 import { theme } from '../shared/theme';
 import { AuthProvider } from './auth/AuthProvider';
@@ -36,7 +38,9 @@ export function AppProviders({ children, queryClient }: { children: ReactNode; q
                   classNames={{ root: 'sy-notifications', notification: 'sy-notice' }}
                 />
                 <AuthProvider>
-                  <LayoutSettingsProvider>{children}</LayoutSettingsProvider>
+                  <LayoutSettingsProvider>
+                    <CreateFormsContext.Provider value={createFormOf}>{children}</CreateFormsContext.Provider>
+                  </LayoutSettingsProvider>
                 </AuthProvider>
               </ModalsProvider>
             </QueryClientProvider>

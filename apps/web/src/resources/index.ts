@@ -1,6 +1,7 @@
 import type { ResourceName } from '@switchyard/domain';
 import type { ComponentType } from 'react';
-import type { CreateFormComponent, ResourceScreenComponents } from './screens/resourceScreens';
+import type { CreateFormComponent, CreateFormLoader } from '../components/form/createForms';
+import type { ResourceScreenComponents } from './screens/resourceScreens';
 
 /** A screen module loaded on demand (react-router's `lazy`). */
 export type LazyScreen = () => Promise<{ Component: ComponentType }>;
@@ -59,3 +60,8 @@ export const RESOURCE_SCREENS: Partial<Record<ResourceName, ResourceScreens>> = 
     edit: () => import('./workspaces/WorkspaceEditScreen').then((m) => ({ Component: m.WorkspaceEditScreen })),
   },
 };
+
+/** A resource's create form, for "Create one now" (components/form/createForms.ts). */
+export function createFormOf(resource: ResourceName): CreateFormLoader | undefined {
+  return RESOURCE_SCREENS[resource]?.createForm;
+}

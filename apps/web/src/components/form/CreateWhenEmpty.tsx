@@ -4,9 +4,8 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useInRouterContext } from 'react-router';
 import { useLookupQuery } from '../../api/useLookup';
-import { RESOURCE_SCREENS } from '../../resources';
-import type { CreateFormComponent } from '../../resources/screens/resourceScreens';
 import { useCan } from '../../shared/auth/useCan';
+import { type CreateFormComponent, useCreateFormLoader } from './createForms';
 
 /**
  * Under a choice of `resource` records (issue 26, point 11): once its list is loaded and empty, says so
@@ -34,7 +33,7 @@ export function CreateWhenEmpty({
   const inRouter = useInRouterContext();
   const [opened, setOpened] = useState(false);
   const [Form, setForm] = useState<CreateFormComponent | null>(null);
-  const loadForm = RESOURCE_SCREENS[resource]?.createForm;
+  const loadForm = useCreateFormLoader(resource);
   useEffect(() => {
     if (!opened || Form || !loadForm) return;
     let current = true;

@@ -5,8 +5,10 @@ import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tokenStore } from '../../api/client';
 import { ControlProviders } from '../../components/form/controls/renderControl';
+import { CreateFormsContext } from '../../components/form/createForms';
 import i18n from '../../i18n';
 import { AuthContext, type AuthContextValue } from '../../shared/auth/AuthContext';
+import { createFormOf } from '..';
 import { trackerCampaignScreens } from './screens';
 
 const ADMIN = { id: 1, name: 'Ada', email: 'ada@example.test', permissions: ['/'], workspaces: [] };
@@ -57,13 +59,15 @@ function renderAt(path: string) {
   return render(
     <ControlProviders>
       <AuthContext.Provider value={auth}>
-        <MemoryRouter initialEntries={[path]}>
-          <Routes>
-            <Route path="/tracker/campaigns" element={<List />} />
-            <Route path="/tracker/campaigns/create" element={<Create />} />
-            <Route path="/tracker/campaigns/edit/:id" element={<Edit />} />
-          </Routes>
-        </MemoryRouter>
+        <CreateFormsContext.Provider value={createFormOf}>
+          <MemoryRouter initialEntries={[path]}>
+            <Routes>
+              <Route path="/tracker/campaigns" element={<List />} />
+              <Route path="/tracker/campaigns/create" element={<Create />} />
+              <Route path="/tracker/campaigns/edit/:id" element={<Edit />} />
+            </Routes>
+          </MemoryRouter>
+        </CreateFormsContext.Provider>
       </AuthContext.Provider>
     </ControlProviders>,
   );

@@ -1,5 +1,6 @@
 import type { ResourceDefinition } from '@switchyard/domain';
 import type { ComponentType } from 'react';
+import type { CreateFormComponent } from '../../components/form/createForms';
 import { ResourceCreate } from '../../components/form/ResourceCreate';
 import { ResourceForm } from '../../components/form/ResourceForm';
 import type { FormElement } from '../../components/form/types';
@@ -18,9 +19,6 @@ export interface ResourceScreenConfig<TRecord> {
   /** Create and edit forms take the page's whole width (the flow editor). */
   wideForm?: boolean;
 }
-
-/** The create form alone, for a drawer over another form; `onCreated` gets the saved record. */
-export type CreateFormComponent = ComponentType<{ onCreated: (saved: Record<string, unknown>) => void }>;
 
 export interface ResourceScreenComponents {
   List: ComponentType;
