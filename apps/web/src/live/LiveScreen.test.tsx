@@ -7,6 +7,7 @@ import { ControlProviders } from '../components/form/controls/renderControl';
 import i18n from '../i18n';
 import { AuthContext, type AuthContextValue } from '../shared/auth/AuthContext';
 import { type FakeLiveServer, fakeLiveServer } from './fakeLiveServer';
+import { liveBackoff } from './liveConnection';
 import { LiveScreen } from './LiveScreen';
 
 const ANALYST = {
@@ -199,11 +200,18 @@ describe('LiveScreen', () => {
 
   it('says why when the server refuses the stream, and does not ask again', async () => {
     server.refuseWith = { status: 403, message: 'You may not see reports here.' };
+    // Timers that run as real ones do, and can be jumped past the longest pause before a reconnection.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
     renderScreen();
     expect(await screen.findByText('Your account may not watch the live events of this workspace.')).toBeVisible();
     expect(screen.getByText('You may not see reports here.')).toBeVisible();
     expect(screen.getByText('Not connected')).toBeVisible();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Past the longest pause before a reconnection: had one been planned, it would have asked by then.
+    try {
+      await act(() => vi.advanceTimersByTimeAsync(2 * liveBackoff(100)));
+    } finally {
+      vi.useRealTimers();
+    }
     expect(vi.mocked(fetch).mock.calls.filter(([url]) => String(url).startsWith('/api/live'))).toHaveLength(1);
   });
 
