@@ -45,7 +45,7 @@ export interface SaveNotice {
 
 /**
  * Told after a record of `kind` is created, updated, archived or restored (the tracker recompiles), or
- * after the datacenter list that bot verdicts read is edited (`bot-protection`, issue 24).
+ * after the datacenter list that bot verdicts read is edited (`bot-protection`).
  */
 export type ConfigChangeListener = (kind: ResourceName | 'bot-protection' | 'live-weights') => Promise<void>;
 
@@ -89,7 +89,7 @@ function relationNameField(field: string): string {
  * One config entity kind (offers, flows, …) stored in `config_records`: list, get, create, update,
  * archive and restore, with the registry's references checked and chains computed.
  *
- * Issue 19: every method acts in the actor's workspace. Lists, lookups, chains and relation names read
+ * Every method acts in the actor's workspace. Lists, lookups, chains and relation names read
  * only its records; a record of another workspace is not found (404), as an unknown one; created records
  * belong to it; a reference to another workspace's record is refused as an unknown one (400 on the field).
  */
@@ -207,7 +207,7 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
     return within ? work(within) : this.db.transaction().execute(work);
   }
 
-  /** `restoredFrom`: the history entry whose "before" this update puts back (issue 21). */
+  /** `restoredFrom`: the history entry whose "before" this update puts back. */
   async update(
     id: RecordId,
     input: ConfigForm,
@@ -248,7 +248,7 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
   }
 
   /**
-   * A copy of the record (issue 21, clone.ts): "(copy)" after its name, new row ids, the same references
+   * A copy of the record (clone.ts): "(copy)" after its name, new row ids, the same references
    * — or `flowExternalId` in place of a campaign's flow. Saved as a new record is, through the form.
    */
   async clone(id: RecordId, actor: Actor, options: { flowExternalId?: string } = {}): Promise<ConfigRecord> {
@@ -346,12 +346,12 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
     return this.decorate(this.db, target, row);
   }
 
-  /** Puts back a status a history entry's "before" had (issue 21), kept as that restore. */
+  /** Puts back a status a history entry's "before" had, kept as that restore. */
   setStatusFromHistory(id: RecordId, actor: Actor, status: 'active' | 'archived', entry: number) {
     return this.setStatus(id, actor, status, entry);
   }
 
-  /** Issue 21: the change, kept with its author in the same transaction. */
+  /** The change, kept with its author in the same transaction. */
   private keep(
     trx: Db,
     actor: Actor,
@@ -432,7 +432,7 @@ export class ConfigRecordsService implements ResourceService<ConfigRecord, Confi
    * unknown as a missing one); backup and segment chains must not lead back here.
    */
   private async check(trx: Db, workspaceId: number, body: Record<string, unknown>, externalId: string): Promise<void> {
-    // Issue 21: no two rows of one kind with one id (checked on save only: stored records keep routing).
+    // No two rows of one kind with one id (checked on save only: stored records keep routing).
     const errors: Record<string, string[]> = {
       ...flowDuplicateRowIds(body.path_groups),
       ...payoutRuleDuplicateRowIds(body.payout_rule_sets),

@@ -254,7 +254,7 @@ export const WORKSPACE_OF_CAMPAIGN = `select coalesce(
   (select min(id) from workspaces)) as id`;
 
 /**
- * An lp click (issue 43): its click's time of going on, set once (a second visit changes nothing), in
+ * An lp click: its click's time of going on, set once (a second visit changes nothing), in
  * its own workspace. Parameters: time, click id, workspace. Both dialects.
  */
 export const LP_CLICK_UPDATE =
