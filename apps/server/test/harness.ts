@@ -93,7 +93,7 @@ export class DatabaseUnderTest {
     const app = await buildApp({
       config: loadConfig(env),
       print: options.print ?? (() => undefined),
-      // Issue 21: every answer a suite gets is checked against the API document.
+      // Every answer a suite gets is checked against the API document.
       checkAnswers: true,
       ...(options.engine ? { engine: options.engine } : {}),
       ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
