@@ -8,7 +8,7 @@ import {
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 
-/** Import is shown to whoever may create conversions (issue 18). */
+/** Import is shown to whoever may create conversions. */
 export const POSTBACK_LOG_TABS = ['incoming', 'outbound', 'import'] as const;
 export type PostbackLogTab = (typeof POSTBACK_LOG_TABS)[number];
 

@@ -36,7 +36,7 @@ export function useResourceListController(definition: ResourceDefinition, screen
   const { confirmArchive, confirmRestore } = useStatusConfirm(definition);
   const canCreate = useResourceCan(definition, 'create');
   const canArchive = useResourceCan(definition, 'archive') && definition.archivable;
-  // Issue 21: a copy is a new record, so cloning needs the create right.
+  // A copy is a new record, so cloning needs the create right.
   const canClone = canCreate && CLONABLE.has(definition.name);
   const confirmClone = useCloneConfirm(definition);
   const route = definition.route ?? '';

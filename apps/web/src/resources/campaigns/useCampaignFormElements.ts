@@ -27,7 +27,7 @@ const postbackEvents = getResource('postback-events');
 
 /**
  * On create, a tracker campaign starts from its traffic source's default cost and cost model once the
- * source is chosen (issue 26). `latest` keeps a slower answer for an earlier choice from winning.
+ * source is chosen. `latest` keeps a slower answer for an earlier choice from winning.
  */
 function prefillCostFromSource() {
   let latest: unknown = null;
@@ -102,7 +102,7 @@ export function useCampaignFormElements(definition: ResourceDefinition, mode: Fo
         { ...moneyElement('cost', 'resources:fields.cost'), labelDescription: 'resources:campaigns.costHint' },
       ),
       {
-        // Issue 24: the click-rate bot check, per campaign.
+        // The click-rate bot check, per campaign.
         name: 'bot_clicks_per_minute',
         type: 'number',
         label: `resources:${definition.name}.fields.bot_clicks_per_minute`,
