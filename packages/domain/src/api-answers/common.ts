@@ -1,4 +1,4 @@
-// Issue 21: the answers of the API as zod schemas, so that /api/openapi.json describes them from the same
+// The answers of the API as zod schemas, so that /api/openapi.json describes them from the same
 // source as the types the server builds them with. Shared pieces: times, lists, the error body.
 import { z } from 'zod';
 import { RECORD_STATUSES } from '../list-query.js';
