@@ -240,7 +240,7 @@ export interface ErrorBody {
   errors?: Record<string, string[]>;
 }
 
-/** Asserts the status and the error shape of ARCHITECTURE.md (`{ message, errors? }`), and returns the body. */
+/** Asserts the status and the API's error shape (`{ message, errors? }`), and returns the body. */
 export function expectError(response: { statusCode: number; body: string }, statusCode: number): ErrorBody {
   expect(response.statusCode, response.body).toBe(statusCode);
   const body = JSON.parse(response.body) as ErrorBody;

@@ -46,7 +46,7 @@ export function parseId(definition: ResourceDefinition, raw: string): RecordId {
 }
 
 /**
- * Registers a resource's routes from its registry definition (ARCHITECTURE.md, §7.2, §7.3):
+ * Registers a resource's routes from its registry definition (§7.2, §7.3):
  * list and get always; create and update when it has a form; archive and restore when archivable.
  */
 export function resourceRoutes<TRecord, TCreate, TUpdate>(

@@ -1,5 +1,4 @@
-// Conversions, the postback log and the outbound postback queue (ENTITIES.md, event
-// entities). A conversion is written before its postback is answered; outbound postbacks wait in a
+// Conversions, the postback log and the outbound postback queue. A conversion is written before its postback is answered; outbound postbacks wait in a
 // table so that a restart does not forget them.
 import type { ColumnDefinitionBuilder, ColumnType, Generated, Insertable, Kysely, Migration, Selectable } from 'kysely';
 import type { DatabaseDialect } from '../config.js';

@@ -1,5 +1,5 @@
 // The tracker's event tables: clicks and leads, written in batches off the request
-// path. Reports read them; columns are what reports group and filter on (ENTITIES.md, event entities).
+// path. Reports read them; columns are what reports group and filter on.
 import type {
   ColumnDefinitionBuilder,
   ColumnType,
@@ -142,7 +142,7 @@ const VISITOR_EVENT_COLUMNS: readonly EventColumn[] = VISITOR_COLUMNS.map(([name
 
 /**
  * Added by migration 0023, last: a journal line written before it has none, and the writer looks its
- * campaign's workspace up (WorkspaceFill, store/traffic/event-workspace-fill.ts).
+ * campaign's workspace up (fillWorkspaces, store/traffic/kysely-sink.ts).
  */
 const WORKSPACE_EVENT_COLUMN: EventColumn = { name: 'workspace_id', fallback: null };
 

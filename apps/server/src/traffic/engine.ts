@@ -1,4 +1,4 @@
-// The traffic engine (ARCHITECTURE.md): routing compiled in memory and swapped whole on a config change,
+// The traffic engine: routing compiled in memory and swapped whole on a config change,
 // caps counted in memory (or Redis), events kept in the journal before they are answered and written
 // to the database in batches. This file is its life: start, resync, recompile and close; what a click,
 // a lead and a postback do is in click.ts, lead.ts and postback.ts.

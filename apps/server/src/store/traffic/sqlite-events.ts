@@ -1,4 +1,4 @@
-// Writing tracker events into SQLite (used by the event worker, tracker/event-worker.ts, on its own
+// Writing tracker events into SQLite (used by the event worker, store/traffic/event-worker.ts, on its own
 // connection): rows arrive as arrays in EVENT_COLUMNS order and go in through one prepared statement per
 // table, with their report rollups, in one transaction per call.
 import type SQLite from 'better-sqlite3';
