@@ -12,7 +12,7 @@ import { useSearchParams } from 'react-router';
 export const POSTBACK_LOG_TABS = ['incoming', 'outbound', 'import'] as const;
 export type PostbackLogTab = (typeof POSTBACK_LOG_TABS)[number];
 
-/** What the postback log shows, kept in the URL like every list's state (STYLE.md). */
+/** What the postback log shows, kept in the URL like every list's state. */
 export interface PostbackLogParams {
   tab: PostbackLogTab;
   page: number;

@@ -1,4 +1,4 @@
-// Nested parts that several resources share (ENTITIES.md, "Field names of the nested parts").
+// Nested parts that several resources share, with the same field names wherever they appear.
 import { z } from 'zod';
 import { DEFAULT_PAYOUT } from '../constants.js';
 import {

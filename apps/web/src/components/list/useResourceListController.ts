@@ -16,7 +16,7 @@ export type ListRecord = Record<string, unknown>;
 const isShownOrder = (field: string, figures: readonly string[]) =>
   (SORT_FIELDS as readonly string[]).includes(field) || figures.includes(field);
 
-/** Everything a list screen shows, without rendering anything (headless; STYLE.md). */
+/** Everything a list screen shows, without rendering anything (headless). */
 export function useResourceListController(definition: ResourceDefinition, screenColumns: ListColumn<ListRecord>[]) {
   const params = useListParams();
   const location = useLocation();

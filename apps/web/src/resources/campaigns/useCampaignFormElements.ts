@@ -49,7 +49,7 @@ function prefillCostFromSource() {
 }
 
 /**
- * The campaign form (ENTITIES.md). API campaigns show their ingest token once the server has made one;
+ * The campaign form. API campaigns show their ingest token once the server has made one;
  * tracker campaigns have a cost model and cost and show their campaign URL. The payout rule sets follow
  * the postback events (§3.5): choosing or removing an event adds or drops its set at once.
  */
