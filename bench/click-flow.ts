@@ -1,6 +1,6 @@
-// The realistic tracker flow the click benchmark runs against (issue 5, item 5a): a traffic source with
+// The realistic tracker flow the click benchmark runs against: a traffic source with
 // parameters, landers and offers, a flow of 14 path groups whose conditions test the bot verdict,
-// address, network, country, device, platform, browser, vars and language (issue 24), 3 paths each,
+// address, network, country, device, platform, browser, vars and language, 3 paths each,
 // and a tracker campaign; plus the varied clicks sent to it.
 
 export type Body = Record<string, unknown>;
@@ -26,7 +26,7 @@ const equalCondition = (Var: string, Value: string): Node => ({ type: 'EqualCond
 
 /** Path group conditions in priority order; the last catches everyone, so every click is routed. */
 const GROUP_CONDITIONS: [string, Node][] = [
-  // Issue 24: bots first, to a safe page; then an address list and a list of networks every click passes.
+  // Bots first, to a safe page; then an address list and a list of networks every click passes.
   ['Bots to the safe page', equalCondition('isBot', 'true')],
   ['Office and partners', inCondition('ip', ['203.0.113.0/24', '198.51.100.7', '2001:db8::/32'])],
   ['Cloud networks', inCondition('asn', ['16509', '14061', 'AS24940'])],
@@ -128,7 +128,7 @@ export async function createClickFlow(
       paths += 1;
       const offerAt = (k: number) => offers[(g * 3 + p + k) % offers.length]!;
       const landerAt = (k: number) => landers[(g + p + k) % landers.length]!;
-      // Row ids unique in the flow (issue 21 refuses two rows of one kind with one id).
+      // Row ids unique in the flow (the server refuses two rows of one kind with one id).
       const pathId = `g${g + 1}p${p + 1}`;
       return {
         id: pathId,

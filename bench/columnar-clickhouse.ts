@@ -1,4 +1,4 @@
-// Issue 23: the ClickHouse columnar store at size — append speed, then the five columnar reports of
+// The ClickHouse columnar store at size — append speed, then the five columnar reports of
 // `npm run bench` (b) as the server asks them: the same plans (reports/report-plans.ts, planOf, kept to
 // the acting workspace by its workspace_id) and the whole-report statement (ClickHouseStore.report), medians of 5.
 // The clicks carry conversions (one in a hundred) so that the merge of the three tables is timed too.

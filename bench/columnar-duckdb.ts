@@ -1,4 +1,4 @@
-// The embedded store alone (issue 42): part (b)'s five columnar reports as the server hands them to
+// The embedded store alone: part (b)'s five columnar reports as the server hands them to
 // DuckDBStore.report, each beside the plain GROUP BY of the same clicks (bench/plain-group-by.ts), in
 // turns, on a synthetic store of part (b)'s shape (20 campaigns, 15 offers, 60 countries, 300 zones, 6
 // subaffs, 30 days, one click in a hundred converting). No server, no HTTP: what the statement costs over

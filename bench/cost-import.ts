@@ -1,4 +1,4 @@
-// Issue 41, point 10: how long a CSV cost import of N lines takes to answer, on SQLite and PostgreSQL.
+// How long a CSV cost import of N lines takes to answer, on SQLite and PostgreSQL.
 // `npx tsx bench/cost-import.ts [lines] [sqlite|postgres|both] [clicks per line]` (default 3000, both, 1).
 // Ten campaigns, each line one (day, campaign, var1 value) with its clicks, written straight to the table;
 // the import goes through the API as an operator's would. Prints one line per database: lines, clicks,

@@ -1,4 +1,4 @@
-// `npx tsx --expose-gc bench/lookups.ts`: what the per-click visitor lookups of issue 24 cost (not part
+// `npx tsx --expose-gc bench/lookups.ts`: what the per-click visitor lookups cost (not part
 // of `npm run bench`). Loads places, networks (building the ASN cache in a temporary directory, then
 // reading it back) and crawlers, printing load time and memory, then times placeOfIp, networkOfIp and
 // crawlerOfIp over the same random public IPv4 addresses (and IPv6 ones in 2a00::/12, mostly European

@@ -1,4 +1,4 @@
-// Issue 40: how long migration 0023 (workspace_id on clicks and leads, filled from their campaigns) takes
+// How long migration 0023 (workspace_id on clicks and leads, filled from their campaigns) takes
 // on a database of many clicks. The clicks are generated as part (b) of the bench generates them
 // (report-data.ts) into a SQLite database migrated up to 0022, their campaigns in two workspaces (and
 // one in none); then the remaining migrations run and are timed. With --postgres the same rows are

@@ -1,4 +1,4 @@
-// The bar of part (b)'s columnar reports (issue 42): each report through the server takes at most 1.5× the
+// The bar of part (b)'s columnar reports: each report through the server takes at most 1.5× the
 // plain GROUP BY of the same clicks on the same engine. This is that plain GROUP BY, for DuckDB and for
 // ClickHouse: the clicks the report reads (its workspace, its range, its campaign filter) grouped by the
 // report's columns as stored, with the click figures summed (events, unique events, cost), nothing

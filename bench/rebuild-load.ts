@@ -1,4 +1,4 @@
-// Part (b) with BENCH_REBUILD_LOAD=wrk (issue 23, "say how the click bench moves during the rebuild"): the
+// Part (b) with BENCH_REBUILD_LOAD=wrk ("say how the click bench moves during the rebuild"): the
 // click bench's load — wrk, 50 connections, the same varied clicks as part (a) — in a few rounds while
 // the server copies its events into an empty columnar store, then the same rounds once it has caught up,
 // on the same server and database. The clicks they add are in the reports timed after. Without it,

@@ -234,7 +234,7 @@ export async function postgresSum(databaseUrl: string, query: string, values: un
 
 /**
  * Each tracker campaign's workspace as the configuring server stored it in PostgreSQL: the scratch SQLite
- * file the events are generated into has no configuration, and events of no workspace (issue 40) are in
+ * file the events are generated into has no configuration, and events of no workspace are in
  * no workspace's reports.
  */
 export async function campaignWorkspaces(databaseUrl: string): Promise<Map<string, number>> {

@@ -1,9 +1,9 @@
-// Part (b) of the benchmark (issue 5, item 5b): 10 million generated clicks and 100k conversions over
+// Part (b) of the benchmark: 10 million generated clicks and 100k conversions over
 // the 30 days before now, written into a Switchyard SQLite database whose campaigns, flow, offers and
 // landers were configured through the API. Clicks follow the configured flow (path group → path →
 // offer and lander), countries, devices, platforms and browsers are skewed as real traffic is, and
-// traffic follows the hours of the day. Conversions have states (issue 18: 70 % approved, 20 % pending,
-// 10 % rejected) and, where the schema has it, their click's time (event_at, issue 20: reports count
+// traffic follows the hours of the day. Conversions have states (70 % approved, 20 % pending,
+// 10 % rejected) and, where the schema has it, their click's time (event_at: reports count
 // conversions at click time by default). Rows go in as the tracker writes them: the same columns, and the
 // report rollups added by the same code (rollupDeltas, UPSERT_ONE) in the same transactions.
 import Database from 'better-sqlite3';
@@ -30,7 +30,7 @@ export interface GenerateOptions {
   onProgress?: (written: number) => void;
 }
 
-/** Conversion states, issue 18: every 10th conversion rejected, two in ten pending, the rest approved. */
+/** Conversion states: every 10th conversion rejected, two in ten pending, the rest approved. */
 export const CONVERSION_STATES = ['approved', 'pending', 'rejected'] as const;
 export type ConversionState = (typeof CONVERSION_STATES)[number];
 
@@ -148,7 +148,7 @@ export function generateEvents(file: string, routing: GeneratedRouting, options:
     )
     .all() as { name: string; sql: string }[];
   for (const index of indexes) db.exec(`drop index "${index.name}"`);
-  // workspace_id (issue 40, migration 0023) when the schema has it: each click's campaign's, as the tracker
+  // workspace_id (migration 0023) when the schema has it: each click's campaign's, as the tracker
   // writes it; its conversions take the same.
   const withWorkspace = (db.prepare('pragma table_info(tracker_clicks)').all() as { name: string }[]).some(
     (column) => column.name === 'workspace_id',
@@ -172,7 +172,7 @@ export function generateEvents(file: string, routing: GeneratedRouting, options:
     @lander_external_id, @offer_external_id, @traffic_source_external_id, @visitor_id, @is_unique, @ip, @country,
     @device, @platform, @browser, @user_agent, @referrer, @external_click_id, @subaff, @var1, @var2, @vars, @cost,
     @is_bot, @reason${withWorkspace ? ', @workspace_id' : ''})`);
-  // state (issue 18) and event_at (issue 20) when the schema has them: the bench runs against the schema
+  // state and event_at when the schema has them: the bench runs against the schema
   // of the checkout it is in.
   const conversionColumns = new Set(
     (db.prepare('pragma table_info(conversions)').all() as { name: string }[]).map((column) => column.name),
@@ -262,7 +262,7 @@ export function generateEvents(file: string, routing: GeneratedRouting, options:
         conversionCount += 1;
         const convertedAt = Math.min(end - 1, time + Math.floor(random() * 7_200_000));
         const payout = Math.round((1 + random() * 19) * 100) / 100;
-        // Without the state column every conversion is approved (the column's default since issue 18).
+        // Without the state column every conversion is approved (the column's default since migration 0008).
         const state = withState ? stateOf(conversionCount) : 'approved';
         summary.states[state] += 1;
         if (state !== 'rejected') summary.revenue += payout;

@@ -1,4 +1,4 @@
-// Part (b), issue 42: each columnar report through the server beside the plain GROUP BY of the same clicks
+// Part (b): each columnar report through the server beside the plain GROUP BY of the same clicks
 // on the same engine (bench/plain-group-by.ts), and the ratio; the bar is 1.5×.
 // - ClickHouse: the plain GROUP BY is sent by the bench itself, in turns with the report over HTTP.
 // - DuckDB: the server holds the store's file (one process at a time may open a DuckDB file), so the plain
@@ -16,7 +16,7 @@ import { type ConfigNames, planOf } from '../apps/server/src/reports/report-plan
 import { type PlainGroup, type PlainReport, plainClickhouse, plainDuckdb } from './plain-group-by.js';
 import { ms, type TargetRow, table, verdict } from './support.js';
 
-/** Issue 42, decision 2: a columnar report takes at most this many times its plain GROUP BY. */
+/** A columnar report takes at most this many times its plain GROUP BY. */
 export const OVERHEAD_BAR = 1.5;
 
 /** A columnar report of part (b), as the plain GROUP BY reads it. */

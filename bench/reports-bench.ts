@@ -1,9 +1,9 @@
-// Part (b) of `npm run bench` (issue 5, item 5b): reports on 10 million generated clicks and 100k
+// Part (b) of `npm run bench`: reports on 10 million generated clicks and 100k
 // conversions over 30 days. The configuration (a flow of 10 path groups × 3 paths, 15 offers, 6 landers,
 // 20 campaigns) is made through the API; the events are generated straight into the server's SQLite
 // database while it is stopped (bench/report-data.ts); then the server is started again and each report
 // is asked over HTTP, as the dashboard asks it, several times. BENCH_REPORT_CLICKS changes the size.
-// Issue 20: the reports are asked again with two custom metrics defined (one sorted by a custom metric),
+// The reports are asked again with two custom metrics defined (one sorted by a custom metric),
 // conversions have states (approved, pending, rejected: their own columns), and a campaign's cost is set
 // over about a million clicks (BENCH_COST_CLICKS), then over one var1 value, each checked in the report.
 // BENCH_REPORT_STORE=clickhouse (default duckdb): the server runs on PostgreSQL (DATABASE_URL) with
@@ -57,11 +57,11 @@ const DAYS = 30;
 const CAMPAIGNS = 20;
 const RUNS = Number(process.env.BENCH_REPORT_RUNS ?? 7);
 const TARGET_MEDIAN_MS = 500;
-/** Issue 20: a campaign's cost is set over about this many clicks (whole UTC days, the latest first). */
+/** A campaign's cost is set over about this many clicks (whole UTC days, the latest first). */
 const COST_CLICKS = Number(process.env.BENCH_COST_CLICKS ?? 1_000_000);
 /** The var1 value of the per-var cost update: the most common zone. */
 const COST_VAR1 = 'z100';
-/** Issue 20's custom metrics: a formula with money and one over the conversion states. */
+/** Custom metrics: a formula with money and one over the conversion states. */
 const CUSTOM_METRICS = [
   { name: 'RPM', formula: 'revenue / clicks * 1000' },
   { name: 'Approval rate', formula: 'approved / conversions' },
@@ -211,7 +211,7 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
     LOG_LEVEL: 'info',
   });
   children.push(server.child);
-  // Issue 23: the columnar store is empty (the events were written straight into the database): the
+  // The columnar store is empty (the events were written straight into the database): the
   // server copies them at start while answering clicks. Timed from the server's first answer.
   const rebuilding = waitForLog(
     server.child,
@@ -276,8 +276,8 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
       query: `group_by=day&date_from=${from}&date_to=${to}&timezone=UTC&filters=${encodeURIComponent(JSON.stringify({ campaign: flow.campaignExternalId }))}`,
       target: true,
     },
-    // Issue 23: beyond any rollup cube, read from the columnar store (DuckDB or ClickHouse); targets too.
-    // Issue 42: each also beside the plain GROUP BY of its clicks (bench/report-overhead.ts).
+    // Beyond any rollup cube, read from the columnar store (DuckDB or ClickHouse); targets too.
+    // Each also beside the plain GROUP BY of its clicks (bench/report-overhead.ts).
     ...(
       [
         ['by campaign, offer, country, day (columnar)', 'group_by=campaign,offer,country,day'],
@@ -312,7 +312,7 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
   const targets: TargetRow[] = [];
   const probes: string[][] = [];
 
-  // Issue 20: the workspace's custom metrics, defined (POST) or removed (DELETE) between two runs, so that
+  // The workspace's custom metrics, defined (POST) or removed (DELETE) between two runs, so that
   // a report is measured with and without them in alternation, under the same load. Their keys stay.
   const metricIds: number[] = [];
   const metricKeys: string[] = [];
@@ -334,7 +334,7 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
     }
   };
   type Report = { label: string; query: string; target: boolean; metrics: boolean; columnar?: ColumnarShape };
-  // Issue 42: with ClickHouse, the plain GROUP BY of each columnar report is sent by the bench before each
+  // With ClickHouse, the plain GROUP BY of each columnar report is sent by the bench before each
   // run of the report (DuckDB's is timed once the server has stopped, below).
   const plainOnClickHouse = databases ? clickhousePlain(databases.clickhouseUrl) : null;
   const overheads: Overhead[] = [];
@@ -408,7 +408,7 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
           groups: plainGroups[index] ?? 0,
         });
       }
-      // Issue 42: the 500 ms bar stays for the embedded store; ClickHouse's is its plain GROUP BY's (below).
+      // The 500 ms bar stays for the embedded store; ClickHouse's is its plain GROUP BY's (below).
       if (report.target && !(report.columnar && store === 'clickhouse')) {
         targets.push([
           `report ${report.label} < ${TARGET_MEDIAN_MS} ms median`,
@@ -524,7 +524,7 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
     )}`,
   );
 
-  // 4. Issue 20: a campaign's cost set over about COST_CLICKS clicks, then over one var1 value.
+  // 4. A campaign's cost set over about COST_CLICKS clicks, then over one var1 value.
   const cost = await costUpdates(server.base, server.token, flow.campaignExternalId, campaignFilter, getReport, to);
   targets.push(...cost.targets);
   await stopChild(server.child);
@@ -553,7 +553,7 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
 const sameAmount = (value: number, expected: number) => Math.abs(value - expected) < 0.005;
 
 /**
- * Issue 20: sets the cost of the bench campaign over the latest whole UTC days holding about COST_CLICKS of
+ * Sets the cost of the bench campaign over the latest whole UTC days holding about COST_CLICKS of
  * its clicks (POST /api/tracker/campaigns/{id}/costs, which runs costs/service.ts updateCampaignCost), then
  * of its var1 = COST_VAR1 clicks in the same days; times each and checks the report shows the amounts.
  * Never throws for a wrong figure: it prints FAIL.
@@ -589,7 +589,7 @@ async function costUpdates(
   const rangeQuery = `date_from=${start}&date_to=${end}&timezone=UTC&${campaignFilter}`;
   const varQuery = `${rangeQuery}&vars=${encodeURIComponent(JSON.stringify({ var1: COST_VAR1 }))}`;
   console.log(
-    `\nCost update (issue 20): campaign ${campaign}, ${start} … ${end} (UTC), ${int(clicks)} clicks; then its ` +
+    `\nCost update: campaign ${campaign}, ${start} … ${end} (UTC), ${int(clicks)} clicks; then its ` +
       `var1 = ${COST_VAR1} clicks in the same days`,
   );
   const update = async (label: string, body: Record<string, unknown>) => {

@@ -35,7 +35,7 @@ const REPORT_CLIENTS = 4;
 /** A report unanswered this long counts as failed (the server's own wait limit is 30 s by default). */
 const REPORT_TIMEOUT_MS = 60_000;
 
-// Issue 42's targets for part (c).
+// The targets of part (c) (README, "Targets").
 const TARGET_KEPT = 0.8;
 const TARGET_P99_MS = 10;
 

@@ -1,6 +1,6 @@
-// `npm run bench`: issue 5, item 5. (a) click throughput and latency on a realistic tracker flow,
+// `npm run bench`: (a) click throughput and latency on a realistic tracker flow,
 // against a bare Fastify 302 route measured in the same run; (b) reports on 10 million generated clicks
-// and 100k conversions (bench/reports-bench.ts). Prints figures and the issue's targets; exits 0 when
+// and 100k conversions (bench/reports-bench.ts). Prints figures and the targets (README, "Targets"); exits 0 when
 // targets are missed (benchmarks print, tests assert) and non-zero only when something broke (a server
 // did not start, configuration failed, a server crashed or did not shut down cleanly).
 // (c) clicks while 4 clients read reports (bench/reports-load.ts).
@@ -61,10 +61,10 @@ const WRK_THREADS = Number(process.env.BENCH_WRK_THREADS ?? 1);
  * leaves it out.
  */
 const SPREAD = process.env.BENCH_SPREAD !== 'off';
-/** BENCH_OPTIMIZE=1: every path group of the flow tunes its weights (issue 46); recomputed after the warm-up. */
+/** BENCH_OPTIMIZE=1: every path group of the flow tunes its weights; recomputed after the warm-up. */
 const OPTIMIZE = process.env.BENCH_OPTIMIZE === '1';
 
-// Part (a)'s bar as issue 42 decided it (README, "Targets"): 45 % of the bare route; 60 % stays the goal.
+// Part (a)'s bar (README, "Targets"): 45 % of the bare route; 60 % stays the goal.
 const TARGET_RATIO = 0.45;
 const GOAL_RATIO = 0.6;
 const TARGET_P99_MS = 10;
@@ -636,7 +636,7 @@ async function main(): Promise<void> {
     if (PART.includes('a')) targets.push(...(await clickBench(children, cleanups)));
     if (PART.includes('b')) targets.push(...(await reportsBench(children, cleanups)));
     if (PART.includes('c')) targets.push(...(await reportsUnderLoadBench(children, cleanups)));
-    console.log('\nTargets (issue 5, Done when; on the 2-core reference machine)');
+    console.log('\nTargets (on the 2-core reference machine)');
     console.log(table(['target', 'measured', 'verdict'], targets));
   } finally {
     await cleanup();

@@ -11,7 +11,7 @@ export const HOST = '127.0.0.1';
 export const ADMIN_EMAIL = 'bench@switchyard.local';
 export const ADMIN_PASSWORD = 'bench-password-1';
 
-/** A target of the "Done when", measured. */
+/** A target (bench/README.md, "Targets"), measured. */
 export type TargetRow = [target: string, measured: string, verdict: string];
 
 /** Something broke (as opposed to a target missed): the bench exits non-zero. */

@@ -1,6 +1,6 @@
 // Writes packages/domain/src/conditions/region-english-names.ts: Unicode CLDR's English names of the
 // regions a rule can name, where they differ from the name the rule builder shows ("Bavaria" for
-// Bayern), so the builder's search finds a region by the name a buyer reads in English (issue 43).
+// Bayern), so the builder's search finds a region by the name a buyer reads in English.
 // Run from the project root after a change of the region packages: npx tsx scripts/region-english-names.ts,
 // then npx biome check --write packages/domain/src/conditions/region-english-names.ts
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -11,7 +11,7 @@ const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
 /**
- * Issue 26: every text file of the build also as `.br` and `.gz` beside it, compressed once at their best
+ * Every text file of the build also as `.br` and `.gz` beside it, compressed once at their best
  * here, for the server to send as they are (@fastify/static `preCompressed`) to a browser that takes them.
  */
 function precompress(): Plugin {

@@ -236,7 +236,7 @@ describe('accessibility: every axe-core rule', () => {
       await settle(page);
       failures.push(...(await audit(page, `${language} ${size.width}px archive dialog`)));
       await page.keyboard.press('Escape');
-      // Issue 43: the bulk bar over chosen rows, then what a bulk change came to (enabling what is enabled).
+      // The bulk bar over chosen rows, then what a bulk change came to (enabling what is enabled).
       await page.locator('thead input[type="checkbox"]').check();
       await page.locator('.sy-bulk-bar').waitFor();
       await settle(page);

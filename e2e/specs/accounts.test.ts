@@ -40,7 +40,7 @@ describe('accounts', () => {
     await adminPage.getByRole('button', { name: 'Invite a user' }).click();
     const dialog = adminPage.getByRole('dialog', { name: 'Invite a user' });
     await dialog.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
-    // Issue 26: permissions are ticked, by section, resource and action, not typed.
+    // Permissions are ticked, by section, resource and action, not typed.
     await dialog.getByRole('checkbox', { name: 'API · Offers: View' }).check();
     await dialog.getByRole('button', { name: 'Send the invitation' }).click();
 
@@ -50,7 +50,7 @@ describe('accounts', () => {
     const link = await linkField.inputValue();
     expect(link).toMatch(/\/accept-invite\/[A-Za-z0-9_-]{43}$/);
     await dialog.getByRole('button', { name: 'Copy' }).waitFor();
-    // The dialog's own Close button (the corner ✕ is named Close too, issue 26's accessibility).
+    // The dialog's own Close button (the corner ✕ is named Close too, for screen readers).
     await dialog.getByRole('button', { name: 'Close' }).last().click();
     await adminPage.getByRole('table', { name: 'Pending invitations' }).getByText(email).waitFor();
 
@@ -71,7 +71,7 @@ describe('accounts', () => {
     await invitee.waitForURL((url) => url.pathname === '/admin');
     const menu = invitee.getByRole('navigation', { name: 'Main menu' });
     await menu.getByRole('link', { name: 'Offers', exact: true }).waitFor();
-    // History (issue 21) lists the changes of what they may read: the offers.
+    // History lists the changes of what they may read: the offers.
     expect(await menu.getByRole('link').allTextContents()).toEqual(['Dashboard', 'Offers', 'History']);
     await invitee.getByText('Welcome, Ines Invitee').waitFor();
 

@@ -4,7 +4,7 @@ import { apiLogin, apiRequest, postbackPath } from '../support/api.js';
 import { admin, baseURL, logIn, useBrowser } from '../support/browser.js';
 import { waitForQuiet } from '../support/network.js';
 
-// Issue 43, what a buyer reads first, at 1,400 × 900: Clicks, Conversions, Revenue, Cost, Profit and ROI
+// What a buyer reads first, at 1,400 × 900: Clicks, Conversions, Revenue, Cost, Profit and ROI
 // are in view without a sideways scroll — on Reports grouped by three levels of long names, and on the
 // campaign list with its figures for the day (and its Actions) — and chosen campaigns pause in bulk.
 
@@ -129,7 +129,7 @@ const linesOf = (element: Locator) =>
     (node) => node.getBoundingClientRect().height / Number.parseFloat(getComputedStyle(node).lineHeight),
   );
 
-describe('at a glance at 1,400 px (issue 43)', () => {
+describe('at a glance at 1,400 px', () => {
   it('Reports by campaign, offer and device of long names show every first figure in view', async () => {
     const page = await browser.newPage();
     await logIn(page, admin().email, admin().password);

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, apiRequest, createUser } from '../support/api.js';
 import { admin, logIn, useBrowser } from '../support/browser.js';
 
-// Issue 24: an administrator opens Bot protection from the menu, adds a datacenter network, saves, and
-// finds it there after a reload; whoever may only read the instance's settings (issue 40) sees the list
+// An administrator opens Bot protection from the menu, adds a datacenter network, saves, and
+// finds it there after a reload; whoever may only read the instance's settings sees the list
 // without the controls.
 
 const browser = useBrowser();

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, apiRequest, postbackPath } from '../support/api.js';
 import { admin, baseURL, logIn, useBrowser } from '../support/browser.js';
 
-// Issue 20: an operator sets a campaign's cost from its edit screen ("Update cost"); the reports screen
+// An operator sets a campaign's cost from its edit screen ("Update cost"); the reports screen
 // then shows that cost and the ROI it makes, and the clicks behind the row show each click's share.
 
 const browser = useBrowser();

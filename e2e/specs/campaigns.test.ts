@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, apiRequest } from '../support/api.js';
 import { admin, logIn, useBrowser } from '../support/browser.js';
 
-// Issue 4: a segment built with the condition builder routes a flow's path group, and a campaign pays
+// A segment built with the condition builder routes a flow's path group, and a campaign pays
 // 2.50 on its postback event for leads from Germany.
 
 const browser = useBrowser();
@@ -55,7 +55,7 @@ describe('segments and campaigns', () => {
     const segment = await apiRequest<{ condition: string }>('GET', `segments/${segmentId}`, adminToken);
     expect(JSON.parse(segment.condition)).toEqual(GERMANY);
 
-    // The flow's path group uses it (through the API: the flow editor is another part of the issue).
+    // The flow's path group uses it (through the API: the flow editor has tests of its own).
     const offer = await apiRequest<{ external_id: string }>('POST', 'offers', adminToken, {
       name: `Offer ${run}`,
       url: 'https://offers.example/',

@@ -5,7 +5,7 @@ import { apiLogin, apiRequest } from '../support/api.js';
 import { admin, logIn, useBrowser } from '../support/browser.js';
 import { waitForQuiet } from '../support/network.js';
 
-// Issue 22: the dashboard is served with a Content-Security-Policy (apps/server/src/http/security-headers.ts).
+// The dashboard is served with a Content-Security-Policy (apps/server/src/http/security-headers.ts).
 // Every screen loads under it with no violation reported, in the console or as a securitypolicyviolation
 // event; the session cookie is SameSite=Strict; a remote image in rich text is blocked, then dropped on save.
 

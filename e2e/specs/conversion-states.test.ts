@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, apiRequest } from '../support/api.js';
 import { admin, baseURL, logIn, useBrowser } from '../support/browser.js';
 
-// Issue 18, Done when: a network's postback URL copied from its screen, sent as a network would (curl
+// A network's postback URL copied from its screen, sent as a network would (curl
 // style) as pending, then approved, then rejected; the reports screen shows each state. Screenshots of
 // the last state are written in English and Arabic for a person to look at (SWITCHYARD_E2E_SHOTS).
 
@@ -81,7 +81,7 @@ describe('conversion states', () => {
       ),
     );
 
-    // A browser's user agent: fetch's own ("node") is a bot's, left out of Clicks (issue 43).
+    // A browser's user agent: fetch's own ("node") is a bot's, left out of Clicks.
     const response = await fetch(`${baseURL()}/c/${campaign.external_id}`, {
       redirect: 'manual',
       headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/124.0.0.0 Safari/537.36' },

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, apiRequest, postbackPath } from '../support/api.js';
 import { admin, baseURL, logIn, useBrowser } from '../support/browser.js';
 
-// Issue 20, the event tables: clicks and a conversion on a campaign, then from the reports screen the
+// The event tables: clicks and a conversion on a campaign, then from the reports screen the
 // row's "Show clicks" opens the event log under that row's filters — each click with its routing reason,
 // the converted one with its conversion, which opens in the click inspector with its replay. Screenshots in English and Arabic with SWITCHYARD_E2E_SHOTS.
 
@@ -82,7 +82,7 @@ describe('event tables', () => {
     for (const clickId of clickIds) {
       const row = table.getByRole('row').filter({ hasText: clickId });
       expect(await row.count()).toBe(1);
-      // The routing reason in words (issue 43), not the server's code.
+      // The routing reason in words, not the server's code.
       expect(await row.getByText('A path group matched.', { exact: true }).count()).toBe(1);
     }
     const converted = table.getByRole('row').filter({ hasText: clickIds[1]! });
@@ -91,7 +91,7 @@ describe('event tables', () => {
     expect(await others.getByText(/Approved/).count()).toBe(0);
     if (shots) await page.screenshot({ path: `${shots}/event-tables-en.png`, fullPage: true });
 
-    // Issue 25, the click inspector: the converted click opened from its id, and its replay.
+    // The click inspector: the converted click opened from its id, and its replay.
     await table.getByRole('link', { name: clickIds[1]! }).click();
     await page.waitForURL(new RegExp(`/tracker/reports/events/clicks/${clickIds[1]}\\?`));
     const replay = page.getByRole('region', { name: 'Replay' });

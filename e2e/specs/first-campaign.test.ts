@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logIn, useBrowser } from '../support/browser.js';
 import { startServer, type TestServer } from '../support/server.js';
 
-// Issue 26, Done when: a new operator walks the dashboard's "first campaign" checklist from an empty
+// A new operator walks the dashboard's "first campaign" checklist from an empty
 // database to a click in the reports, through the dashboard only, starting from templates. An empty
 // database: this spec starts its own server rather than the shared one, where other specs leave records.
 

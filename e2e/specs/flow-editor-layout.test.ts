@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, apiRequest } from '../support/api.js';
 import { admin, logIn, useBrowser } from '../support/browser.js';
 
-// Issue 26, point 16: the flow editor uses the screen's width, shows each path's and row's share of traffic,
+// The flow editor uses the screen's width, shows each path's and row's share of traffic,
 // and long names wrap instead of pushing the row's buttons off screen, on a desktop and on a phone.
 
 const browser = useBrowser();

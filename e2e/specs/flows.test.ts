@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, apiRequest } from '../support/api.js';
 import { admin, logIn, useBrowser } from '../support/browser.js';
 
-// Issue 4: an operator builds flows from path groups: conditions, order by dragging, weighted paths.
+// An operator builds flows from path groups: conditions, order by dragging, weighted paths.
 
 const browser = useBrowser();
 let adminToken = '';

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, apiRequest } from '../support/api.js';
 import { admin, baseURL, logIn, useBrowser } from '../support/browser.js';
 
-// Issue 21, Done when: change a flow's weights, see the diff in its History tab, restore, and see the old
+// Change a flow's weights, see the diff in its History tab, restore, and see the old
 // weights routing again. Screenshots of the History tab are written in English and Arabic for a person to
 // look at (SWITCHYARD_E2E_SHOTS).
 

@@ -5,7 +5,7 @@ import { makeZip } from '../../apps/server/test/fixtures/zip.js';
 import { apiLogin, apiRequest, postbackPath } from '../support/api.js';
 import { admin, baseURL, logIn, useBrowser } from '../support/browser.js';
 
-// Issue 45, part 3, in Chromium: a lander uploaded as a ZIP with an {offer} link, a visitor's click sent
+// A lander uploaded as a ZIP with an {offer} link, a visitor's click sent
 // to it, the offer link followed with the same click id, then the network's postback. The lander's own
 // script runs in the sandbox its CSP asks for: on the dashboard's host, with the operator logged in, it
 // can read neither the dashboard's cookie nor its storage, and its call to /api is not the operator's.

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { admin, logIn, useBrowser } from '../support/browser.js';
 
-// Issue 26, point 5: every combination of §2.4's settings panel keeps the sidebar's and the top bar's
+// Every combination of §2.4's settings panel keeps the sidebar's and the top bar's
 // texts and icons legible. Each text is measured against the background it is painted on (the nearest
 // ancestors' backgrounds composited, as the eye sees them): WCAG's contrast ratio of at least 4.5.
 

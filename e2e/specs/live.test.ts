@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, apiRequest } from '../support/api.js';
 import { admin, baseURL, logIn, useBrowser } from '../support/browser.js';
 
-// Issue 25, the live view: a real click on a campaign shows on the live screen as it happens; while
+// The live view: a real click on a campaign shows on the live screen as it happens; while
 // paused it is only counted, and shows on resume; the dashboard's tile shows it too.
 
 const browser = useBrowser();
@@ -103,7 +103,7 @@ describe('live view', () => {
     await page.close();
   });
 
-  it('shows every column, Payout and Status too, without scrolling at 1,400 px (issue 43)', async () => {
+  it('shows every column, Payout and Status too, without scrolling at 1,400 px', async () => {
     const page = await browser.newPage();
     await page.setViewportSize({ width: 1400, height: 900 });
     await logIn(page, admin().email, admin().password);

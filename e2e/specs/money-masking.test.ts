@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, apiRequest, postbackPath } from '../support/api.js';
 import { admin, baseURL, logIn, useBrowser } from '../support/browser.js';
 
-// Issue 19, money masking: a user who may read reports but not see money opens the reports screen and
+// Money masking: a user who may read reports but not see money opens the reports screen and
 // finds clicks and conversions, but no Revenue, Cost, Profit, ROI or EPC column; a user holding
 // `/tracker/reports/money` sees them.
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, apiRequest, postbackPath } from '../support/api.js';
 import { admin, baseURL, logIn, useBrowser } from '../support/browser.js';
 
-// Issue 18 from the dashboard: a network's keyed postback URL in another tracker's format, the key
+// Keyed postbacks from the dashboard: a network's keyed postback URL in another tracker's format, the key
 // rotated from the workspace screen (the old URL refused from then on), a currency rate added, and a
 // conversion import answered line by line.
 

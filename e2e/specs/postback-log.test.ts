@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, apiRequest, postbackPath } from '../support/api.js';
 import { admin, baseURL, logIn, useBrowser } from '../support/browser.js';
 
-// Issue 5: a network's postbacks, one for a real click and one for a click id the tracker never gave
+// A network's postbacks, one for a real click and one for a click id the tracker never gave
 // out, both show in the postback log with what became of them.
 
 const browser = useBrowser();

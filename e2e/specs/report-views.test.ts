@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, apiRequest } from '../support/api.js';
 import { admin, logIn, useBrowser } from '../support/browser.js';
 
-// Issue 20: the reports screen's date presets answer to their digit keys, and a view saved from the Views
+// The reports screen's date presets answer to their digit keys, and a view saved from the Views
 // menu opens by its link, for a colleague of the same workspace, with the same grouping and period.
 
 const browser = useBrowser();

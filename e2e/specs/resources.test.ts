@@ -4,7 +4,7 @@ import { apiLogin, apiRequest, createUser } from '../support/api.js';
 import { admin, logIn, useBrowser } from '../support/browser.js';
 import { waitForQuiet } from '../support/network.js';
 
-// Issue 3: an operator sets up a network, a source and an offer from the dashboard alone, then archives
+// An operator sets up a network, a source and an offer from the dashboard alone, then archives
 // and restores the offer from its list.
 
 const browser = useBrowser();
@@ -77,7 +77,7 @@ describe('resources from the dashboard', () => {
     const created = offers.list[0];
     expect(created?.affiliate_network_external_id).toBeTruthy();
 
-    // Archive it from the list, with the texts of §8, naming the offer (issue 26).
+    // Archive it from the list, with the texts of §8, naming the offer.
     await page.goto(`/admin/offers?search=${encodeURIComponent(offer)}`);
     const row = page.getByRole('row').filter({ hasText: offer });
     await row.getByRole('button', { name: 'Archive' }).click();

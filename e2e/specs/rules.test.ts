@@ -4,7 +4,7 @@ import { admin, baseURL, logIn, useBrowser } from '../support/browser.js';
 
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 
-// Issue 46: a rule made through the form. Its preview shows the campaign's zones that match now, before the
+// A rule made through the form. Its preview shows the campaign's zones that match now, before the
 // rule is saved; saved, it is listed with what it watches. Saved switched off, so it never acts on the
 // shared server's other specs.
 

@@ -59,7 +59,7 @@ describe('dashboard shell', () => {
     await logIn(page, user.email, user.password);
     const menu = page.getByRole('navigation', { name: 'Main menu' });
     await menu.getByRole('link', { name: 'Offers', exact: true }).waitFor();
-    // History (issue 21) shows to whoever may read some kind of record: it lists only what they may read.
+    // History shows to whoever may read some kind of record: it lists only what they may read.
     expect(await menu.getByRole('link').allTextContents()).toEqual(['Dashboard', 'Offers', 'History']);
     expect(await menu.getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Lead API']);
     expect(await menu.getByText('General', { exact: true }).count()).toBe(0);

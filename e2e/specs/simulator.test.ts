@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, apiRequest } from '../support/api.js';
 import { admin, logIn, useBrowser } from '../support/browser.js';
 
-// Issue 25, "Where would this visitor go, and why": the campaign's Simulate tab explains, on the screen,
+// "Where would this visitor go, and why": the campaign's Simulate tab explains, on the screen,
 // why a visitor from elsewhere does not match a country group and lands in the catch-all; the flow
 // editor marks its own builder with the answer.
 

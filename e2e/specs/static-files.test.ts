@@ -2,7 +2,7 @@ import type { Response } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../support/browser.js';
 
-// Issue 26, point 18: the built dashboard reaches the browser compressed (the build's .br and .gz files),
+// The built dashboard reaches the browser compressed (the build's .br and .gz files),
 // its hashed files cached for a year and index.html revalidated at each load.
 
 const browser = useBrowser();

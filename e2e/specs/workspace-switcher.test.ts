@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, apiRequest } from '../support/api.js';
 import { admin, logIn, useBrowser } from '../support/browser.js';
 
-// Issue 19: an administrator (root reaches every workspace) switches workspaces in the top bar and sees
+// An administrator (root reaches every workspace) switches workspaces in the top bar and sees
 // only the records of the one chosen.
 
 const browser = useBrowser();

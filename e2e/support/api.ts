@@ -41,7 +41,7 @@ export async function createUser(adminToken: string, permissions: string[]) {
   return user;
 }
 
-/** `/{key}/postback` of the admin's first workspace: where networks send postbacks (issue 18). */
+/** `/{key}/postback` of the admin's first workspace: where networks send postbacks. */
 export async function postbackPath(adminToken: string): Promise<string> {
   const { list } = await apiRequest<{ list: { postback_key: string }[] }>('GET', 'workspaces', adminToken);
   return `/${list[0]?.postback_key}/postback`;

@@ -1,6 +1,6 @@
 import type { Page, Request } from 'playwright-core';
 
-// Playwright's `networkidle` waits for every request to finish, and the live stream (issue 25, on the
+// Playwright's `networkidle` waits for every request to finish, and the live stream (on the
 // dashboard and the live view) never does. A page is quiet here when nothing but such a stream has been
 // in flight for half a second: what `networkidle` means, for pages that stream.
 

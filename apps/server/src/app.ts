@@ -229,7 +229,7 @@ async function createServer(
   const auth = new AuthService(store.db, sessions, loginLimiter, apiTokens);
   const mailer = createMailer(options.config);
   if (mailer) app.addHook('onClose', async () => mailer.close());
-  // Issue 23: with PostgreSQL and CLICKHOUSE_URL, events go on to ClickHouse and reports read them there.
+  // With PostgreSQL and CLICKHOUSE_URL, events go on to ClickHouse and reports read them there.
   const clickhouse =
     options.config.clickhouseUrl && !store.sqlite
       ? startClickHouse(store.db, options.config.clickhouseUrl, {
@@ -428,10 +428,10 @@ async function createServer(
     roles: new RolesService(store.db),
   };
 
-  // Issue 45: hosted landers' files, in the rows on PostgreSQL, under the data directory on SQLite.
+  // Hosted landers' files, in the rows on PostgreSQL, under the data directory on SQLite.
   const landerFiles = new LanderFileStore(store.db, store.sqlite ? options.config.dataDir : null);
 
-  // Issue 21: every /api route, as registered, for /api/openapi.json.
+  // Every /api route, as registered, for /api/openapi.json.
   const apiRoutes = collectApiRoutes(app);
   await app.register(
     async (api) => {

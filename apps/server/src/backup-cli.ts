@@ -1,4 +1,4 @@
-// `npm run backup -- <file>` (issue 39): a consistent copy of the SQLite database, safe while the server
+// `npm run backup -- <file>`: a consistent copy of the SQLite database, safe while the server
 // runs and clicks flow (store/backup.ts). PostgreSQL is backed up with its own tools (README, "Backups").
 import path from 'node:path';
 import { databaseDialect, journalDir, loadConfig } from './config.js';

@@ -18,7 +18,7 @@ export interface Config {
    */
   redisUrl: string | undefined;
   /**
-   * Issue 23, `http://user:password@host:8123/database`: every node sends its clicks and leads to
+   * `http://user:password@host:8123/database`: every node sends its clicks and leads to
    * ClickHouse and reports read them there. Needs DATABASE_URL; unset, reports read the embedded
    * columnar store (SQLite) or the event tables (PostgreSQL).
    */
@@ -27,7 +27,7 @@ export interface Config {
   adminPassword: string | undefined;
   dataDir: string;
   /**
-   * Lookups built from packaged data at the first start (the ASN table of issue 24), reused by later
+   * Lookups built from packaged data at the first start (the ASN table the bot verdicts and ISP rules read), reused by later
    * starts: SWITCHYARD_CACHE_DIR, else `cache` in the data directory.
    */
   cacheDir: string;
@@ -65,7 +65,7 @@ export interface Config {
   reports: ReportEngineLimits;
   /** Own domains: HTTPS with SNI, and certificates from an ACME directory. */
   domains: DomainSettings;
-  /** Issue 45: what one hosted lander's ZIP may unpack to. */
+  /** What one hosted lander's ZIP may unpack to. */
   landers: LanderLimits;
 }
 

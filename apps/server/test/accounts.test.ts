@@ -61,7 +61,7 @@ forEachDatabase('accounts', (db) => {
     });
 
     it("is switched by the instance's settings managers only, who cannot hand out a role above their own", async () => {
-      // Issue 40: the instance's, not a user manager's.
+      // The instance's, not a user manager's.
       const userManager = await createUserWithPermissions(ctx.app, ctx.adminToken, ['/general/user']);
       expectError(await get(ctx.app, 'account-settings', userManager.token), 403);
       expectError(await put(ctx.app, 'account-settings', { registration_enabled: true }, userManager.token), 403);

@@ -13,7 +13,7 @@ import {
   type TestUser,
 } from './harness.js';
 
-// Issue 21: personal API tokens. Made from a session with a name, an expiry and permissions no wider than
+// Personal API tokens. Made from a session with a name, an expiry and permissions no wider than
 // the user's; shown once and kept as a hash; acting in their own workspace only, within the permissions
 // both the token and its user hold; refused with 401 once expired or revoked. On SQLite and PostgreSQL.
 

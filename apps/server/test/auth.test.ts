@@ -152,7 +152,7 @@ forEachDatabase('authentication', (db) => {
         ].sort(),
       );
       expect(body.roles).toEqual([{ id: apiManager, name: 'API manager' }]);
-      // Created with no workspaces: a member of the one the administrator acted in (issue 19).
+      // Created with no workspaces: a member of the one the administrator acted in.
       expect(body.workspaces).toEqual([{ id: expect.any(Number), name: 'Default', currency: 'USD' }]);
       expectNoSecrets(response.body, [user.token, user.password]);
     });

@@ -13,7 +13,7 @@ import {
   useSeededApp,
 } from './harness.js';
 
-// Issue 39: the instance's administrators back the SQLite database up from the dashboard, while the
+// The instance's administrators back the SQLite database up from the dashboard, while the
 // server runs; on PostgreSQL they are told to use pg_dump.
 forEachDatabase('backups through the API', (db) => {
   const context = useSeededApp(db);
@@ -21,7 +21,7 @@ forEachDatabase('backups through the API', (db) => {
   const scratch: string[] = [];
 
   beforeAll(async () => {
-    // Issue 40: every workspace section, as a workspace's administrator holds them, but not the instance's.
+    // Every workspace section, as a workspace's administrator holds them, but not the instance's.
     workspaceAdmin = await createUserWithPermissions(context.app, context.adminToken, ['/api', '/tracker', '/general']);
   });
   afterAll(async () => {

@@ -132,7 +132,7 @@ describe('the server built to JavaScript', () => {
     const token = await loggedIn(port, ADMIN_EMAIL, ADMIN_PASSWORD);
     const auth = { authorization: `Bearer ${token}` };
     // The report reader's thread answers, with every click the writer's thread stored.
-    // The clicks here send no user agent: bots', counted in (issue 43).
+    // The clicks here send no user agent: bots', counted in.
     const report = await request(port, 'GET', '/api/reports?group_by=campaign&include_bots=true', undefined, auth);
     expect(report.status, report.body).toBe(200);
     expect((JSON.parse(report.body) as { totals: { clicks: number } }).totals.clicks).toBe(120);

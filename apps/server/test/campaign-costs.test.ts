@@ -8,7 +8,7 @@ import { createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { DESKTOP, GB_IP } from './fixtures/traffic.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, expectError, forEachDatabase, login } from './harness.js';
 
-// Issue 20: a campaign's cost set after the fact over a range of days, for the whole campaign or one
+// A campaign's cost set after the fact over a range of days, for the whole campaign or one
 // parameter value, by the API and by a CSV import; reports then show exactly the amount, read from the
 // rollups and from the events alike. On SQLite and PostgreSQL.
 

@@ -3,7 +3,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, forEachDatabase, login } from './harness.js';
 
-// Issue 26 (13): every tracker campaign record carries its campaign URL, `/c/{external_id}` on the public
+// Every tracker campaign record carries its campaign URL, `/c/{external_id}` on the public
 // origin with its traffic source's enabled parameters, in lists, on the record and in the create answer.
 
 const PUBLIC_URL = 'https://track.example.com';

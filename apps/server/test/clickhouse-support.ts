@@ -1,4 +1,4 @@
-// Issue 23: the ClickHouse server the columnar tests run on (TEST_CLICKHOUSE_URL, else the local one that
+// The ClickHouse server the columnar tests run on (TEST_CLICKHOUSE_URL, else the local one that
 // .ci/run installs and starts), each run in databases of its own.
 import { ClickHouseClient, parseClickHouseUrl } from '../src/columnar/clickhouse-client.js';
 import { announce, describeNeeding, type Service } from './services.js';

@@ -12,7 +12,7 @@ import {
   login,
 } from './harness.js';
 
-// Issue 21: cloning. `POST /api/{resource}/{id}/clone` answers 201 with a copy: a new external id,
+// Cloning. `POST /api/{resource}/{id}/clone` answers 201 with a copy: a new external id,
 // "(copy)" after the name, new row ids, the same references; a campaign `with_flow` copies its flow too.
 // On SQLite and PostgreSQL.
 

@@ -1,4 +1,4 @@
-// The ClickHouse store's statements on a current ClickHouse (issue 42): the schema, a feed of events,
+// The ClickHouse store's statements on a current ClickHouse: the schema, a feed of events,
 // cost and conversion changes from PostgreSQL, and every report shape, sent both to Debian's 18.16 (the
 // server at TEST_CLICKHOUSE_URL) and to ClickHouse 26.7 in-process (chdb, test/chdb-support.ts). Every
 // answer must be the same on both, and the event tables'. A statement a current release refuses fails here.
@@ -244,7 +244,7 @@ onChdb('ClickHouse 26.7 (chdb) runs the store’s statements', () => {
     });
 
     it('drops the campaign hash columns of a table made before workspaces, at start', async () => {
-      // As a store made before issue 40 had them.
+      // As a store made before migration 0023 had them.
       await chdb.execute(
         `ALTER TABLE leads ${['cityHash64', 'sipHash64']
           .map(

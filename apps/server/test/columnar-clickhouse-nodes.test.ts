@@ -1,4 +1,4 @@
-// Issue 23, past one machine: PostgreSQL keeps the events and ClickHouse (CLICKHOUSE_URL) answers the
+// Past one machine: PostgreSQL keeps the events and ClickHouse (CLICKHOUSE_URL) answers the
 // reports. The same twenty reports as the embedded store's agree figure for figure with the event tables
 // after a backfill, events sent by their writers, cost changes, and a journal replayed twice; and two
 // tracker nodes writing to one ClickHouse count every click once.
@@ -590,7 +590,7 @@ onClickHouse('two tracker nodes writing to one ClickHouse [postgres]', () => {
     const store = openStore(loadConfig(env));
     try {
       // Four groupings: no rollup cube holds them, so the reports read ClickHouse. The visitors send no
-      // user agent, so their clicks are bots': counted in (issue 43).
+      // user agent, so their clicks are bots': counted in.
       const report = 'group_by=campaign,offer,country,day&include_bots=true';
       const fromEvents = await new ReportsService(store.db, { rollups: false }).run(
         query(Object.fromEntries(new URLSearchParams(report))),
@@ -653,7 +653,7 @@ onClickHouse('a node whose ClickHouse is out of reach [postgres]', () => {
       await app.engine.flush();
       const response = await app.inject({
         method: 'GET',
-        // Clicks without a user agent are bots': counted in (issue 43).
+        // Clicks without a user agent are bots': counted in.
         url: '/api/reports?group_by=campaign,offer,country,day&include_bots=true',
         headers: bearer(token),
       });

@@ -1,4 +1,4 @@
-// Issue 23: the ClickHouse columnar store against a real server, every plan's rows compared figure for
+// The ClickHouse columnar store against a real server, every plan's rows compared figure for
 // figure with the reference evaluator (fixtures/columnar-reference.ts).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ClickHouseStore } from '../src/columnar/clickhouse.js';
@@ -61,7 +61,7 @@ const PLANS: [string, AggregatePlan][] = [
   ['leads, no groups', plan('leads', [])],
   ['no row kept, no groups', plan('clicks', [], [workspace(3)])],
   ['by campaign', plan('clicks', [group('campaign', 'campaign_external_id')])],
-  // Issue 43: human clicks only.
+  // Human clicks only.
   ['by campaign, bots out', { ...plan('clicks', [group('campaign', 'campaign_external_id')]), includeBots: false }],
   [
     'campaign × offer × country × day, in a range',
@@ -370,7 +370,7 @@ onClickHouse('ClickHouse connections', () => {
 });
 
 onClickHouse('ClickHouse columnar store: a workspace’s rows', () => {
-  // Issue 40: each row in its own workspace, whatever its campaign. c1–c3 are workspace 1's, the rest
+  // Each row in its own workspace, whatever its campaign. c1–c3 are workspace 1's, the rest
   // workspace 2's, but one row in seven is in the other one (its campaign moved since) and one in ten in
   // none (sent before its workspace was known): a report reads the row's workspace_id alone.
   const ours = ['c1', 'c2', 'c3'];
@@ -400,7 +400,7 @@ onClickHouse('ClickHouse columnar store: a workspace’s rows', () => {
   beforeAll(async () => {
     url = runUrl('workspaces');
     store = await new ClickHouseStore(url).open();
-    // Made as before issue 40, with its campaign's two hashes on every row.
+    // Made as before migration 0023, with its campaign's two hashes on every row.
     await store.client.execute(
       `ALTER TABLE clicks ${['cityHash64', 'sipHash64']
         .map(

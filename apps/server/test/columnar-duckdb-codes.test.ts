@@ -7,7 +7,7 @@ import { DuckDBStore } from '../src/columnar/duckdb.js';
 import { COLUMNAR_TEXT_COLUMNS, type ColumnarRow } from '../src/columnar/schema.js';
 import type { AggregatePlan, PlanCondition } from '../src/report-plan/plan.js';
 
-// Issue 23: the embedded store keeps routing ids and the visitor's country, device, platform and browser
+// The embedded store keeps routing ids and the visitor's country, device, platform and browser
 // as numbers too (columnar/duckdb-codes.ts). Reports must name every group as it was stored, whatever
 // happened to the dictionaries: a store opened again, a pass rolled back, an older store's layout.
 

@@ -23,7 +23,7 @@ import {
 } from './fixtures/columnar-events.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, DatabaseUnderTest, login } from './harness.js';
 
-// Issue 23: reports of clicks and leads read from the embedded columnar store (DuckDB, following the
+// Reports of clicks and leads read from the embedded columnar store (DuckDB, following the
 // SQLite event tables) agree figure for figure with the same reports read from the event tables, over
 // events that cross a DST change, with every kind of grouping, filter, var and timezone.
 

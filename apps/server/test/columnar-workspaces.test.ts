@@ -1,4 +1,4 @@
-// Issue 40: the columnar stores keep a report to its workspace by each event's own workspace_id, as the
+// The columnar stores keep a report to its workspace by each event's own workspace_id, as the
 // event tables do, never by the list of the workspace's campaigns. Events here are not all in their
 // campaign's workspace now: camp-a moved from A to B after half its events were stored, and camp-c is
 // no known campaign (its events are in the default workspace, A). DuckDB (following SQLite) and

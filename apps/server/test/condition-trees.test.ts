@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { type Body, createRecord, minimalBody, recordId } from './fixtures/config-records.js';
 import { bearer, expectError, forEachDatabase, listTotal, useSeededApp } from './harness.js';
 
-// Issue 4: the server validates every stored condition tree with the domain's code, and refuses a tree
+// The server validates every stored condition tree with the domain's code, and refuses a tree
 // deeper than the limit or of the wrong shape with a 400 on the field.
 
 const leaf = { type: 'InCondition', data: { Var: 'countryCode', Operation: 'IN', Values: ['US'] } };
@@ -16,7 +16,7 @@ function nested(levels: number): unknown {
 }
 
 /**
- * Hostile trees (issue 22), built as text: one this deep cannot go through JSON.stringify. Each is small
+ * Hostile trees, built as text: one this deep cannot go through JSON.stringify. Each is small
  * enough for the 1 MB body limit, so it is the tree that is refused, not the body.
  */
 const HOSTILE_TREES = [

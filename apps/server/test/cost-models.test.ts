@@ -10,7 +10,7 @@ import { postbackPath } from './fixtures/postbacks.js';
 import { DESKTOP, GB_IP } from './fixtures/traffic.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, expectError, forEachDatabase, login } from './harness.js';
 
-// Issue 20: the cost models. Auto reads each click's cost from the traffic source's cost parameter (a
+// The cost models. Auto reads each click's cost from the traffic source's cost parameter (a
 // missing or invalid value is 0, flagged on the click); CPA costs `cost` per approved conversion, and
 // RevShare `cost` % of the approved conversions' payout, moving with each conversion's state. Reports
 // read the same cost from the rollups and from the events. Conversions count at their click's time by
@@ -55,7 +55,7 @@ describe('a journal line written before cost_flag existed', () => {
     expect(stored).toMatchObject({ click_id: 'old-click', cost: 0.25, cost_flag: null, reason: 'matched' });
   });
 
-  it("reads a line written before issue 24's visitor columns with them empty", () => {
+  it('reads a line written before the visitor columns with them empty', () => {
     const line = eventLine('tracker_clicks', row);
     const old = line.slice(0, -visitorTail.length);
     const [batch] = payloadBatches(`c${old.length}:${old}`);

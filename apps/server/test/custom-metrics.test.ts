@@ -15,7 +15,7 @@ import {
   type TestUser,
 } from './harness.js';
 
-// Issue 20, custom metrics: formulas over a report's figures, checked on save, computed for every row and
+// Custom metrics: formulas over a report's figures, checked on save, computed for every row and
 // the totals of the acting workspace's reports, sortable, and masked like money when they read money.
 
 type Figures = Record<string, number>;
@@ -49,7 +49,7 @@ forEachDatabase('custom metrics', (db) => {
   }
 
   async function report(query: string, as = token, acting?: number): Promise<ReportResponse> {
-    // The clicks here come without a user agent from a datacenter: bots, counted in (issue 43).
+    // The clicks here come without a user agent from a datacenter: bots, counted in.
     const response = await send('GET', `/api/reports?include_bots=true&${query}`, { as, acting });
     expect(response.statusCode, response.body).toBe(200);
     return response.json<ReportResponse>();

@@ -5,7 +5,7 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { forEachDatabase, useSeededApp } from './harness.js';
 
-// Issue 26, point 18: the dashboard's files go out compressed, as the build precompressed them (.br and
+// The dashboard's files go out compressed, as the build precompressed them (.br and
 // .gz beside each file, apps/web/vite.config.ts), and hashed files are cached for a year.
 
 const SCRIPT = `console.log(${JSON.stringify('the main script '.repeat(400))});\n`;

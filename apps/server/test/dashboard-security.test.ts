@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bearer, forEachDatabase, useSeededApp } from './harness.js';
 
-// Issue 22: the dashboard under a Content-Security-Policy, and /api answers under a strict one.
+// The dashboard under a Content-Security-Policy, and /api answers under a strict one.
 
 const DASHBOARD_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; style-src-elem 'self' 'unsafe-inline'; img-src 'self' data:; " +

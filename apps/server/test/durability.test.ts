@@ -10,7 +10,7 @@ import { postbackPath } from './fixtures/postbacks.js';
 import { IPHONE } from './fixtures/traffic.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, forEachDatabase, login } from './harness.js';
 
-// Issue 17: nothing answered is lost on a process crash. The server runs as a child process, takes
+// Nothing answered is lost on a process crash. The server runs as a child process, takes
 // clicks and leads from many connections at once, and is killed with SIGKILL right after its last
 // answer; restarted on the same data directory and database, it must know every click and lead it
 // answered (a postback for each is accepted, none 404s), and caps set before the crash must hold exactly
@@ -24,7 +24,7 @@ const CLICKS_ON_CAP_BEFORE = 30;
 const LEAD_CAP = 40;
 const LEADS_ON_CAP_BEFORE = 25;
 const CONNECTIONS = 50;
-/** Clicks through a lander before the lp clicks' kill (issue 43). */
+/** Clicks through a lander before the lp clicks' kill. */
 const LP_CLICKS = 300;
 
 const idOf = (location: string | undefined) => new URL(String(location)).searchParams.get('c') ?? '';
@@ -229,7 +229,7 @@ forEachDatabase('answered events across a kill -9', (db) => {
     // Two servers started and thousands of requests: about 20 s alone, more on a busy machine.
   }, 120_000);
 
-  // Issue 43: an lp click (a lander's offer link followed) is answered only once journaled, like a click.
+  // An lp click (a lander's offer link followed) is answered only once journaled, like a click.
   it('keeps every lp click it answered, once each, after a kill -9', async () => {
     const port = await freePort();
     const first = await startServer(env, port);

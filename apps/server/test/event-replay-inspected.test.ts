@@ -5,7 +5,7 @@ import { postbackPath } from './fixtures/postbacks.js';
 import { DESKTOP, GB_IP } from './fixtures/traffic.js';
 import { bearer, createUserWithPermissions, forEachDatabase, useSeededApp } from './harness.js';
 
-// Issue 25, the click inspector: a click's or lead's replay also names the records it was routed to and
+// The click inspector: a click's or lead's replay also names the records it was routed to and
 // lists its conversions (as the event tables' click row does), their payout only with the money
 // permission; so one link opens the whole event. On SQLite and PostgreSQL.
 

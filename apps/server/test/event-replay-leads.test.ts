@@ -4,7 +4,7 @@ import { createRecord } from './fixtures/config-records.js';
 import { DESKTOP, GB_IP } from './fixtures/traffic.js';
 import { bearer, createUserWithPermissions, expectError, forEachDatabase, useSeededApp } from './harness.js';
 
-// Issue 25: `GET /api/events/leads/{lead_id}/replay` routes a stored lead's context again against
+// `GET /api/events/leads/{lead_id}/replay` routes a stored lead's context again against
 // today's configuration, its email read back from its stored hash and domain; records nothing; under
 // the event tables' permission, in the acting workspace only. On SQLite and PostgreSQL.
 

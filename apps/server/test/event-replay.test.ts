@@ -5,7 +5,7 @@ import { createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { DESKTOP, GB_IP } from './fixtures/traffic.js';
 import { bearer, buildProxiedAdminApp, createUserWithPermissions, expectError, forEachDatabase } from './harness.js';
 
-// Issue 25: `GET /api/events/clicks/{click_id}/replay` routes a stored click's context again against
+// `GET /api/events/clicks/{click_id}/replay` routes a stored click's context again against
 // today's configuration, beside what happened when it was routed; records nothing; under the event
 // tables' permission, in the acting workspace only. On SQLite and PostgreSQL.
 

@@ -23,7 +23,7 @@ import {
   type TestUser,
 } from './harness.js';
 
-// Issue 20, the event tables: `GET /api/events/clicks|leads|conversions` list single events under the
+// The event tables: `GET /api/events/clicks|leads|conversions` list single events under the
 // report's filters, so the events behind a report row are exactly what the row counts (clicks, leads,
 // conversions, the clicks' cost), on SQLite and PostgreSQL. Static paths beside the events resource's
 // `/api/events/:id`; the acting workspace's events only; money only with its permission.
@@ -183,7 +183,7 @@ forEachDatabase('event tables', (db) => {
           state,
           event_key: '',
           txid_key: id,
-          // As a postback stores it: in its key's workspace (issue 40 reads conversions by it).
+          // As a postback stores it: in its key's workspace (the scoped store reads conversions by it).
           workspace_id: workspace.id,
         })
         .execute();
@@ -274,7 +274,7 @@ forEachDatabase('event tables', (db) => {
   it('agrees row for row with reports grouped by campaign and by country: counts and cost', async () => {
     for (const group of ['campaign', 'country', 'offer']) {
       const report = await get<ReportResponse>(
-        // The event lists show every click, bots' too (issue 43): the report counts them in to compare.
+        // The event lists show every click, bots' too: the report counts them in to compare.
         `/api/reports?${new URLSearchParams({ ...range, group_by: group, limit: '0', include_bots: 'true' })}`,
       );
       expect(report.list.length).toBeGreaterThan(1);

@@ -93,7 +93,7 @@ export class DatabaseUnderTest {
     const app = await buildApp({
       config: loadConfig(env),
       print: options.print ?? (() => undefined),
-      // Issue 21: every answer a suite gets is checked against the API document.
+      // Every answer a suite gets is checked against the API document.
       checkAnswers: true,
       ...(options.engine ? { engine: options.engine } : {}),
       ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
@@ -240,7 +240,7 @@ export interface ErrorBody {
   errors?: Record<string, string[]>;
 }
 
-/** Asserts the status and the error shape of ARCHITECTURE.md (`{ message, errors? }`), and returns the body. */
+/** Asserts the status and the API's error shape (`{ message, errors? }`), and returns the body. */
 export function expectError(response: { statusCode: number; body: string }, statusCode: number): ErrorBody {
   expect(response.statusCode, response.body).toBe(statusCode);
   const body = JSON.parse(response.body) as ErrorBody;

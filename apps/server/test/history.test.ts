@@ -13,7 +13,7 @@ import {
   type TestUser,
 } from './harness.js';
 
-// Issue 21: the change history. Every create, update, archive and restore of a config record is kept
+// The change history. Every create, update, archive and restore of a config record is kept
 // with who, when, from where, and the whole record before and after; so are changes to users,
 // workspaces and settings, logins and failed logins, token creations. A restore saves an entry's
 // "before" as a new change through the same checks as an update, and is refused with 409 when records it

@@ -2,7 +2,7 @@ import { type ConditionNode, ZConditionText, ZKeitaroStream } from '@switchyard/
 import { describe, expect, it } from 'vitest';
 import { streamCondition } from '../src/imports/keitaro-filters.js';
 
-// Issue 45: each Keitaro filter (https://docs.keitaro.io/en/campaigns-and-streams/filtering.html) as the
+// Each Keitaro filter (https://docs.keitaro.io/en/campaigns-and-streams/filtering.html) as the
 // Switchyard condition it becomes, or named as left out; every condition made is one the flow form keeps.
 
 function convert(filters: unknown[], filterOr = false) {

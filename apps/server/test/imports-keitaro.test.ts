@@ -7,7 +7,7 @@ import { KEITARO_API_KEY, keitaroExport, keitaroStreams } from './fixtures/keita
 import { DE_IP, DESKTOP, GB_IP, HOME_IP, IPHONE } from './fixtures/traffic.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, createUserWithPermissions, forEachDatabase, login } from './harness.js';
 
-// Issue 45, part 1: a Keitaro export (fixtures/keitaro-export.ts, shaped after its Admin API v1) imported
+// A Keitaro export (fixtures/keitaro-export.ts, shaped after its Admin API v1) imported
 // through POST /api/imports: a dry run writes nothing, a real run creates the records, a second one
 // changes nothing, what has no equivalent is reported with its campaign, a campaign that cannot be saved
 // whole is not saved at all, and the imported flow routes 200 generated visitors as the streams' rules

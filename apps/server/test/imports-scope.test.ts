@@ -12,7 +12,7 @@ import { ScopeGuard, workspaceTables } from '../src/store/scope.js';
 import { keitaroExport } from './fixtures/keitaro-export.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, forEachDatabase, login } from './harness.js';
 
-// Issue 45 and issue 40's "Whose rows": an import reads and writes only its workspace's rows. The import
+// Imports keep to their workspace: an import reads and writes only its workspace's rows. The import
 // service runs here on a database behind ScopeGuard, which refuses any query on a workspace-owned table
 // (imports, import_mappings, config_records, …) that names no workspace. Two workspaces import the same
 // file: each gets its own records, and neither sees the other's import. On SQLite and PostgreSQL.

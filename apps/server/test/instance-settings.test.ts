@@ -16,7 +16,7 @@ import {
   type TestUser,
 } from './harness.js';
 
-// Issue 40, part 2: currency rates, bot protection and the registration settings are the instance's.
+// Currency rates, bot protection and the registration settings are the instance's.
 // Two workspaces A and B, and B's administrator (every workspace section, a member of B only): each write
 // of an instance setting is theirs to be refused (403) and the instance administrator's to make (200).
 // Rate changes are kept in history; rates that are not positive and finite, or that would turn a payout

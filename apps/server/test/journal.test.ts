@@ -16,7 +16,7 @@ import { eventLine, eventPayload, payloadBatches } from '../src/store/traffic/sq
 import { createRecord } from './fixtures/config-records.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, capturedLog, login } from './harness.js';
 
-// Issue 17: the event journal. A segment cut off or damaged at a crash is read up to its last whole
+// The event journal. A segment cut off or damaged at a crash is read up to its last whole
 // record and the rest is reported, never a failed start; replay is idempotent; a journal that cannot be
 // written (a full disk) answers 503 and never answers an event it did not keep.
 

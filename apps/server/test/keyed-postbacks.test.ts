@@ -6,7 +6,7 @@ import { postbackKey } from './fixtures/postbacks.js';
 import { DE_IP } from './fixtures/traffic.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, createUserWithPermissions, forEachDatabase, login } from './harness.js';
 
-// Issue 18, Contract: postbacks only with the workspace's key (and from a network's listed addresses),
+// Postbacks only with the workspace's key (and from a network's listed addresses),
 // every alias family and both paths, a sane payout in a known currency, conversion states that later
 // postbacks move, rebills, duplicates, imports, the log's pruning. On SQLite and PostgreSQL.
 

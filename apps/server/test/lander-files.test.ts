@@ -19,7 +19,7 @@ import {
   login,
 } from './harness.js';
 
-// Issue 45, part 3: hosted landing pages. A ZIP uploaded, listed, one file edited, the page served
+// Hosted landing pages. A ZIP uploaded, listed, one file edited, the page served
 // sandboxed with `{offer}` filled for the visitor's click, on its workspace's tracking domain; the store
 // under ScopeGuard; the lander's own permissions. Refused ZIPs are in lander-zip-refusals.test.ts. On
 // SQLite (files under the data directory) and PostgreSQL (files in the rows).

@@ -4,7 +4,7 @@ import { createRecord } from './fixtures/config-records.js';
 import { makeZip, type ZipEntry } from './fixtures/zip.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, expectError, forEachDatabase, login } from './harness.js';
 
-// Issue 45, part 3: a lander's ZIP that is hostile (zip-slip, absolute paths, symlinks, bombs) or not a
+// A lander's ZIP that is hostile (zip-slip, absolute paths, symlinks, bombs) or not a
 // static site (PHP, other types, too many files, too big) is refused with 400 naming the file, and the
 // lander keeps the files it had. Limits of 5 files and 200,000 bytes. On SQLite and PostgreSQL.
 

@@ -9,7 +9,7 @@ import { SseStream } from './fixtures/sse.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, type DatabaseUnderTest, login } from './harness.js';
 import { forEachDatabaseWithRedis, REDIS_URL, redisKeyPrefix } from './redis-support.js';
 
-// Issue 25 across nodes: two apps on one database and one Redis (REDIS_URL). A click on node A reaches a
+// Live events across nodes: two apps on one database and one Redis (REDIS_URL). A click on node A reaches a
 // stream open on node B, once; node A's own stream gets it once too. Skipped loudly without Redis (a
 // failure under CI=true), as test/redis.test.ts is.
 

@@ -15,7 +15,7 @@ import {
   type TestUser,
 } from './harness.js';
 
-// Issue 25: `GET /api/live`, read over real HTTP as a browser's EventSource would: every kind of event
+// `GET /api/live`, read over real HTTP as a browser's EventSource would: every kind of event
 // arrives, the acting workspace's only, of one campaign when asked, money only to whom may see it.
 
 forEachDatabase('live events', (db) => {

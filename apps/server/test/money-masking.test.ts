@@ -28,7 +28,7 @@ import {
   type TestUser,
 } from './harness.js';
 
-// Issue 19, money masking: `/tracker/reports/money` (root's and administrators' by default) shows cost,
+// Money masking: `/tracker/reports/money` (root's and administrators' by default) shows cost,
 // revenue, profit, ROI, EPC and payouts. Without it, reports and the postback log leave those keys out
 // (absent, not zero), and a report cannot be sorted by one of them.
 
@@ -125,7 +125,7 @@ forEachDatabase('money masking', (db) => {
   }
 
   const report = (as: TestUser | string, query = 'group_by=campaign') =>
-    // This file's clicks come from a datacenter address: bots', counted in (issue 43).
+    // This file's clicks come from a datacenter address: bots', counted in.
     get<ReportResponse>(`/api/reports?include_bots=true&${query}`, as);
 
   it('leaves every money figure out of a report without the permission, keeping the counts', async () => {

@@ -6,7 +6,7 @@ import { postbackPath } from './fixtures/postbacks.js';
 import { GB_IP, IPHONE } from './fixtures/traffic.js';
 import { bearer, expectError, forEachDatabase, listTotal, useSeededApp } from './harness.js';
 
-// Issue 22: PostgreSQL refuses NUL (U+0000) in text columns. What an operator sends is refused with a 400
+// PostgreSQL refuses NUL (U+0000) in text columns. What an operator sends is refused with a 400
 // on the field; what traffic brings (click vars, user agents, lead vars, postback parameters) is stripped,
 // so no visitor's odd bytes lose a click. Never a 500, on SQLite and PostgreSQL alike.
 

@@ -5,7 +5,7 @@ import { createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { DE_IP } from './fixtures/traffic.js';
 import { bearer, expectError, forEachDatabase, useSeededApp } from './harness.js';
 
-// Issue 41, point 10 (odd-requests.test.ts has points 6 to 9): imports as a spreadsheet writes them, read
+// Imports as a spreadsheet writes them (odd-requests.test.ts has the other odd requests), read
 // by csv-parse, each unreadable line named by its line and column; a cost import of many lines answers.
 
 forEachDatabase('odd requests: imports', (db) => {

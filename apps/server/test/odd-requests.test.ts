@@ -14,7 +14,7 @@ import {
   useSeededApp,
 } from './harness.js';
 
-// Issue 41, points 6 to 10: odd requests that once reached the database, a redirect or a reset link.
+// Odd requests that once reached the database, a redirect or a reset link.
 
 /** Every resource that takes conditions, and where its condition goes (as in condition-trees.test.ts). */
 const CONDITION_PLACES: readonly { resource: ResourceName; field: string; body: (condition: string) => Body }[] = [
@@ -45,7 +45,7 @@ const timeMessage = (value: string) =>
 forEachDatabase('odd requests', (db) => {
   const ctx = useSeededApp(db);
 
-  describe('point 7: a NUL byte in a path parameter', () => {
+  describe('a NUL byte in a path parameter', () => {
     it.each([
       ['GET', '/api/events/clicks/%00/replay'],
       ['GET', '/api/events/leads/%00/replay'],
@@ -69,7 +69,7 @@ forEachDatabase('odd requests', (db) => {
     });
   });
 
-  describe.each(CONDITION_PLACES)('point 8: $resource checks time rules on $field', (place) => {
+  describe.each(CONDITION_PLACES)('$resource checks time rules on $field', (place) => {
     const { apiPath } = getResource(place.resource);
 
     it.each([
@@ -112,7 +112,7 @@ forEachDatabase('odd requests', (db) => {
     });
   });
 
-  describe('point 9: a new password ends every reset link and every other session', () => {
+  describe('a new password ends every reset link and every other session', () => {
     /** A live reset link of the user, as forgot-password stores it (only its hash). */
     async function resetLinkOf(userId: number): Promise<string> {
       const { token, hash } = newLinkToken();
@@ -179,7 +179,7 @@ forEachDatabase('odd requests', (db) => {
     });
   });
 
-  describe('point 6: no macro chooses where a URL goes', () => {
+  describe('no macro chooses where a URL goes', () => {
     /** Hosts a browser reads from a macro, though no brace stands before the first `/`. */
     const HOSTILE_URLS = ['https://\\{var1}/x', 'https:/\\{var1}/x', 'https:\\\\{var1}.example/x'];
 

@@ -6,7 +6,7 @@ import { checkAnswers } from '../src/api/answer-check.js';
 import { createRecord, minimalBody, recordId } from './fixtures/config-records.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, forEachDatabase, login } from './harness.js';
 
-// Issue 21: `GET /api/openapi.json` describes every /api route (it is made from the routes as they are
+// `GET /api/openapi.json` describes every /api route (it is made from the routes as they are
 // registered), with request and response schemas from the domain's zod schemas; each resource's answers
 // (list, get, create, update) validate against the document's schemas. `/api/docs` shows it. Every app
 // the harness builds also checks each answer it gives against the document (answer-check.ts).

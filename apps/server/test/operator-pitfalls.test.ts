@@ -5,11 +5,11 @@ import { postbackPath } from './fixtures/postbacks.js';
 import { countryIn, DESKTOP, GB_IP } from './fixtures/traffic.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, forEachDatabase, login } from './harness.js';
 
-// Issue 26: what a new operator tripped over on the server side, each failing silently before.
-// - Point 2: archiving an offer, lander or flow that a live flow or campaign uses is refused with 409
+// What a new operator tripped over on the server side, each failing silently before.
+// - Archiving an offer, lander or flow that a live flow or campaign uses is refused with 409
 //   naming them (and listed for the confirmation); archived anyway, routing falls through the backup chain.
-// - Point 3: an affiliate network's offer URL parameters reach the redirect of each of its offers.
-// - Point 10: each conversion says what set its payout: a payout rule, the event's default, the amount
+// - An affiliate network's offer URL parameters reach the redirect of each of its offers.
+// - Each conversion says what set its payout: a payout rule, the event's default, the amount
 //   the network sent, or the offer's payout (tried in that order).
 // On SQLite and PostgreSQL.
 

@@ -9,7 +9,7 @@ import { createRecord, minimalBody } from './fixtures/config-records.js';
 import { Receiver } from './fixtures/traffic.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, createUserWithPermissions, forEachDatabase, login } from './harness.js';
 
-// Issue 18, outbound URLs: no macro in the host of an offer, lander or postback URL, and no outbound
+// Outbound URLs: no macro in the host of an offer, lander or postback URL, and no outbound
 // postback (saved, queued or tested) to a loopback, private, link-local or multicast address unless
 // SWITCHYARD_ALLOW_PRIVATE_TARGETS=true.
 

@@ -5,7 +5,7 @@ import { postbackKey } from './fixtures/postbacks.js';
 import { DE_IP } from './fixtures/traffic.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, forEachDatabase, login } from './harness.js';
 
-// Issue 41, points 1 to 5: money never moves on an odd request. Unknown statuses are never approved,
+// Money never moves on an odd request. Unknown statuses are never approved,
 // amounts are read by one rule that never misreads, the payout limit holds after conversion, HEAD
 // counts nothing, and long texts are refused rather than cut. On SQLite and PostgreSQL.
 

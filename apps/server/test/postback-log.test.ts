@@ -14,7 +14,7 @@ import {
   login,
 } from './harness.js';
 
-// Issue 5: the postback log lists every incoming postback with its outcome, the conversion it made and
+// The postback log lists every incoming postback with its outcome, the conversion it made and
 // its campaign; the outbound list shows each postback owed to a traffic source with its attempts.
 // Each test works on its own day of the tracker's clock, so date ranges keep the tests apart.
 

@@ -10,7 +10,7 @@ import { postbackPath } from './fixtures/postbacks.js';
 import { countryIn, DE_IP, Receiver, US_IP } from './fixtures/traffic.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, forEachDatabase, login } from './harness.js';
 
-// Issue 5, Contract (Postback) and item 3: a postback creates a conversion with the rule payout, a
+// A postback creates a conversion with the rule payout, a
 // duplicate txid is not counted twice, an unknown click id is 404 and logged, the outbound postback
 // reaches the traffic source with the macros filled and is retried when it fails. On SQLite and PostgreSQL.
 
@@ -62,7 +62,7 @@ describe('postback parameters', () => {
     expect(rulePayout(campaign, 'ev', context('US'), 9)).toEqual({ payout: 0.5, ruleId: null, source: 'default' });
     expect(rulePayout(campaign, 'other', context('DE'), 9)).toEqual({ payout: 9, ruleId: null, source: 'network' });
     expect(rulePayout(campaign, null, context('DE'), undefined)).toEqual({ payout: 0, ruleId: null, source: 'none' });
-    // Issue 26: without rules for the event nor an amount sent, the offer's payout.
+    // Without rules for the event nor an amount sent, the offer's payout.
     expect(rulePayout(campaign, null, context('DE'), undefined, 1.5)).toEqual({
       payout: 1.5,
       ruleId: null,

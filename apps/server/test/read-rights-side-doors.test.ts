@@ -16,7 +16,7 @@ import {
   type TestUser,
 } from './harness.js';
 
-// Issue 40, part 4: read rights hold at the side doors too. Two workspaces, A (the seeded one, where the
+// Read rights hold at the side doors too. Two workspaces, A (the seeded one, where the
 // root administrator acts) and B, and a member of B only: history shows them none of A's entries nor A's
 // users, nor the instance's settings; cloning needs the right to read the source; and a role without the
 // money permission finds no payout in a raw postback, the events the CSV export reads, the live stream,

@@ -7,7 +7,7 @@ import { postbackPath } from './fixtures/postbacks.js';
 import { DESKTOP, GB_IP, GOOGLEBOT, HOME_IP, IPHONE } from './fixtures/traffic.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, forEachDatabase, login } from './harness.js';
 
-// Issue 43, "Bots stay out of the headline numbers": clicks, unique clicks, CR, EPC and CPC count human
+// "Bots stay out of the headline numbers": clicks, unique clicks, CR, EPC and CPC count human
 // clicks unless a report asks `include_bots=true`; every row says its `bot_clicks`; "Update cost" spreads
 // the amount over human clicks. Read from the cubes and from the events alike. On SQLite and PostgreSQL.
 

@@ -12,7 +12,7 @@ import { createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { DESKTOP, GB_IP, GOOGLEBOT, HOME_IP, IPHONE } from './fixtures/traffic.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, forEachDatabase, login } from './harness.js';
 
-// Issue 43: report rows gain `lp_clicks` (clicks whose visitor followed the lander's offer link, once per
+// Report rows gain `lp_clicks` (clicks whose visitor followed the lander's offer link, once per
 // click) and `lp_ctr` (lp_clicks / clicks sent to a lander × 100, rounded as cr). Three human clicks go to
 // a lander; two follow the offer link (one of them twice), the third is only looked at by a link checker
 // (HEAD); a bot follows it too, counted with include_bots only. Read from the cubes, the event tables, and

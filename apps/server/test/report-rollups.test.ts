@@ -15,7 +15,7 @@ import type { NewTrackerClick, NewTrackerLead } from '../src/store/tracker-event
 import { EventWriter } from '../src/store/traffic/event-writer.js';
 import { forEachDatabase } from './harness.js';
 
-// Issue 5, items 4 and 5b: reports read clicks and leads from rollup cubes when one holds what they ask.
+// Reports read clicks and leads from rollup cubes when one holds what they ask.
 // Here the same reports are run from the cubes and from the events, over a few thousand generated
 // events written by the tracker's EventWriter, and must agree exactly; the migration's backfill must
 // rebuild exactly what the writer kept.
@@ -108,7 +108,7 @@ function generateEvents(count: number) {
       vars: '{}',
       // The writer gives each its campaign's workspace.
       workspace_id: 0,
-      // Issue 43: some clicks and leads with a bot verdict.
+      // Some clicks and leads with a bot verdict.
       is_bot: random.next() < 0.15 ? 1 : 0,
     };
     if (random.next() < 0.8) {

@@ -5,7 +5,7 @@ import { createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { DESKTOP, US_IP } from './fixtures/traffic.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, forEachDatabase, login } from './harness.js';
 
-// Issue 18: reports count conversions by state. Conversions and revenue are pending + approved; approved,
+// Reports count conversions by state. Conversions and revenue are pending + approved; approved,
 // pending and rejected count each state; revenue_confirmed and roi_confirmed are approved only. Clicks are
 // sent over HTTP; conversions are written straight to the table in each state (a postback's way there is
 // the postback tests' business). On SQLite and PostgreSQL.
@@ -45,7 +45,7 @@ forEachDatabase('report figures by conversion state', (db) => {
   ) {
     conversionCount += 1;
     const txid = `tx-${conversionCount}`;
-    // As a postback stores it: in its campaign's workspace (issue 40 reads conversions by it).
+    // As a postback stores it: in its campaign's workspace (the scoped store reads conversions by it).
     const { workspace_id } = await app.store.db
       .selectFrom('config_records')
       .select('workspace_id')
@@ -79,7 +79,7 @@ forEachDatabase('report figures by conversion state', (db) => {
   }
 
   async function report(query: string): Promise<ReportResponse> {
-    // This file's clicks come from a datacenter address: bots', counted in (issue 43).
+    // This file's clicks come from a datacenter address: bots', counted in.
     const response = await app.inject({
       method: 'GET',
       url: `/api/reports?include_bots=true&${query}`,
@@ -157,9 +157,9 @@ forEachDatabase('report figures by conversion state', (db) => {
       epc: 9.5,
       cpc: 0.5,
       cpa: 0.666667,
-      // The datacenter address's clicks are bots', counted in here (issue 43).
+      // The datacenter address's clicks are bots', counted in here.
       bot_clicks: 4,
-      // No lander in these paths (issue 43).
+      // No lander in these paths.
       lp_clicks: 0,
       lp_ctr: 0,
     });
@@ -181,9 +181,9 @@ forEachDatabase('report figures by conversion state', (db) => {
       epc: 3.5,
       cpc: 2,
       cpa: 2,
-      // The datacenter address's clicks are bots', counted in here (issue 43).
+      // The datacenter address's clicks are bots', counted in here.
       bot_clicks: 2,
-      // No lander in these paths (issue 43).
+      // No lander in these paths.
       lp_clicks: 0,
       lp_ctr: 0,
     });
@@ -205,9 +205,9 @@ forEachDatabase('report figures by conversion state', (db) => {
       epc: 7.5,
       cpc: 1,
       cpa: 1.2,
-      // The datacenter address's clicks are bots', counted in here (issue 43).
+      // The datacenter address's clicks are bots', counted in here.
       bot_clicks: 6,
-      // No lander in these paths (issue 43).
+      // No lander in these paths.
       lp_clicks: 0,
       lp_ctr: 0,
     });

@@ -12,7 +12,7 @@ import {
   type TestUser,
 } from './harness.js';
 
-// Issue 20, saved report views: the reports screen's URL state under a name, per user and workspace,
+// Saved report views: the reports screen's URL state under a name, per user and workspace,
 // opened by its link by anyone of the workspace who reads reports, and by nobody else.
 
 const PARAMS = 'group_by=offer%2Ccountry&range=lastMonth&attribution=postback&timezone=Europe%2FParis';

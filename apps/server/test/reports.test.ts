@@ -15,7 +15,7 @@ import {
   login,
 } from './harness.js';
 
-// Issue 5, item 4 and Done-when: reports agree exactly with the events written — clicks, leads and
+// Reports agree exactly with the events written — clicks, leads and
 // postbacks sent over HTTP at known times, then grouped by campaign, offer, country and day (in a
 // timezone whose days are not UTC's). On SQLite and PostgreSQL.
 
@@ -114,7 +114,7 @@ forEachDatabase('reports', (db) => {
   }
 
   // US_IP and DE_IP are datacenter addresses, so their clicks have a bot verdict: this file checks reports
-  // against every stored event, bots counted in (issue 43; report-bots.test.ts checks them left out).
+  // against every stored event, bots counted in (report-bots.test.ts checks them left out).
   async function report(query: string, authToken = token) {
     return app.inject({ method: 'GET', url: `/api/reports?include_bots=true&${query}`, headers: bearer(authToken) });
   }
@@ -235,7 +235,7 @@ forEachDatabase('reports', (db) => {
       cr: 50,
       epc: 1,
     });
-    // Every postback here is a sale: approved (issue 18), so the confirmed figures are the same.
+    // Every postback here is a sale: approved, so the confirmed figures are the same.
     expect(totals).toEqual({
       clicks: 5,
       unique_clicks: 4,
@@ -255,9 +255,9 @@ forEachDatabase('reports', (db) => {
       // Cost per click (and lead), and per conversion.
       cpc: Math.round((1.25 / 7) * 1e6) / 1e6,
       cpa: Math.round((1.25 / 3) * 1e6) / 1e6,
-      // Issue 43: the three clicks from the datacenter addresses (US_IP, DE_IP), counted in clicks here.
+      // The three clicks from the datacenter addresses (US_IP, DE_IP), counted in clicks here.
       bot_clicks: 3,
-      // No lander in these paths (issue 43).
+      // No lander in these paths.
       lp_clicks: 0,
       lp_ctr: 0,
     });
@@ -313,7 +313,7 @@ forEachDatabase('reports', (db) => {
   });
 
   it('groups by day in the chosen timezone, within the date range', async () => {
-    // Conversions on their clicks' days (the default attribution), or on their postbacks' (issue 20).
+    // Conversions on their clicks' days (the default attribution), or on their postbacks'.
     const york = await reportOk('group_by=day&timezone=America/New_York');
     expect(york.list.map((row) => [row.day, row.clicks, row.leads, row.conversions])).toEqual([
       ['2026-11-09', 1, 0, 1],

@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { createRecord, minimalBody, recordId } from './fixtures/config-records.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, forEachDatabase, login, useSeededApp } from './harness.js';
 
-// Issue 22: a remote image in rich text is a tracking pixel on whoever opens the record. Only `data:`
+// A remote image in rich text is a tracking pixel on whoever opens the record. Only `data:`
 // images and the dashboard's own stay; the rest are dropped on save, and the save answer says which.
 
 const PUBLIC_URL = 'https://track.example.com';

@@ -4,7 +4,7 @@ import { createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { DESKTOP, GB_IP } from './fixtures/traffic.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, expectError, forEachDatabase, login } from './harness.js';
 
-// Issue 21: API clients need not invent row ids. A path group, path, offer or lander row, payout rule
+// API clients need not invent row ids. A path group, path, offer or lander row, payout rule
 // set or rule sent without `id` gets one from the server; two rows of one kind with the same id in one
 // record are refused with 400 on the second one's id (they used to share a cap counter and merge in
 // reports). On SQLite and PostgreSQL.

@@ -29,7 +29,7 @@ forEachDatabase('rules', (db) => {
     const clicked = await app.inject({
       method: 'GET',
       url: `/c/${target.external_id}?zone=${zone}`,
-      // A home connection: a datacenter address's clicks are bots', which rules do not count (issue 43).
+      // A home connection: a datacenter address's clicks are bots', which rules do not count.
       remoteAddress: GB_IP,
       headers: { 'user-agent': DESKTOP },
     });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Body, type ClickRequest, clickRequests, createClickFlow } from '../../../bench/click-flow.js';
 import { bearer, buildProxiedAdminApp, forEachDatabase } from './harness.js';
 
-// Issue 25, Done when: for 1,000 generated visitors, the simulated path group equals the live click's,
+// For 1,000 generated visitors, the simulated path group equals the live click's,
 // and the live offer is among those the simulation gave a non-zero chance; on both databases, over the
 // bench's flow (14 groups testing the bot verdict, address, network, country, device, browser, vars and
 // language). The bench's returning visitors keep their cookies: no group of its flow tests isUnique.

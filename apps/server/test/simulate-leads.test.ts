@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { createRecord } from './fixtures/config-records.js';
 import { bearer, expectError, forEachDatabase, useSeededApp } from './harness.js';
 
-// Issue 25: a lead simulated on an API campaign is routed by its own fields (age here), answered with
+// A lead simulated on an API campaign is routed by its own fields (age here), answered with
 // its offer's URL as a lead's, and not recorded. On SQLite and PostgreSQL (visitors: simulate.test.ts).
 
 type Trace = { verdict: boolean; value?: unknown; conditions?: Trace[] };

@@ -5,7 +5,7 @@ import { campaignOnFlow, createRecord, type StoredRecord } from './fixtures/conf
 import { DESKTOP, GB_IP, GOOGLEBOT, HOME_IP } from './fixtures/traffic.js';
 import { bearer, buildProxiedAdminApp, createUserWithPermissions, expectError, forEachDatabase } from './harness.js';
 
-// Issue 25, "Where would this visitor go, and why": a simulation answers each group's traced condition
+// "Where would this visitor go, and why": a simulation answers each group's traced condition
 // and the decision of the live routing, records nothing and takes no cap. On SQLite and PostgreSQL.
 
 const inRule = (Var: string, Values: string[]): ConditionNode =>

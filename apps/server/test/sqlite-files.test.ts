@@ -13,7 +13,7 @@ import { freePort, inParallel, killed, request, type Server, startServer } from 
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, login } from './harness.js';
 
-// Issue 39: the server's SQLite files are the operator's to open beside it. An outside process that
+// The server's SQLite files are the operator's to open beside it. An outside process that
 // opens the database read-write and closes it (a sqlite3 shell, a monitoring query, a backup script)
 // must never delete a file the server writes into, and every answered click stays visible to a fresh
 // reader. A backup taken with `npm run backup` while clicks flow holds every click answered before it.
@@ -200,7 +200,7 @@ describe.runIf(process.platform === 'linux' && (process.env.CI === 'true' || exi
       });
       expect(loggedIn.status, loggedIn.body).toBe(200);
       const { token } = JSON.parse(loggedIn.body) as { token: string };
-      // The clicks here send no user agent: bots', counted in (issue 43).
+      // The clicks here send no user agent: bots', counted in.
       const report = await request(restoredPort, 'GET', '/api/reports?group_by=campaign&include_bots=true', undefined, {
         authorization: `Bearer ${token}`,
       });

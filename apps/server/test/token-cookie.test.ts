@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, forEachDatabase, useSeededApp } from './harness.js';
 
-// §9 keeps the session token in a cookie the dashboard writes (apps/web/src/api/client.ts); issue 22:
-// the server never takes it as a credential, so a request a browser sends on its own carries no session.
+// §9 keeps the session token in a cookie the dashboard writes (apps/web/src/api/client.ts); the
+// server never takes it as a credential, so a request a browser sends on its own carries no session.
 
 forEachDatabase('the token cookie', (db) => {
   const context = useSeededApp(db);

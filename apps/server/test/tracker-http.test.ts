@@ -4,7 +4,7 @@ import { campaignOnFlow, createRecord, type StoredRecord } from './fixtures/conf
 import { countryIn, GB_IP, IPHONE } from './fixtures/traffic.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, forEachDatabase, login } from './harness.js';
 
-// Clicks over real HTTP are answered ahead of Fastify (src/tracker/fast-click.ts); app.inject, which
+// Clicks over real HTTP are answered ahead of Fastify (src/traffic/http/fast-click.ts); app.inject, which
 // every other tracker test uses, reaches the Fastify route. Both must answer and record a click the
 // same way, and what the fast path declines must still be answered by Fastify. On SQLite and PostgreSQL.
 

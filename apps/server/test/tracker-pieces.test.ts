@@ -47,7 +47,7 @@ describe('macros', () => {
     expect(compileUrlTemplate(plain).fill({})).toBe(plain);
   });
 
-  // Issue 41, point 6: traffic source postbacks, landers and offers are all filled here.
+  // Traffic source postbacks, landers and offers are all filled here.
   it('gives no URL whose scheme, userinfo or host a macro chose (a template stored before the check)', () => {
     for (const source of [
       'https://\\{var1}/x',

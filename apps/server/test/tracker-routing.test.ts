@@ -5,7 +5,7 @@ import { type ConfigRow, compileRouting, type RoutingSnapshot } from '../src/tra
 import { decide, type RoutingSubject } from '../src/traffic/rules/routing.js';
 import { pickWeighted, seededRandom } from '../src/traffic/rules/weighted.js';
 
-// Routing decisions (issue 5, Done when): each condition type, weights over many draws, caps at the
+// Routing decisions: each condition type, weights over many draws, caps at the
 // boundary, backup chains, time of day across timezones and DST. Config goes through the real compiler.
 
 type Body = Record<string, unknown>;

@@ -4,7 +4,7 @@ import { createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { countryIn, GB_IP, IPHONE, US_IP } from './fixtures/traffic.js';
 import { bearer, expectError, forEachDatabase, useSeededApp } from './harness.js';
 
-// Issue 5, Contract: a click is routed (302 with macros filled) and recorded; a lead is routed and
+// A click is routed (302 with macros filled) and recorded; a lead is routed and
 // recorded; a wrong key is 401 and a bad body 400. On SQLite and PostgreSQL.
 
 const condition = (tree: unknown) => JSON.stringify(tree);

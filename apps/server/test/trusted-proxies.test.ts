@@ -5,7 +5,7 @@ import { campaignOnFlow, createRecord, type StoredRecord } from './fixtures/conf
 import { countryIn, GB_IP, US_IP } from './fixtures/traffic.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, forEachDatabase, login } from './harness.js';
 
-// Issue 26, point 1: behind a proxy, geo targeting failed silently — every visitor was the proxy.
+// Behind a proxy, geo targeting failed silently — every visitor was the proxy.
 // SWITCHYARD_TRUST_PROXY trusts every proxy (`true`) or only listed addresses and CIDRs; a click whose
 // X-Forwarded-For came from an untrusted peer makes the reports screen name the setting.
 

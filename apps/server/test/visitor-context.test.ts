@@ -7,8 +7,8 @@ import { ClickRates, LeadUniques } from '../src/traffic/visitor/rates.js';
 import { describeUserAgent, majorVersion } from '../src/traffic/visitor/user-agent.js';
 import { DESKTOP, IPHONE } from './fixtures/traffic.js';
 
-// Issue 24: what a click or lead brings, read once: language, referrer domain, versions, and the bot
-// verdict's reason in the order the issue gives (a missing or garbled header is an empty value).
+// What a click or lead brings, read once: language, referrer domain, versions, and the bot
+// verdict's reason in the order of BOT_REASONS (a missing or garbled header is an empty value).
 
 const NO_DATACENTERS = { datacenterAsns: new Set<number>() };
 
@@ -79,7 +79,7 @@ describe('readVisitor', () => {
     expect(visit({ ip: '81.2.69.160' })).toMatchObject({ country: 'GB', region: 'GB-ENG', city: 'London' });
   });
 
-  it('gives the first reason that holds, in the order of the issue', () => {
+  it('gives the first reason that holds, in the order of BOT_REASONS', () => {
     const googlebot = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
     expect(visit({}).botReason).toBeNull();
     expect(visit({ userAgent: '' }).botReason).toBe('empty_user_agent');

@@ -5,7 +5,7 @@ import { campaignOnFlow, createRecord, type StoredRecord } from './fixtures/conf
 import { DATACENTER_IP, DESKTOP, GB_IP, GOOGLEBOT, GOOGLEBOT_IP, HOME_IP, IPHONE } from './fixtures/traffic.js';
 import { bearer, buildProxiedAdminApp, createUserWithPermissions, expectError, forEachDatabase } from './harness.js';
 
-// Issue 24, Done when: clicks are routed by each new field over real HTTP — the address from
+// Clicks are routed by each new field over real HTTP — the address from
 // X-Forwarded-For, Accept-Language, Referer and user agents — each bot reason is recorded, and a
 // safe-page group catches bots. On SQLite and PostgreSQL.
 
@@ -269,7 +269,7 @@ forEachDatabase('routing on what is read off the visitor', (db) => {
         headers: bearer(token),
       });
       expect(bots.statusCode, bots.body).toBe(200);
-      // Issue 43: bots stay out of clicks unless the report asks for them.
+      // Bots stay out of clicks unless the report asks for them.
       expect(bots.json<{ totals: { clicks: number; bot_clicks: number } }>().totals).toMatchObject({
         clicks: 0,
         bot_clicks: 4,
@@ -435,7 +435,7 @@ forEachDatabase('routing on what is read off the visitor', (db) => {
       expect((await click(campaign, { ip: HOME_IP, userAgent: DESKTOP })).host).toBe('miss.example');
     });
 
-    it("is read and edited under the instance's settings permission (issue 40), not the users'", async () => {
+    it("is read and edited under the instance's settings permission, not the users'", async () => {
       const reader = await createUserWithPermissions(app, token, ['/instance/settings/get']);
       const stranger = await createUserWithPermissions(app, token, ['/general/user']);
       const read = await app.inject({ method: 'GET', url: '/api/bot-protection', headers: bearer(reader.token) });

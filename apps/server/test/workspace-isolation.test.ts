@@ -24,7 +24,7 @@ import {
   type TestUser,
 } from './harness.js';
 
-// Issue 19, Done when: two workspaces, each with a record of every resource and with events; a member of
+// Two workspaces, each with a record of every resource and with events; a member of
 // each and a root user; every /api route (lists, gets, creates, updates, archive and restore, reports and
 // the postback log): nothing of one workspace is readable or writable from the other. On SQLite and
 // PostgreSQL; each suite prints how many (route, case) pairs it checked.
@@ -895,7 +895,7 @@ forEachDatabase('workspace isolation', (db) => {
       it(`reports to ${side}'s member only ${side}'s events`, async () => {
         await matrix.cases(async (check) => {
           const report = async (query: string) => {
-            // The clicks here are bots' (a datacenter address, no user agent): counted in (issue 43).
+            // The clicks here are bots' (a datacenter address, no user agent): counted in.
             const response = await as(side, 'GET', `/api/reports?include_bots=true&${query}`);
             expectStatus(response, 200, `reports?${query}`);
             return response.json<{ list: Record<string, unknown>[]; total: number; totals: Record<string, number> }>();
@@ -1063,7 +1063,7 @@ forEachDatabase('workspace isolation', (db) => {
 
     for (const side of ['A', 'B'] as const) {
       const other = OTHER[side];
-      // Issue 25: simulate, replay and the live stream answer about the acting workspace's traffic only.
+      // Simulate, replay and the live stream answer about the acting workspace's traffic only.
       it(`simulates and replays only ${side}'s campaigns and events for ${side}'s member`, async () => {
         await matrix.cases(async (check) => {
           const visitor = { ip: DE_IP };

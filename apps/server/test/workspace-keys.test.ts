@@ -14,7 +14,7 @@ import {
   type TestUser,
 } from './harness.js';
 
-// Issue 40, part 3: tokens and keys are bound to their workspace. A is the seeded workspace, B a second one.
+// Tokens and keys are bound to their workspace. A is the seeded workspace, B a second one.
 // A token made in A, even with the root permission, reaches nothing of B; B's postback key (and B's
 // conversion import) never converts A's clicks or leads, whatever the state of A's campaign; and B's
 // postback log names nothing of A. On SQLite and PostgreSQL.

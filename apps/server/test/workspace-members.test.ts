@@ -10,7 +10,7 @@ import {
   useSeededApp,
 } from './harness.js';
 
-// Issue 19: users, invitations and the workspaces themselves are managed per workspace. A is the seeded
+// Users, invitations and the workspaces themselves are managed per workspace. A is the seeded
 // Default workspace, B a second one; B's administrator (the whole /general section, not root) belongs to
 // B only, a member of A to A only, and the seeded administrator holds the root permission.
 

@@ -19,7 +19,7 @@ import {
   useSeededApp,
 } from './harness.js';
 
-// Issue 19: config records belong to one workspace. A request reads and writes only the records of the
+// Config records belong to one workspace. A request reads and writes only the records of the
 // workspace it acts in (X-Workspace, else the user's first); another workspace's record is as unknown as
 // a missing one: 404 by id, 400 when a body refers to it.
 

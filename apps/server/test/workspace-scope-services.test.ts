@@ -12,7 +12,7 @@ import { createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { DESKTOP, US_IP } from './fixtures/traffic.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, createUserWithPermissions, forEachDatabase, login } from './harness.js';
 
-// Issue 40: the engine writes each click with its campaign's workspace, and the report, event-table and
+// The engine writes each click with its campaign's workspace, and the report, event-table and
 // postback-log services, run through ScopeGuard (store/scope.ts), name their scope in every query: a
 // service query that dropped it would throw here. The store's side is in workspace-scope-store.test.ts.
 
@@ -92,7 +92,7 @@ forEachDatabase('workspace scope: the services', (db) => {
       for (const rollups of [true, false]) {
         const reports = new ReportsService(guarded, { rollups });
         for (const group_by of ['campaign', 'day', 'campaign,offer', 'subaff']) {
-          // The clicks here send no user agent: bots', counted in (issue 43).
+          // The clicks here send no user agent: bots', counted in.
           const query = ZReportQuery.parse({ group_by, include_bots: 'true' });
           expect((await reports.run(query, { workspaceId: workspace.A })).totals.clicks).toBe(3);
           expect((await reports.run(query, { workspaceId: workspace.B })).totals.clicks).toBe(2);

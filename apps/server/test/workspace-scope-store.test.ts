@@ -15,7 +15,7 @@ import {
 } from '../src/store/traffic/sqlite-events.js';
 import { forEachDatabase } from './harness.js';
 
-// Issue 40: the store scopes, callers cannot forget. Every workspace-owned table carries workspace_id
+// The store scopes, callers cannot forget. Every workspace-owned table carries workspace_id
 // (read from the live database), the event tables too, filled by migration 0023 and written by the
 // engine; the services read them only within a required scope, and ScopeGuard refuses a query that
 // drops it.

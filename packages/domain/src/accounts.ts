@@ -5,7 +5,7 @@ import { VALIDATION_MESSAGES as M } from './messages.js';
 import { ZNewPassword } from './password-policy.js';
 import { isKnownPermission } from './permissions.js';
 
-// Registration, invitations, email verification, password reset and the profile (issue 6).
+// Registration, invitations, email verification, password reset and the profile.
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -3,7 +3,7 @@ import { ZName } from './fields.js';
 import { VALIDATION_MESSAGES as M } from './messages.js';
 import { covers, isKnownPermission, normalizePermissions } from './permissions.js';
 
-// Issue 21: personal API tokens. A user makes a token with a name, an expiry and permissions no wider
+// Personal API tokens. A user makes a token with a name, an expiry and permissions no wider
 // than their own (§6 strings); it acts in the workspace it was made in, within the permissions both it
 // and its user still hold, until it expires or is revoked. The secret is shown once; only its hash is
 // kept.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { VALIDATION_MESSAGES as M } from './messages.js';
 
-// Issue 24: why a click or lead is a bot. Each verdict is stored with its reason, so that real traffic is
+// Why a click or lead is a bot. Each verdict is stored with its reason, so that real traffic is
 // never set aside without a trace; reports group and filter by `bot` and `bot_reason`.
 
 /** The reasons, in the order they are tried: the first that holds is the one stored. */

@@ -1,4 +1,4 @@
-// The campaign URL of a tracker campaign (issue 5, issue 26): built the same way by the server, which
+// The campaign URL of a tracker campaign: built the same way by the server, which
 // gives each record its `campaign_url` on its public origin, and by the dashboard, which follows a change
 // of traffic source in the form before the save.
 
@@ -10,7 +10,7 @@ export interface CampaignUrlParameter {
 }
 
 /**
- * The address a traffic source sends its clicks to (issue 5: `GET /c/{tracker campaign external_id}?{the
+ * The address a traffic source sends its clicks to (`GET /c/{tracker campaign external_id}?{the
  * traffic source's parameters}`): each enabled parameter as `ts_parameter={ts_token}`, joined by `&`. The
  * tokens stay as written (`{clickid}`): the traffic source fills them in.
  */

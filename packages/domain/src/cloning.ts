@@ -1,6 +1,6 @@
 import type { ResourceName } from './resources/index.js';
 
-// Issue 21: "the same campaign for another geo" is a daily task. These resources can be cloned with
+// "the same campaign for another geo" is a daily task. These resources can be cloned with
 // `POST /api/{resource}/{id}/clone` (the server's route and the lists' Clone action read this one list);
 // a campaign of either side can be cloned with its flow.
 

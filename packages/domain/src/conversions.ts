@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { VALIDATION_MESSAGES } from './messages.js';
 import { parseAddressRule } from './network-addresses.js';
 
-// Issue 18: what a conversion can be, and how a network's status values say so.
+// What a conversion can be, and how a network's status values say so.
 
 /** pending (lead, hold), approved (sale) or rejected. */
 export const CONVERSION_STATES = ['pending', 'approved', 'rejected'] as const;
@@ -69,14 +69,14 @@ export const ZStatusMap = z
   });
 
 /**
- * Issue 26, point 10: what set a conversion's payout, in the order they are tried — a matching payout
+ * What set a conversion's payout, in the order they are tried — a matching payout
  * rule of the campaign for the postback event, else that event's default payout; without rules for the
  * event, the amount the network sent, else the offer's payout; `none`: nothing, so 0.
  */
 export const PAYOUT_SOURCES = ['rule', 'default', 'network', 'offer', 'none'] as const;
 export type PayoutSource = (typeof PAYOUT_SOURCES)[number];
 
-/** Postbacks are refused above this payout as stored, in the workspace's currency (issue 41), and below 0. */
+/** Postbacks are refused above this payout as stored, in the workspace's currency, and below 0. */
 export const MAX_POSTBACK_PAYOUT = 1_000_000;
 
 /** Lines one import may hold. */

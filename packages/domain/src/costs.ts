@@ -1,4 +1,4 @@
-// Issue 20: a campaign's cost set after the fact. `POST /api/tracker/campaigns/{external_id}/costs` sets
+// A campaign's cost set after the fact. `POST /api/tracker/campaigns/{external_id}/costs` sets
 // the total cost of the campaign's clicks over a range of days (optionally of one parameter value) to
 // `amount`, spread evenly over those clicks; the dashboard's dialog and the CSV import use this schema.
 import { z } from 'zod';
@@ -24,7 +24,7 @@ export type CostFilterKey = (typeof COST_FILTER_KEYS)[number];
 /** Largest amount a cost update accepts. */
 export const MAX_COST_AMOUNT = 1e9;
 
-/** Lines at most in one CSV cost import (issue 41: 100,000 answer within seconds). */
+/** Lines at most in one CSV cost import (100,000 answer within seconds). */
 export const MAX_COST_IMPORT_LINES = 100_000;
 
 /** Columns of a CSV cost import line. */

@@ -1,4 +1,4 @@
-// Issue 20: custom metrics. An operator defines a formula over a report's figures, such as
+// Custom metrics. An operator defines a formula over a report's figures, such as
 // `revenue / clicks * 1000` or `approved / conversions`; reports compute it per row and in the totals
 // from the row's figures (never from the events), show it and sort by it like a built-in figure.
 //
@@ -215,7 +215,7 @@ export function formulaFigures(ast: FormulaNode): Set<ReportMetric> {
   return names;
 }
 
-/** Issue 19: a formula that reads a money figure is money itself. */
+/** A formula that reads a money figure is money itself. */
 export function formulaUsesMoney(ast: FormulaNode): boolean {
   return [...formulaFigures(ast)].some((name) => isMoneyMetric(name));
 }

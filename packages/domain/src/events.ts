@@ -5,7 +5,7 @@ import { CONVERSION_STATES, type ConversionState } from './conversions.js';
 import type { LoggedRecord } from './postback-log.js';
 import { isTimeZone, REPORT_ATTRIBUTIONS, ZDate, ZGroupFilters, ZVarsFilter } from './reports.js';
 
-// Issue 20: the event tables. `GET /api/events/clicks`, `/api/events/leads` and `/api/events/conversions`
+// The event tables. `GET /api/events/clicks`, `/api/events/leads` and `/api/events/conversions`
 // list single events, newest first, narrowed by the report's own filters (date range in a timezone,
 // `filters`, `vars`): the events behind a report row are the list filtered by that row's values.
 
@@ -75,7 +75,7 @@ export interface ClickConversion {
   created_at: string;
 }
 
-/** Issue 24: what was read off the visitor, and why it was judged a bot (null for a human). */
+/** What was read off the visitor, and why it was judged a bot (null for a human). */
 export interface EventVisitor {
   /** ISO 3166-2 (`US-CA`), or `CC:Name` for a region without a code. */
   region: string | null;

@@ -12,7 +12,7 @@ describe('macro URLs', () => {
     'https://example.com{var1}',
     'https://exa}mple.com/',
     'HTTPS://{VAR1}',
-    // Issue 41: read as a browser reads them.
+    // Read as a browser reads them.
     'https://\\{var1}/x',
     'https:/\\{var1}/x',
     'https:{var1}/x',

@@ -28,9 +28,9 @@ export const ZOptionalExternalIdRef = z
 const URL_AUTHORITY = /^[a-z][a-z0-9+.-]*:\/\/([^/?#\\]*)/i;
 
 /**
- * Whether a macro (any `{` or `}`) stands in a URL's host (issue 18): filled from a visitor's parameters,
- * it would send them, or a postback, anywhere. Macros stay allowed in the path and the query. Issue 41:
- * also where a browser reads the host (url-origins.ts), which the text before a backslash need not show.
+ * Whether a macro (any `{` or `}`) stands in a URL's host: filled from a visitor's parameters,
+ * it would send them, or a postback, anywhere. Macros stay allowed in the path and the query. It is
+ * checked also where a browser reads the host (url-origins.ts), which the text before a backslash need not show.
  */
 export function hasMacroInHost(url: string): boolean {
   const text = url.trim();
@@ -67,7 +67,7 @@ export const ZWeight = z
 
 /** A row id inside a nested list (§3.4: a time stamp when the editor made it). */
 /**
- * A new row id: 16 random base-36 characters. Issue 21: API clients may leave row ids out (the dashboard
+ * A new row id: 16 random base-36 characters. API clients may leave row ids out (the dashboard
  * makes its own), and the server gives each row one.
  */
 export function newRowId(): string {
@@ -83,7 +83,7 @@ export const ZRowId = z
   .transform((id) => (id === undefined ? newRowId() : String(id)));
 
 /**
- * Issue 21: two rows of one kind with the same id in one record are refused on the second one's id (they
+ * Two rows of one kind with the same id in one record are refused on the second one's id (they
  * would share a cap counter and merge in reports). `kinds` gives each kind's rows with their paths; the
  * answer is the API's `errors` map. Checked when a record is saved, never when a stored one is read (a
  * record saved before the rule still routes).
@@ -107,7 +107,7 @@ export function duplicateRowIdErrors(
 /**
  * A condition tree (§3.8) stored as JSON text: refused when it is not JSON, not of the shape of §3.8, or
  * deeper or larger than the limits (§5.5, CONDITION_MAX_NODES), or when a rule holds a value its field
- * cannot (issue 24); stored pruned (§5.4), exactly as the builder saves it.
+ * cannot; stored pruned (§5.4), exactly as the builder saves it.
  */
 export const ZConditionText = z
   .string()
@@ -122,7 +122,7 @@ export const ZConditionText = z
       shape: M.invalidCondition,
       value: M.invalidCondition,
     };
-    // Issue 24: a value a field cannot hold is named, with its field, on the condition's own path.
+    // A value a field cannot hold is named, with its field, on the condition's own path.
     context.addIssue({
       code: 'custom',
       message: parsed.detail ? conditionValueMessage(parsed.detail) : message[parsed.problem],

@@ -132,7 +132,7 @@ describe('diffHistoryVersions', () => {
   });
 });
 
-describe('lists of rows without ids (issue 43)', () => {
+describe('lists of rows without ids', () => {
   const zone = { name: 'Zone', ts_parameter: 'zone_id', ts_token: '{zone}', internal_token: 'var2', enabled: true };
   const click = {
     name: 'Click ID',

@@ -1,7 +1,7 @@
 import { type ConditionLabels, describeCondition } from './conditions/describe.js';
 import { parseConditionText } from './conditions/schema.js';
 
-// Issue 21: what a kept change changed, field by field, in the product's words. Rows that carry an id of
+// What a kept change changed, field by field, in the product's words. Rows that carry an id of
 // their own (path groups, paths, offer and lander rows, payout rule sets and rules) are matched by that
 // id, not by their place, so a row moved up reads as a new priority and not as every field changed;
 // conditions read as the condition language (`describeCondition`), not as JSON.
@@ -89,7 +89,7 @@ export function readableHistoryValue(
 const isObjectList = (value: unknown): value is Record<string, unknown>[] =>
   Array.isArray(value) && value.length > 0 && value.every(isObject);
 
-/** A list of rows as table rows (issue 43: a parameter list reads as a table, not as JSON). */
+/** A list of rows as table rows (a parameter list reads as a table, not as JSON). */
 function tableRows(field: string, value: unknown, labels: ConditionLabels): HistoryTableRow[] {
   if (!Array.isArray(value)) return [];
   return value

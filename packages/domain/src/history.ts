@@ -3,7 +3,7 @@ import type { ZHistoryEntryAnswer, ZHistoryEntryDetailAnswer } from './api-answe
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './constants.js';
 import { isTimeZone } from './reports.js';
 
-// Issue 21: the change history. Every create, update, archive and restore of a config record, a user, a
+// The change history. Every create, update, archive and restore of a config record, a user, a
 // workspace or the account settings is kept — who, when, from which address, the whole record before and
 // after — and so are logins, failed logins, token creations and revocations. `resource` is the API path
 // of what changed (`tracker/flows`, `offers`, `users`, `account-settings`, `auth`, `tokens`).

@@ -1,4 +1,4 @@
-// Issue 45, part 1: importing another tracker's records (`POST /api/imports`, `GET /api/imports/{id}`).
+// Importing another tracker's records (`POST /api/imports`, `GET /api/imports/{id}`).
 // What is asked: a live tracker (its URL and API key) or an export file, the API's lists in one object.
 // The Keitaro shapes follow its Admin API v1 (https://admin-api.docs.keitaro.io/); only the fields the
 // importer reads are named, the rest are ignored, and every list and text is bounded.

@@ -13,7 +13,7 @@ export const SORT_ORDERS = ['asc', 'desc'] as const;
 export const LIST_ORDER_FIELDS = [...SORT_FIELDS, ...LIST_STATS_FIGURES] as const;
 export type ListOrderField = (typeof LIST_ORDER_FIELDS)[number];
 
-/** `GET /api/<resource>` query (ARCHITECTURE.md): `limit=0` means every record. */
+/** `GET /api/<resource>` query: `limit=0` means every record. */
 export const ZListQuery = z.object({
   page: z.coerce.number().int().min(1).default(DEFAULT_PAGE),
   limit: z.coerce.number().int().min(0).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),

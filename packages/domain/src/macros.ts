@@ -1,6 +1,6 @@
-// Macros in offer, lander and postback URLs (issue 5, Contract): the engine fills each known `{name}`
+// Macros in offer, lander and postback URLs: the engine fills each known `{name}`
 // (URL-encoded; empty without a value) and leaves any other `{name}` as written, since it may be the
-// network's own. Kept here so the dashboard lists exactly the names the server fills (issue 26, point 4).
+// network's own. Kept here so the dashboard lists exactly the names the server fills.
 
 /** The known macro names, in the order the dashboard lists them; any `utm_…` name is known too. */
 export const URL_MACROS = [

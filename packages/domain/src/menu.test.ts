@@ -9,7 +9,7 @@ const headings = (permissions: string[]) =>
     .map((section) => section.section);
 
 describe('side menu (§2.3)', () => {
-  it('has the 17 entries of the spec, in its order, Live view after Reports (issue 25), Rules after it (issue 46), Import after Rules (issue 45), Currency rates after Workspaces (issue 18), Backups after Bot protection (issue 39), Domains after Currency rates, History last (issue 21)', () => {
+  it('has the 17 entries of the spec, in its order, Live view after Reports, Rules after it, Import after Rules, Currency rates after Workspaces, Backups after Bot protection, Domains after Currency rates, History last', () => {
     expect(MENU.flatMap((section) => section.entries.map((entry) => entry.route))).toEqual([
       '/admin',
       '/admin/flows',
@@ -63,26 +63,26 @@ describe('side menu (§2.3)', () => {
     expect(headings(permissions)).toEqual(expected);
   });
 
-  it("shows Currency rates and Bot protection to the instance's administrators only (issue 40)", () => {
+  it("shows Currency rates and Bot protection to the instance's administrators only", () => {
     expect(routes(['/general/workspace/get'])).toEqual(['/admin', '/admin/workspaces', '/admin/history']);
     expect(routes(['/api', '/tracker', '/general'])).not.toContain('/admin/currency-rates');
     expect(routes(['/api', '/tracker', '/general'])).not.toContain('/admin/bot-protection');
     expect(routes(['/instance/settings/get'])).toEqual(['/admin', '/admin/currency-rates', '/admin/bot-protection']);
   });
 
-  it('shows Backups to whoever may change the instance-wide settings, and to nobody who only reads them (issue 39)', () => {
+  it('shows Backups to whoever may change the instance-wide settings, and to nobody who only reads them', () => {
     expect(routes(['/instance/settings/update'])).toContain('/admin/backups');
     expect(routes(['/instance/settings/get'])).not.toContain('/admin/backups');
-    // Issue 40: a workspace's administrator is not the instance's.
+    // A workspace's administrator is not the instance's.
     expect(routes(['/api', '/tracker', '/general'])).not.toContain('/admin/backups');
   });
 
-  it('shows the rules to whoever may get them, and to nobody else (issue 46)', () => {
+  it('shows the rules to whoever may get them, and to nobody else', () => {
     expect(routes(['/tracker/rule/get'])).toEqual(['/admin', '/tracker/rules']);
     expect(routes(['/tracker/reports/get'])).not.toContain('/tracker/rules');
   });
 
-  it('shows the live view to whoever may get reports, and to nobody else (issue 25)', () => {
+  it('shows the live view to whoever may get reports, and to nobody else', () => {
     expect(routes(['/tracker/reports/get'])).toEqual(['/admin', '/tracker/reports', '/tracker/live']);
     expect(routes(['/tracker/campaign/get'])).not.toContain('/tracker/live');
   });

@@ -39,7 +39,7 @@ const SCREEN_ENTRIES: readonly { section: Section; after: ResourceName | null; e
     },
   },
   {
-    // Issue 25: the live view streams what the reports count, so it is read under the same permission.
+    // The live view streams what the reports count, so it is read under the same permission.
     section: 'tracker',
     after: null,
     entry: {
@@ -49,7 +49,7 @@ const SCREEN_ENTRIES: readonly { section: Section; after: ResourceName | null; e
     },
   },
   {
-    // Issue 46: rules that watch the reports and act, beside the reports they read.
+    // Rules that watch the reports and act, beside the reports they read.
     section: 'tracker',
     after: null,
     entry: {
@@ -59,7 +59,7 @@ const SCREEN_ENTRIES: readonly { section: Section; after: ResourceName | null; e
     },
   },
   {
-    // Issue 45: importing another tracker's campaigns and what they use.
+    // Importing another tracker's campaigns and what they use.
     section: 'tracker',
     after: null,
     entry: {
@@ -69,7 +69,7 @@ const SCREEN_ENTRIES: readonly { section: Section; after: ResourceName | null; e
     },
   },
   {
-    // Issue 18: the rates conversions are converted by; issue 40: the instance's, not a workspace's.
+    // The rates conversions are converted by: the instance's, not a workspace's.
     section: 'general',
     after: 'workspaces',
     entry: {
@@ -79,7 +79,7 @@ const SCREEN_ENTRIES: readonly { section: Section; after: ResourceName | null; e
     },
   },
   {
-    // Issue 24: the server-wide bot protection settings; issue 40: for the instance's administrators.
+    // The server-wide bot protection settings, for the instance's administrators.
     section: 'general',
     after: 'users',
     entry: {
@@ -89,7 +89,7 @@ const SCREEN_ENTRIES: readonly { section: Section; after: ResourceName | null; e
     },
   },
   {
-    // Issue 39: copies of the SQLite database, for the instance's administrators.
+    // Copies of the SQLite database, for the instance's administrators.
     section: 'general',
     after: 'users',
     entry: {
@@ -99,7 +99,7 @@ const SCREEN_ENTRIES: readonly { section: Section; after: ResourceName | null; e
     },
   },
   {
-    // Issue 21: the workspace's change history, for whoever may read some kind of record (the API shows
+    // The workspace's change history, for whoever may read some kind of record (the API shows
     // each reader the entries of what they may read).
     section: 'general',
     after: null,

@@ -1,5 +1,5 @@
 // IP address literals, v4 and v6, without node:net (the dashboard uses them too): what kind of network an
-// address is on (issue 18: outbound postbacks never reach loopback, private, link-local or multicast
+// address is on (outbound postbacks never reach loopback, private, link-local or multicast
 // addresses), and lists of addresses and CIDR ranges (an affiliate network's postback addresses).
 
 /** An address as bytes: 4 for IPv4, 16 for IPv6. */

@@ -1,4 +1,4 @@
-// Issue 41, point 2: the one rule for every amount a network or traffic source sends (a postback's payout,
+// The one rule for every amount a network or traffic source sends (a postback's payout,
 // revenue or sum, an imported conversion's payout, a click's Auto cost). `1,000` was read as 1 while
 // `1,000.50` was refused: an amount is now read only when it cannot mean two things.
 

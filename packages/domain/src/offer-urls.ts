@@ -1,4 +1,4 @@
-// Issue 26, point 3: an affiliate network's offer URL parameters (`aff_sub={clickid}&aff_sub2={var1}`) are
+// An affiliate network's offer URL parameters (`aff_sub={clickid}&aff_sub2={var1}`) are
 // appended to the URL of every offer of that network; macros in them are filled like the offer's own.
 
 /** The `name=value` pairs of a parameter text, as written (a leading `?` or `&` and empty pairs dropped). */

@@ -25,7 +25,7 @@ describe('can (§6)', () => {
     [['/general/user/get'], 'general', 'user', 'get', true],
     [['/general/use'], 'general', 'user', 'get', false],
     [['/tracker/reports/get'], 'tracker', 'reports', 'get', true],
-    // Issue 19: money is its own action of reports, granted by the root, the section and the resource.
+    // Money is its own action of reports, granted by the root, the section and the resource.
     [['/tracker/reports/get'], 'tracker', 'reports', 'money', false],
     [['/tracker/reports/money'], 'tracker', 'reports', 'money', true],
     [['/tracker/reports/money'], 'tracker', 'reports', 'get', false],
@@ -34,7 +34,7 @@ describe('can (§6)', () => {
     [['/'], 'tracker', 'reports', 'money', true],
     [['/api'], 'tracker', 'reports', 'money', false],
     [[], 'api', 'offer', 'get', false],
-    // Issue 40: the instance's settings are granted by the root or their own section, never by every
+    // The instance's settings are granted by the root or their own section, never by every
     // workspace section held together.
     [['/'], 'instance', 'settings', 'update', true],
     [['/instance'], 'instance', 'settings', 'update', true],
@@ -95,7 +95,7 @@ describe('granting (nobody grants what they do not hold)', () => {
   it('returns what the granter lacks', () => {
     expect(ungrantable(holder('/api'), ['/api/offer/get', '/tracker', '/'])).toEqual(['/tracker', '/']);
     expect(ungrantable(holder('/'), ['/api', '/tracker'])).toEqual([]);
-    // Issue 40: a workspace's administrator cannot make an instance administrator.
+    // A workspace's administrator cannot make an instance administrator.
     expect(ungrantable(holder('/api', '/tracker', '/general'), ['/instance/settings/update'])).toEqual([
       '/instance/settings/update',
     ]);

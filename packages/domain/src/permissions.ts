@@ -7,7 +7,7 @@ export type Section = (typeof SECTIONS)[number];
 export const ACTIONS = ['get', 'create', 'update', 'archive'] as const;
 
 /**
- * Issue 19: reports have one more action, `money`: seeing cost, revenue, profit, ROI, EPC and payouts.
+ * Reports have one more action, `money`: seeing cost, revenue, profit, ROI, EPC and payouts.
  * Without it, reports, the dashboard, the postback log and CSV exports leave those figures out.
  */
 export const REPORT_ACTIONS = ['get', 'money'] as const;
@@ -15,7 +15,7 @@ export const REPORT_ACTIONS = ['get', 'money'] as const;
 export type Action = (typeof ACTIONS)[number] | (typeof REPORT_ACTIONS)[number];
 
 /**
- * Issue 40: the settings of the whole instance (currency rates, bot protection, registration and account
+ * The settings of the whole instance (currency rates, bot protection, registration and account
  * settings) are no workspace's. Reading and changing them needs `/instance/settings/…`, a section of its
  * own so that holding every workspace section (`/api`, `/tracker`, `/general`) does not grant it. The
  * seeded Administrator role holds the root, which covers it; since nobody grants what they do not hold
@@ -45,7 +45,7 @@ export const PERMISSION_CATALOGUE = {
     reports: REPORT_ACTIONS,
     /** Rules that watch the report and act on flows and campaigns. */
     rule: ACTIONS,
-    /** Issue 45: importing another tracker's records (`/api/imports`); each record's own rights too. */
+    /** Importing another tracker's records (`/api/imports`); each record's own rights too. */
     import: ['get', 'create'],
   },
   general: {
@@ -53,7 +53,7 @@ export const PERMISSION_CATALOGUE = {
     'affiliate-network': ACTIONS,
     event: ACTIONS,
     'postback-event': ACTIONS,
-    /** Issue 18: conversions imported by hand. */
+    /** Conversions imported by hand. */
     conversion: ['create'],
     workspace: ['get', 'create', 'update'],
     /** Host names the tracker answers on, with their certificates. */

@@ -1,4 +1,4 @@
-// Issue 18: the postback URL an operator gives an affiliate network, in the parameter names of the
+// The postback URL an operator gives an affiliate network, in the parameter names of the
 // tracker the network already knows. The tracker reads every format's names at the same keyed path
 // (`/{key}/postback`), and Binom's at `/{key}/click.php`.
 

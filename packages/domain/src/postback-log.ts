@@ -8,22 +8,22 @@ import type {
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './constants.js';
 import { isTimeZone } from './reports.js';
 
-// Issue 5: the postback log. `GET /api/postback-log` lists every postback received, matched or not;
+// The postback log. `GET /api/postback-log` lists every postback received, matched or not;
 // `GET /api/outbound-postbacks` the postbacks owed to traffic sources and how their sending went.
 
 /**
- * What became of an incoming postback, as the tracker logs it (issue 18):
+ * What became of an incoming postback, as the tracker logs it:
  * - converted: a new conversion; status_changed: a conversion moved (pending → approved, …);
  * - duplicate: the same click, event, txid and status again; unchanged: a move the states do not allow
  *   (a rejected conversion stays rejected); both are answered `OK` and counted once;
  * - unknown_click, missing_click_id: no click or lead to convert;
  * - refused_key, refused_address: not from a caller allowed to send it;
  * - invalid_payout, unknown_currency: refused with nothing counted;
- * - unknown_status (issue 41): a status the postback event's mapping does not list, refused unless the
+ * - unknown_status: a status the postback event's mapping does not list, refused unless the
  *   event takes unknown statuses as pending; too_long: a value, a parameter's name or the number of
  *   parameters past POSTBACK_TEXT_LIMITS, refused rather than cut;
  * - unconvertible_payout: refused, its payout converted into the workspace's currency not being a
- *   finite amount (issue 40: never stored).
+ *   finite amount (never stored).
  */
 export const POSTBACK_OUTCOMES = [
   'converted',
@@ -60,7 +60,7 @@ export const POSTBACK_OUTCOME_STATUS: Record<PostbackOutcome, number> = {
 };
 
 /**
- * What a postback (or an imported line) may bring, whole (issue 41): longer is refused with 400, never
+ * What a postback (or an imported line) may bring, whole: longer is refused with 400, never
  * cut, so two txids that differ late are two conversions. Lengths count UTF-16 units (a JavaScript
  * string's length). A txid is part of a unique index: 500 units are at most 1,500 bytes of UTF-8, well
  * within PostgreSQL's limit for an index entry (about 2,700 bytes); the columns are `text` on both

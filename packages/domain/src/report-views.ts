@@ -1,4 +1,4 @@
-// Issue 20: saved report views. A view is the reports screen's state as its URL query string
+// Saved report views. A view is the reports screen's state as its URL query string
 // (`group_by=offer&range=lastMonth&attribution=postback&timezone=Europe%2FParis`) under a name, kept per
 // user and per workspace, and opened by its link (`/tracker/reports?view=12`) by anyone of the workspace
 // who reads reports.

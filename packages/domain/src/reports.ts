@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './constants.js';
 import { SORT_ORDERS } from './list-query.js';
 
-// §3.10, §7.5 and issue 5 item 4: `GET /api/reports` groups clicks, leads and conversions.
+// §3.10, §7.5: `GET /api/reports` groups clicks, leads and conversions.
 
 export const REPORT_VAR_NAMES = [
   'var1',
@@ -37,7 +37,7 @@ export const REPORT_GROUPS = [
   'hour',
   'subaff',
   ...REPORT_VAR_NAMES,
-  // Issue 24: what is read off the visitor, and the bot verdict.
+  // What is read off the visitor, and the bot verdict.
   'region',
   'city',
   'asn',
@@ -63,9 +63,9 @@ export const REPORT_VAR_FILTERS = ['subaff', ...REPORT_VAR_NAMES] as const;
 export type ReportVarFilter = (typeof REPORT_VAR_FILTERS)[number];
 
 /**
- * The figures of a report row (and of `totals`), in the order a report shows them. Issue 18: conversions
+ * The figures of a report row (and of `totals`), in the order a report shows them. Conversions
  * and revenue count pending and approved conversions; `approved`, `pending` and `rejected` count each
- * state; `revenue_confirmed` and `roi_confirmed` count approved conversions only. Issue 43: `clicks`,
+ * state; `revenue_confirmed` and `roi_confirmed` count approved conversions only. `clicks`,
  * `unique_clicks` and what is divided by them count human clicks unless the report asks `include_bots`;
  * `bot_clicks` counts the clicks with a bot verdict either way. `lp_clicks`: of those clicks, the ones
  * whose visitor followed the lander's offer link (`/c/{campaign}/offer`, once per click; bots' left out
@@ -98,7 +98,7 @@ export const REPORT_METRICS = [
 export type ReportMetric = (typeof REPORT_METRICS)[number];
 
 /**
- * Issue 19: the figures that are money (cost, revenue, profit, ROI, EPC). Only a user holding
+ * The figures that are money (cost, revenue, profit, ROI, EPC). Only a user holding
  * `/tracker/reports/money` sees them: the server leaves them out of reports for anyone else, and the
  * screens leave out their columns.
  */
@@ -127,7 +127,7 @@ export function visibleMetrics(seesMoney: boolean): readonly ReportMetric[] {
 /** `order_by`: a figure, a grouped name (its label; time in order) or `label` (the joined labels). */
 export const REPORT_ORDER_FIELDS = [...REPORT_METRICS, ...REPORT_GROUPS, 'label'] as const;
 
-/** Issue 20: a custom metric's key (custom-metrics.ts), a figure of report rows and an `order_by`. */
+/** A custom metric's key (custom-metrics.ts), a figure of report rows and an `order_by`. */
 export const CUSTOM_METRIC_KEY = /^cm_[a-z0-9_]{1,40}$/;
 
 export const REPORT_MAX_GROUPS = 4;
@@ -230,7 +230,7 @@ export const ZVarsFilter = jsonObjectOf('vars', REPORT_VAR_FILTERS);
 export const ZGroupFilters = jsonObjectOf('filters', REPORT_FILTER_GROUPS);
 
 /**
- * Issue 20: when a conversion is counted — at its click's (or lead's) time, as the traffic source bills
+ * When a conversion is counted — at its click's (or lead's) time, as the traffic source bills
  * it (the default), or at its first postback's, as the network's statistics show it.
  */
 export const REPORT_ATTRIBUTIONS = ['click', 'postback'] as const;
@@ -252,7 +252,7 @@ export const ZReportQuery = z
     vars: ZVarsFilter.default({}),
     filters: ZGroupFilters.default({}),
     attribution: z.enum(REPORT_ATTRIBUTIONS).default('click'),
-    /** Issue 43: `true` counts bots' clicks in clicks, unique clicks, CR, EPC and CPC; by default they stay out. */
+    /** `true` counts bots' clicks in clicks, unique clicks, CR, EPC and CPC; by default they stay out. */
     include_bots: z
       .union([z.boolean(), z.enum(['true', 'false'])])
       .default(false)

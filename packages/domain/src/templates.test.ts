@@ -4,7 +4,7 @@ import { ZAffiliateNetworkForm } from './resources/affiliate-networks.js';
 import { ZTrafficSourceForm } from './resources/traffic-sources.js';
 import { AFFILIATE_NETWORK_TEMPLATES, TRAFFIC_SOURCE_TEMPLATES } from './templates.js';
 
-// Issue 26 (12): templates are form values, so each must parse with its resource's form schema.
+// Templates are form values, so each must parse with its resource's form schema.
 
 const MACRO = /\{([A-Za-z0-9_]+)\}/g;
 

@@ -1,4 +1,4 @@
-// Issue 26, point 12: well-known traffic sources and affiliate networks to start a record from. Each
+// Well-known traffic sources and affiliate networks to start a record from. Each
 // template is the values of the resource's form (parsed by its schema in templates.test.ts, so a
 // template can never drift from the form), plus, for a source, the postback URL it takes.
 //

@@ -1,4 +1,4 @@
-// The share of traffic each weighted row gets (§3.4, issue 26 point 16), as the routing weighs them
+// The share of traffic each weighted row gets (§3.4), as the routing weighs them
 // (apps/server/src/traffic/rules: compile keeps enabled rows of weight > 0, pickWeighted picks by weight):
 // a path among its group's paths, an offer or lander row among its path's rows.
 

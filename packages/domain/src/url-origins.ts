@@ -1,4 +1,4 @@
-// Issue 41, point 6: what a browser reads as a URL's scheme, userinfo and host (WHATWG URL, as `new URL`
+// What a browser reads as a URL's scheme, userinfo and host (WHATWG URL, as `new URL`
 // parses it) must be the operator's, never a macro's. A brace test on the text is not enough: browsers
 // read `https://\{var1}/x` as `https://{var1}/x`, and an empty macro can turn `https://{var1}/x` into
 // `https:///x`, whose host is `x`. So the URL is parsed as a browser would, with its macros filled.

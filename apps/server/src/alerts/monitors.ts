@@ -187,7 +187,7 @@ export class Monitors {
       date_from: new Date(dayBefore).toISOString().slice(0, 10),
       date_to: now.toISOString().slice(0, 10),
       limit: 0,
-      // Traffic that stopped is what this tells: bots' clicks are traffic too (issue 43).
+      // Traffic that stopped is what this tells: bots' clicks are traffic too.
       include_bots: true,
     });
     const findings: Finding[] = [];
@@ -271,7 +271,7 @@ export class Monitors {
 
   private async urlsDown(): Promise<Finding[]> {
     const findings: Finding[] = [];
-    // Issue 45: a lander with hosted files is served here; its old URL is no longer where visitors go.
+    // A lander with hosted files is served here; its old URL is no longer where visitors go.
     const hosted = new Set(
       (
         await this.db

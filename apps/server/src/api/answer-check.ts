@@ -1,4 +1,4 @@
-// Issue 21: the document must tell the truth. When tests build the app, every JSON answer of an /api
+// The document must tell the truth. When tests build the app, every JSON answer of an /api
 // route is checked against the document's schema for its status (2xx: the route's answer; 4xx: the
 // error body). A mismatch turns the answer into a 500 that says what did not match, so the test that
 // made the request fails and shows why.

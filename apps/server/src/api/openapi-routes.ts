@@ -1,4 +1,4 @@
-// Issue 21: what /api/openapi.json says of each route — its query, its body and its answer, all from the
+// What /api/openapi.json says of each route — its query, its body and its answer, all from the
 // domain's zod schemas. Resource routes are described from the registry (a record's answer is its form's
 // fields as kept, with its id and status); every other route is named in ROUTE_SCHEMAS.
 import {
@@ -176,7 +176,7 @@ export const ROUTE_SCHEMAS: Record<string, RouteSchemas> = {
   'GET /api/history': { query: ZHistoryQuery, response: ZHistoryList },
   'GET /api/history/{id}': { response: ZHistoryEntryDetailAnswer },
   'POST /api/history/{id}/restore': { response: ZRestoredRecord },
-  // A Server-Sent Events stream (issue 25): `event: click|lead|conversion|postback`, JSON data.
+  // A Server-Sent Events stream: `event: click|lead|conversion|postback`, JSON data.
   'GET /api/live': { query: ZLiveQuery, media: 'text/event-stream' },
   'GET /api/events/clicks': { query: ZEventQuery, response: ZClickEventList },
   'GET /api/events/leads': { query: ZEventQuery, response: ZLeadEventList },
@@ -188,7 +188,7 @@ export const ROUTE_SCHEMAS: Record<string, RouteSchemas> = {
   'POST /api/tracker/campaigns/costs/import': { response: ZCostImportResponse },
   'POST /api/tracker/campaigns/{id}/simulate': { body: ZSimulatedVisitor, response: ZSimulationAnswer },
   'POST /api/tracker/campaigns/{id}/click-token': { response: ZClickTokenAnswer, status: 201 },
-  // Issue 45: the body of the POST is the ZIP itself (Content-Type: application/zip).
+  // The body of the POST is the ZIP itself (Content-Type: application/zip).
   'POST /api/tracker/landers/{id}/files': { response: ZLanderFileList },
   'GET /api/tracker/landers/{id}/files': { response: ZLanderFileList },
   'GET /api/tracker/landers/{id}/files/content': { query: ZLanderFileQuery, response: ZLanderFileContent },

@@ -1,4 +1,4 @@
-// Issue 21: `GET /api/openapi.json` describes every /api route, from the routes as registered (an
+// `GET /api/openapi.json` describes every /api route, from the routes as registered (an
 // onRoute hook sees each one, so a new route cannot be left out) and the domain's zod schemas
 // (openapi-routes.ts): each route's query, body and answer, and the one error body of every 4xx.
 // `/api/docs` shows the document; in tests every answer is checked against it (answer-check.ts).

@@ -9,9 +9,9 @@ export interface Actor {
   sessionId: number;
   /** Effective: the union of its roles' permissions and its own, normalized. */
   permissions: string[];
-  /** The workspace the request acts in (issue 19; auth/workspace.ts); null for a user of none. */
+  /** The workspace the request acts in (auth/workspace.ts); null for a user of none. */
   workspaceId: number | null;
-  /** Issue 21: set when the request came with an API token (sessionId is then 0): it acts in its workspace only. */
+  /** Set when the request came with an API token (sessionId is then 0): it acts in its workspace only. */
   token?: { id: number; workspaceId: number };
   /** The address the request came from (history keeps it with each change). */
   ip?: string | null;

@@ -1,4 +1,4 @@
-// Issue 40: who administers the instance itself (its currency rates, bot protection, registration and
+// Who administers the instance itself (its currency rates, bot protection, registration and
 // account settings, mail), as opposed to one workspace. The one place that says so: what reads or
 // changes instance data asks here. A signed-in user holding `/instance/settings/<action>` (the root
 // covers it; the workspace sections do not); an API token acts in its own workspace only, so even a

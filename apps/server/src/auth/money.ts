@@ -1,4 +1,4 @@
-// Issue 19: money masking. A user without `/tracker/reports/money` (Keitaro's "reports restrictions",
+// Money masking. A user without `/tracker/reports/money` (Keitaro's "reports restrictions",
 // Binom's column rights) gets reports, the dashboard's figures and the postback log without cost,
 // revenue, profit, ROI, EPC or payouts: the keys are left out, not set to zero, so nothing reads a masked
 // figure as a real zero. The routes apply withoutMoney to the services' answers (reports, events and
@@ -21,7 +21,7 @@ export function seesMoney(actor: PermissionHolder): boolean {
 
 /**
  * A report without its money figures can neither be sorted by one (the order would tell them), nor by a
- * custom metric whose formula reads one (issue 20: `moneyKeys`).
+ * custom metric whose formula reads one (`moneyKeys`).
  */
 export function refuseMoneyOrder(query: Pick<TReportQuery, 'order_by'>, moneyKeys: readonly string[] = []): void {
   if (query.order_by && (isMoneyMetric(query.order_by) || moneyKeys.includes(query.order_by))) {
@@ -49,7 +49,7 @@ function withoutAmountParameters(raw: Record<string, unknown>): Record<string, u
 }
 
 /**
- * Issue 40: the one money mask. `value` (an answer, a page, a live message) without any money at any
+ * The one money mask. `value` (an answer, a page, a live message) without any money at any
  * depth: every money key left out (not zeroed, so nothing reads a masked figure as a real zero), and a
  * `raw` payload's amount parameters left out of it. `moneyKeys`: more keys to leave out, a report's
  * custom metrics made of money.

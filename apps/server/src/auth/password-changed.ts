@@ -4,7 +4,7 @@ import type { Sessions } from './sessions.js';
 
 /**
  * What a new password ends, whichever route set it (profile, reset link, an administrator on the user):
- * every unused reset link, since one asked for before the change would undo it (issue 41, point 9), and
+ * every unused reset link, since one asked for before the change would undo it, and
  * every session but `keptSessionId`, the one that made the change on the profile. Run in the change's
  * own transaction, so the password never changes without them ending.
  */

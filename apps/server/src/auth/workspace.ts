@@ -1,6 +1,6 @@
-// Issue 19: every /api request acts in one workspace: the one the `X-Workspace` header names, else the
+// Every /api request acts in one workspace: the one the `X-Workspace` header names, else the
 // user's first. A user who does not belong to the named workspace is refused, unless they hold the root
-// permission, which reaches every workspace. Issue 40: an API token acts in its own workspace only, whatever
+// permission, which reaches every workspace. An API token acts in its own workspace only, whatever
 // its permissions: root's reach is a session's.
 import { ROOT_PERMISSION } from '@switchyard/domain';
 import type { FastifyRequest } from 'fastify';
@@ -29,7 +29,7 @@ export async function actingWorkspace(
 ): Promise<number | null> {
   const header = request.headers[WORKSPACE_HEADER];
   const named = Array.isArray(header) ? header[0] : header;
-  // Issue 21: an API token acts in the workspace it was made in, while its user still belongs there.
+  // An API token acts in the workspace it was made in, while its user still belongs there.
   if (actor.token) {
     const own = actor.token.workspaceId;
     if (named !== undefined && named.trim() !== '' && Number(named) !== own) {

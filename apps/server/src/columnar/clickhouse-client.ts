@@ -1,4 +1,4 @@
-// Issue 23: ClickHouse over its HTTP interface (port 8123) with Node's fetch, as Debian's 18.16 and
+// ClickHouse over its HTTP interface (port 8123) with Node's fetch, as Debian's 18.16 and
 // current releases both serve it. `CLICKHOUSE_URL` is `http://user:password@host:8123/database`.
 
 /** Where the store's database is, and who it is read and written as. */

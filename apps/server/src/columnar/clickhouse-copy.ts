@@ -1,4 +1,4 @@
-// Issue 23: the copy of what PostgreSQL held when ClickHouse was first configured (clickhouse-feed.ts
+// The copy of what PostgreSQL held when ClickHouse was first configured (clickhouse-feed.ts
 // sends what is stored since): clicks and leads in id order, each click with its cost now less the changes
 // still logged (the change pass sends those), then every conversion as it is now, at version 0. One node
 // copies at a time, with its progress in ClickHouse; a copy stopped midway resumes.

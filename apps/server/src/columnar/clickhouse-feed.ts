@@ -1,4 +1,4 @@
-// Issue 23, past one machine: what reaches ClickHouse, and when. PostgreSQL stays the record: every
+// Past one machine: what reaches ClickHouse, and when. PostgreSQL stays the record: every
 // node's event writer stores a batch there, then sends the same rows, as PostgreSQL holds them, to
 // ClickHouse (store/traffic/kysely-sink.ts); a batch ClickHouse refused is retried whole, and the
 // journal keeps its events until both have them, so a crash or an outage loses none. Rows that may have

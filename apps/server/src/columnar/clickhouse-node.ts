@@ -1,4 +1,4 @@
-// Issue 23: what one node does with ClickHouse when `CLICKHOUSE_URL` is set (with PostgreSQL): its event
+// What one node does with ClickHouse when `CLICKHOUSE_URL` is set (with PostgreSQL): its event
 // writer sends what it stores (clickhouse-feed.ts), it copies what PostgreSQL held before, it sends cost
 // changes, and its reports read ClickHouse once the copy is complete. ClickHouse out of reach never
 // stops a click: the writer retries and the journal keeps events, and reports read PostgreSQL meanwhile.

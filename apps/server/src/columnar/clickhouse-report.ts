@@ -1,4 +1,4 @@
-// Issue 23: a whole report in one ClickHouse statement, as duckdb-report.ts does it in DuckDB: each
+// A whole report in one ClickHouse statement, as duckdb-report.ts does it in DuckDB: each
 // table grouped (clickhouse-sql.ts), the three merged by the report's groups, labelled with the names
 // reports/service.ts passes, ordered and paged. Half a million groups stay in ClickHouse; the page comes back.
 //

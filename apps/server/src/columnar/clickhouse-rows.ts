@@ -1,4 +1,4 @@
-// Issue 23: the rows ClickHouse is sent (clickhouse-feed.ts says when), as PostgreSQL holds them: the
+// The rows ClickHouse is sent (clickhouse-feed.ts says when), as PostgreSQL holds them: the
 // columns read from the event tables and conversions, and the rows made of them.
 import { sql } from 'kysely';
 import { FROM_ORIGIN } from '../report-plan/plan.js';
@@ -11,7 +11,7 @@ export const SOURCES: Record<ColumnarTable, { table: string; id: string }> = {
 };
 
 /**
- * The selected columns of an event row (`e`), its own workspace among them (issue 40). A click's cost:
+ * The selected columns of an event row (`e`), its own workspace among them. A click's cost:
  * `stored`, the one it was stored with (its changes are sent apart); `unlogged`, its cost now less the
  * changes still in the log (for a ClickHouse that has none of the pruned ones).
  */
@@ -26,7 +26,7 @@ export function eventColumns(table: ColumnarTable, cost: 'stored' | 'unlogged' =
       : cost === 'stored'
         ? 'coalesce(e.original_cost, e.cost)'
         : `e.cost - coalesce((select sum(x.delta) from tracker_click_cost_changes x where x.click_id = e.click_id), 0)`;
-  // Issue 43, as cost: `stored`, none (an lp click is sent as its change); `unlogged`, one whose change is
+  // As cost: `stored`, none (an lp click is sent as its change); `unlogged`, one whose change is
   // no longer in the log.
   const lpOf =
     table === 'leads' || cost === 'stored'

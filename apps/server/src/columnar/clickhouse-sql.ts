@@ -1,4 +1,4 @@
-// Issue 23: the ClickHouse tables of the columnar store, and an aggregate plan (report-plan/plan.ts) as
+// The ClickHouse tables of the columnar store, and an aggregate plan (report-plan/plan.ts) as
 // ClickHouse SQL with the meaning render-sql.ts gives it on SQLite and PostgreSQL.
 //
 // The SQL runs on Debian's ClickHouse 18.16 and on current releases. What it avoids, and why:
@@ -41,7 +41,7 @@ export function literal(value: string | number): string {
   return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
-/** Issue 43: whether the click went on from its lander (schema.ts ColumnarRow). */
+/** Whether the click went on from its lander (schema.ts ColumnarRow). */
 export const LP_COLUMN = { name: 'lp_events', type: 'UInt8 DEFAULT 0' } as const;
 
 const NUMBER_COLUMNS = ['source_id', 'workspace_id', 'events', 'unique_events', 'cost', 'asn', 'is_bot'] as const;
@@ -59,7 +59,7 @@ export const COLUMNS: readonly { name: string; type: string }[] = [
   { name: 'asn', type: 'Nullable(Int64)' },
   { name: 'is_bot', type: 'UInt8' },
   ...COLUMNAR_TEXT_COLUMNS.map((name) => ({ name, type: 'Nullable(String)' })),
-  // Issue 43, last: a table made before it gains it with ALTER (clickhouse.ts, LP_COLUMN).
+  // A table made before it gains it with ALTER (clickhouse.ts, LP_COLUMN).
   LP_COLUMN,
 ];
 
@@ -111,7 +111,7 @@ const READABLE = new Set<string>([...CONVERSION_TEXT_COLUMNS, ...NUMBER_COLUMNS]
 const NUMERIC = new Set<string>(NUMBER_COLUMNS);
 
 export function createTable(table: ColumnarTable): string {
-  // Partitioned by month and sorted by workspace, campaign and time (issue 23); the row key last, so
+  // Partitioned by month and sorted by workspace, campaign and time; the row key last, so
   // ReplacingMergeTree keeps one row of a key sent twice when it merges.
   return `CREATE TABLE IF NOT EXISTS ${table} (
   ${COLUMNS.map((column) => `${column.name} ${column.type}`).join(',\n  ')}
@@ -181,7 +181,7 @@ function condition(plan: AggregatePlan, where: PlanCondition): string {
       return `${value} = ${literal(where.to)}`;
     }
     case 'workspace':
-      // Each row's own workspace (issue 40), the sorting key's first column: only its rows are read. 0 is
+      // Each row's own workspace, the sorting key's first column: only its rows are read. 0 is
       // an event of none (null in the event tables), which no workspace's report reads.
       return where.workspace > 0 ? `workspace_id = ${literal(where.workspace)}` : '0';
     case 'time':
@@ -237,7 +237,7 @@ function localBucket(plan: AggregatePlan, buckets: NonNullable<AggregatePlan['bu
 
 const COUNTED = "is_conversion = 1 AND state IN ('pending', 'approved')";
 
-/** Clicks' figures: bots' clicks out of clicks and unique clicks unless the plan includes them (issue 43). */
+/** Clicks' figures: bots' clicks out of clicks and unique clicks unless the plan includes them. */
 function clickFigures(plan: AggregatePlan): Record<string, string> {
   return {
     clicks: plan.includeBots ? 'sum(events)' : 'sum(if(is_bot = 1, 0, events))',

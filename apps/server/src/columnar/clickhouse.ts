@@ -1,4 +1,4 @@
-// Issue 23, past one machine: the columnar store on ClickHouse (`CLICKHOUSE_URL`). Every node appends its
+// Past one machine: the columnar store on ClickHouse (`CLICKHOUSE_URL`). Every node appends its
 // clicks and leads in batches; reports read them back through the same plans as every other backend.
 import {
   type AggregatePlan,
@@ -51,7 +51,7 @@ export class ClickHouseStore implements ColumnarStore {
   }
 
   /**
-   * A table made when reports kept to a workspace by its campaigns' hashes (before issue 40) loses those
+   * A table made when reports kept to a workspace by its campaigns' hashes (before workspaces were enforced by the store, migration 0023) loses those
    * columns, which ClickHouse computed for every row sent: reports read each row's workspace_id now.
    */
   private async dropHashColumns(table: ColumnarTable): Promise<void> {
@@ -65,7 +65,7 @@ export class ClickHouseStore implements ColumnarStore {
     }
   }
 
-  /** A table made before issue 43 gains `lp_events` (0 for the rows it holds: none had gone on yet). */
+  /** A table made before lp clicks were kept (migration 0040) gains `lp_events` (0 for the rows it holds: none had gone on yet). */
   private async addLpColumn(table: ColumnarTable): Promise<void> {
     const held = async () =>
       (

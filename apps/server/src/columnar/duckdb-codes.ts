@@ -1,4 +1,4 @@
-// Issue 23: the embedded store keeps each click and lead's bounded text values — the routing ids and the
+// The embedded store keeps each click and lead's bounded text values — the routing ids and the
 // visitor's country, device, platform and browser — also as small whole numbers, one dictionary per
 // column (the `codes` table). A report groups and filters by the numbers and names the grouped rows:
 // grouping 10M clicks by campaign, offer, country and day took a fifth to a third less by numbers than by text

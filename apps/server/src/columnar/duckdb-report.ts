@@ -1,4 +1,4 @@
-// Issue 23: a whole report in one DuckDB statement, for the embedded store that holds clicks, leads and
+// A whole report in one DuckDB statement, for the embedded store that holds clicks, leads and
 // conversions: each table grouped (duckdb-sql.ts), the three merged by the report's groups, labelled
 // with the names reports/service.ts passes, ordered and paged, with the number of rows and the totals. Half a
 // million groups never leave DuckDB; the page does. It means what reports/merge.ts's merge, sort and page do

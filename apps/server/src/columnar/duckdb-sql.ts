@@ -1,4 +1,4 @@
-// Issue 23: an aggregate plan (report-plan/plan.ts) as DuckDB SQL over the columnar rows (schema.ts). Column
+// An aggregate plan (report-plan/plan.ts) as DuckDB SQL over the columnar rows (schema.ts). Column
 // names are checked against the store's own; every value is a bound parameter ($1, $2, …).
 //
 // Time: created_at is a TIMESTAMP (UTC). When the report has a range, local days and hours are bucketed
@@ -37,7 +37,7 @@ function identifier(name: string): string {
   return `"${name}"`;
 }
 
-/** Clicks' figures: bots' clicks out of clicks and unique clicks unless the plan includes them (issue 43). */
+/** Clicks' figures: bots' clicks out of clicks and unique clicks unless the plan includes them. */
 function clickFigures(plan: AggregatePlan): string[] {
   const humans = plan.includeBots ? '' : 'is_bot = 0 and ';
   return [

@@ -1,4 +1,4 @@
-// Issue 23, the embedded default: the columnar store as a DuckDB file in the data directory. DuckDB ships
+// The embedded default: the columnar store as a DuckDB file in the data directory. DuckDB ships
 // its engine inside the npm package (no server), keeps columns compressed, and scans millions of rows on
 // every core; reports the rollup cubes do not hold read it instead of the event tables.
 import { type DuckDBAppender, type DuckDBConnection, DuckDBInstance, DuckDBTimestampValue } from '@duckdb/node-api';
@@ -45,7 +45,7 @@ const DDL = (table: ColumnarTable) => `create table if not exists ${table} (
 /**
  * The store's layout. A store written in an older one is emptied at start and copied again from the
  * event tables, as a store deleted by hand is: 1 (none recorded) had no coded columns; 2 took each
- * event's workspace from its campaign's, 3 (issue 40) from the event row's own workspace_id; 4 (issue
+ * event's workspace from its campaign's, 3 from the event row's own workspace_id; 4 (issue
  * 43) has `lp_events`.
  */
 const FORMAT = 4;

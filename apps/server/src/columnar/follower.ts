@@ -1,4 +1,4 @@
-// Issue 23: the embedded columnar store follows the SQLite event tables. The event writer keeps writing
+// The embedded columnar store follows the SQLite event tables. The event writer keeps writing
 // clicks and leads to SQLite (the journal, caps and postbacks read them there); this copies each new row
 // to DuckDB in id order, from the report reader's thread, so the event loop never waits for it. The
 // store's own highest ids are where it resumes: a store deleted by hand is rebuilt from the first event.
@@ -114,7 +114,7 @@ export class ColumnarFollower {
   private readonly lastChangeId: SQLite.Statement<[], { id: number | null }>;
   /** The highest id of each table and log, by their primary keys: whether a pass has anything to copy. */
   private readonly newest: SQLite.Statement<[], { clicks: number | null; leads: number | null }>;
-  /** Each change's id, delta and lp (an lp click, issue 43), then its click's columns (selected). */
+  /** Each change's id, delta and lp (an lp click), then its click's columns (selected). */
   private readonly changes: SQLite.Statement<[number, number], RawRow>;
   private running: Promise<unknown> = Promise.resolve();
   private caughtUp = false;
@@ -358,7 +358,7 @@ export class ColumnarFollower {
     const at = (index: number) => row[from + index];
     appender.appendVarchar(adjustment ? adjustment.key : String(at(AT.eventId)));
     appender.appendBigInt(BigInt(at(AT.id) as number));
-    // The event's own workspace (issue 40), as the event tables' reports read it.
+    // The event's own workspace, as the event tables' reports read it.
     appender.appendInteger(Number(at(AT.workspace)));
     appender.appendTimestamp(new DuckDBTimestampValue(BigInt(Date.parse(String(at(AT.createdAt)))) * 1000n));
     appender.appendTinyInt(adjustment ? 0 : 1);

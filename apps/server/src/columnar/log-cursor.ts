@@ -1,4 +1,4 @@
-// Issue 23: where a node's following of a PostgreSQL change log (cost changes, conversion changes) resumes.
+// Where a node's following of a PostgreSQL change log (cost changes, conversion changes) resumes.
 // A change's id is taken from a sequence before its transaction commits, so an id missing below one that
 // is visible is a transaction still open (its change will appear) or rolled back (it never will).
 // PostgreSQL's snapshots tell the two apart: once every transaction that was open when the id was first

@@ -1,4 +1,4 @@
-// Issue 23: the columnar event store's rows — clicks and leads with every column a report groups or
+// The columnar event store's rows — clicks and leads with every column a report groups or
 // filters them by — the same for each backend (DuckDB embedded, ClickHouse past one machine).
 //
 // The store is append-only. A click's cost moved after it was stored (a campaign's cost set, a cost model
@@ -52,7 +52,7 @@ export type ColumnarRow = {
   row_key: string;
   /** The event's integer id in its event table (an adjustment: its click's), to follow the table in order. */
   source_id: number;
-  /** The event's own workspace (its row's workspace_id, issue 40; 0: none); reports keep to it. */
+  /** The event's own workspace (its row's workspace_id; 0: none); reports keep to it. */
   workspace_id: number;
   /** ISO-8601 UTC, as the event tables store it. */
   created_at: string;
@@ -63,7 +63,7 @@ export type ColumnarRow = {
   asn: number | null;
   is_bot: number;
   /**
-   * Issue 43: 1 when the click's visitor went on from its lander to the offer. A click copied after it
+   * 1 when the click's visitor went on from its lander to the offer. A click copied after it
    * did carries it; one copied before gets it as an adjustment row (`lp:` or, in the cost log, its change).
    */
   lp_events: number;

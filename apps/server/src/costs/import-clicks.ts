@@ -1,4 +1,4 @@
-// Issue 41, point 10: the clicks a cost import reads and writes (import.ts): read once per campaign and
+// The clicks a cost import reads and writes (import.ts): read once per campaign and
 // range of days, written a few thousand per statement.
 import { COST_FILTER_KEYS } from '@switchyard/domain';
 import { type Kysely, sql } from 'kysely';

@@ -1,4 +1,4 @@
-// Issue 41, point 10: a CSV cost import of 100,000 lines answers in seconds. Each line still means what
+// A CSV cost import of 100,000 lines answers in seconds. Each line still means what
 // one cost update means (service.ts: the campaign's clicks of that local day, of one parameter value if
 // named, share its amount), and a later line wins over an earlier one for the clicks both name. The work
 // is set-based: the campaigns are found in one query, each campaign's clicks of the days named are read
@@ -199,7 +199,7 @@ export async function importCosts(
           if (filter.every(([key, value]) => click[key] === value)) matched.push(click);
         }
         const line = lines[update.index]!;
-        // Issue 43: the amount is spread over human clicks; bots' clicks cost nothing of it.
+        // The amount is spread over human clicks; bots' clicks cost nothing of it.
         const humans = matched.filter((click) => !isBot(click));
         if (humans.length === 0) {
           answers[update.index] = refusal(line, new ValidationError({ start: [NO_CLICKS_MESSAGE] }, NO_CLICKS_MESSAGE));

@@ -1,4 +1,4 @@
-// Issue 20: cost updates. `POST /api/tracker/campaigns/{external_id}/costs` sets a campaign's cost over a
+// Cost updates. `POST /api/tracker/campaigns/{external_id}/costs` sets a campaign's cost over a
 // range of days (optionally of one parameter value); `POST /api/tracker/campaigns/costs/import` takes
 // lines of `date,campaign,var_name,var_value,amount` (CSV, as a spreadsheet writes it) and answers each,
 // every line meaning what one update means (import.ts).
@@ -15,7 +15,7 @@ import type { TrafficEngine } from '../traffic/engine.js';
 import { importCosts } from './import.js';
 import { campaignOf, updateCampaignCost } from './service.js';
 
-/** Issue 41: room for 100,000 lines of about 60 characters. */
+/** Room for 100,000 lines of about 60 characters. */
 const IMPORT_TEXT_LIMIT = 8_000_000;
 const IMPORT_BODY_LIMIT = IMPORT_TEXT_LIMIT + 100_000;
 

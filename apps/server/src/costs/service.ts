@@ -1,6 +1,6 @@
-// Issue 20: a campaign's cost set after the fact (the traffic source's invoice). The total cost of the
+// A campaign's cost set after the fact (the traffic source's invoice). The total cost of the
 // campaign's clicks over a range of local days — of one parameter value, if asked — becomes exactly the
-// amount given, spread evenly over those clicks — the human ones (issue 43): a click with a bot verdict
+// amount given, spread evenly over those clicks — the human ones: a click with a bot verdict
 // costs nothing of it. The report rollups hold the clicks' cost per bucket, so
 // each bucket's cost moves by what its clicks' cost moved, in the same transaction: a report read from
 // the cubes agrees with one read from the events, before and after.
@@ -37,7 +37,7 @@ export function spread(amount: number, count: number): number[] {
   return shares;
 }
 
-/** Issue 43: whether a click read for a cost update has a bot verdict (it gets no share of the amount). */
+/** Whether a click read for a cost update has a bot verdict (it gets no share of the amount). */
 export function isBot(click: Record<string, unknown>): boolean {
   return Number(click.is_bot) === 1;
 }
@@ -74,7 +74,7 @@ export async function updateCampaignCost(
   store: Store,
   campaignExternalId: string,
   input: TCostUpdate,
-  /** Issue 40: whose clicks; the campaign's workspace, or the instance's for the engine's own work. */
+  /** Whose clicks; the campaign's workspace, or the instance's for the engine's own work. */
   scope: Scope,
 ): Promise<number> {
   const from = startOfLocalDay(input.start, input.timezone).toISOString();
@@ -149,7 +149,7 @@ export async function updateCampaignCost(
       }
     }
 
-    // Each click's change, for the columnar store (issue 23).
+    // Each click's change, for the columnar store.
     await recordCostChanges(
       trx,
       changed.map((click) => ({ click_id: click.click_id, delta: click.cost })),

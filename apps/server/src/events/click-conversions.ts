@@ -15,7 +15,7 @@ export async function conversionsOf(
   db: Kysely<Database>,
   by: 'click_id' | 'lead_id',
   ids: string[],
-  /** Issue 40: a click's conversions are its workspace's; the scope keeps it so by construction. */
+  /** A click's conversions are its workspace's; the scope keeps it so by construction. */
   scope: Scope,
 ): Promise<Map<string, ClickConversion[]>> {
   const byEvent = new Map<string, ClickConversion[]>();

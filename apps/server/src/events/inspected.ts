@@ -1,4 +1,4 @@
-// Issue 25, the click inspector: what the event tables show beside a stored click or lead, added to its
+// The click inspector: what the event tables show beside a stored click or lead, added to its
 // replay so that one link opens it — the names of the records it was routed to, and its conversions.
 import type { ClickReplay, LoggedRecord, ReplayedClick, ReplayedLead } from '@switchyard/domain';
 import type { Kysely } from 'kysely';

@@ -1,4 +1,4 @@
-// The event tables' WHERE (issue 20): the report's filters read the way reports/service.ts reads them,
+// The event tables' WHERE: the report's filters read the way reports/service.ts reads them,
 // so the events listed for a report row's values are exactly the events counted in that row — the
 // workspace's campaigns, the local date range, `vars` and `filters` (a conversion's device, platform,
 // browser and var1…var10 from its click or lead; an affiliate network as its offers, or the postback
@@ -78,7 +78,7 @@ export async function eventWhere(
   query: TEventQuery,
   scope: Scope,
 ): Promise<EventWhere> {
-  // Issue 40: the scope's events, by the workspace_id every event row carries.
+  // The scope's events, by the workspace_id every event row carries.
   const conditions: Expression<SqlBool>[] = [scopeCondition(scope, 'e.workspace_id')];
   let joinOrigin = false;
   // A conversion is in the range by its click's time or its postback's, as the report attributes it.

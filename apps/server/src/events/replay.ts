@@ -1,4 +1,4 @@
-// Issue 25: `GET /api/events/clicks/{click_id}/replay` and `/api/events/leads/{lead_id}/replay`, a stored
+// `GET /api/events/clicks/{click_id}/replay` and `/api/events/leads/{lead_id}/replay`, a stored
 // event's context routed again against today's configuration (simulate), beside what happened when it
 // was routed. Read as the event tables are (the reports permission), and only for an event of the acting
 // workspace's campaigns. With the records it names and its conversions, for the click inspector; the

@@ -9,7 +9,7 @@ import type { Database } from '../store/schema.js';
 import { EventsService } from './service.js';
 
 /**
- * Issue 20: `GET /api/events/clicks`, `/api/events/leads`, `/api/events/conversions`, read under the
+ * `GET /api/events/clicks`, `/api/events/leads`, `/api/events/conversions`, read under the
  * reports permission; the acting workspace's events only, their cost, payout and revenue (and the amount in
  * a conversion's raw postback) only with the money permission. The dashboard's CSV export reads these pages. Static paths: Fastify prefers them to the events resource's `/events/:id`.
  */

@@ -1,4 +1,4 @@
-// The event tables (issue 20): single clicks, leads and conversions, newest first, narrowed by the
+// The event tables: single clicks, leads and conversions, newest first, narrowed by the
 // report's filters (query.ts) so that the list behind a report row holds exactly the events it counts.
 //
 // A page is one query on the event table (its filters, `created_at desc, id desc`, limit and offset — on
@@ -101,7 +101,7 @@ function count(value: unknown): number | null {
   return value === null || value === undefined ? null : Number(value);
 }
 
-/** Issue 24: the visitor's columns of a click or lead row. */
+/** The visitor's columns of a click or lead row. */
 function visitorOf(row: Row): EventVisitor {
   const reason = text(row.bot_reason);
   return {

@@ -12,7 +12,7 @@ function entryId(raw: string): number {
 }
 
 /**
- * Issue 21: `GET /api/history`, `GET /api/history/{entry}`, `POST /api/history/{entry}/restore`. Each
+ * `GET /api/history`, `GET /api/history/{entry}`, `POST /api/history/{entry}/restore`. Each
  * entry is read under the permission to get its resource (HistoryService); a restore under the update.
  */
 export function historyRoutes(app: FastifyInstance, history: HistoryService): void {

@@ -1,7 +1,7 @@
-// Issue 21: reading the change history and putting an earlier version back. Entries are the acting
+// Reading the change history and putting an earlier version back. Entries are the acting
 // workspace's, and only of the resources the reader may `get`. A restore saves an entry's "before" as a
 // new change, through the record's own update (its validation and the update permission) and kept as a
-// restore of that entry. Issue 40: entries about users (their changes, logins) are shown only for users of
+// restore of that entry. Entries about users (their changes, logins) are shown only for users of
 // the acting workspace, and the instance's own entries (its settings) only to its administrators.
 import {
   can,
@@ -34,7 +34,7 @@ const OTHER_RESOURCES: Record<string, { section: 'general'; resource: string }> 
 };
 
 /**
- * Issue 40: history kinds about the instance rather than a workspace, its settings: read by the
+ * History kinds about the instance rather than a workspace, its settings: read by the
  * instance's administrators only. Any other entry kept without a workspace that is not about one user or
  * one workspace is the instance's too (workspaceEntries).
  */

@@ -1,4 +1,4 @@
-// Issue 41, point 10: every CSV the product reads (conversion and cost imports) is read by csv-parse, as
+// Every CSV the product reads (conversion and cost imports) is read by csv-parse, as
 // a spreadsheet writes it: quoted fields may hold the delimiter, quotes (doubled) and line breaks. A line
 // that cannot be read is reported with its line and column, and reading goes on at the next line.
 import { CsvError, parse } from 'csv-parse/sync';

@@ -4,7 +4,7 @@ import { ApiError, ServiceUnavailableError, TooManyRequestsError } from '../erro
 
 const MALFORMED_BODY_CODES = new Set(['FST_ERR_CTP_INVALID_JSON_BODY', 'FST_ERR_CTP_EMPTY_JSON_BODY']);
 
-/** The one place errors become HTTP answers: `{ message, errors? }` (ARCHITECTURE.md). */
+/** The one place errors become HTTP answers: `{ message, errors? }`. */
 export function errorHandler(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error instanceof ApiError) {
     if (error instanceof TooManyRequestsError) reply.header('retry-after', String(error.retryAfterSeconds));

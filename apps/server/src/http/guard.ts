@@ -46,7 +46,7 @@ export function authorize(request: FastifyRequest, section: Section, resource: s
   return actor;
 }
 
-/** Issue 40: the instance's settings, by a signed-in user holding `/instance/settings/<action>`. */
+/** The instance's settings, by a signed-in user holding `/instance/settings/<action>`. */
 export function authorizeInstance(request: FastifyRequest, action: InstanceAction): Actor {
   const actor = requireActor(request);
   if (!canInstance(actor, action)) throw new ForbiddenError();

@@ -1,4 +1,4 @@
-// A list's order: a column, or with `?stats=<period>` one of the figures it shows (config-records/list-stats.ts
+// A list's order: a column, or with `?stats=<period>` one of the figures it shows (api/config-records/list-stats.ts
 // sorts those; the database never sees a figure's name).
 import {
   LIST_STATS_FIGURES,

@@ -1,4 +1,4 @@
-// Sending an outbound request to a checked address (issue 18): the name is resolved right before
+// Sending an outbound request to a checked address: the name is resolved right before
 // connecting and the connection goes to the address that was checked, so a name that resolves elsewhere
 // the second time (DNS rebinding) gains nothing; each redirect is checked the same way.
 import http from 'node:http';

@@ -1,4 +1,4 @@
-// Outbound requests that cannot be turned against the tracker (issue 18). A traffic source's postback URL
+// Outbound requests that cannot be turned against the tracker. A traffic source's postback URL
 // is set by an operator; sent as it is, it could reach the tracker's own network: loopback, private and
 // link-local addresses (a cloud's metadata service at 169.254.169.254), multicast. Such a URL is refused
 // when it is saved (a literal address, `localhost`, or a name that resolves only to such addresses) and

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { NotFoundError } from '../errors.js';
 
-// Issue 41, point 7: PostgreSQL refuses NUL (U+0000) in text, so an identifier holding one became a 500
+// PostgreSQL refuses NUL (U+0000) in text, so an identifier holding one became a 500
 // wherever a route looked it up without stripping it first. No stored id, key or name holds a NUL (every
 // write refuses or strips it), so such a path names nothing: 404, checked once for every route, before
 // any handler reads the database. A hook (preValidation) runs after the session check, so an anonymous

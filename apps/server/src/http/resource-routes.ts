@@ -18,7 +18,7 @@ export interface ResourceService<TRecord, TCreate = never, TUpdate = TCreate> {
   get(id: RecordId, actor: Actor): Promise<TRecord>;
   create?(input: TCreate, actor: Actor): Promise<TRecord>;
   update?(id: RecordId, input: TUpdate, actor: Actor): Promise<TRecord>;
-  /** `force`: archive a record still in use (issue 26: refused with 409 otherwise, where it matters). */
+  /** `force`: archive a record still in use (refused with 409 otherwise, where it matters). */
   archive?(id: RecordId, actor: Actor, options?: { force?: boolean }): Promise<TRecord>;
   restore?(id: RecordId, actor: Actor): Promise<TRecord>;
   /** What still uses the record, for the archive confirmation. */
@@ -46,7 +46,7 @@ export function parseId(definition: ResourceDefinition, raw: string): RecordId {
 }
 
 /**
- * Registers a resource's routes from its registry definition (ARCHITECTURE.md, §7.2, §7.3):
+ * Registers a resource's routes from its registry definition (§7.2, §7.3):
  * list and get always; create and update when it has a form; archive and restore when archivable.
  */
 export function resourceRoutes<TRecord, TCreate, TUpdate>(

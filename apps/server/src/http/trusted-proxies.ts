@@ -1,4 +1,4 @@
-// Issue 26, point 1: which proxies' X-Forwarded-For is believed. Behind a load balancer every visitor
+// Which proxies' X-Forwarded-For is believed. Behind a load balancer every visitor
 // arrives from the balancer's address: without trusting it, every click's country is the balancer's
 // ("(none)") and geo rules send everyone to the fallback group, silently. SWITCHYARD_TRUST_PROXY says
 // whom to trust — `true` (every proxy, the left-most address wins) or a list of addresses and CIDRs (the

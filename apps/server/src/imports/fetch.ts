@@ -1,4 +1,4 @@
-// Issue 45: a live Keitaro read through its Admin API v1 (https://admin-api.docs.keitaro.io/): each list
+// A live Keitaro read through its Admin API v1 (https://admin-api.docs.keitaro.io/): each list
 // by GET `/admin_api/v1/{list}` with the `Api-Key` header, through the checked outbound sender (no
 // internal address unless SWITCHYARD_ALLOW_PRIVATE_TARGETS), each answer bounded in size and time.
 // A wrong key or an unreachable tracker is a 400 naming which; nothing is read further.

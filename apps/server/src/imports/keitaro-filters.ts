@@ -1,4 +1,4 @@
-// Issue 45: a Keitaro stream's filters (Admin API v1 `filters`: `{ name, mode, payload }`, joined by AND,
+// A Keitaro stream's filters (Admin API v1 `filters`: `{ name, mode, payload }`, joined by AND,
 // or by OR with `filter_or`) as one Switchyard condition (§3.8, §3.9). A filter with an equivalent
 // becomes a rule; `mode: "reject"` its negation. One without is named to the caller (`leftOut`), never
 // dropped silently: the group then tests the other filters only.

@@ -1,4 +1,4 @@
-// Issue 45: a Keitaro export (Admin API v1 lists, https://admin-api.docs.keitaro.io/) as an import plan.
+// A Keitaro export (Admin API v1 lists, https://admin-api.docs.keitaro.io/) as an import plan.
 // Streams become the campaign's flow, in the order Keitaro checks them: forced streams first (by
 // position), then the regular ones (a `weight` campaign's filterless regular streams as one weighted
 // split, each a path; otherwise each its own group, by position), the default stream last, with no

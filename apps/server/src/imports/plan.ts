@@ -1,4 +1,4 @@
-// Issue 45: what an import will write, whatever tracker it came from. A record is built from the new ids
+// What an import will write, whatever tracker it came from. A record is built from the new ids
 // of what it names (`resolve`), known only once those are written; what it names that was left out
 // resolves to null and its row is dropped (that record was reported as left out already).
 import type { LeftOut, ResourceName } from '@switchyard/domain';

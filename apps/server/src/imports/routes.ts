@@ -1,4 +1,4 @@
-// Issue 45: `POST /api/imports` (`?dry_run=true` writes nothing) and `GET /api/imports/{id}`.
+// `POST /api/imports` (`?dry_run=true` writes nothing) and `GET /api/imports/{id}`.
 // Permission: `/tracker/import/create` to run one, `/tracker/import/get` to read one, and an import also
 // needs the rights to create and change every kind it writes, checked before anything is read.
 import {

@@ -1,4 +1,4 @@
-// Issue 45: an import plan written through each resource's own service (validation, references and
+// An import plan written through each resource's own service (validation, references and
 // history as a person's save), keyed by the old ids in `import_mappings`: a record imported before is
 // updated, or left as it is when its form is the one last written. Shared records are written one by
 // one; a campaign's own records (its flow, its redirect URLs, the campaign) in one transaction, so a

@@ -1,4 +1,4 @@
-// Issue 45: the static files a landing page is made of, by extension. Nothing else is stored, and nothing
+// The static files a landing page is made of, by extension. Nothing else is stored, and nothing
 // stored is ever run on the server: a lander is served as bytes with its content type, and PHP (the usual
 // "lander with a backend") is refused outright with a message saying so.
 

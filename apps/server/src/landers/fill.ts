@@ -1,4 +1,4 @@
-// Issue 45: a hosted lander's HTML as its visitor gets it. `{offer}` (and `{offer:N}`) becomes the
+// A hosted lander's HTML as its visitor gets it. `{offer}` (and `{offer:N}`) becomes the
 // offer-click link of the visitor's click, `/c/{campaign}/offer?clickid={clickid}`, and the tracker's
 // macros are filled with the click's values as in a lander URL (traffic/rules/macros.ts): URL-encoded,
 // empty when the click has none. Without a known click (a preview, a visit without `clickid`) `{offer}`

@@ -1,4 +1,4 @@
-// Issue 45: a tracker lander's hosted files. `POST /api/tracker/landers/{id}/files` (an application/zip
+// A tracker lander's hosted files. `POST /api/tracker/landers/{id}/files` (an application/zip
 // body) replaces them all, `GET …/files` lists them, `GET …/files/content?path=` reads one text file and
 // `PUT …/files` `{ path, content }` changes one. Reading needs the lander's `get` permission, changing
 // it `update`. The files are served to visitors at `/l/{id}/…` (serve.ts).

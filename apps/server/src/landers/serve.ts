@@ -1,4 +1,4 @@
-// Issue 45: a hosted lander's files as visitors get them, at `/l/{lander}/{path}` (`index.html` for a
+// A hosted lander's files as visitors get them, at `/l/{lander}/{path}` (`index.html` for a
 // folder) on whatever host the click came to: the click's redirect to a hosted lander is relative
 // (compile.ts hostedLanderUrl). Outside /api, so no session is read. Every answer is sandboxed
 // (`Content-Security-Policy: sandbox …`): the page runs in an opaque origin, so even on the dashboard's

@@ -1,4 +1,4 @@
-// Issue 45: a lander's ZIP unpacked in memory, safely, before anything is written: every name checked
+// A lander's ZIP unpacked in memory, safely, before anything is written: every name checked
 // (no `..`, no absolute path, no link), every file of a static type, at most `maxFiles` files and
 // `maxBytes` unpacked. Sizes are the ones counted while inflating: the declared sizes are checked first
 // (a cheap refusal of an honest bomb), and yauzl's validateEntrySizes stops an entry the moment it

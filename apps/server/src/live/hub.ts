@@ -1,4 +1,4 @@
-// Issue 25: live events. Clicks, leads, conversions and outbound postbacks are handed to the hub as they
+// Live events. Clicks, leads, conversions and outbound postbacks are handed to the hub as they
 // happen; each open `GET /api/live` stream is a subscriber that sees its own workspace's events, of one
 // campaign when it asked for one. The click path pays one property read while nobody listens
 // (`listening`): the event's message is built only when someone, here or on another node, listens.

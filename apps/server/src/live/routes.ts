@@ -1,4 +1,4 @@
-// Issue 25: `GET /api/live`, a Server-Sent Events stream of the acting workspace's clicks, leads,
+// `GET /api/live`, a Server-Sent Events stream of the acting workspace's clicks, leads,
 // conversions and outbound postbacks as they happen, of one campaign with `?campaign=`. Read under the
 // reports permission, as the event tables are; money only with the money permission. Each message says
 // whether it is sampled and at what rate (hub.ts).

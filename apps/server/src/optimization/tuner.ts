@@ -92,7 +92,7 @@ export class WeightTuner {
         date_to: now.toISOString().slice(0, 10),
         filters: { flow, path_group: group.id },
         limit: 0,
-        // Weights share out every routed click, bots' too (issue 43): each offer's rate per routed click.
+        // Weights share out every routed click, bots' too: each offer's rate per routed click.
         include_bots: true,
       });
       const scope: Scope = workspaceId === null ? { instance: true } : { workspaceId };

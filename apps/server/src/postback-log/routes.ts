@@ -9,8 +9,8 @@ import type { Database } from '../store/schema.js';
 import { PostbackLogService } from './service.js';
 
 /**
- * Issue 5: `GET /api/postback-log` and `GET /api/outbound-postbacks`, read under the reports permission;
- * issue 19: the acting workspace's rows only, their amounts only with the money permission.
+ * `GET /api/postback-log` and `GET /api/outbound-postbacks`, read under the reports permission;
+ * The acting workspace's rows only, their amounts only with the money permission.
  */
 export function postbackLogRoutes(app: FastifyInstance, db: Kysely<Database>): void {
   const log = new PostbackLogService(db);

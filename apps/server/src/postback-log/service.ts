@@ -1,4 +1,4 @@
-// The postback log (issue 5): incoming postbacks as the tracker logged them, each with the conversion it
+// The postback log: incoming postbacks as the tracker logged them, each with the conversion it
 // created and its campaign, and the outbound postbacks owed to traffic sources. Both newest first.
 //
 // A page is read from the log table alone (filters, order, limit), so it stays on the 0007 indexes
@@ -62,8 +62,8 @@ async function storedRecords(
 }
 
 /**
- * Names of the records a page mentions, in one query; a deleted record keeps its id, with no name. Issue 40:
- * only the scope's records are named; another workspace's keeps its id, with no name.
+ * Names of the records a page mentions, in one query; a deleted record keeps its id, with no name.
+ * Only the scope's records are named; another workspace's keeps its id, with no name.
  */
 export async function recordNames(
   db: Kysely<Database>,
@@ -75,7 +75,7 @@ export async function recordNames(
 }
 
 /**
- * Issue 40: as recordNames, for a log row of `workspaceId`: a record of another workspace is not named at
+ * As recordNames, for a log row of `workspaceId`: a record of another workspace is not named at
  * all (null), so a refusal naming another workspace's click shows nothing of it. A row of no workspace
  * (seen by root only) names any.
  */
@@ -118,7 +118,7 @@ function outboundState(state: string, attempts: number): OutboundState {
 }
 
 /**
- * Issue 40, required: a workspace's rows (with `unkeyed`, also the refusals that named no workspace, which
+ * Required: a workspace's rows (with `unkeyed`, also the refusals that named no workspace, which
  * only root sees), or the instance's.
  */
 export type LogScope = { workspaceId: number; unkeyed?: boolean } | { instance: true };
@@ -127,7 +127,7 @@ export class PostbackLogService {
   constructor(private readonly db: Kysely<Database>) {}
 
   /**
-   * `scope`: the acting workspace's rows (issue 19); with `unkeyed`, also the refusals that named no
+   * `scope`: the acting workspace's rows; with `unkeyed`, also the refusals that named no
    * workspace (no key, a wrong key), which only root sees.
    */
   async incoming(query: TPostbackLogQuery, scope: LogScope): Promise<ListResponse<PostbackLogEntry>> {

@@ -3,7 +3,7 @@
 import type { AggregatePlan, AggregateRow, PagedPlan, PagedRows } from './plan.js';
 
 /**
- * Issue 23: a columnar store a report's clicks and leads (and conversions, when it holds them) are read
+ * A columnar store a report's clicks and leads (and conversions, when it holds them) are read
  * from when no cube holds them, once it holds every event (`ready`); `catchUp` copies what the event
  * tables gained since, before each read.
  */

@@ -1,4 +1,4 @@
-// Issue 23, "one report code path": what one event table adds to a report, described once — the values
+// "one report code path": what one event table adds to a report, described once — the values
 // it is grouped by, the rows it keeps, the time buckets — and rendered by each backend that can read
 // that table: SQL over the event tables (reports/render-sql.ts, SQLite and PostgreSQL), and the columnar
 // stores (columnar/). The figures each table gives are fixed by its source (reports/figures.ts,
@@ -36,7 +36,7 @@ export type PlanCondition =
   /** The value equals `to`; `null`: the event has none. */
   | { kind: 'equals'; value: PlanValue; to: string | null }
   /**
-   * Issue 40: one workspace's events, by the workspace_id every event row carries (the event tables,
+   * One workspace's events, by the workspace_id every event row carries (the event tables,
    * the rollups and the columnar stores alike), never by a list of its campaigns.
    */
   | { kind: 'workspace'; workspace: number }
@@ -44,7 +44,7 @@ export type PlanCondition =
   | { kind: 'time'; op: '>=' | '<'; at: string }
   /** No row: a filter on a value the table never has. */
   | { kind: 'never' }
-  /** Issue 40: every workspace's events, the instance's report; a store that scopes says so (render-sql.ts). */
+  /** Every workspace's events, the instance's report; a store that scopes says so (render-sql.ts). */
   | { kind: 'instance' }
   /**
    * The affiliate network filter: clicks and leads by their offer (`offers`: the network's, or with
@@ -71,7 +71,7 @@ export interface AggregatePlan {
   buckets: PlanBuckets | null;
   where: readonly PlanCondition[];
   /**
-   * Issue 43: whether `clicks` and `unique_clicks` count clicks with a bot verdict too (else humans'
+   * Whether `clicks` and `unique_clicks` count clicks with a bot verdict too (else humans'
    * only); `bot_clicks` counts those either way. Leads and conversions are counted whole. So are
    * `lp_clicks` (clicks that went on from their lander to the offer) and `lander_clicks` (clicks sent to
    * a lander, lp_ctr's divisor) with clicks: bots' only with `includeBots`.

@@ -1,4 +1,4 @@
-// Issue 20: custom metrics. `GET /api/report-metrics` lists the acting workspace's; `POST` adds one,
+// Custom metrics. `GET /api/report-metrics` lists the acting workspace's; `POST` adds one,
 // `PUT /:id` changes its name or formula, `DELETE /:id` removes it. A formula is checked on save (400
 // naming the position of the mistake); reports then compute each from a row's figures (figures.ts).
 //

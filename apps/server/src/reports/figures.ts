@@ -1,15 +1,15 @@
 // A report's figures (§Figures below) from the counts each group adds up, and the workspace's custom
-// metrics computed from them (issue 20).
+// metrics computed from them.
 //
 // Figures (every division by zero gives 0):
-// - clicks: rows of tracker_clicks without a bot verdict (issue 43), or every row with `include_bots`;
+// - clicks: rows of tracker_clicks without a bot verdict, or every row with `include_bots`;
 // - unique_clicks: those clicks flagged unique (the visitor's first on the campaign in its window);
 // - bot_clicks: rows of tracker_clicks with a bot verdict (is_bot = 1), whatever `include_bots` says;
 // - lp_clicks: those clicks (bots' with `include_bots` only) whose visitor followed their lander's offer
 //   link (lp_clicked_at set, once per click); lp_ctr: lp_clicks / those clicks sent to a lander × 100;
 // - leads: rows of tracker_leads (the API side's entries);
 // - conversions: conversion rows whose postback event counts as a conversion (is_conversion = 1) and
-//   whose state (issue 18) is pending or approved — a rejected conversion no longer counts;
+//   whose state is pending or approved — a rejected conversion no longer counts;
 // - approved, pending, rejected: the conversion rows (is_conversion = 1) in that state;
 // - revenue: the payout, after the campaign's payout rules, of every conversion row not rejected
 //   (pending and approved; rows whose event is not a conversion included);
@@ -67,7 +67,7 @@ function ratio(numerator: number, denominator: number): number {
   return denominator === 0 ? 0 : numerator / denominator;
 }
 
-/** Issue 40: a sum that is not finite (an amount stored before they were checked) is shown as 0, never null. */
+/** A sum that is not finite (an amount stored before they were checked) is shown as 0, never null. */
 function finiteCounts(counts: Counts): Counts {
   const finite = { ...counts };
   for (const name of Object.keys(finite) as (keyof Counts)[]) {

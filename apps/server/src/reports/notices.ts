@@ -1,4 +1,4 @@
-// Issue 26, point 1: what the reports screen warns of. Clicks that arrive with X-Forwarded-For from a
+// What the reports screen warns of. Clicks that arrive with X-Forwarded-For from a
 // proxy that is not trusted all carry the proxy's address: no country, and geo rules never match. While
 // such a click was seen in the last day (on this node), the screen names SWITCHYARD_TRUST_PROXY.
 import type { ReportNotice } from '@switchyard/domain';

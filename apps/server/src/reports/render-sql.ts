@@ -1,4 +1,4 @@
-// Issue 23: an aggregate plan (plan.ts) as SQL over the event tables, in the dialect both SQLite and
+// An aggregate plan (plan.ts) as SQL over the event tables, in the dialect both SQLite and
 // PostgreSQL read. Column names come from the plan, which takes them from report-plans.ts's whitelists; every
 // value is a bound parameter.
 import { type Expression, type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
@@ -41,7 +41,7 @@ function condition(plan: AggregatePlan, where: PlanCondition): Expression<SqlBoo
       return where.to === null ? sql<SqlBool>`${value} is null` : sql<SqlBool>`${value} = ${where.to}`;
     }
     case 'workspace':
-      // Issue 40: the acting workspace's events, by the column every event row carries.
+      // The acting workspace's events, by the column every event row carries.
       return scopeCondition({ workspaceId: where.workspace }, 'e.workspace_id');
     case 'time':
       return where.op === '>='
@@ -77,7 +77,7 @@ function networkCondition(source: Source, network: string | null, offers: readon
 }
 
 /**
- * Issue 40: an amount as summed: 0 for one that is not finite (±Infinity or NaN, stored before payouts
+ * An amount as summed: 0 for one that is not finite (±Infinity or NaN, stored before payouts
  * were checked) or NULL, so that one such row cannot make a whole total infinite, shown as null.
  */
 function finiteAmount(column: string): RawBuilder<unknown> {

@@ -83,7 +83,7 @@ export interface Narrowing {
   filters: Partial<Record<ReportFilterGroup, string | null>>;
   config: Promise<ConfigNames>;
   /**
-   * Issue 40: the acting workspace, whose events alone are read (by their workspace_id); null for the
+   * The acting workspace, whose events alone are read (by their workspace_id); null for the
    * instance's reports, which read every workspace's.
    */
   workspace: number | null;
@@ -94,7 +94,7 @@ export interface ReportRange {
   to: string | null;
   timezone: string;
   attribution: ReportAttribution;
-  /** Issue 43: the query's `include_bots` (plan.ts, AggregatePlan.includeBots). */
+  /** The query's `include_bots` (plan.ts, AggregatePlan.includeBots). */
   includeBots: boolean;
 }
 

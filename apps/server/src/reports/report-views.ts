@@ -1,4 +1,4 @@
-// Issue 20: saved report views. `GET /api/report-views` lists the acting user's views in the acting
+// Saved report views. `GET /api/report-views` lists the acting user's views in the acting
 // workspace; `POST` saves one, `PUT /:id` renames it or changes what it keeps, `DELETE /:id` removes it.
 // `GET /:id` opens a view by its link: anyone of the view's workspace who reads reports may, since a link
 // is how a view is shared; to anyone else it does not exist (404).

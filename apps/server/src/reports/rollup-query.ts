@@ -71,7 +71,7 @@ interface Stretch {
 
 const DAY_MS = 86_400_000;
 
-/** The cube columns a clicks branch reads: every click count, and each one's bots (issue 43). */
+/** The cube columns a clicks branch reads: every click count, and each one's bots. */
 const CLICK_ROLLUP_FIGURES = [
   'clicks',
   'unique_clicks',
@@ -129,9 +129,9 @@ export async function aggregateFromRollups(
   range: { from: string | null; to: string | null },
   timezone: string,
   filters: DimensionFilters,
-  /** Issue 40: whose rows of each cube are read. */
+  /** Whose rows of each cube are read. */
   scope: Scope,
-  /** Issue 43: whether clicks and unique clicks count bots' clicks (else the cube's bot counts come off). */
+  /** Whether clicks and unique clicks count bots' clicks (else the cube's bot counts come off). */
   { includeBots }: { includeBots: boolean } = { includeBots: true },
 ): Promise<Record<string, unknown>[] | null> {
   const dimensions = new Set<RollupDimension>();

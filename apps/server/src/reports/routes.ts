@@ -17,12 +17,12 @@ export function reportRoutes(app: FastifyInstance, reports: ReportRunner, db: Ky
     const actor = authorize(request, 'tracker', 'reports', 'get');
     const query = parseInput(ZReportQuery, request.query);
     const workspaceId = workspaceOf(actor);
-    // Issue 20: the workspace's custom metrics, computed from each row's figures.
+    // The workspace's custom metrics, computed from each row's figures.
     const metrics = await customMetricsOf(db, workspaceId);
     if (query.order_by?.startsWith('cm_') && !metrics.some((metric) => metric.key === query.order_by)) {
       throw new ValidationError({ order_by: [`No custom metric is named ${query.order_by}.`] });
     }
-    // Issue 19: only the acting workspace's events.
+    // Only the acting workspace's events.
     const scope = { workspaceId, metrics: definitionsOf(metrics) };
     // The engine's meta says which source answered (source, source_reason); the vars' names join it.
     const meta = async () => ({ labels: await varLabels(db, workspaceId, query.filters) });
@@ -30,7 +30,7 @@ export function reportRoutes(app: FastifyInstance, reports: ReportRunner, db: Ky
       const [answer, about] = await Promise.all([reports.run(query, scope), meta()]);
       return { ...answer, meta: { ...answer.meta, ...about } };
     }
-    // Issue 19: without the money permission, no money figure in the answer nor in its order.
+    // Without the money permission, no money figure in the answer nor in its order.
     const moneyKeys = metrics.filter((metric) => metric.money).map((metric) => metric.key);
     refuseMoneyOrder(query, moneyKeys);
     const [answer, about] = await Promise.all([reports.run(query, scope), meta()]);

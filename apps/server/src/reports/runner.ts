@@ -27,7 +27,7 @@ const CLOSE_TIMEOUT_MS = 10_000;
 const RESTART_DELAYS_MS = [0, 250, 1000, 5000];
 
 /**
- * Issue 23: on SQLite, the embedded columnar store lives beside the database file (`switchyard.db` →
+ * On SQLite, the embedded columnar store lives beside the database file (`switchyard.db` →
  * `switchyard.columnar.duckdb`), and the engine opens it at once, so that it catches up at start.
  */
 export function reportRunner(

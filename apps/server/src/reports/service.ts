@@ -1,4 +1,4 @@
-// Reports (issue 5, item 4; §3.10, §7.5): clicks, leads and conversions grouped by one or more names.
+// Reports (§3.10, §7.5): clicks, leads and conversions grouped by one or more names.
 //
 // Which source reads each table — the rollups, the event tables, DuckDB or ClickHouse — is chosen once per
 // report (sources/choose.ts) and named in the answer's meta. A columnar store that pages whole reports
@@ -23,11 +23,11 @@ import { type ConfigNames, type Narrowing, planOf, type ReportRange } from './re
 import { chooseSource, pagedOrder, type ReportSources, reportSources, type SourceChoice } from './sources/index.js';
 
 /**
- * Who a report is for (issue 40: required): a workspace's events only, or the whole instance's, and the
+ * Who a report is for (required): a workspace's events only, or the whole instance's, and the
  * workspace's custom metrics.
  */
 export type ReportScope = Scope & {
-  /** Issue 20: each is computed from a row's figures (and the totals'), under its key. */
+  /** Each is computed from a row's figures (and the totals'), under its key. */
   metrics?: readonly CustomMetricDefinition[];
 };
 
@@ -112,7 +112,7 @@ export class ReportsService {
     return this.sources.get(choice.tables[source]).aggregate({ plan, groups: query.group_by, range, narrowing });
   }
 
-  /** Issue 23: the whole report merged, ordered and paged in a columnar store holding all three tables. */
+  /** The whole report merged, ordered and paged in a columnar store holding all three tables. */
   private async pagedInSource(asked: Asked, choice: SourceChoice): Promise<ReportResponse> {
     const { query, range, narrowing } = asked;
     const groups = query.group_by;

@@ -1,4 +1,4 @@
-// Issue 21: personal API tokens, one row each: the SHA-256 of the secret (never the secret), the user and
+// Personal API tokens, one row each: the SHA-256 of the secret (never the secret), the user and
 // workspace it acts for, its permissions (JSON list), its expiry, when and from where it was last used,
 // and when it was revoked (a revoked row is kept: the history says who revoked what).
 import type { ColumnDefinitionBuilder, Generated, Kysely, Migration } from 'kysely';

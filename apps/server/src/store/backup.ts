@@ -1,4 +1,4 @@
-// Issue 39: a consistent copy of the SQLite database, taken while clicks flow, by `npm run backup` or an
+// A consistent copy of the SQLite database, taken while clicks flow, by `npm run backup` or an
 // instance administrator's button. It is one self-contained file: SQLite's online backup API copies the
 // database, and the events the journal holds but the database may not yet are added to the copy. The
 // embedded columnar store (DuckDB) is not copied: a server started on the copy rebuilds it.

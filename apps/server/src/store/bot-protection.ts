@@ -1,4 +1,4 @@
-// Issue 24: the datacenter networks whose visitors are bots, kept in `settings`: the shipped list until
+// The datacenter networks whose visitors are bots, kept in `settings`: the shipped list until
 // an administrator edits it. Read by the settings screen and by the engine when it compiles routing.
 import type { BotProtectionSettings, TBotProtectionForm } from '@switchyard/domain';
 import { DEFAULT_DATACENTER_ASNS } from '@switchyard/domain';

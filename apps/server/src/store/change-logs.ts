@@ -1,4 +1,4 @@
-// Issue 23: the change logs (click-cost-changes.ts, conversion-changes.ts) exist for the columnar store
+// The change logs (click-cost-changes.ts, conversion-changes.ts) exist for the columnar store
 // alone: its follower (embedded) or its feed (ClickHouse) reads each change once. A change every reader
 // has passed is pruned, so a cost update over a million clicks does not leave a million rows for ever.
 // A store built afresh needs none of the pruned ones: it copies clicks with their cost now and every

@@ -1,4 +1,4 @@
-// Issue 23: each change to a stored click's cost (a campaign's cost set, a cost model paid by conversion),
+// Each change to a stored click's cost (a campaign's cost set, a cost model paid by conversion),
 // kept in order in the transaction that makes it, so the append-only columnar store adds it as an
 // adjustment row (columnar/schema.ts) instead of rewriting the click.
 import { type Generated, type Kysely, type Migration, type RawBuilder, sql, type Transaction } from 'kysely';
@@ -10,7 +10,7 @@ export interface ClickCostChangeTable {
   click_id: string;
   /** What the click's cost moved by. */
   delta: number;
-  /** Issue 43 (migration 0040): 1 for the click going on from its lander to the offer (delta 0), else 0. */
+  /** Migration 0040: 1 for the click going on from its lander to the offer (delta 0), else 0. */
   lp: Generated<number>;
 }
 

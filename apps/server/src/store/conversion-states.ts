@@ -1,4 +1,4 @@
-// Issue 18: conversions with a life (pending → approved → rejected), keyed postbacks per workspace, and
+// Conversions with a life (pending → approved → rejected), keyed postbacks per workspace, and
 // amounts in the workspace's currency.
 //
 // A conversion is one row per click (or lead), postback event and txid: `event_key` and `txid_key` are

@@ -1,5 +1,4 @@
-// Conversions, the postback log and the outbound postback queue (issue 5, item 3; ENTITIES.md, event
-// entities). A conversion is written before its postback is answered; outbound postbacks wait in a
+// Conversions, the postback log and the outbound postback queue. A conversion is written before its postback is answered; outbound postbacks wait in a
 // table so that a restart does not forget them.
 import type { ColumnDefinitionBuilder, ColumnType, Generated, Insertable, Kysely, Migration, Selectable } from 'kysely';
 import type { DatabaseDialect } from '../config.js';
@@ -38,11 +37,11 @@ export interface ConversionTable {
   subaff: string | null;
   /** The payout rule that matched, or null for the rule set's default (or no rule set). */
   payout_rule_id: string | null;
-  /** What set the payout (PAYOUT_SOURCES: rule, default, network, offer, none); null before issue 26. */
+  /** What set the payout (PAYOUT_SOURCES: rule, default, network, offer, none); null before migration 0014. */
   payout_source: ColumnType<string | null, string | null | undefined, string | null>;
   /** JSON object: the postback's parameters as received. */
   raw: string;
-  /** pending | approved | rejected (issue 18); rejected conversions carry no revenue in reports. */
+  /** pending | approved | rejected; rejected conversions carry no revenue in reports. */
   state: Generated<string>;
   /** The postback event's external id, '' for none: part of the conversion's key. */
   event_key: Generated<string>;
@@ -54,7 +53,7 @@ export interface ConversionTable {
   workspace_id: number | null;
   /** What this conversion adds to its click's cost while approved (CPA, RevShare); 0 otherwise. */
   cost: Generated<number>;
-  /** The time of the click (or lead) converted: reports attribute by it by default (issue 20). */
+  /** The time of the click (or lead) converted: reports attribute by it by default. */
   event_at: string | null;
 }
 
@@ -69,7 +68,7 @@ export interface PostbackLogTable {
   conversion_id: string | null;
   ip: string | null;
   raw: string;
-  /** The conversion's state after this postback, and before it when it moved one (issue 18). */
+  /** The conversion's state after this postback, and before it when it moved one. */
   state: string | null;
   previous_state: string | null;
   /** Why a postback was refused or left a conversion as it was. */

@@ -1,4 +1,4 @@
-// Issue 20: what the cost models and report attribution need stored.
+// What the cost models and report attribution need stored.
 // - tracker_clicks.cost_flag: why an Auto-cost click costs 0 — its traffic source's cost parameter was
 //   `missing` from the click URL or held an `invalid` value (not a number from 0 to 1,000,000); null
 //   otherwise. A click is never refused for its cost: it is routed, and the flag says why it is free.
@@ -25,7 +25,7 @@ export const MAX_CLICK_COST = 1_000_000;
 
 /**
  * A click's cost read off its URL for the Auto model: an amount by the rule every amount a source or a
- * network sends is read by (readNetworkAmount, issue 41: `1,000` reads two ways and is not taken as 1),
+ * network sends is read by (readNetworkAmount: `1,000` reads two ways and is not taken as 1),
  * from 0 to MAX_CLICK_COST; else 0 with the reason it is not.
  */
 export function autoCost(value: string | undefined): { cost: number; flag: CostFlag | null } {

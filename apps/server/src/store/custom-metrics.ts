@@ -1,4 +1,4 @@
-// Issue 20: custom metrics, formulas over a report's figures that an operator defines for their workspace
+// Custom metrics, formulas over a report's figures that an operator defines for their workspace
 // (packages/domain/src/custom-metrics.ts parses and evaluates them). One row each: a key unique in its
 // workspace (`cm_rpm`), which is the metric's name in report rows and in `order_by`.
 import type { ColumnDefinitionBuilder, Generated, Kysely, Migration } from 'kysely';

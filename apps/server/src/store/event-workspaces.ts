@@ -1,4 +1,4 @@
-// Issue 40: clicks and leads carry their workspace, as conversions and postback log rows do since 0008,
+// Clicks and leads carry their workspace, as conversions and postback log rows do since 0008,
 // so that a scoped read filters on a column (workspace_id) instead of a list of the workspace's campaigns.
 // An event takes its campaign's workspace (clicks: tracker campaigns, leads: API campaigns); an event
 // whose campaign is unknown, or has no workspace, goes to the default one (the lowest id), as
@@ -68,7 +68,7 @@ async function copyWithWorkspace(db: AnyDb, table: EventTable): Promise<void> {
 }
 
 /**
- * 0023 (issue 40): the cubes kept per workspace, workspace_id first in the key (a scoped report reads its
+ * 0023: the cubes kept per workspace, workspace_id first in the key (a scoped report reads its
  * own rows of a cube). When every stored event is of one workspace (an instance with one, the most of
  * them), the rows are copied with it; else the cubes are built again from the events, which carry their
  * workspace from that migration on (a scan of the events per cube: half a minute per million clicks).

@@ -1,4 +1,4 @@
-// Issue 21: keeping a change. Called by each service that changes something, inside the change's own
+// Keeping a change. Called by each service that changes something, inside the change's own
 // transaction where it has one, so a change and its history entry are written together.
 import type { HistoryAction } from '@switchyard/domain';
 import type { Kysely } from 'kysely';

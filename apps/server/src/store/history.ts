@@ -1,4 +1,4 @@
-// Issue 21: the change history, one row per kept change (packages/domain/src/history.ts). `before` and
+// The change history, one row per kept change (packages/domain/src/history.ts). `before` and
 // `after` are JSON texts of the whole record (null where there is none). Read by workspace and time, and
 // by one record's resource and id.
 import type { ColumnDefinitionBuilder, Generated, Kysely, Migration } from 'kysely';

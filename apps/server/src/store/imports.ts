@@ -1,4 +1,4 @@
-// Issue 45: imports from other trackers, and what each old record became. Both workspace-owned. A
+// Imports from other trackers, and what each old record became. Both workspace-owned. A
 // mapping is unique per (workspace, tracker, old kind, old id), so running an import again updates the
 // record it made instead of making another; `form_hash` is the form last written, so an identical run
 // changes nothing.

@@ -1,4 +1,4 @@
-// Issue 45: a hosted lander's files. Every file has a row (path, type, size, SHA-256) in `lander_files`,
+// A hosted lander's files. Every file has a row (path, type, size, SHA-256) in `lander_files`,
 // owned by the lander's workspace. On PostgreSQL the bytes are in the row too, so every node serves
 // them; on SQLite (one node) they are files under the data directory, in one folder per upload
 // (`landers/{workspace}/{lander}/{folder}/…`) that the rows name: a new upload is written to a folder of

@@ -142,7 +142,7 @@ function configRecords(dialect: DatabaseDialect): Migration {
 }
 
 /**
- * Accounts (issue 6): invitations, single-use links (email verification, password reset), server
+ * Accounts: invitations, single-use links (email verification, password reset), server
  * settings, and per-user language and pending email confirmation.
  */
 function accounts(dialect: DatabaseDialect): Migration {

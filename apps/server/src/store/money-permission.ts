@@ -4,7 +4,7 @@ import type { Kysely, Migration } from 'kysely';
 /** The seeded administrator role's name when this migration was written (a migration stays as written). */
 const ADMINISTRATOR_ROLE = 'Administrator';
 
-// 0010 (issue 19): money figures need `/tracker/reports/money`, which administrators hold by default. A
+// 0010: money figures need `/tracker/reports/money`, which administrators hold by default. A
 // new database seeds the Administrator role with the root, which covers it; an existing one may have
 // narrowed that role, so each role named like the seeded administrator role that does not already hold
 // the permission (itself or a broader one) gets it. Other roles are left as they were: who else sees

@@ -1,4 +1,4 @@
-// Issue 26, point 10: what set each conversion's payout (a payout rule, the rule set's default, the
+// What set each conversion's payout (a payout rule, the rule set's default, the
 // network's amount, the offer's payout, or nothing), so the postback log can say it. Conversions stored
 // before it have none (null): the log shows nothing rather than a guess.
 import type { Kysely, Migration } from 'kysely';

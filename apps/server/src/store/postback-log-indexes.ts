@@ -1,6 +1,6 @@
 import type { Kysely, Migration } from 'kysely';
 
-// 0007: what the postback log screens (issue 5) read, newest first, filtered or looked up by id. Without
+// 0007: what the postback log screens read, newest first, filtered or looked up by id. Without
 // these, filtering the log by outcome or finding one click's postbacks reads the whole table. (Conversions
 // are already found by click or lead id through their unique (click_id, txid) and (lead_id, txid) indexes.)
 

@@ -1,4 +1,4 @@
-// Report rollups (issue 5, items 4 and 5b): clicks and leads counted per UTC quarter-hour along a few
+// Report rollups: clicks and leads counted per UTC quarter-hour along a few
 // fixed sets of dimensions ("cubes"), so that a report over millions of events reads thousands of rows.
 //
 // Each cube row holds what its events add up to: clicks, unique clicks, cost and leads for one
@@ -90,7 +90,7 @@ const KEY_COLUMNS = ['k1', 'k2'] as const;
 export const NO_VALUE = '';
 
 export interface ReportRollupTable {
-  /** Issue 40 (migration 0023): the events' workspace; a scoped report reads its own rows of any cube. */
+  /** Migration 0023: the events' workspace; a scoped report reads its own rows of any cube. */
   workspace_id: number;
   cube: string;
   /** The UTC quarter-hour, `YYYY-MM-DDTHH:MM` (minutes 00, 15, 30 or 45), or day, `YYYY-MM-DD`. */
@@ -101,10 +101,10 @@ export interface ReportRollupTable {
   unique_clicks: number;
   cost: number;
   leads: number;
-  /** Issue 43 (migration 0039): of `clicks` and `unique_clicks`, those with a bot verdict. */
+  /** Migration 0039: of `clicks` and `unique_clicks`, those with a bot verdict. */
   bot_clicks: number;
   bot_unique_clicks: number;
-  /** Issue 43 (migration 0040): of `clicks`, those whose visitor went on from the lander to the offer; and of those, bots'. */
+  /** Migration 0040: of `clicks`, those whose visitor went on from the lander to the offer; and of those, bots'. */
   lp_clicks: number;
   bot_lp_clicks: number;
   /** Of `clicks`, those sent to a lander (lp_ctr's divisor); and of those, bots'. */
@@ -326,7 +326,7 @@ function keyValue(value: unknown): string {
 /** The figures of each cube row from migration 0039 to 0040. */
 const FIGURES_0039 = ['clicks', 'unique_clicks', 'cost', 'leads', 'bot_clicks', 'bot_unique_clicks'] as const;
 const FIGURES = [...FIGURES_0039, 'lp_clicks', 'bot_lp_clicks', 'lander_clicks', 'bot_lander_clicks'] as const;
-/** A cube row's key, and every column of it (issue 40: the workspace first). */
+/** A cube row's key, and every column of it (the workspace first). */
 export const KEYS = ['workspace_id', 'cube', 'bucket', 'k1', 'k2'] as const;
 export const COLUMNS = [...KEYS, ...FIGURES] as const;
 
@@ -477,7 +477,7 @@ export async function rollupBotsBackfill(db: AnyDb): Promise<void> {
 }
 
 /**
- * 0039 (issue 43): each cube row counts, of its clicks and unique clicks, those with a bot verdict, so a
+ * 0039: each cube row counts, of its clicks and unique clicks, those with a bot verdict, so a
  * report can leave bots out. The rows already stored get their bots added from the events.
  */
 export function rollupBotsMigration(dialect: DatabaseDialect): Migration {
@@ -496,7 +496,7 @@ export function rollupBotsMigration(dialect: DatabaseDialect): Migration {
 }
 
 /**
- * 0040 (issue 43): a click records when its visitor went on from its lander to the offer
+ * 0040: a click records when its visitor went on from its lander to the offer
  * (`lp_clicked_at`, set once by the event writer), the cubes count those clicks (`lp_clicks`, and of
  * them bots' `bot_lp_clicks`), and the cost change log carries them to the columnar stores as changes of
  * cost 0 with `lp` 1 (columnar/schema.ts). No click has gone through before; the clicks sent to a

@@ -1,4 +1,4 @@
-// Issue 20: saved report views (packages/domain/src/report-views.ts). One row each: the reports screen's
+// Saved report views (packages/domain/src/report-views.ts). One row each: the reports screen's
 // URL query string under a name, owned by a user in a workspace; names are unique per user and workspace.
 import type { ColumnDefinitionBuilder, Generated, Kysely, Migration } from 'kysely';
 import type { DatabaseDialect } from '../config.js';

@@ -29,7 +29,7 @@ import type { TrackerClickTable, TrackerLeadTable } from './tracker-events.js';
 export interface WorkspaceTable {
   id: Generated<number>;
   name: string;
-  /** The key in the path of the workspace's postback URL (issue 18), stored as given: it is shown. */
+  /** The key in the path of the workspace's postback URL, stored as given: it is shown. */
   postback_key: string | null;
   /** ISO 4217; conversions are converted to it. */
   currency: Generated<string>;

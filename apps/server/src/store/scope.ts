@@ -1,4 +1,4 @@
-// Issue 40: whose rows a read or write may touch. Every service that reads a workspace-owned table takes a
+// Whose rows a read or write may touch. Every service that reads a workspace-owned table takes a
 // required Scope and narrows each query with `scopeCondition`; `{ instance: true }` is for the instance's
 // own administrators and the engine's internal work, and is written out where it is meant, never implied
 // by a missing argument.

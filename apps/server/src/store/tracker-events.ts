@@ -1,5 +1,5 @@
-// The tracker's event tables (issue 5, item 3): clicks and leads, written in batches off the request
-// path. Reports read them; columns are what reports group and filter on (ENTITIES.md, event entities).
+// The tracker's event tables: clicks and leads, written in batches off the request
+// path. Reports read them; columns are what reports group and filter on.
 import type {
   ColumnDefinitionBuilder,
   ColumnType,
@@ -28,7 +28,7 @@ interface VarColumns {
 
 export const VAR_COLUMNS = ['var1', 'var2', 'var3', 'var4', 'var5', 'var6', 'var7', 'var8', 'var9', 'var10'] as const;
 
-/** Issue 24 (migration 0017): what is read off the visitor besides country and user agent. */
+/** Migration 0017: what is read off the visitor besides country and user agent. */
 interface VisitorColumns {
   /** ISO 3166-2 (`US-CA`), or `CC:Name` for a region the city data names without a code. */
   region: ColumnType<string | null, string | null | undefined, string | null>;
@@ -75,17 +75,17 @@ export interface TrackerClickTable extends VarColumns, VisitorColumns {
   /** JSON object: every var the click carried (subaff, utm_*, var1…var10, …). */
   vars: string;
   cost: number;
-  /** Issue 23, PostgreSQL: the cost it was stored with, set by the first change of its cost; null until then (always on SQLite, but for migration 0021). */
+  /** PostgreSQL: the cost it was stored with, set by the first change of its cost; null until then (always on SQLite, but for migration 0021). */
   original_cost: ColumnType<number | null, number | null | undefined, number | null>;
-  /** Issue 20, Auto cost: `missing` or `invalid` when the click's cost parameter gave no cost; else null. */
+  /** Auto cost: `missing` or `invalid` when the click's cost parameter gave no cost; else null. */
   cost_flag: ColumnType<string | null, string | null | undefined, string | null>;
   is_bot: number;
   /** The routing decision's reason (matched, backup_offer, no_matching_path_group, capped, no_offer). */
   reason: string;
-  /** Issue 40 (migration 0023): its campaign's workspace; every scoped read filters on it. */
+  /** Migration 0023: its campaign's workspace; every scoped read filters on it. */
   workspace_id: number;
   /**
-   * Issue 43 (migration 0040): when its visitor first followed the lander's offer link (ISO-8601, UTC);
+   * Migration 0040: when its visitor first followed the lander's offer link (ISO-8601, UTC);
    * null until then. Set by the event writer from an lp click event (LP_CLICK_COLUMNS), never inserted.
    */
   lp_clicked_at: ColumnType<string | null, string | null | undefined, string | null>;
@@ -121,7 +121,7 @@ export interface TrackerLeadTable extends VarColumns, VisitorColumns {
   backup_used: number;
   /** 1 for the first lead of its email on the campaign in a day (migration 0017). */
   is_unique: ColumnType<number, number | undefined, number>;
-  /** Issue 40 (migration 0023): its campaign's workspace. */
+  /** Migration 0023: its campaign's workspace. */
   workspace_id: number;
 }
 
@@ -142,7 +142,7 @@ const VISITOR_EVENT_COLUMNS: readonly EventColumn[] = VISITOR_COLUMNS.map(([name
 
 /**
  * Added by migration 0023, last: a journal line written before it has none, and the writer looks its
- * campaign's workspace up (WorkspaceFill, store/traffic/event-workspace-fill.ts).
+ * campaign's workspace up (fillWorkspaces, store/traffic/kysely-sink.ts).
  */
 const WORKSPACE_EVENT_COLUMN: EventColumn = { name: 'workspace_id', fallback: null };
 
@@ -197,7 +197,7 @@ export const EVENT_COLUMNS: Readonly<Record<EventTable, readonly EventColumn[]>>
 };
 
 /**
- * Issue 43: what the journal and the event writer carry: rows of the event tables, and lp clicks — a
+ * What the journal and the event writer carry: rows of the event tables, and lp clicks — a
  * click whose visitor followed its lander's offer link. An lp click sets its click's `lp_clicked_at`
  * (once: a second visit changes nothing) rather than adding a row, so its line is in LP_CLICK_COLUMNS.
  */

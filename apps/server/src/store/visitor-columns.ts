@@ -1,4 +1,4 @@
-// Issue 24: what routing now reads off a visitor, stored with each click and lead so that reports group
+// What routing now reads off a visitor, stored with each click and lead so that reports group
 // and filter by it (region, city, network, language, referrer, versions) and so that a bot verdict is
 // never made without a trace of why.
 import type { Kysely, Migration } from 'kysely';

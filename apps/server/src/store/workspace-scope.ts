@@ -1,4 +1,4 @@
-// Issue 19: every record belongs to one workspace. Config records made before workspaces scoped them
+// Every record belongs to one workspace. Config records made before workspaces scoped them
 // (or by a creator who belonged to none), and conversions and postback log rows stored before 0008 gave
 // them a workspace, have none: they go to the default workspace, the one with the lowest id. A database
 // with no workspace yet (a fresh one, before the seed creates "Default") has nothing to move.

@@ -22,7 +22,7 @@ export interface ClickRequest {
   ip: string;
   userAgent: string | undefined;
   referrer: string | undefined;
-  /** Issue 24: the language rule reads its first choice. */
+  /** The language rule reads its first choice. */
   acceptLanguage?: string | undefined;
   cookieHeader: string | undefined;
 }
@@ -48,7 +48,7 @@ export type ClickAnswer =
   | { kind: 'too-long'; field: string; limit: number };
 
 /**
- * Issue 41: the characters a click keeps of what the visitor sends, whole; a click bringing more is
+ * The characters a click keeps of what the visitor sends, whole; a click bringing more is
  * answered 400 (as a lead is, lead-input.ts). `var`: each var and the traffic source's click id.
  */
 export const CLICK_TEXT_LIMITS = { var: 1024, userAgent: 2048, referrer: 2048 } as const;
@@ -59,7 +59,7 @@ const EXTERNAL_CLICK_ID_PARAMETERS = new Set(['external_id', 'click_id', 'clicki
 const DIRECT_VAR = /^(subaff|email_source|step|utm_[a-z0-9_]{1,32}|var(10|[1-9]))$/;
 
 /**
- * A click routed and recorded; or, with `record` false (issue 41: a HEAD from a link checker or a mail
+ * A click routed and recorded; or, with `record` false (a HEAD from a link checker or a mail
  * scanner), routed the same way on caps that count nothing, with no event, no rate counted, and nothing
  * published: the answer is what a GET would get.
  */
@@ -214,7 +214,7 @@ export interface OfferHop {
 /**
  * Where a lander's offer link goes for `clickId`: the offer chosen at the click, from the stored click
  * (not kept in memory: holding every lander click until its visitor moves on cost more, in garbage
- * collection, than reading the one row when they do). Issue 43: `record` (a GET, not a HEAD) records an
+ * collection, than reading the one row when they do). `record` (a GET, not a HEAD) records an
  * lp click for a click through a lander that has none yet; the writer sets it once whatever comes twice.
  */
 export async function offerForClick(
@@ -272,7 +272,7 @@ function checksLinks(parts: EngineParts, userAgent: string | undefined): boolean
 }
 
 /**
- * Issue 45: what a hosted lander's HTML is filled with for the visitor of `clickId`: the click's campaign
+ * What a hosted lander's HTML is filled with for the visitor of `clickId`: the click's campaign
  * (for the `{offer}` link) and its macro values, as its lander URL would be filled. Only a click that was
  * sent to this very lander: any other click id fills nothing.
  */

@@ -1,4 +1,4 @@
-// The traffic engine (ARCHITECTURE.md): routing compiled in memory and swapped whole on a config change,
+// The traffic engine: routing compiled in memory and swapped whole on a config change,
 // caps counted in memory (or Redis), events kept in the journal before they are answered and written
 // to the database in batches. This file is its life: start, resync, recompile and close; what a click,
 // a lead and a postback do is in click.ts, lead.ts and postback.ts.
@@ -89,7 +89,7 @@ export interface EngineOptions {
   storeElsewhere?: () => Promise<void>;
 }
 
-/** Config changes that are not config records but change routing: the datacenter list (issue 24). */
+/** Config changes that are not config records but change routing: the datacenter list. */
 const BOT_PROTECTION_KIND = 'bot-protection';
 
 function datacenterSet(settings: { datacenter_asns: readonly { asn: number }[] }): Set<number> {
@@ -150,7 +150,7 @@ export class TrafficEngine {
     };
   }
 
-  /** Issue 25: live events of this node (and, with Redis, of the others). */
+  /** Live events of this node (and, with Redis, of the others). */
   get live(): LiveHub {
     return this.parts.live;
   }
@@ -224,7 +224,7 @@ export class TrafficEngine {
   };
 
   /**
-   * The last click whose X-Forwarded-For came from a proxy that is not trusted (issue 26): its peer and
+   * The last click whose X-Forwarded-For came from a proxy that is not trusted: its peer and
    * when, on this node. The reports screen names SWITCHYARD_TRUST_PROXY while it is recent.
    */
   private untrustedProxy: { peer: string; at: number } | null = null;
@@ -250,7 +250,7 @@ export class TrafficEngine {
     return routeClick(this.parts, withoutNul(request));
   }
 
-  /** Issue 41: the answer a click would get, with nothing recorded and no cap taken (a HEAD request). */
+  /** The answer a click would get, with nothing recorded and no cap taken (a HEAD request). */
   lookAtClick(request: ClickRequest): Promise<ClickAnswer> {
     return routeClick(this.parts, withoutNul(request), false);
   }
@@ -282,7 +282,7 @@ export class TrafficEngine {
     return offerForClick(this.parts, campaignExternalId, clickId, record, userAgent, position);
   }
 
-  /** Issue 45: the stored click a hosted lander's page is filled for, when it was sent to that lander. */
+  /** The stored click a hosted lander's page is filled for, when it was sent to that lander. */
   landerClick(landerExternalId: string, clickId: string): ReturnType<typeof landerClick> {
     return landerClick(this.parts, landerExternalId, clickId);
   }
@@ -291,7 +291,7 @@ export class TrafficEngine {
     return routeLead(this.parts, campaignExternalId, apiKey, parseBody);
   }
 
-  /** Issue 25: where a visitor or lead would go on a campaign of `workspaceId`, nothing recorded. */
+  /** Where a visitor or lead would go on a campaign of `workspaceId`, nothing recorded. */
   simulate(
     side: Side,
     campaignExternalId: string,
@@ -301,7 +301,7 @@ export class TrafficEngine {
     return simulate(this.parts, side, campaignExternalId, workspaceId, input);
   }
 
-  /** Issue 25: a stored click of `workspaceId` routed again as a simulation; null when it is not there. */
+  /** A stored click of `workspaceId` routed again as a simulation; null when it is not there. */
   replayClick(
     clickId: string,
     workspaceId: number,
@@ -310,7 +310,7 @@ export class TrafficEngine {
     return replayClick(this.parts, clickId, workspaceId, inWorkspace);
   }
 
-  /** Issue 25: a stored lead of `workspaceId` routed again as a simulation; null when it is not there. */
+  /** A stored lead of `workspaceId` routed again as a simulation; null when it is not there. */
   replayLead(
     leadId: string,
     workspaceId: number,

@@ -1,4 +1,4 @@
-// Outbound postbacks to traffic sources (issue 5, item 3; §3.6 send_to_traffic_source): queued in the
+// Outbound postbacks to traffic sources (§3.6 send_to_traffic_source): queued in the
 // `outbound_postbacks` table in the same transaction as their conversion, then sent by a worker loop
 // with retries and exponential backoff.
 //
@@ -123,7 +123,7 @@ export class OutboundPostbacks {
         'outbound_postbacks.url',
         'outbound_postbacks.attempts',
         'outbound_postbacks.next_attempt_at',
-        // For live events (issue 25): whose postback this is.
+        // For live events: whose postback this is.
         'conversions.workspace_id',
         'conversions.campaign_external_id',
       ])

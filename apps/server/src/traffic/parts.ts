@@ -30,13 +30,13 @@ export interface EngineParts {
   readonly events: EventWriter;
   readonly store: EngineStore;
   readonly outbound: OutboundPostbacks;
-  /** Issue 25: live events, for whoever listens (`GET /api/live`). */
+  /** Live events, for whoever listens (`GET /api/live`). */
   readonly live: LiveHub;
   /** Refused postbacks logged per source address (postback.ts). */
   readonly refusals: RefusalLog;
   /** Email hash → registrations seen (regsCount). */
   registrations: Map<string, number>;
-  /** Issue 24: the datacenter networks whose visitors are bots; swapped when administrators edit it. */
+  /** The datacenter networks whose visitors are bots; swapped when administrators edit it. */
   bots: BotPolicy;
   readonly clickRates: ClickRates;
   readonly leadUniques: LeadUniques;

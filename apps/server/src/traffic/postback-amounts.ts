@@ -5,7 +5,7 @@ import type { PostbackWorkspace } from '../store/traffic/engine-store.js';
 import type { EngineParts } from './parts.js';
 import type { PostbackParams } from './rules/postback-rules.js';
 
-/** Issue 40: a payout whose conversion into the workspace's currency is not a finite amount. */
+/** A payout whose conversion into the workspace's currency is not a finite amount. */
 export function unconvertibleReason(workspace: PostbackWorkspace): string {
   return `The payout converted to ${workspace.currency} is too large to keep: check the currency rates.`;
 }
@@ -14,7 +14,7 @@ export function unconvertibleReason(workspace: PostbackWorkspace): string {
  * The network's payout in the workspace's currency, or why the postback is refused: a currency with no
  * rate, an amount that does not convert to a finite one (a rate far off, stored before rates were
  * checked, would spoil every report total of the workspace), or one past MAX_POSTBACK_PAYOUT once
- * converted (issue 41: the limit holds on what is stored).
+ * converted (the limit holds on what is stored).
  */
 export async function checkedAmount(
   parts: EngineParts,

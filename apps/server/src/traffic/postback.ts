@@ -1,4 +1,4 @@
-// A postback from an affiliate network (issue 18): checked that it comes from a caller allowed to send
+// A postback from an affiliate network: checked that it comes from a caller allowed to send
 // it (the workspace's key in the path, the network's address list), with a sane payout in a known
 // currency; then the click or lead it names, the postback event and payout rule that apply, and the
 // conversion it creates or moves. The conversion, its log line and any outbound postback are committed
@@ -147,7 +147,7 @@ export async function takePostback(parts: EngineParts, request: PostbackRequest)
   const side = origin.kind === 'click' ? 'tracker' : 'api';
   const snapshot = parts.snapshot;
   const campaign = snapshot[side].campaigns.get(row.campaign_external_id);
-  // Issue 40: the click's workspace is its campaign's, read from the stored record when routing no longer
+  // The click's workspace is its campaign's, read from the stored record when routing no longer
   // holds it (archived, or out of routing): a campaign's state must not let another workspace's key in.
   const owner =
     campaign?.workspaceId ??

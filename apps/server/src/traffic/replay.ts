@@ -1,4 +1,4 @@
-// Issue 25: a stored click's or lead's context routed again by simulate (today's configuration and
+// A stored click's or lead's context routed again by simulate (today's configuration and
 // time), beside what happened when it was routed. Nothing is recorded.
 import type { ReplayedClick, ReplayedLead } from '@switchyard/domain';
 import type { StoredClick, StoredLead } from '../store/traffic/engine-store.js';

@@ -1,4 +1,4 @@
-// Issue 25: the chances a simulation answers for the group that routes, read off the counters without
+// The chances a simulation answers for the group that routes, read off the counters without
 // taking anything. They follow routing.ts: a path over a daily cap, or with nowhere to send, gives its
 // share to the group's other paths; an offer row whose chain has no available offer under its cap gives
 // its share to the path's other rows; a capped or unavailable offer passes its share to its backup.

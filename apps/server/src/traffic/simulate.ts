@@ -1,4 +1,4 @@
-// Issue 25, "Where would this visitor go, and why": a click or lead routed by the same compiled routing
+// "Where would this visitor go, and why": a click or lead routed by the same compiled routing
 // as a live one (decide, on counters that count nothing), with each group's condition traced. Nothing
 // is recorded; the address's click rate is not counted, so the `click_rate` bot reason never shows.
 import { type SimulatedLead, type SimulatedVisitor, type SimulationAnswer, traceCondition } from '@switchyard/domain';

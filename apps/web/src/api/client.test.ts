@@ -2,7 +2,7 @@ import { TOKEN_STORAGE_KEY } from '@switchyard/domain';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, api, tokenStore, WORKSPACE_STORAGE_KEY, workspaceStore } from './client';
 
-// §9 keeps the token in a cookie; issue 22: SameSite=Strict always, Secure when served over HTTPS.
+// §9 keeps the token in a cookie: SameSite=Strict always, Secure when served over HTTPS.
 
 /** What the client writes to document.cookie: the flags are not readable back through it. */
 function cookiesWritten(action: () => void): string[] {
@@ -54,7 +54,7 @@ describe('the token cookie', () => {
   });
 });
 
-// Issue 19: the workspace chosen in this browser goes with every request, and a refused one is dropped.
+// The workspace chosen in this browser goes with every request, and a refused one is dropped.
 describe('the chosen workspace', () => {
   afterEach(() => {
     vi.unstubAllGlobals();

@@ -62,7 +62,7 @@ const WORKSPACE_HEADER = 'X-Workspace';
 const workspaceListeners = new Set<() => void>();
 
 /**
- * Issue 19: the workspace chosen in this browser, sent as `X-Workspace` on every /api request; none
+ * The workspace chosen in this browser, sent as `X-Workspace` on every /api request; none
  * chosen, the server acts in the user's default one. Other tabs of the browser share the choice.
  */
 export const workspaceStore = {

@@ -14,17 +14,17 @@ export const referenceKeys = {
   list: (path: string) => ['lookups', 'reference', path] as const,
 };
 
-/** Issue 18: the currency rates administrators edit; workspaces' currency choices read them too. */
+/** The currency rates administrators edit; workspaces' currency choices read them too. */
 export const currencyRateKeys = {
   all: ['currency-rates'] as const,
 };
 
-/** Issue 24: the server-wide bot protection settings (the datacenter networks). */
+/** The server-wide bot protection settings (the datacenter networks). */
 export const botProtectionKeys = {
   all: ['bot-protection'] as const,
 };
 
-/** Issue 39: the SQLite backups kept in the data directory. */
+/** The SQLite backups kept in the data directory. */
 export const backupKeys = {
   all: ['backups'] as const,
 };

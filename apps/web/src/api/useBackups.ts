@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, apiFile } from './client';
 import { backupKeys } from './queryKeys';
 
-/** `GET /api/backups` (issue 39): the backups kept in the data directory, newest first. */
+/** `GET /api/backups`: the backups kept in the data directory, newest first. */
 export function useBackups() {
   return useQuery({
     queryKey: backupKeys.all,

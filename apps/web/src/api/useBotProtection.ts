@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './client';
 import { botProtectionKeys } from './queryKeys';
 
-/** `GET /api/bot-protection` (issue 24): the datacenter networks whose visitors are bots. */
+/** `GET /api/bot-protection`: the datacenter networks whose visitors are bots. */
 export function useBotProtection() {
   return useQuery({
     queryKey: botProtectionKeys.all,

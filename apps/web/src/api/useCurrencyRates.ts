@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api } from './client';
 import { currencyRateKeys } from './queryKeys';
 
-/** One currency's rate: units of it one US dollar buys (issue 18). */
+/** One currency's rate: units of it one US dollar buys. */
 export interface CurrencyRate {
   code: string;
   name: string;

@@ -2,7 +2,7 @@ import type { ImportAnswer, ImportRequest } from '@switchyard/domain';
 import { useMutation } from '@tanstack/react-query';
 import { api } from './client';
 
-/** Issue 45: an import from another tracker (`POST /api/imports`), dry or real. */
+/** An import from another tracker (`POST /api/imports`), dry or real. */
 export function useRunImport() {
   return useMutation({
     mutationFn: ({ request, dryRun }: { request: ImportRequest; dryRun: boolean }) =>

@@ -49,7 +49,7 @@ export function useLookupRecords(definition: ResourceDefinition, options: Lookup
   return useLookupQuery(definition, options).data?.list ?? NO_RECORDS;
 }
 
-/** The query behind `useLookupRecords`, for a screen that must tell "still loading" from "none" (issue 26). */
+/** The query behind `useLookupRecords`, for a screen that must tell "still loading" from "none". */
 export function useLookupQuery(definition: ResourceDefinition, options: LookupRecordsOptions = {}) {
   const path = (options.withChain && definition.withChainApiPath) || definition.apiPath;
   return useQuery({

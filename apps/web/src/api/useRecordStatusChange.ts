@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from './client';
 import { resourceKeys } from './queryKeys';
 
-/** A record's id, or its id and `force` (archive a record still in use, issue 26). */
+/** A record's id, or its id and `force` (archive a record still in use). */
 export type StatusChangeTarget = string | number | { id: string | number; force?: boolean };
 
 /** `PUT /api/<apiPath>/:id/archive|restore`, then the current page data is refreshed (§4). */

@@ -21,7 +21,7 @@ export interface ResourceListParams {
   /** A figure only with `stats`. */
   order_by?: ListOrderField;
   order?: (typeof SORT_ORDERS)[number];
-  /** Issue 43: each row's figures over this period, its days counted in `stats_timezone`. */
+  /** Each row's figures over this period, its days counted in `stats_timezone`. */
   stats?: ListStatsPeriod;
   stats_timezone?: string;
 }

@@ -7,7 +7,7 @@ const workspaces = getResource('workspaces');
 const affiliateNetworks = getResource('affiliate-networks');
 
 /**
- * `POST /api/workspaces/:id/postback-key` (issue 18): a new key; postback URLs with the old one are
+ * `POST /api/workspaces/:id/postback-key`: a new key; postback URLs with the old one are
  * refused from then on. The workspace and the networks' postback URLs are read again.
  */
 export function useRotatePostbackKey() {

@@ -2,7 +2,7 @@ import type { Rule, RulePreviewAnswer, RuleRun, TRuleForm } from '@switchyard/do
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './client';
 
-/** Issue 46: the acting workspace's rules (`/api/rules`), each rule's runs and its preview. */
+/** The acting workspace's rules (`/api/rules`), each rule's runs and its preview. */
 export const ruleKeys = {
   all: ['rules'] as const,
   one: (id: number) => ['rules', id] as const,

@@ -62,7 +62,7 @@ const fileNames = () =>
     .slice(1)
     .map((row) => within(row).getAllByRole('cell')[0]?.textContent);
 
-describe('BackupsScreen (issue 39)', () => {
+describe('BackupsScreen', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('says there are none yet, then lists the one made with its size', async () => {

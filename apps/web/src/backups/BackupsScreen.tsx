@@ -11,7 +11,7 @@ import { formatDateTime } from '../components/list/formatDateTime';
 import { errorText } from '../shared/errors/errorText';
 
 /**
- * /admin/backups (issue 39): copies of the SQLite database made while the server runs, kept in the data
+ * /admin/backups: copies of the SQLite database made while the server runs, kept in the data
  * directory, for the instance's administrators. On PostgreSQL the API says to use pg_dump.
  */
 export function BackupsScreen() {

@@ -65,7 +65,7 @@ async function listed(): Promise<string[]> {
     .map((row) => (row.textContent ?? '').trim());
 }
 
-describe('BotProtectionScreen (issue 24)', () => {
+describe('BotProtectionScreen', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
     tokenStore.clear();

@@ -14,8 +14,8 @@ import { PasteNetworks } from './PasteNetworks';
 import { useBotProtectionEditor } from './useBotProtectionEditor';
 
 /**
- * /admin/bot-protection (issue 24): what makes a click a bot, and the datacenter networks whose visitors
- * are bots. Server-wide like the registration settings: issue 40, read and edited under the
+ * /admin/bot-protection: what makes a click a bot, and the datacenter networks whose visitors
+ * are bots. Server-wide like the registration settings: read and edited under the
  * instance's settings permission.
  */
 export function BotProtectionScreen() {

@@ -22,7 +22,7 @@ export function asnError(typed: number | string): string | null {
 }
 
 /**
- * The bot protection screen's state (issue 24): the list as edited over the saved one, the errors of
+ * The bot protection screen's state: the list as edited over the saved one, the errors of
  * the last save (the server's `datacenter_asns.N.asn` put back on row N of what was sent), save and
  * restore.
  */

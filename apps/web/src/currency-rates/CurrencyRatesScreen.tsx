@@ -9,8 +9,8 @@ import { CurrencyRatesTable } from './CurrencyRatesTable';
 import { useCurrencyRatesEditor } from './useCurrencyRatesEditor';
 
 /**
- * /admin/currency-rates (issue 18): the rates conversions are converted by, units of each currency one
- * US dollar buys. Issue 40: the instance's, read and edited under the instance's settings permission.
+ * /admin/currency-rates: the rates conversions are converted by, units of each currency one
+ * US dollar buys. The instance's, read and edited under the instance's settings permission.
  */
 export function CurrencyRatesScreen() {
   const { t } = useTranslation();

@@ -39,7 +39,7 @@ function asRate(value: TypedRate): number | null {
 /**
  * The currency rates screen's state (headless): the rates typed over the stored ones, the currencies
  * added, the errors of the last save (the client's, or the server's `rates.N.rate` put back on row N of
- * what was sent) and the save itself (issue 18).
+ * what was sent) and the save itself.
  */
 export function useCurrencyRatesEditor(rates: CurrencyRates | undefined) {
   const { t } = useTranslation();

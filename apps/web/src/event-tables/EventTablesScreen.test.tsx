@@ -131,7 +131,7 @@ describe('EventTablesScreen', () => {
     renderScreen();
     const table = await screen.findByRole('table', { name: 'Clicks' });
     const row = (await within(table).findByText('click-abc')).closest('tr')!;
-    // The reason in words (issue 43), not the server's code.
+    // The reason in words, not the server's code.
     expect(within(row).getByText('The offer was capped or unavailable; a backup offer was sent.')).toBeVisible();
     expect(within(row).queryByText('backup_offer')).toBeNull();
     expect(within(row).getByText('Spring push')).toBeVisible();
@@ -174,7 +174,7 @@ describe('EventTablesScreen', () => {
     expect(localStorage.getItem('switchyard.eventColumns.conversions')).toBeNull();
   });
 
-  it('says why a click is a bot, and shows what was read off the visitor on demand (issue 24)', async () => {
+  it('says why a click is a bot, and shows what was read off the visitor on demand', async () => {
     const bot: ClickEvent = {
       ...click,
       is_bot: true,
@@ -250,7 +250,7 @@ describe('EventTablesScreen', () => {
     expect(screen.queryByRole('checkbox', { name: 'Cost' })).toBeNull();
   });
 
-  it('opens a click in the inspector from its id, keeping the filters for the way back (issue 25)', async () => {
+  it('opens a click in the inspector from its id, keeping the filters for the way back', async () => {
     answer();
     renderScreen();
     const table = await screen.findByRole('table', { name: 'Clicks' });

@@ -73,7 +73,7 @@ function download(fileName: string, text: string): void {
 }
 
 /**
- * /tracker/reports/events/:kind (issue 20): the single clicks, leads or conversions behind a report row,
+ * /tracker/reports/events/:kind: the single clicks, leads or conversions behind a report row,
  * under the filters in the URL, newest first, with a column picker and an export of every row (up to
  * EXPORT_CAP).
  */

@@ -11,7 +11,7 @@ import type {
 import type { ReactNode } from 'react';
 import type { CsvCell } from '../reports/csv';
 
-// The columns of each event table (issue 20): every stored field, a few shown by default; the column
+// The columns of each event table: every stored field, a few shown by default; the column
 // picker keeps each kind's choice. Money columns are left out for a user who may not see money.
 
 export interface EventFormat {
@@ -22,11 +22,11 @@ export interface EventFormat {
   money: (value: number, currency?: string) => string;
   state: (state: string) => string;
   costFlag: (flag: string) => string;
-  /** Issue 24: why an event was judged a bot, in words. */
+  /** Why an event was judged a bot, in words. */
   botReason: (reason: string) => string;
   /** "Yes: {reason}". */
   botBecause: (reason: string) => string;
-  /** Issue 43: the routing decision's reason as a sentence. */
+  /** The routing decision's reason as a sentence. */
   routingReason: (reason: string) => string;
 }
 
@@ -61,7 +61,7 @@ function reason<Row extends { reason: string }>(): EventColumn<Row> {
     render: (row, format) => (row.reason ? format.routingReason(row.reason) : null),
   };
 }
-/** Issue 24: the bot verdict, with its reason when the event is a bot. */
+/** The bot verdict, with its reason when the event is a bot. */
 function bot<Row extends { is_bot: boolean; bot_reason?: string | null }>(): EventColumn<Row> {
   return {
     key: 'is_bot',
@@ -70,7 +70,7 @@ function bot<Row extends { is_bot: boolean; bot_reason?: string | null }>(): Eve
       row.is_bot ? (row.bot_reason ? format.botBecause(format.botReason(row.bot_reason)) : format.yes) : format.no,
   };
 }
-/** Issue 24: what was read off the visitor; empty until the server sends it. */
+/** What was read off the visitor; empty until the server sends it. */
 function visitor<Row extends Partial<EventVisitor>>(): EventColumn<Row>[] {
   return [
     { key: 'region', value: (row) => row.region ?? null },

@@ -39,7 +39,7 @@ function renderChecklist(user: unknown = ADMIN) {
 
 const step = (key: string) => document.querySelector(`[data-step="${key}"]`) as HTMLElement;
 
-describe('first-campaign checklist (issue 26, point 11)', () => {
+describe('first-campaign checklist', () => {
   afterEach(async () => {
     vi.unstubAllGlobals();
     tokenStore.clear();

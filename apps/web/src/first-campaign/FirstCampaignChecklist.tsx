@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { useFirstCampaignSteps } from './useFirstCampaignSteps';
 
 /**
- * "Your first campaign" on the dashboard (issue 26, point 11): source, network, offer, flow, campaign,
+ * "Your first campaign" on the dashboard: source, network, offer, flow, campaign,
  * first click, first conversion, each done or linking to where to do it. Shown until every step is done.
  */
 export function FirstCampaignChecklist() {

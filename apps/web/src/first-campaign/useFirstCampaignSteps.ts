@@ -42,7 +42,7 @@ const RECOUNT_MS = 15_000;
 const ALL_TIME_REPORT = { group_by: 'campaign', limit: 1, page: 1 } as const;
 
 /**
- * The "first campaign" checklist of the dashboard (issue 26, point 11): each step done once its record
+ * The "first campaign" checklist of the dashboard: each step done once its record
  * exists (a list's total, with limit 1) or, for the first click and conversion, once the workspace's
  * report counts one. Each read is the acting workspace's, as every API answers. Only the steps this user
  * may check are listed. `steps` is undefined until every read has answered, so nothing flickers.

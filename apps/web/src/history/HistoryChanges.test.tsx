@@ -6,7 +6,7 @@ import { ControlProviders } from '../components/form/controls/renderControl';
 import i18n from '../i18n';
 import { HistoryChanges } from './HistoryChanges';
 
-// Issue 43 (8): a traffic source's parameter and postback event lists read as tables, not as JSON.
+// A traffic source's parameter and postback event lists read as tables, not as JSON.
 
 const click = { name: 'Click ID', ts_parameter: 'clickid', ts_token: '{SUBID}', internal_token: 'var1', enabled: true };
 const zone = { name: 'Zone', ts_parameter: 'zone_id', ts_token: '{zone}', internal_token: 'var2', enabled: false };

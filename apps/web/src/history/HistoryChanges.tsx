@@ -63,7 +63,7 @@ function Condition({ text, flowType }: { text: string | null; flowType: FlowType
 
 /**
  * A list of rows without ids (a source's parameters, postback events) as a table of each side, its columns
- * named as the history names fields, ids of other records by their names (issue 43: not JSON).
+ * named as the history names fields, ids of other records by their names (not JSON).
  */
 function RowsTable({
   caption,

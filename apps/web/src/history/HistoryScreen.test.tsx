@@ -59,7 +59,7 @@ function renderScreen() {
 const historyCalls = (fetchMock: ReturnType<typeof renderScreen>) =>
   fetchMock.mock.calls.map(([url]) => String(url)).filter((url) => url.startsWith('/api/history?'));
 
-describe('workspace history screen (issue 21)', () => {
+describe('workspace history screen', () => {
   afterEach(async () => {
     vi.unstubAllGlobals();
     tokenStore.clear();

@@ -73,7 +73,7 @@ function UserFilter({ value, onChange }: { value: string; onChange: (value: stri
   );
 }
 
-/** Issue 21: `/admin/history`, the workspace's kept changes, newest first, by kind, user and days. */
+/** `/admin/history`, the workspace's kept changes, newest first, by kind, user and days. */
 export function HistoryScreen() {
   const { t } = useTranslation();
   const serverMessage = useServerMessage();

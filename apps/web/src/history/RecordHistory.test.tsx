@@ -97,7 +97,7 @@ function renderEdit(restoreAnswer: () => Response = () => new Response(JSON.stri
   return fetchMock;
 }
 
-describe('History tab of an edit screen (issue 21)', () => {
+describe('History tab of an edit screen', () => {
   afterEach(async () => {
     vi.unstubAllGlobals();
     tokenStore.clear();

@@ -17,7 +17,7 @@ export interface RecordHistoryProps {
   onRestored?: (record: Record<string, unknown>) => void;
 }
 
-/** Issue 21: the History tab of an edit screen — the record's kept changes, newest first. */
+/** The History tab of an edit screen — the record's kept changes, newest first. */
 export function RecordHistory({ definition, id, fieldLabel, onRestored }: RecordHistoryProps) {
   const { t } = useTranslation();
   const serverMessage = useServerMessage();

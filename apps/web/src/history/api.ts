@@ -2,7 +2,7 @@ import type { HistoryEntry, HistoryEntryDetail } from '@switchyard/domain';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type QueryValue } from '../api/client';
 
-/** Issue 21: the kept changes of the acting workspace. */
+/** The kept changes of the acting workspace. */
 export const historyKeys = {
   all: ['history'] as const,
   list: (query: Record<string, QueryValue>) => ['history', 'list', query] as const,

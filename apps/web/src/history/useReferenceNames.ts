@@ -13,7 +13,7 @@ type Lookup = ListResponse<Record<string, unknown>>;
 const lastSegment = (field: string) => field.split('.').at(-1) ?? field;
 
 /**
- * Issue 21: a diff names the offers, landers, flows and events a record refers to, not their ids. The
+ * A diff names the offers, landers, flows and events a record refers to, not their ids. The
  * record's references (its definition's) are looked up; one the reader may not list stays an id.
  */
 export function useReferenceNames(definition: ResourceDefinition | undefined): ReferenceName {

@@ -19,7 +19,7 @@ const SAME_AS_ENGLISH = new Set([
   'Horizontal',
   // Spanish for no.
   'No',
-  // Loan words of the trade in French and Spanish (issue 25's live view names each event's kind).
+  // Loan words of the trade in French and Spanish (the live view names each event's kind).
   'Conversion',
   'Postback',
   // A language's name (the JavaScript redirect mode).

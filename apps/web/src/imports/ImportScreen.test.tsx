@@ -8,7 +8,7 @@ import { answer } from '../rules/testRules';
 import { AuthContext, type AuthContextValue } from '../shared/auth/AuthContext';
 import { ImportScreen } from './ImportScreen';
 
-// Issue 45's wizard: pick the tracker, give the file (or URL and key), see the dry run, confirm.
+// The import wizard: pick the tracker, give the file (or URL and key), see the dry run, confirm.
 
 const DRY: ImportAnswer = {
   id: null,
@@ -79,7 +79,7 @@ function chooseFile(text: string) {
   fireEvent.change(input, { target: { files: [new File([text], 'export.json', { type: 'application/json' })] } });
 }
 
-describe('the import wizard (issue 45)', () => {
+describe('the import wizard', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
     tokenStore.clear();

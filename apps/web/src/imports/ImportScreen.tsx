@@ -29,7 +29,7 @@ const TRACKERS: { value: ImportSource; label: string }[] = [
 ];
 
 /**
- * /tracker/imports (issue 45): pick the tracker (Keitaro or Binom), give its URL and key or its export
+ * /tracker/imports: pick the tracker (Keitaro or Binom), give its URL and key or its export
  * file, see the dry run (what would be created, updated or left out, and why), then confirm.
  */
 export function ImportScreen() {

@@ -23,7 +23,7 @@ const dash = (value: string | null) => value ?? '—';
 
 /**
  * A text cut to one line, whole on hover: the tile's narrow column and the screen's long names. The screen's
- * widths keep every column inside 1,400 px beside the menu (issue 43).
+ * widths keep every column inside 1,400 px beside the menu.
  */
 const cut = (value: string | null, width: number) =>
   value === null ? (
@@ -59,7 +59,7 @@ const COLUMNS: LiveColumn[] = [
     compact: true,
     render: (event, _format, names, compact) => name(event.campaign && names.campaign(event.campaign), compact),
   },
-  // What a buyer reads first, before the long names (issue 43): never the columns scrolled out of sight.
+  // What a buyer reads first, before the long names: never the columns scrolled out of sight.
   {
     key: 'payout',
     render: (event, format) => <span style={{ whiteSpace: 'nowrap' }}>{format.payout(event)}</span>,
@@ -86,7 +86,7 @@ const COLUMNS: LiveColumn[] = [
 
 /**
  * Live events, one row each, newest first: the live screen's table, and with `compact` the dashboard
- * tile's few columns (issue 25).
+ * tile's few columns.
  */
 export function LiveEventTable({ events, compact = false }: { events: LiveEvent[]; compact?: boolean }) {
   const { t } = useTranslation('events');

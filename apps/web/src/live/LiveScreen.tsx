@@ -12,7 +12,7 @@ import { useLiveParams } from './useLiveParams';
 import { LIVE_KEEP, useLiveStream } from './useLiveStream';
 
 /**
- * Issue 25, the live view: the workspace's clicks, leads, conversions and outbound postbacks as they
+ * The live view: the workspace's clicks, leads, conversions and outbound postbacks as they
  * happen, newest first, of one campaign or all, with a pause that holds what arrives until resumed.
  */
 export function LiveScreen() {

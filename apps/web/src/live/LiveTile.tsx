@@ -8,7 +8,7 @@ import { useLiveStream } from './useLiveStream';
 /** Events the dashboard's tile shows. */
 export const TILE_EVENTS = 8;
 
-/** Issue 25 on the dashboard: the newest events of the live stream, with the way to the live view. */
+/** The live tile on the dashboard: the newest events of the live stream, with the way to the live view. */
 export function LiveTile() {
   const { t } = useTranslation('events');
   const stream = useLiveStream();

@@ -27,7 +27,7 @@ function renderDashboard(permissions: string[]) {
   );
 }
 
-describe('the live tile on the dashboard (issue 25)', () => {
+describe('the live tile on the dashboard', () => {
   beforeEach(async () => {
     await i18n.changeLanguage('en');
     tokenStore.set('secret-token');

@@ -7,7 +7,7 @@ export interface LiveFormat {
   fullTime: (iso: string) => string;
   kind: (event: LiveEvent) => string;
   yes: string;
-  /** "No", "Yes", or "Yes: Datacenter network" in the reports' words (issue 24); empty for kinds with no verdict. */
+  /** "No", "Yes", or "Yes: Datacenter network" in the reports' words; empty for kinds with no verdict. */
   bot: (event: LiveEvent) => string;
   payout: (event: LiveEvent) => string | null;
   /** A conversion's state, or an outbound postback's, in the logs' words. */

@@ -27,7 +27,7 @@ export interface LiveStream {
 const prepend = (newer: LiveEvent[], older: LiveEvent[]) => [...newer, ...older].slice(0, LIVE_KEEP);
 
 /**
- * The workspace's live events (issue 25), of one campaign when `campaign` is set: the stream is opened on
+ * The workspace's live events, of one campaign when `campaign` is set: the stream is opened on
  * mount, opened afresh when the campaign or the workspace changes, and closed on unmount.
  */
 export function useLiveStream(campaign: string | null = null): LiveStream {

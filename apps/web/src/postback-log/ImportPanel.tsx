@@ -16,7 +16,7 @@ function countLines(text: string): number {
 }
 
 /**
- * The Import tab (issue 18): conversions a network reported elsewhere (a CSV export, an email), pasted as
+ * The Import tab: conversions a network reported elsewhere (a CSV export, an email), pasted as
  * `clickid,status,payout,txid,currency` lines and taken as postbacks would be; the answer line by line.
  */
 export function ImportPanel() {

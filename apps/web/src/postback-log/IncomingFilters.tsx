@@ -5,7 +5,7 @@ import { DayInput } from '../components/form/DayInput';
 import { LogSearch } from './LogSearch';
 import { usePostbackLogContext } from './PostbackLogContext';
 
-/** Search by click id or txid, the outcome, and the days (both included, Y-m-d as everywhere: issue 26). */
+/** Search by click id or txid, the outcome, and the days (both included, Y-m-d as everywhere). */
 export function IncomingFilters() {
   const { t } = useTranslation('postbacks');
   const { params } = usePostbackLogContext();

@@ -13,7 +13,7 @@ import { outcomeMessage, reasonBeside, recordedNotCounted } from './outcomeMessa
 import { PostbackParameters } from './PostbackParameters';
 import { StateTransition } from './StateTransition';
 
-/** The table's columns: with the payout, or without it for a user who may not see money (issue 19). */
+/** The table's columns: with the payout, or without it for a user who may not see money. */
 export const INCOMING_COLUMNS = 9;
 
 /** One incoming postback; it opens below itself to show every parameter received. */

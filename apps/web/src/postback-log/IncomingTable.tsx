@@ -7,7 +7,7 @@ import { IncomingRow } from './IncomingRow';
 /** A page of incoming postbacks, newest first. */
 export function IncomingTable({ entries, busy }: { entries: PostbackLogEntry[]; busy: boolean }) {
   const { t } = useTranslation('postbacks');
-  // Issue 19: the payout column only for a user who may see money.
+  // The payout column only for a user who may see money.
   const seesMoney = useSeesMoney();
   return (
     <Table.ScrollContainer minWidth={1040}>

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 
 /**
  * Green for a new conversion, blue for one that changed state, yellow and orange for what was
- * acknowledged without a change, red and pink for what was refused or matched nothing (issue 18).
+ * acknowledged without a change, red and pink for what was refused or matched nothing.
  */
 export const OUTCOME_COLORS: Record<PostbackOutcome, MantineColor> = {
   converted: 'teal',

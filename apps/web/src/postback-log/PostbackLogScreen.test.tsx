@@ -14,7 +14,7 @@ const ANALYST = {
   permissions: ['/tracker/reports/get', '/tracker/reports/money'],
   workspaces: [{ id: 1, name: 'Main' }],
 };
-/** Issue 19: may read reports, but not see money. */
+/** May read reports, but not see money. */
 const MASKED = { ...ANALYST, permissions: ['/tracker/reports/get'] };
 /** May also read the workspaces (their postback key) and import conversions. */
 const ADMIN = { ...ANALYST, permissions: ['/tracker/reports', '/general'] };
@@ -135,7 +135,7 @@ describe('PostbackLogScreen', () => {
     expect(screen.getByText('zone 7')).toBeVisible();
     expect(screen.getByText('Parameters received')).toBeVisible();
     expect(screen.getByText('HTTP 200')).toBeVisible();
-    // Issue 26: what set the payout, in words.
+    // What set the payout, in words.
     expect(screen.getByText('Payout set by')).toBeVisible();
     expect(screen.getByText('Payout rule rule-gb of the campaign, the first whose condition matched')).toBeVisible();
     fireEvent.click(within(row).getByRole('button', { name: 'Hide parameters' }));

@@ -16,7 +16,7 @@ import { type PostbackLogTab, usePostbackLogParams } from './usePostbackLogParam
 
 /**
  * /tracker/reports/postbacks: incoming postbacks, matched or not, the outbound postbacks queue, and for
- * whoever may create conversions, the import of conversions reported elsewhere (issue 18).
+ * whoever may create conversions, the import of conversions reported elsewhere.
  */
 export function PostbackLogScreen() {
   const { t } = useTranslation('postbacks');

@@ -65,11 +65,11 @@ export function PostbackParameters({ entry }: { entry: PostbackLogEntry }) {
               value={<ConversionHistoryLink conversionId={conversion.conversion_id} />}
             />
             <Detail label={t('details.conversionState')} value={t(`conversionStates.${conversion.state}`)} />
-            {/* Issue 19: left out by the server for a user who may not see money. */}
+            {/* Left out by the server for a user who may not see money. */}
             {conversion.payout !== undefined && (
               <Detail label={t('details.payout')} value={formatMoney(conversion.payout, conversion.currency)} />
             )}
-            {/* Issue 26: which of the campaign's rules, its default, the network or the offer set it. */}
+            {/* Which of the campaign's rules, its default, the network or the offer set it. */}
             {conversion.payout !== undefined && conversion.payout_source && (
               <Detail
                 label={t('details.payoutSource')}

@@ -5,7 +5,7 @@ import { COPY_BUTTON_WIDTH, CopyValueButton } from '../components/copy/CopyValue
 import { usePostbackBaseUrl } from '../shared/usePostbackBaseUrl';
 
 /**
- * The keyed address affiliate networks call (issue 18: the keyless one is refused), the workspace's,
+ * The keyed address affiliate networks call (the keyless one is refused), the workspace's,
  * with the usual macro names: a network's own go where the braces are. Without the right to read a
  * workspace or a network, it says where the address is shown.
  */

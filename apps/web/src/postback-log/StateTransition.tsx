@@ -11,7 +11,7 @@ export interface StateTransitionProps {
 }
 
 /**
- * "pending → approved", or the state alone for a new conversion (issue 18). The arrow points the way the
+ * "pending → approved", or the state alone for a new conversion. The arrow points the way the
  * script reads: right to left in Arabic.
  */
 export function StateTransition({ from, to, size = 'xs' }: StateTransitionProps) {

@@ -33,7 +33,7 @@ function renderAt(path: string) {
   return fetchMock;
 }
 
-describe.each(['en', 'ar'])("the postback log's date filters read Y-m-d (issue 26) (%s)", (language) => {
+describe.each(['en', 'ar'])("the postback log's date filters read Y-m-d (%s)", (language) => {
   afterEach(async () => {
     vi.unstubAllGlobals();
     tokenStore.clear();

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client';
 import { postbackLogKeys } from './postbackLogKeys';
 
-/** One imported line, taken as a postback would be (issue 18). */
+/** One imported line, taken as a postback would be. */
 export interface ImportedLine {
   /** Its number in the text sent, from 1. */
   line: number;

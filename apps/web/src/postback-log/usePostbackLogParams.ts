@@ -8,11 +8,11 @@ import {
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 
-/** Import is shown to whoever may create conversions (issue 18). */
+/** Import is shown to whoever may create conversions. */
 export const POSTBACK_LOG_TABS = ['incoming', 'outbound', 'import'] as const;
 export type PostbackLogTab = (typeof POSTBACK_LOG_TABS)[number];
 
-/** What the postback log shows, kept in the URL like every list's state (STYLE.md). */
+/** What the postback log shows, kept in the URL like every list's state. */
 export interface PostbackLogParams {
   tab: PostbackLogTab;
   page: number;

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useReportContext } from './ReportContext';
 
 /**
- * Issue 20: when a conversion counts — on its click's day, as the traffic source bills it (the default),
+ * When a conversion counts — on its click's day, as the traffic source bills it (the default),
  * or on its postback's, as the network's statistics show it.
  */
 export function AttributionSelect() {

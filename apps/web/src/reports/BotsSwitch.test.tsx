@@ -7,7 +7,7 @@ import { ReportContext } from './ReportContext';
 import { reportQuery } from './useReport';
 import type { ReportController } from './useReportController';
 
-// Issue 43: the reports screen leaves bots out of its figures until "Include bots" is switched on; the
+// The reports screen leaves bots out of its figures until "Include bots" is switched on; the
 // switch sets the state kept in the URL, and the request asks `include_bots=true` only then.
 
 function renderSwitch(includeBots: boolean) {

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useReportContext } from './ReportContext';
 
 /**
- * Issue 43: bots' clicks are left out of clicks, CR, EPC and CPC unless this is on (Bot clicks shows
+ * Bots' clicks are left out of clicks, CR, EPC and CPC unless this is on (Bot clicks shows
  * them either way). Kept in the URL as `include_bots=true`, like the report's other settings.
  */
 export function BotsSwitch() {

@@ -5,7 +5,7 @@ import { ControlProviders } from '../components/form/controls/renderControl';
 import i18n from '../i18n';
 import { CustomMetricsManager } from './CustomMetricsManager';
 
-// Issue 20: the custom metrics manager lists the workspace's formulas and checks a formula as it is typed
+// The custom metrics manager lists the workspace's formulas and checks a formula as it is typed
 // (with the parser the server uses), naming the position of the mistake, before anything is sent.
 
 vi.mock('../shared/auth/useCan', () => ({ useCan: () => true }));

@@ -14,7 +14,7 @@ import { ApiError } from '../api/client';
 import { useCan } from '../shared/auth/useCan';
 import { useCustomMetrics, useDeleteCustomMetric, useSaveCustomMetric } from './useCustomMetrics';
 
-/** Issue 20: the "Metrics" button of the reports screen, opening the custom metrics manager. */
+/** The "Metrics" button of the reports screen, opening the custom metrics manager. */
 export function CustomMetricsButton() {
   const { t } = useTranslation('reports');
   const [opened, setOpened] = useState(false);

@@ -8,7 +8,7 @@ import { ReportChart } from './ReportChart';
 import { DASHBOARD_DAYS, DASHBOARD_METRICS, useDashboardFigures } from './useDashboardFigures';
 
 /**
- * Today against yesterday for the key figures (issue 19: the money ones only for a user who may see
+ * Today against yesterday for the key figures (the money ones only for a user who may see
  * money), and clicks and conversions of the last 14 days.
  */
 export function DashboardFigures() {

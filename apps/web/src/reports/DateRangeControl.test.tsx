@@ -10,7 +10,7 @@ import { rangeOf } from './reportParams';
 import type { ReportController } from './useReportController';
 import { useReportParams } from './useReportParams';
 
-// Issue 20: each date preset has a digit key (1–6), shown beside it in the list, that picks it while the
+// Each date preset has a digit key (1–6), shown beside it in the list, that picks it while the
 // focus is not in a field; the choice goes to the URL like a pick in the list.
 
 function Location() {

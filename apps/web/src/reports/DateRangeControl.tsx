@@ -30,7 +30,7 @@ function isPreset(choice: string): choice is DatePreset {
 
 /**
  * A preset period, or two days picked in the calendar (picking the days of a preset selects that preset).
- * Issue 20: each preset has a digit key (shown beside it in the list), pressed outside any field.
+ * Each preset has a digit key (shown beside it in the list), pressed outside any field.
  */
 export function DateRangeControl() {
   const { t, i18n } = useTranslation('reports');

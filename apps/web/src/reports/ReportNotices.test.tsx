@@ -5,7 +5,7 @@ import { ControlProviders } from '../components/form/controls/renderControl';
 import i18n from '../i18n';
 import { ReportNotices } from './ReportNotices';
 
-// Issue 26, point 1: clicks through an untrusted proxy all look like the proxy; the reports screen names
+// Clicks through an untrusted proxy all look like the proxy; the reports screen names
 // the setting that fixes it, and shows nothing when the server saw no such click.
 
 describe('ReportNotices', () => {

@@ -11,7 +11,7 @@ interface ReportNotice {
 }
 
 /**
- * Issue 26, point 1: what the server saw that makes the figures wrong without an error — clicks arriving
+ * What the server saw that makes the figures wrong without an error — clicks arriving
  * through a proxy it does not trust (every visitor is the proxy: no country, geo rules never match).
  */
 export function ReportNotices() {

@@ -6,7 +6,7 @@ import { useReportSeries } from './useReportSeries';
 
 /**
  * Clicks, conversions and revenue over the report's range (by hour over one day), with its filters; no
- * revenue line for a user without the money permission (issue 19).
+ * revenue line for a user without the money permission.
  */
 export function ReportSeriesCard() {
   const { t } = useTranslation('reports');

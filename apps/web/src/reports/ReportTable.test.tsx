@@ -8,8 +8,8 @@ import { ReportContext } from './ReportContext';
 import { ReportTable } from './ReportTable';
 import type { ReportController } from './useReportController';
 
-// Issue 18: the table shows each conversion state after Conversions, and the confirmed (approved only)
-// revenue and ROI after their all-states figures; every column sorts. Issue 19: without the money
+// The table shows each conversion state after Conversions, and the confirmed (approved only)
+// revenue and ROI after their all-states figures; every column sorts. Without the money
 // permission the money columns are left out (the server leaves their figures out).
 
 const figures: ReportFigures = {

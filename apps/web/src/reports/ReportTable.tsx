@@ -7,7 +7,7 @@ import { useReportContext } from './ReportContext';
 import { ReportScroll } from './ReportScroll';
 import { ReportSortHeader } from './ReportSortHeader';
 
-/** The figures whose header explains them on hover (issue 18: which conversion states each counts). */
+/** The figures whose header explains them on hover (which conversion states each counts). */
 export const HINTED: Partial<Record<ReportMetric, true>> = {
   conversions: true,
   revenue: true,
@@ -23,7 +23,7 @@ export const HINTED: Partial<Record<ReportMetric, true>> = {
   lp_ctr: true,
 };
 
-/** The figure headers: the chosen columns (issue 19: no money without the money permission), custom metrics, events. */
+/** The figure headers: the chosen columns (no money without the money permission), custom metrics, events. */
 export function FigureHeaders() {
   const { t } = useTranslation('reports');
   const format = useReportFormat();

@@ -8,7 +8,7 @@ import { ReportViewsMenu } from './ReportViewsMenu';
 import { parseReportParams } from './reportParams';
 import type { ReportController } from './useReportController';
 
-// Issue 20: the Views menu names the view on screen, opens my views, and saves the report on screen under
+// The Views menu names the view on screen, opens my views, and saves the report on screen under
 // a name that none of my views has yet (said before anything is sent).
 
 const offers: ReportView = {

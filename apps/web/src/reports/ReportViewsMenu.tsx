@@ -46,7 +46,7 @@ function useCopyViewLink() {
 type NameDialog = { kind: 'save' } | { kind: 'rename'; view: ReportView };
 
 /**
- * Issue 20: the "Views" menu of the reports screen — save the current state under a name, open one of my
+ * The "Views" menu of the reports screen — save the current state under a name, open one of my
  * views, copy the link of the one on screen (anyone of the workspace who reads reports can open it), and
  * rename or delete them.
  */

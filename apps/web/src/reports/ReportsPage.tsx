@@ -31,7 +31,7 @@ import { useSharedReportView } from './useSharedReportView';
 
 /**
  * /tracker/reports (§2.1, §7.5): clicks, leads, conversions and money, grouped, over time, drillable.
- * Issue 20: `?view=12` opens a saved view first.
+ * `?view=12` opens a saved view first.
  */
 export function ReportsPage() {
   const { t } = useTranslation('reports');

@@ -78,7 +78,7 @@ describe('CSV', () => {
     expect(second).toBe(`(aucun),,(aucun),${figureFields}`);
   });
 
-  it('leaves out the money columns for a reader without the money permission (issue 19)', () => {
+  it('leaves out the money columns for a reader without the money permission', () => {
     const { revenue, revenue_confirmed, cost, profit, roi, roi_confirmed, epc, cpc, cpa, ...counts } = figures;
     const rows = [{ ...counts, campaign: 'c-1', campaign_name: 'c-1', label: '' }] as unknown as ReportRow[];
     const [head, first] = reportCsv(['campaign'], rows, { ...headers, metrics: visibleMetrics(false) }).split('\r\n');

@@ -34,11 +34,11 @@ export interface ReportCsvTexts {
   metric: (metric: ReportMetric) => string;
   /** The label of the rows without a value. */
   none: string;
-  /** A row's label for a group as the table shows it (issue 24: "Bot" for `true`); the server's label when left out. */
+  /** A row's label for a group as the table shows it ("Bot" for `true`); the server's label when left out. */
   label?: (group: ReportGroup, value: unknown, label: unknown) => string;
-  /** The figures to write, in order; every one when left out (issue 19: no money without its permission). */
+  /** The figures to write, in order; every one when left out (no money without its permission). */
   metrics?: readonly ReportMetric[];
-  /** Issue 20: the custom metrics to write after them, headed by their names. */
+  /** The custom metrics to write after them, headed by their names. */
   custom?: readonly { key: string; name: string }[];
 }
 

@@ -44,7 +44,7 @@ describe('report state in the URL', () => {
     expect(rangeOf(params)).toEqual({ from: '2026-02-01', to: '2026-02-14' });
   });
 
-  it('keeps bots out by default, and include_bots=true in the URL only when they are in (issue 43)', () => {
+  it('keeps bots out by default, and include_bots=true in the URL only when they are in', () => {
     expect(parse('').includeBots).toBe(false);
     expect(parse('include_bots=yes').includeBots).toBe(false);
     expect(reportSearchParams(parse('include_bots=false'), 'Europe/Paris').toString()).toBe('');
@@ -64,7 +64,7 @@ describe('report state in the URL', () => {
     expect(params.order_by).toBeUndefined();
     expect(params.page).toBe(1);
     expect(parse('filters=%7Bbroken').filters).toEqual({});
-    // Issue 20: a custom metric's key sorts; anything else shaped like one does not.
+    // A custom metric's key sorts; anything else shaped like one does not.
     expect(parse('order_by=cm_rpm').order_by).toBe('cm_rpm');
     expect(parse('order_by=cm_RPM').order_by).toBeUndefined();
   });

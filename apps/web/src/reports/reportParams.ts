@@ -22,7 +22,7 @@ import {
   presetRange,
 } from '../shared/reporting/dateRanges';
 
-/** A built-in order, or a custom metric's key (issue 20: `cm_rpm`). */
+/** A built-in order, or a custom metric's key (`cm_rpm`). */
 export type ReportOrderField = (typeof REPORT_ORDER_FIELDS)[number] | `cm_${string}`;
 export type ReportOrder = (typeof SORT_ORDERS)[number];
 /** The drill-down filters: one value per group (null: the "(none)" rows). */
@@ -43,9 +43,9 @@ export interface ReportParams {
   filters: ReportFilters;
   labels: ReportFilterLabels;
   vars: ReportVars;
-  /** Issue 20: conversions counted at their click's time (the default) or their postback's. */
+  /** Conversions counted at their click's time (the default) or their postback's. */
   attribution: ReportAttribution;
-  /** Issue 43: bots' clicks counted in clicks, CR, EPC and CPC (`include_bots=true`); off by default. */
+  /** Bots' clicks counted in clicks, CR, EPC and CPC (`include_bots=true`); off by default. */
   includeBots: boolean;
   order_by?: ReportOrderField;
   order: ReportOrder;
@@ -198,7 +198,7 @@ export function rangeOf(params: ReportParams, now: Date = new Date()): DateRange
 }
 
 /**
- * Issue 20: what a saved view keeps of a state — its URL query without the page (a view opens on the
+ * What a saved view keeps of a state — its URL query without the page (a view opens on the
  * first), and with the timezone even when it is this browser's, so the view reads the same days elsewhere.
  */
 export function reportViewParams(params: ReportParams): string {

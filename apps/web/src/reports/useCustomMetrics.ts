@@ -2,7 +2,7 @@ import type { CustomMetric, TCustomMetricForm } from '@switchyard/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client';
 
-/** Issue 20: the acting workspace's custom metrics (`/api/report-metrics`), oldest first. */
+/** The acting workspace's custom metrics (`/api/report-metrics`), oldest first. */
 export const customMetricKeys = { all: ['report-metrics'] as const };
 
 export function useCustomMetrics() {

@@ -16,7 +16,7 @@ export function presetOfKey(
 }
 
 /**
- * Issue 20: the date presets' shortcuts (DATE_PRESET_SHORTCUTS) while the reports screen is open and the
+ * The date presets' shortcuts (DATE_PRESET_SHORTCUTS) while the reports screen is open and the
  * focus is not somewhere a digit is typed or picks something else.
  */
 export function useDatePresetShortcuts(choose: (preset: DatePreset) => void): void {

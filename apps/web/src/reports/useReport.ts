@@ -12,9 +12,9 @@ export interface ReportRequest {
   search?: string;
   filters?: ReportFilters;
   vars?: ReportVars;
-  /** Issue 20: left out, the server's default (click time). */
+  /** Left out, the server's default (click time). */
   attribution?: ReportAttribution;
-  /** Issue 43: bots' clicks counted in; left out (the default), human clicks only. */
+  /** Bots' clicks counted in; left out (the default), human clicks only. */
   includeBots?: boolean;
   order_by?: ReportOrderField;
   order?: ReportOrder;

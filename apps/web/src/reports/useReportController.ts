@@ -19,14 +19,14 @@ export function useReportController() {
   const { params, update, load } = useReportParams();
   // Presets are worked out once per visit of a URL: "today" does not move while the screen is open.
   const range = useMemo(() => rangeOf(params), [params]);
-  // Issue 19: without the money permission the server leaves money figures out, and refuses to sort by
+  // Without the money permission the server leaves money figures out, and refuses to sort by
   // one; a link sorted by revenue opens in the report's own order instead.
   const seesMoney = useSeesMoney();
   const allMetrics = useMemo(
     () => (seesMoney ? REPORT_METRICS : REPORT_METRICS.filter((metric) => !isMoneyMetric(metric))),
     [seesMoney],
   );
-  // Issue 20: the workspace's custom metrics, as columns after the built-in figures (those that read
+  // The workspace's custom metrics, as columns after the built-in figures (those that read
   // money only for who sees money: the server leaves them out too).
   const allCustom = useCustomMetrics().data;
   const allCustomMetrics = useMemo(
@@ -100,9 +100,9 @@ export function useReportController() {
     load,
     range,
     request,
-    /** The figures this user may see, in order (issue 19: no money without its permission). */
+    /** The figures this user may see, in order (no money without its permission). */
     allMetrics,
-    /** The custom metrics this user may see (issue 20). */
+    /** The custom metrics this user may see. */
     allCustomMetrics,
     /** Of those, the columns shown (the column chooser's pick). */
     metrics,

@@ -42,7 +42,7 @@ export function useReportExport() {
         custom: allCustomMetrics,
       });
       // The byte order mark makes spreadsheet programs read the file as UTF-8 (names in any script).
-      // Issue 20: figures counted by postback time say so in the file's name.
+      // Figures counted by postback time say so in the file's name.
       const attribution = request.attribution === 'postback' ? '-by-postback-time' : '';
       download(
         `report-${request.groups.join('-')}-${range.from}_${range.to}${attribution}.csv`,

@@ -35,7 +35,7 @@ export function useReportParams() {
     [searchParams, setSearchParams, defaultTimezone],
   );
 
-  /** Issue 20: a saved view's query in place of the whole state (and of `?view=`), read as a link would be. */
+  /** A saved view's query in place of the whole state (and of `?view=`), read as a link would be. */
   const load = useCallback(
     (query: string, options?: { replace?: boolean }) =>
       setSearchParams(

@@ -2,7 +2,7 @@ import type { ReportView, TReportViewForm } from '@switchyard/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client';
 
-/** Issue 20: the acting user's saved report views in the acting workspace (`/api/report-views`), by name. */
+/** The acting user's saved report views in the acting workspace (`/api/report-views`), by name. */
 export const reportViewKeys = {
   all: ['report-views'] as const,
   one: (id: string) => ['report-views', 'one', id] as const,

@@ -6,7 +6,7 @@ import { useReportParams } from './useReportParams';
 import { useReportView } from './useReportViews';
 
 /**
- * Issue 20: `/tracker/reports?view=12`, a saved view's link, puts the view's state in the URL in place of
+ * `/tracker/reports?view=12`, a saved view's link, puts the view's state in the URL in place of
  * `?view=` (replacing the history entry, so going back does not open it again). A view that is gone, or
  * of another workspace, is said so and the default report shown. True while the view loads.
  */

@@ -28,7 +28,7 @@ function fill(label: string, value: string, index = 0) {
   fireEvent.change(screen.getAllByRole('textbox', { name: label })[index] as HTMLElement, { target: { value } });
 }
 
-describe('the rule form (issue 46)', () => {
+describe('the rule form', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
     tokenStore.clear();
@@ -98,7 +98,7 @@ describe('the rule form (issue 46)', () => {
   });
 });
 
-describe('a saved rule’s screen (issue 46)', () => {
+describe('a saved rule’s screen', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
     tokenStore.clear();

@@ -23,7 +23,7 @@ const ZONES: Rule = {
   last_run_at: null,
 };
 
-describe('the rules list (issue 46)', () => {
+describe('the rules list', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
     tokenStore.clear();

@@ -10,7 +10,7 @@ import { useCurrentUser } from '../shared/auth/useCurrentUser';
 import { errorText } from '../shared/errors/errorText';
 import { useDescribeRule } from './useDescribeRule';
 
-/** /tracker/rules: the workspace's rules, what each watches and does, and when it last ran (issue 46). */
+/** /tracker/rules: the workspace's rules, what each watches and does, and when it last ran. */
 export function RulesScreen() {
   const { t, i18n } = useTranslation(['rules', 'common']);
   const user = useCurrentUser();

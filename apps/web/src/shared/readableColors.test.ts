@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { contrastRatio, readableColorsResolver } from './readableColors';
 import { theme } from './theme';
 
-// Issue 26, point 19: the light colour scheme's text colours read at WCAG AA's 4.5:1 on what they are
+// The light colour scheme's text colours read at WCAG AA's 4.5:1 on what they are
 // painted on, for every colour of the theme.
 
 const merged = mergeMantineTheme(DEFAULT_THEME, theme);

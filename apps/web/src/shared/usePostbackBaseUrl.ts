@@ -7,7 +7,7 @@ import { useCurrentUser } from './auth/useCurrentUser';
 const workspaces = getResource('workspaces');
 const affiliateNetworks = getResource('affiliate-networks');
 
-/** A network as its list answers it: the keyed address its postbacks go to (issue 18). */
+/** A network as its list answers it: the keyed address its postbacks go to. */
 interface NetworkAddress {
   workspace_id: number | null;
   postback_url?: string | null;
@@ -26,7 +26,7 @@ function originOf(url: string | null | undefined): string | null {
 
 /**
  * The keyed postback URL (`https://host/{key}/postback`, no query) of the signed-in user's first
- * workspace, the one new records belong to, before any network carries it (issue 18): built from that
+ * workspace, the one new records belong to, before any network carries it: built from that
  * workspace's key when the user may read workspaces, else taken from a saved network of it. The host is
  * the one the server puts in networks' URLs (SWITCHYARD_PUBLIC_URL) when a network shows it, else this
  * dashboard's. Null when neither can be read: the URL is then on each affiliate network once saved.

@@ -1,4 +1,4 @@
-// Issue 21: answers of the account routes — login, the current user, profile, registration and
+// Answers of the account routes — login, the current user, profile, registration and
 // invitations, account settings, API tokens, and the users, roles and workspaces records.
 import { z } from 'zod';
 import { LANGUAGES } from '../constants.js';

@@ -1,4 +1,4 @@
-// Issue 21: the answers of the API as zod schemas, so that /api/openapi.json describes them from the same
+// The answers of the API as zod schemas, so that /api/openapi.json describes them from the same
 // source as the types the server builds them with. Shared pieces: times, lists, the error body.
 import { z } from 'zod';
 import { RECORD_STATUSES } from '../list-query.js';
@@ -20,7 +20,7 @@ export function listAnswer<T extends z.ZodType>(item: T) {
 export const ZRecordUser = z.object({ kind: z.string(), external_id: z.string(), name: z.string() });
 
 /**
- * The body of every 4xx and 5xx answer (ARCHITECTURE.md): a message, per field messages for a 400, and
+ * The body of every 4xx and 5xx answer: a message, per field messages for a 400, and
  * for a 409 refusing to archive a record still in use, the records that use it.
  */
 export const ZApiErrorBody = z.object({

@@ -1,4 +1,4 @@
-// Issue 21: answers of the routes that list what happened — clicks, leads and conversions, the postback
+// Answers of the routes that list what happened — clicks, leads and conversions, the postback
 // log, outbound postbacks and the change history.
 import { z } from 'zod';
 import { BOT_REASONS } from '../bot-protection.js';
@@ -9,7 +9,7 @@ import { listAnswer, ZStoredId, ZTimestamp } from './common.js';
 
 const text = z.string().nullable();
 const ZState = z.enum(CONVERSION_STATES);
-/** Amounts are left out, not zeroed, for a user without the money permission (issue 19). */
+/** Amounts are left out, not zeroed, for a user without the money permission. */
 const amount = z.number().optional();
 
 /** A config record a row names: its id, its name (null once deleted) and its kind (for a link). */
@@ -25,7 +25,7 @@ export const ZClickConversion = z.object({
   created_at: ZTimestamp,
 });
 
-/** Issue 24: what was read off the visitor of a click or lead, and why it was judged a bot. */
+/** What was read off the visitor of a click or lead, and why it was judged a bot. */
 const VISITOR = {
   region: text,
   city: text,
@@ -142,7 +142,7 @@ export const ZConversionEventList = listAnswer(ZConversionEventAnswer);
 /** The conversion an incoming postback created. */
 export const ZLoggedConversion = z.object({
   conversion_id: z.string(),
-  /** Left out for a user without `/tracker/reports/money` (issue 19), like `revenue`. */
+  /** Left out for a user without `/tracker/reports/money`, like `revenue`. */
   payout: amount,
   /** The payout the network sent, or null. */
   revenue: z.number().nullable().optional(),
@@ -151,11 +151,11 @@ export const ZLoggedConversion = z.object({
   /** The postback event resolved from `event` or the status; null when none matched. */
   event: ZLoggedRecord.nullable(),
   is_conversion: z.boolean(),
-  /** The conversion's state now (issue 18). */
+  /** The conversion's state now. */
   state: ZState,
   /** The amount's currency as the network sent it, when it differs from `currency`. */
   original_currency: text,
-  /** What set the payout (issue 26): a payout rule, the event's default, the network, the offer; null: not known. */
+  /** What set the payout: a payout rule, the event's default, the network, the offer; null: not known. */
   payout_source: z.enum(PAYOUT_SOURCES).nullable(),
   /** The payout rule that matched (its id in the campaign's rule set). */
   payout_rule_id: text,

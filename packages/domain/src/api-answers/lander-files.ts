@@ -1,4 +1,4 @@
-// Issue 45, part 3: a tracker lander's hosted files (`/api/tracker/landers/{id}/files`).
+// A tracker lander's hosted files (`/api/tracker/landers/{id}/files`).
 import { z } from 'zod';
 import { ZTimestamp } from './common.js';
 

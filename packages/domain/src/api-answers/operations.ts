@@ -1,4 +1,4 @@
-// Issue 21: answers of the routes that act on many things at once — cost updates and imports,
+// Answers of the routes that act on many things at once — cost updates and imports,
 // conversion imports, currency rates, reference data, the test postback and what uses a record.
 import { z } from 'zod';
 import { CONVERSION_STATES } from '../conversions.js';
@@ -15,7 +15,7 @@ export const ZCostImportLine = z.object({
   status: z.number().int(),
   clicks: z.number().int().min(0),
   message: z.string().nullable(),
-  /** Issue 41: the column (from 1) of the field the message is about, when it is about one. */
+  /** The column (from 1) of the field the message is about, when it is about one. */
   column: z.number().int().positive().nullable(),
 });
 export type CostImportLine = z.infer<typeof ZCostImportLine>;
@@ -117,7 +117,7 @@ export const ZRestoredRecord = z.looseObject({
   updated_at: ZTimestamp,
 });
 
-/** Issue 39: a backup of the SQLite database kept in the data directory's `backups`. */
+/** A backup of the SQLite database kept in the data directory's `backups`. */
 export const ZBackup = z.object({
   name: z.string(),
   bytes: z.number().int().min(0),

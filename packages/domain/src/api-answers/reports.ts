@@ -1,4 +1,4 @@
-// Issue 21: answers of the reports screen's routes — the report itself, its notices, custom metrics and
+// Answers of the reports screen's routes — the report itself, its notices, custom metrics and
 // saved views.
 import { z } from 'zod';
 import { MONEY_METRICS, REPORT_METRICS, REPORT_SOURCES } from '../reports.js';

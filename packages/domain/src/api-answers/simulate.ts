@@ -1,4 +1,4 @@
-// Issue 25, "Where would this visitor go, and why": what a simulation is asked and what it answers.
+// "Where would this visitor go, and why": what a simulation is asked and what it answers.
 // The lead's own fields are the lead API's (the server's ZLeadInput is built from ZLeadFields).
 import { z } from 'zod';
 import { ZCountryCode } from '../fields.js';
@@ -12,7 +12,7 @@ export const LEAD_VAR_KEY = /^(subaff|email_source|step|external_id|utm_[a-z0-9_
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const ZVarValue = z.union([z.string().max(1024), z.number().finite()]).transform(String);
 
-/** Issue 5, Contract: the fields of a lead besides what the visitor sent (`POST /v1/campaigns/{id}/leads`). */
+/** The fields of a lead besides what the visitor sent (`POST /v1/campaigns/{id}/leads`). */
 export const ZLeadFields = z.object({
   email: z.string({ error: M.required }).trim().max(320, { error: M.tooLong }).regex(EMAIL, { error: M.invalidEmail }),
   age: z
@@ -209,7 +209,7 @@ export const ZReplayedLead = ZStoredRouting.extend(ZStoredVisitor.shape).extend(
 });
 
 /**
- * Issue 25, the click inspector: what the event tables show beside a stored event — the records it names
+ * The click inspector: what the event tables show beside a stored event — the records it names
  * (a name is null once deleted) and its conversions, oldest first, their payout left out without the
  * money permission.
  */

@@ -1,4 +1,4 @@
-// Issue 24: `ip` rules, made once into a test a click runs on every path group it passes.
+// `ip` rules, made once into a test a click runs on every path group it passes.
 import {
   type AddressRule,
   type IpAddress,

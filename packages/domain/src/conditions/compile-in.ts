@@ -1,5 +1,5 @@
 // InCondition leaves made into tests: a list compared whole (IN, NOT IN), or by part for the text
-// fields of issue 24 (isp, referrer). Rule values are normalized here, once, the way the engine
+// fields read off the visitor (isp, referrer). Rule values are normalized here, once, the way the engine
 // normalizes the click's field, so `AS15169` meets `15169` and `https://www.example.com/x` meets
 // `example.com`.
 import { compileAddressTest } from './address-match.js';

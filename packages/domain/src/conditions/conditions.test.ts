@@ -349,7 +349,7 @@ describe('describing a tree', () => {
   });
 });
 
-/** The fields a click and a lead both carry, issue 24's beside their kin. */
+/** The fields a click and a lead both carry, the visitor fields beside their kin. */
 const VISITOR_FIELDS = [
   'countryCode',
   'region',
@@ -385,7 +385,7 @@ describe('condition fields (§3.9)', () => {
     expect(availableConditionFields(['age', 'device']).map((field) => field.var)).toEqual(['device', 'age']);
   });
 
-  it("leaves a lead's own fields out on the tracker side: a click carries none of them (issue 26)", () => {
+  it("leaves a lead's own fields out on the tracker side: a click carries none of them", () => {
     expect(availableConditionFields(undefined, 'tracker').map((field) => field.var)).toEqual(VISITOR_FIELDS);
     expect(availableConditionFields(['age', 'device'], 'tracker').map((field) => field.var)).toEqual(['device']);
   });

@@ -7,7 +7,7 @@ export type ConditionLabels = (variable: string, value: string) => string;
 
 const list = (values: readonly string[], label: (value: string) => string) => `(${values.map(label).join(', ')})`;
 
-/** Issue 24: values of the visitor fields in words (`California (US-CA)`, `AS15169`). */
+/** Values of the visitor fields in words (`California (US-CA)`, `AS15169`). */
 function visitorValue(field: string, value: string): string {
   if (field === 'region') {
     const region = findRegion(value);

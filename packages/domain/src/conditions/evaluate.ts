@@ -6,7 +6,7 @@ import { weekdayOf } from './visitor-values.js';
 export interface ConditionContext {
   /**
    * Values by field name: countryCode, device, platform, browser, campaignId, regsCount, age, … and
-   * (issue 24) region, city, asn, isp, language, referrer, ip, osVersion, browserVersion, isUnique, isBot.
+   * region, city, asn, isp, language, referrer, ip, osVersion, browserVersion, isUnique, isBot.
    */
   fields: Readonly<Record<string, string | number | undefined>>;
   /** The visitor's or lead's vars: subaff, utm_*, var1…var10, … */
@@ -201,7 +201,7 @@ function leafValue(leaf: LeafCondition, context: ConditionContext): TracedValue 
 }
 
 /**
- * Why a subject does or does not match `node` (issue 25): the verdicts come from the same leaf tests
+ * Why a subject does or does not match `node`: the verdicts come from the same leaf tests
  * routing compiles, and the groups read them as the compiled test does (an empty OR is true). Every child
  * is traced, even after an AND's first false, so the whole tree is explained.
  */

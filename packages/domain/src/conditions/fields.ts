@@ -220,13 +220,13 @@ export interface ConditionField {
   options?: readonly string[] | 'countries' | 'campaigns' | 'segments' | 'regions' | 'languages';
 }
 
-/** Issue 24: isp and referrer match by part too; the other list fields whole. */
+/** Isp and referrer match by part too; the other list fields whole. */
 const ISP_OPERATIONS = ['IN', 'NOT IN', 'contains'] as const;
 const TRUE_FALSE = ['true', 'false'] as const;
 
 /**
- * §3.9, in the order the builder offers them; issue 24's visitor fields stand next to their kin (region
- * after country, versions after platform and browser). None is lead-only: clicks and leads carry them all.
+ * §3.9, in the order the builder offers them; the visitor fields stand next to their kin (region after
+ * country, versions after platform and browser). None is lead-only: clicks and leads carry them all.
  */
 export const CONDITION_FIELDS: readonly ConditionField[] = [
   {
@@ -281,7 +281,7 @@ export const CONDITION_FIELDS: readonly ConditionField[] = [
 
 /**
  * Fields only an API lead carries (its registrations, payouts, email and age): a tracker click has none of
- * them, so a tracker rule on one could never match (issue 26: tracker screens show tracker fields only).
+ * them, so a tracker rule on one could never match (tracker screens show tracker fields only).
  */
 export const LEAD_ONLY_CONDITION_FIELDS: readonly string[] = ['regsCount', 'payoutsCount', 'emailRate', 'age'];
 

@@ -1,4 +1,4 @@
-// Issue 24: the regions a `region` rule can name. country-region-data lists regions by country with
+// The regions a `region` rule can name. country-region-data lists regions by country with
 // English names; iso-3166 says which of its codes are real ISO 3166-2 codes and fills in the top-level
 // subdivisions it lacks (England, Catalunya, Corse…), so rules use the codes the geo lookup reports.
 // The data comes in through provideRegionData (region-data.ts), so a bundle can fetch it apart.

@@ -82,7 +82,7 @@ export type ParsedConditionText =
 
 /**
  * Parses stored condition text; `problem` says why it cannot be stored, and for `value` `detail` names
- * the field and the value (issue 24). `checkValues` false reads a tree by its shape only (the builder
+ * the field and the value. `checkValues` false reads a tree by its shape only (the builder
  * shows what is stored as it is).
  */
 export function parseConditionText(

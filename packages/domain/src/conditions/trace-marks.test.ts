@@ -4,7 +4,7 @@ import { type ConditionContext, traceCondition } from './evaluate.js';
 import { marksOfEditorTree, traceMarks } from './trace-marks.js';
 import type { ConditionNode, EditorGroup, EditorNode, EditorRule } from './types.js';
 
-// Issue 25: the builder marks its own rules with a trace, and only while they are the rules traced.
+// The builder marks its own rules with a trace, and only while they are the rules traced.
 
 const context: ConditionContext = {
   fields: { countryCode: 'US', language: 'fr', isBot: 'false' },

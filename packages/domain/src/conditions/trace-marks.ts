@@ -1,4 +1,4 @@
-// Issue 25: a condition's trace in the builder's shape (§3.8), so the builder can mark each of its own
+// A condition's trace in the builder's shape (§3.8), so the builder can mark each of its own
 // rules and groups true or false where they stand, and tell when what it shows is no longer what was traced.
 import { ruleToLeaf, toEditorForm } from './convert.js';
 import type { ConditionTrace, TracedValue } from './evaluate.js';

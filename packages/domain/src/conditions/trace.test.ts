@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type ConditionContext, type ConditionTrace, compileCondition, traceCondition } from './evaluate.js';
 import type { ConditionNode } from './types.js';
 
-// Issue 25: a trace explains a verdict leaf by leaf, and its verdict is always the compiled test's.
+// A trace explains a verdict leaf by leaf, and its verdict is always the compiled test's.
 
 const context: ConditionContext = {
   fields: { countryCode: 'US', region: 'US-CA', language: 'fr', isBot: 'false', age: 30, ip: '203.0.113.7' },

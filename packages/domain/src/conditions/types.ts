@@ -6,7 +6,7 @@ export type InOperation = (typeof IN_OPERATIONS)[number];
 export const VARS_OPERATIONS = ['IN', 'NOT IN', 'contains', 'starts with', 'ends with'] as const;
 export type VarsOperation = (typeof VARS_OPERATIONS)[number];
 
-/** Issue 24: text fields of a visitor (isp, referrer) match by part too; which field allows which is in fields.ts. */
+/** Text fields of a visitor (isp, referrer) match by part too; which field allows which is in fields.ts. */
 export type InConditionOperation = VarsOperation;
 
 /** §3.9 numeric comparisons: more than, more than or equal, less than, less than or equal, equal, not equal. */

@@ -14,7 +14,7 @@ const inLeaf = (Var: string, Operation: string, Values: string[], extra: object 
 const and = (...Conditions: ConditionNode[]): ConditionNode => ({ type: 'AndCondition', data: { Conditions } });
 const problemOf = (node: ConditionNode) => parseConditionText(JSON.stringify(node)).detail;
 
-describe('values a field cannot hold (issue 24)', () => {
+describe('values a field cannot hold', () => {
   it.each([
     ['ip', ['10.0.0.0/8', '10.0.0.0/33'], '10.0.0.0/33'],
     ['ip', ['2001:db8::/129'], '2001:db8::/129'],
@@ -61,7 +61,7 @@ describe('values a field cannot hold (issue 24)', () => {
     ['09:60', '10:00', 'UTC', '09:60'],
     ['09:00', '17:00', 'Mars/Olympus', 'Mars/Olympus'],
     ['09:00', '17:00', 'Europe/Nowhere', 'Europe/Nowhere'],
-  ])('timeOfDay refuses %s–%s in %s, naming %s (issue 41)', (Start, End, Timezone, bad) => {
+  ])('timeOfDay refuses %s–%s in %s, naming %s', (Start, End, Timezone, bad) => {
     const leaf = { type: 'BetweenCondition', data: { Var: 'timeOfDay', Values: { Start, End, Timezone } } };
     expect(problemOf(and(leaf as ConditionNode))).toEqual({ kind: 'value', field: 'timeOfDay', value: bad });
   });
@@ -105,7 +105,7 @@ describe('values a field cannot hold (issue 24)', () => {
     expect(problemOf(flag('ip', '10.0.0.1'))).toEqual({ kind: 'operation', field: 'ip', value: 'EqualCondition' });
   });
 
-  it('keeps reading trees of the fields before issue 24 as before', () => {
+  it('keeps reading trees of the older fields as before', () => {
     expect(
       problemOf(and(inLeaf('countryCode', 'IN', ['anything']), inLeaf('custom', 'NOT IN', ['x']))),
     ).toBeUndefined();
@@ -138,7 +138,7 @@ describe('values a field cannot hold (issue 24)', () => {
 describe('REGIONS', () => {
   it('uses ISO 3166-2 codes, with country and name', () => {
     expect(findRegion('US-CA')).toEqual({ value: 'US-CA', country: 'US', name: 'California' });
-    // With CLDR's English name, which the rule builder's search finds too (issue 43).
+    // With CLDR's English name, which the rule builder's search finds too.
     expect(findRegion('DE-BY')).toEqual({ value: 'DE-BY', country: 'DE', name: 'Bayern', english: 'Bavaria' });
     expect(findRegion('FR-IDF')).toEqual({ value: 'FR-IDF', country: 'FR', name: 'Île-de-France' });
     // Top-level subdivisions country-region-data lacks come from ISO itself.
@@ -166,7 +166,7 @@ describe('LANGUAGE_CODES', () => {
   });
 });
 
-describe('describeCondition on the fields of issue 24', () => {
+describe('describeCondition on the visitor fields', () => {
   it('reads regions by name, ASNs with AS, and the zone of a weekday rule', () => {
     const tree = and(
       inLeaf('region', 'IN', ['US-CA', 'CK:aitutaki']),

@@ -1,4 +1,4 @@
-// Issue 24: values a rule on a visitor field cannot hold, refused on save with the field and the value
+// Values a rule on a visitor field cannot hold, refused on save with the field and the value
 // named ("An invalid CIDR, ASN, region code or version in a rule is refused with 400 on its field path").
 import { VALIDATION_MESSAGES as M } from '../messages.js';
 import { parseAddressRule } from '../network-addresses.js';
@@ -15,7 +15,7 @@ export interface ConditionValueProblem {
   value: string;
 }
 
-/** The fields of issue 24, whose leaves are checked value by value. */
+/** The visitor fields beyond country, device, platform and browser, whose leaves are checked value by value. */
 const CHECKED_FIELDS = new Set([
   'region',
   'city',
@@ -51,7 +51,7 @@ function validListValue(field: string, value: string): boolean {
   }
 }
 
-/** `HH:MM` on a 24-hour clock: the shape alone (`\d\d:\d\d`) let `25:99` through (issue 41, point 8). */
+/** `HH:MM` on a 24-hour clock: the shape alone (`\d\d:\d\d`) let `25:99` through. */
 export function isTimeOfDay(text: string): boolean {
   const match = /^(\d\d):(\d\d)$/.exec(text);
   return match !== null && Number(match[1]) < 24 && Number(match[2]) < 60;

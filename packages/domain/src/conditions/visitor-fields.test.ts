@@ -5,7 +5,7 @@ import { type ConditionContext, compileCondition } from './evaluate.js';
 import type { ConditionNode, InConditionOperation } from './types.js';
 import { referrerDomain, weekdayOf } from './visitor-values.js';
 
-// Issue 24: unit tables of the visitor fields, each operation on each, as the engine fills them.
+// Unit tables of the visitor fields, each operation on each, as the engine fills them.
 
 const at = (fields: ConditionContext['fields'], now = new Date('2026-11-24T12:00:00Z')): ConditionContext => ({
   fields,
@@ -67,7 +67,7 @@ const LIST_TABLE: Row[] = [
   ['referrer', 'contains', ['none'], '(none)', false],
 ];
 
-describe('list and text fields (issue 24)', () => {
+describe('list and text fields', () => {
   it.each(LIST_TABLE)('%s %s %j on %j: %s', (field, operation, values, actual, matches) => {
     expect(test(inLeaf(field, operation, values), { [field]: actual })).toBe(matches);
   });
@@ -99,7 +99,7 @@ const IP_TABLE: [values: string[], ip: string | undefined, matches: boolean][] =
   [['10.0.0.0/8'], undefined, false],
 ];
 
-describe('ip (issue 24)', () => {
+describe('ip', () => {
   it.each(IP_TABLE)('IN %j on %j: %s', (values, ip, matches) => {
     expect(test(inLeaf('ip', 'IN', values), { ip })).toBe(matches);
     // NOT IN is the opposite, a missing address included.
@@ -146,7 +146,7 @@ const compare = (Var: string, Comparator: '>' | '>=' | '<' | '<=' | '==' | '!=',
   data: { Var, Values: { Value, Comparator } },
 });
 
-describe('versions (issue 24)', () => {
+describe('versions', () => {
   it.each([
     ['osVersion', '>=', 14, 17, true],
     ['osVersion', '>=', 14, 14, true],
@@ -167,7 +167,7 @@ describe('versions (issue 24)', () => {
   });
 });
 
-describe('isUnique and isBot (issue 24)', () => {
+describe('isUnique and isBot', () => {
   const equal = (Var: string, Value: string): ConditionNode => ({ type: 'EqualCondition', data: { Var, Value } });
   it.each([
     ['isBot', 'true', 'true', true],
@@ -181,7 +181,7 @@ describe('isUnique and isBot (issue 24)', () => {
   });
 });
 
-describe('weekday (issue 24)', () => {
+describe('weekday', () => {
   const onDay = (days: string[], zone: string | undefined, instant: string, operation: 'IN' | 'NOT IN' = 'IN') =>
     compileCondition(inLeaf('weekday', operation, days, zone))(at({}, new Date(instant)));
 

@@ -1,4 +1,4 @@
-// Issue 24: the values of the visitor fields as rules write them and as the engine reports them, read
+// The values of the visitor fields as rules write them and as the engine reports them, read
 // the same way on both sides so that a rule and a click meet.
 import { isTimeZone } from '../reports.js';
 

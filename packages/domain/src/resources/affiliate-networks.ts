@@ -24,7 +24,7 @@ export const ZAffiliateNetworkForm = z.object({
   notes: ZOptionalText(4000),
   /**
    * Where its postbacks come from (IPs and CIDRs, v4 and v6); when set, postbacks for its offers from
-   * anywhere else are refused (issue 18).
+   * anywhere else are refused.
    */
   postback_ips: ZPostbackAddressList,
 });

@@ -47,7 +47,7 @@ type RowLike = { id?: unknown; paths?: unknown; offers?: unknown; landers?: unkn
 const rowsOf = (value: unknown): RowLike[] => (Array.isArray(value) ? (value as RowLike[]) : []);
 
 /**
- * Issue 21: a flow's path groups, paths, and offer and lander rows each have ids unique in the flow; the
+ * A flow's path groups, paths, and offer and lander rows each have ids unique in the flow; the
  * second of two alike is named by its field path (`path_groups.1.paths.0.id`).
  */
 export function flowDuplicateRowIds(pathGroups: unknown): Record<string, string[]> {

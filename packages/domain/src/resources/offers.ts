@@ -38,7 +38,7 @@ const ZTimezone = z
     { error: M.invalidTimezone },
   );
 
-/** Fields a tracker offer shares with an API offer (ENTITIES.md). */
+/** Fields a tracker offer shares with an API offer. */
 const offerFields = {
   name: ZName,
   affiliate_network_external_id: ZOptionalExternalIdRef,

@@ -5,7 +5,7 @@ import { VALIDATION_MESSAGES as M } from '../messages.js';
 import { defineResource } from './types.js';
 
 /**
- * Issue 41: what a status that the event's mapping does not list becomes: refused (400, logged), or a
+ * What a status that the event's mapping does not list becomes: refused (400, logged), or a
  * pending conversion. Never approved: cancellation and fraud words a mapping forgot must not pay.
  */
 export const UNKNOWN_STATUS_TREATMENTS = ['refuse', 'pending'] as const;
@@ -18,7 +18,7 @@ export const ZPostbackEventForm = z.object({
   /** Incoming status values that map to this postback event. */
   status_values: z.array(z.string().trim().min(1).max(64)).default([]),
   is_conversion: z.boolean().default(false),
-  /** Which status values mean pending, approved or rejected (issue 18). */
+  /** Which status values mean pending, approved or rejected. */
   status_map: ZStatusMap.default(DEFAULT_STATUS_MAP),
   unknown_statuses: z.enum(UNKNOWN_STATUS_TREATMENTS, { error: M.invalidValue }).default('refuse'),
 });

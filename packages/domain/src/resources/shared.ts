@@ -1,4 +1,4 @@
-// Nested parts that several resources share (ENTITIES.md, "Field names of the nested parts").
+// Nested parts that several resources share, with the same field names wherever they appear.
 import { z } from 'zod';
 import { DEFAULT_PAYOUT } from '../constants.js';
 import {
@@ -15,7 +15,7 @@ import { VALIDATION_MESSAGES as M } from '../messages.js';
 export const COST_MODELS = ['CPC', 'CPM', 'CPA', 'RevShare', 'Auto'] as const;
 export const ZCostModel = z.enum(COST_MODELS).default('CPC');
 
-/** Issue 24: more clicks (or leads) than this from one address on a campaign in a minute are a bot. */
+/** More clicks (or leads) than this from one address on a campaign in a minute are a bot. */
 export const DEFAULT_BOT_CLICKS_PER_MINUTE = 60;
 /** 0 turns the limit off. */
 export const ZBotClicksPerMinute = ZCount.max(100_000, { error: M.tooLarge }).default(DEFAULT_BOT_CLICKS_PER_MINUTE);
@@ -87,7 +87,7 @@ export type TPayoutRuleSet = z.infer<typeof ZPayoutRuleSet>;
 
 export const ZPayoutRuleSets = z.array(ZPayoutRuleSet).default([]);
 
-/** Issue 21: rule sets, and rules across them, each have ids unique in the record (checked on save). */
+/** Rule sets, and rules across them, each have ids unique in the record (checked on save). */
 export function payoutRuleDuplicateRowIds(sets: unknown): Record<string, string[]> {
   const list = Array.isArray(sets) ? (sets as { id?: unknown; rules?: unknown }[]) : [];
   return duplicateRowIdErrors([

@@ -28,7 +28,7 @@ export const ZTrafficSourceForm = z.object({
   postback_events: ZPostbackEventEntries,
   cost_model: ZCostModel,
   default_cost: ZMoney.default(0),
-  /** Issue 20: the URL parameter carrying each click's cost, read by campaigns whose cost model is Auto. */
+  /** The URL parameter carrying each click's cost, read by campaigns whose cost model is Auto. */
   cost_parameter: z
     .string()
     .trim()

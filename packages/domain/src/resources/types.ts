@@ -69,7 +69,7 @@ export function defineResource<TForm extends z.ZodType>(
   return definition;
 }
 
-/** What every stored record carries besides its form fields (ENTITIES.md). */
+/** What every stored record carries besides its form fields. */
 export interface RecordMeta {
   status: RecordStatus;
   created_at: string;

@@ -1,6 +1,6 @@
 import type { ResourceName } from './types.js';
 
-// Issue 26, point 2: archiving what routing sends visitors to, while an active record still uses it, is
+// Archiving what routing sends visitors to, while an active record still uses it, is
 // refused with 409 (`PUT …/archive?force=true` archives it anyway); `GET …/usage` lists those records.
 
 /** Resources whose archive is refused while an active flow, offer or campaign uses them. */

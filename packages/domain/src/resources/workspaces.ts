@@ -6,7 +6,7 @@ import { defineResource } from './types.js';
 
 export const ZWorkspaceForm = z.object({
   name: z.string({ error: M.required }).trim().min(1, { error: M.required }).max(100, { error: M.tooLong }),
-  /** Conversions are converted to it (issue 18). */
+  /** Conversions are converted to it. */
   currency: ZCurrencyCode.default('USD'),
 });
 export type TWorkspaceForm = z.infer<typeof ZWorkspaceForm>;

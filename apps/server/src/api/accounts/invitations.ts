@@ -62,7 +62,7 @@ function invalidLink(): ValidationError {
 }
 
 /**
- * Whether an invitation is the actor's to see, resend and revoke (issue 19): one to the acting workspace;
+ * Whether an invitation is the actor's to see, resend and revoke: one to the acting workspace;
  * for root also one to no workspace at all (made before invitations always named one).
  */
 function visibleTo(row: Pick<InvitationRow, 'workspaces'>, actor: Actor): boolean {
@@ -73,7 +73,7 @@ function visibleTo(row: Pick<InvitationRow, 'workspaces'>, actor: Actor): boolea
 
 /**
  * Invitations: an administrator invites an email with roles and workspaces; the link creates the account.
- * Issue 19: they are managed per workspace, like users: listed per acting workspace, granting only the
+ * They are managed per workspace, like users: listed per acting workspace, granting only the
  * workspaces the inviter belongs to (none named: the acting one).
  */
 export class InvitationsService {

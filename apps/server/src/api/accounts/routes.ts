@@ -47,7 +47,7 @@ function invitationId(request: FastifyRequest): number {
   return Number((request.params as { id: string }).id);
 }
 
-/** Registration, invitations, email verification, password reset, profile and their settings (issue 6). */
+/** Registration, invitations, email verification, password reset, profile and their settings. */
 export function accountRoutes(app: FastifyInstance, deps: AccountDependencies): void {
   const links = new LinkSender(deps.mailer, deps.publicUrl, deps.log, deps.logLinks ?? false);
   const limits = deps.limits ?? new AccountLimits();
@@ -102,7 +102,7 @@ export function accountRoutes(app: FastifyInstance, deps: AccountDependencies): 
     return invitations.revoke(invitationId(request), actor);
   });
 
-  // Issue 40: registration is the instance's, not a workspace's: its own permission.
+  // Registration is the instance's, not a workspace's: its own permission.
   app.get('/account-settings', async (request) => {
     authorizeInstance(request, 'get');
     return settings.get();
@@ -113,7 +113,7 @@ export function accountRoutes(app: FastifyInstance, deps: AccountDependencies): 
   });
 
   app.get('/profile', async (request) => profile.get(requireActor(request)));
-  // Issue 21: an API token acts within its permissions, never on its user's account.
+  // An API token acts within its permissions, never on its user's account.
   app.put('/profile', SESSION_ONLY, async (request) =>
     profile.update(parseInput(ZProfileForm, request.body), requireActor(request)),
   );

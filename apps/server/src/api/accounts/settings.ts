@@ -60,7 +60,7 @@ export class AccountSettingsService {
         .values({ key: REGISTRATION_KEY, value, updated_at: timestamp })
         .onConflict((conflict) => conflict.column('key').doUpdateSet({ value, updated_at: timestamp }))
         .execute();
-      // Issue 21: settings changes are kept too; they belong to no workspace.
+      // Settings changes are kept too; they belong to no workspace.
       await keepChange(
         trx,
         { userId: actor.userId, ip: actor.ip, workspaceId: null },

@@ -18,7 +18,7 @@ import type { Database } from '../../store/schema.js';
 import { ApiTokensService } from '../tokens/service.js';
 
 /**
- * The signed-in user, and (issue 19) the workspace this request acted in: the one `X-Workspace` named, else
+ * The signed-in user, and the workspace this request acted in: the one `X-Workspace` named, else
  * the user's first; null for a user of no workspace. `workspaces` are the ones the user can switch to.
  */
 export type Me = CurrentUser & { workspace_id: number | null };
@@ -48,7 +48,7 @@ export class AuthService {
       : await verifyAgainstDummy(form.password);
     // A failure keeps its count.
     if (!user || !passwordMatches || user.active === 0 || user.status !== 'active') {
-      // Issue 21: failed logins are kept (the email as typed, the user when there is one).
+      // Failed logins are kept (the email as typed, the user when there is one).
       await this.keepLogin('login_failed', user?.id ?? null, form.email, client.ip);
       throw new UnauthorizedError(ERROR_MESSAGES.invalidCredentials);
     }
@@ -103,7 +103,7 @@ export class AuthService {
         .where('user_roles.user_id', '=', actor.userId)
         .orderBy('roles.id')
         .execute(),
-      // Root reaches every workspace, so every one is theirs to switch to; a token, only its own (issue 40).
+      // Root reaches every workspace, so every one is theirs to switch to; a token, only its own.
       isRoot(actor) || actor.token
         ? this.db
             .selectFrom('workspaces')

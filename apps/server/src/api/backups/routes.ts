@@ -1,4 +1,4 @@
-// Issue 39: backups of the SQLite database while the server runs, for the instance's administrators.
+// Backups of the SQLite database while the server runs, for the instance's administrators.
 // Each is one file in the data directory's `backups` (store/backup.ts), made on a thread of its own;
 // PostgreSQL is backed up with pg_dump (README, "Backups").
 import { once } from 'node:events';
@@ -19,7 +19,7 @@ const WORKER_MODULE = new URL('../../store/backup-worker.ts', import.meta.url);
 const BACKUP_NAME = /^switchyard-\d{8}-\d{6}(?:-\d+)?\.db$/;
 const ON_POSTGRES = 'This instance keeps its data in PostgreSQL: back it up with pg_dump.';
 
-/** Issue 40: a copy of every workspace's data is the instance's, not a user manager's. */
+/** A copy of every workspace's data is the instance's, not a user manager's. */
 function authorizeBackups(request: FastifyRequest) {
   return authorizeInstance(request, 'update');
 }

@@ -1,6 +1,6 @@
-// Issue 24: `GET` and `PUT /api/bot-protection`, the datacenter networks whose visitors are bots (a list
+// `GET` and `PUT /api/bot-protection`, the datacenter networks whose visitors are bots (a list
 // the server ships, edited by administrators); `DELETE` puts the shipped list back. Server-wide, like
-// the registration settings: issue 40, read and changed under the instance's settings permission.
+// the registration settings: read and changed under the instance's settings permission.
 import { type BotProtectionSettings, type TBotProtectionForm, ZBotProtectionForm } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';

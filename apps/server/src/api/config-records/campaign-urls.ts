@@ -1,4 +1,4 @@
-// Issue 26: a tracker campaign's record carries `campaign_url`, the address its traffic source sends
+// A tracker campaign's record carries `campaign_url`, the address its traffic source sends
 // clicks to: `/c/{external_id}` on the tracker's public origin, with the source's parameters
 // (`?click_id={clickid}&…`), so the list, the create answer and API clients all have it.
 import { type CampaignUrlParameter, trackerCampaignUrl } from '@switchyard/domain';

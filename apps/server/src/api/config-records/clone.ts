@@ -1,4 +1,4 @@
-// Issue 21: "the same campaign for another geo" is a daily task. `POST /api/{resource}/{id}/clone` copies
+// "the same campaign for another geo" is a daily task. `POST /api/{resource}/{id}/clone` copies
 // a campaign, flow, offer, lander or segment (both sides): a new external id, "(copy)" after the name,
 // new row ids (so the copy's paths count their own caps and report apart), the same references. A
 // campaign cloned `with_flow` gets a copy of its flow too.

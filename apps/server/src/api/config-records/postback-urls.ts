@@ -1,4 +1,4 @@
-// Issue 18: an affiliate network's record carries `postback_url`, the address its postbacks go to: the
+// An affiliate network's record carries `postback_url`, the address its postbacks go to: the
 // tracker's origin and its workspace's postback key, `https://track.example.com/{key}/postback`.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';

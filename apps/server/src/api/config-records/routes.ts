@@ -73,9 +73,9 @@ export function configRecordRoutes(
 }
 
 /**
- * Issue 21: `POST /api/{resource}/{id}/clone` answers `201` with the copy; a campaign with `{ "with_flow":
+ * `POST /api/{resource}/{id}/clone` answers `201` with the copy; a campaign with `{ "with_flow":
  * true }` (or `?with_flow=true`) gets a copy of its flow as well, which needs the flow's rights too.
- * Issue 40: a copy shows the whole source, so cloning needs the right to read the source (`get`) as well
+ * A copy shows the whole source, so cloning needs the right to read the source (`get`) as well
  * as to create one; checked before the source is looked up, so a refusal tells nothing of it.
  */
 function cloneRoute(

@@ -1,4 +1,4 @@
-// Issue 25, "Where would this visitor go, and why": a visitor (or, for an API campaign, a lead) routed
+// "Where would this visitor go, and why": a visitor (or, for an API campaign, a lead) routed
 // through the campaign as it is live, answered with every group's traced condition, the decision, its
 // chances and caps. For whoever may see the campaign, in the workspace it belongs to.
 import { type SimulationAnswer, ZSimulatedLead, ZSimulatedVisitor } from '@switchyard/domain';

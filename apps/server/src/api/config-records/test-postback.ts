@@ -1,4 +1,4 @@
-// "Send test postback" (issue 18): a traffic source's postback URL, its macros filled with sample values,
+// "Send test postback": a traffic source's postback URL, its macros filled with sample values,
 // sent once as the worker would send it, with the request and its answer shown to the operator. The same
 // checks apply as when the URL is saved and when a real postback is sent.
 import { type TestPostbackAnswer, VALIDATION_MESSAGES, ZMacroUrl } from '@switchyard/domain';

@@ -1,4 +1,4 @@
-// Issue 26, point 2: what still uses a record. Archiving an offer or lander that a live flow routes to
+// What still uses a record. Archiving an offer or lander that a live flow routes to
 // broke its campaign without a word; now the archive is refused with `409` naming the active records
 // that name it (from the registry's references: flows, offers naming it as their backup, …) and the
 // active campaigns running those flows, unless the client asks to archive it anyway.

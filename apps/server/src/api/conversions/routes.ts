@@ -1,4 +1,4 @@
-// Issue 18: conversions imported by an operator (lines of `clickid,status,payout,txid,currency`, through
+// Conversions imported by an operator (lines of `clickid,status,payout,txid,currency`, through
 // the same code as postbacks). The currency rates are the instance's: api/currency-rates.
 import { type ImportedLine, MAX_IMPORT_LINES } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
@@ -39,7 +39,7 @@ export function importLines(text: string): { line: number; text: string; values:
     const values: Record<string, string> = {};
     IMPORT_COLUMNS.forEach((name, column) => {
       const cell = cells[column];
-      // Whole: a value past POSTBACK_TEXT_LIMITS is refused by paramsOf, never cut (issue 41).
+      // Whole: a value past POSTBACK_TEXT_LIMITS is refused by paramsOf, never cut.
       if (cell) values[name] = cell;
     });
     return { line, text: sent, values };

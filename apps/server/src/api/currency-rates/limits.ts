@@ -1,4 +1,4 @@
-// Issue 40: a rate is refused when converting an amount the tracker holds or may be sent (a conversion's
+// A rate is refused when converting an amount the tracker holds or may be sent (a conversion's
 // payout or revenue, an offer's payout, the largest payout a postback may carry) between its currency
 // and any other rated one could give an amount too large to keep. A rate of 1e-300 once turned one
 // legitimate postback into a payout of Infinity, and every report total of its workspace into null.

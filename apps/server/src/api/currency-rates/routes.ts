@@ -1,5 +1,5 @@
-// Issue 18: the currency rates conversions are converted by, units of each currency one US dollar buys.
-// Issue 40: they are the instance's, not a workspace's: changed under the instance's settings permission,
+// The currency rates conversions are converted by, units of each currency one US dollar buys.
+// They are the instance's, not a workspace's: changed under the instance's settings permission,
 // every change kept in history (as of no workspace), and no rate saved that would turn an amount the
 // tracker may convert into one too large to keep.
 import { CURRENCIES, can, VALIDATION_MESSAGES, ZCurrencyCode } from '@switchyard/domain';

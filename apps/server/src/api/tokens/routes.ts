@@ -6,7 +6,7 @@ import { parseInput } from '../../http/parse.js';
 import type { ApiTokensService } from './service.js';
 
 /**
- * Issue 21: `POST /api/tokens` (201, the secret shown once), `GET /api/tokens`, `DELETE /api/tokens/{id}`.
+ * `POST /api/tokens` (201, the secret shown once), `GET /api/tokens`, `DELETE /api/tokens/{id}`.
  * Personal, like the profile: every signed-in user manages their own tokens, in the acting workspace, and
  * can only give a token permissions they hold.
  */

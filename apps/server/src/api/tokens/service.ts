@@ -1,4 +1,4 @@
-// Issue 21: personal API tokens (packages/domain/src/api-tokens.ts). A token is made, listed and revoked by
+// Personal API tokens (packages/domain/src/api-tokens.ts). A token is made, listed and revoked by
 // its user from a signed-in session; it authenticates as `Authorization: Bearer syt_…`, acting for its
 // user, in its workspace only, with the permissions both it and the user hold now.
 import { randomBytes } from 'node:crypto';
@@ -119,7 +119,7 @@ export class ApiTokensService {
     await this.keep(actor, 'token_revoke', listed(before), null);
   }
 
-  /** Issue 21: token creations and revocations are kept (never the secret). */
+  /** Token creations and revocations are kept (never the secret). */
   private keep(actor: Actor, action: 'token_create' | 'token_revoke', before: ApiToken | null, after: ApiToken | null) {
     const token = (after ?? before)!;
     return keepChange(

@@ -53,7 +53,7 @@ function emailTaken(): ValidationError {
 }
 
 /**
- * The users of the acting workspace (issue 19), and for root also the users of no workspace (someone who
+ * The users of the acting workspace, and for root also the users of no workspace (someone who
  * registered, or was taken out of every workspace): only root can place them.
  */
 function visibleIn(workspaceId: number | null, root: boolean) {
@@ -76,7 +76,7 @@ function visibleIn(workspaceId: number | null, root: boolean) {
 }
 
 /**
- * Users are managed per workspace (issue 19): an administrator sees, edits and adds only the users of the
+ * Users are managed per workspace: an administrator sees, edits and adds only the users of the
  * workspace they act in, and grants only the workspaces they belong to. Root reaches every user.
  */
 export class UsersService implements ResourceService<User, TUserForm, TUserUpdate> {
@@ -247,7 +247,7 @@ export class UsersService implements ResourceService<User, TUserForm, TUserUpdat
     return after;
   }
 
-  /** Issue 21: a user's change kept with both versions (never a password or its hash). */
+  /** A user's change kept with both versions (never a password or its hash). */
   private keep(actor: Actor, action: 'create' | 'update', before: User | null, after: User): Promise<void> {
     return keepChange(
       this.db,

@@ -1,6 +1,6 @@
-// Issue 19: who belongs to which workspace, as the services that manage users, invitations and workspaces
+// Who belongs to which workspace, as the services that manage users, invitations and workspaces
 // themselves read it. A user reaches the workspaces they belong to; the root permission reaches them all.
-// Issue 40: an API token reaches the workspace it was made in, and no other.
+// An API token reaches the workspace it was made in, and no other.
 import type { Kysely } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
 import { isRoot } from '../../auth/workspace.js';

@@ -7,7 +7,7 @@ import type { WorkspacesService } from './service.js';
 
 export function workspaceRoutes(app: FastifyInstance, service: WorkspacesService): void {
   resourceRoutes(app, workspaces, service);
-  // Issue 18: administrators rotate the key in the workspace's postback URLs.
+  // Administrators rotate the key in the workspace's postback URLs.
   app.post<{ Params: { id: string } }>('/workspaces/:id/postback-key', async (request) => {
     const actor = authorize(request, 'general', 'workspace', 'update');
     const id = Number(request.params.id);

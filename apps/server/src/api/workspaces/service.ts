@@ -30,7 +30,7 @@ function toWorkspace(row: WorkspaceRow): Workspace {
 }
 
 /**
- * Issue 19: a user sees and changes only the workspaces they belong to; the root permission reaches every
+ * A user sees and changes only the workspaces they belong to; the root permission reaches every
  * one. A workspace the user does not belong to answers 404, as a record of another workspace does.
  */
 export class WorkspacesService implements ResourceService<Workspace, TWorkspaceForm> {
@@ -40,7 +40,7 @@ export class WorkspacesService implements ResourceService<Workspace, TWorkspaceF
     const filter = listFilter(query, ['name']);
     const page = listPage(query);
     const own = (builder: ReturnType<typeof this.workspaces>) => {
-      // Issue 40: a token lists its own workspace only, whatever else its user belongs to.
+      // A token lists its own workspace only, whatever else its user belongs to.
       if (actor.token) return builder.where('id', '=', actor.token.workspaceId);
       return isRoot(actor)
         ? builder
@@ -72,7 +72,7 @@ export class WorkspacesService implements ResourceService<Workspace, TWorkspaceF
 
   /** Whoever creates a workspace (and is not root, who reaches every one anyway) becomes its member. */
   async create(input: TWorkspaceForm, actor: Actor): Promise<Workspace> {
-    // Issue 40: a new workspace is beyond the one a token acts in.
+    // A new workspace is beyond the one a token acts in.
     if (actor.token) throw new ForbiddenError(undefined, TOKEN_OWN_WORKSPACE);
     await this.checkCurrency(input.currency);
     const timestamp = now();
@@ -145,7 +145,7 @@ export class WorkspacesService implements ResourceService<Workspace, TWorkspaceF
   }
 }
 
-/** Issue 21: a workspace's change, kept with its name, currency and status (never its postback key). */
+/** A workspace's change, kept with its name, currency and status (never its postback key). */
 function keepWorkspaceChange(
   db: Kysely<Database>,
   actor: Actor,

@@ -58,7 +58,7 @@ export class EngineStore {
   constructor(
     readonly db: Kysely<Database>,
     private readonly sqlite?: SQLite.Database,
-    /** PostgreSQL with ClickHouse (issue 23): replayed events are sent on too. */
+    /** PostgreSQL with ClickHouse: replayed events are sent on too. */
     private readonly feed?: EventFeed,
   ) {}
 
@@ -74,7 +74,7 @@ export class EngineStore {
       .execute();
   }
 
-  /** Issue 45: the landers with hosted files (every workspace's): routing sends their visitors here. */
+  /** The landers with hosted files (every workspace's): routing sends their visitors here. */
   async hostedLanders(): Promise<Set<string>> {
     const rows = await this.db
       .selectFrom('lander_files')
@@ -93,7 +93,7 @@ export class EngineStore {
       .execute();
   }
 
-  /** Issue 40: the default workspace (the lowest id), where events of a campaign of none are stored. */
+  /** The default workspace (the lowest id), where events of a campaign of none are stored. */
   async defaultWorkspaceId(): Promise<number | null> {
     const row = await this.db.selectFrom('workspaces').select('id').orderBy('id').limit(1).executeTakeFirst();
     return row?.id ?? null;
@@ -249,7 +249,7 @@ export class EngineStore {
     conversion: NewConversion & { state: ConversionState; event_key: string; txid_key: string },
     log: Omit<NewPostbackLog, 'outcome' | 'conversion_id'>,
     outbound: NewOutbound | null,
-    /** A click's conversion (issue 20): under CPA or RevShare an approved one adds to the click's cost. */
+    /** A click's conversion: under CPA or RevShare an approved one adds to the click's cost. */
     costing: ConversionCost | null = null,
   ): Promise<StoredConversion> {
     return this.db.transaction().execute(async (trx) => {
@@ -350,7 +350,7 @@ export class EngineStore {
     const files = leftSegments(dir, log);
     let events = 0;
     let stored = 0;
-    // Issue 23: whether an event could not be sent on to ClickHouse (its segment then stays).
+    // Whether an event could not be sent on to ClickHouse (its segment then stays).
     let unsent = false;
     const sqliteStore = this.sqlite ? new SqliteEventStore(this.sqlite) : null;
     for (const file of files) {

@@ -30,7 +30,7 @@ export interface EventWriterOptions {
   sqlite?: SQLite.Database;
   /** Where events are kept before they are answered (journal.ts); without it, only in memory. */
   journal?: Journal;
-  /** PostgreSQL: where stored events go next (issue 23, ClickHouse); the journal keeps them until then. */
+  /** PostgreSQL: where stored events go next (ClickHouse); the journal keeps them until then. */
   feed?: EventFeed;
 }
 
@@ -113,7 +113,7 @@ export class EventWriter {
     return this.add('tracker_leads', row);
   }
 
-  /** Issue 43: a click's visitor went on from its lander to the offer (stored once per click). */
+  /** A click's visitor went on from its lander to the offer (stored once per click). */
   addLpClick(event: LpClickEvent): number {
     return this.add('lp_clicks', event);
   }

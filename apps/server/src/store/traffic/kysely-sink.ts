@@ -9,7 +9,7 @@ import type { EventSink, Settings } from './event-writer.js';
 import { eventId, lineObjects } from './sqlite-events.js';
 
 /**
- * Issue 23: where a node sends the events it stored, after PostgreSQL committed them (ClickHouse,
+ * Where a node sends the events it stored, after PostgreSQL committed them (ClickHouse,
  * columnar/clickhouse-feed.ts). Every event of a batch is sent, also those stored before (a replayed
  * journal, sent with `again`): a batch is sent again until the feed took it, and the feed counts an
  * event once.
@@ -34,7 +34,7 @@ export class KyselySink implements EventSink {
   private closed = false;
   private dropped = 0;
   /**
-   * Issue 23: batches PostgreSQL holds that the feed has not taken yet, oldest first. Sending goes on
+   * Batches PostgreSQL holds that the feed has not taken yet, oldest first. Sending goes on
    * apart from storing, so ClickHouse out of reach never holds up PostgreSQL; the journal keeps these
    * events until the feed took them (`pending` counts them).
    */
@@ -232,7 +232,7 @@ export async function storeEventRows(
 }
 
 /**
- * Issue 43: lp clicks, after the clicks of the same transaction (an lp click is only made for a stored
+ * Lp clicks, after the clicks of the same transaction (an lp click is only made for a stored
  * click): each sets its click's `lp_clicked_at` once, and only a click it set is counted in the rollups
  * and logged for the columnar stores. Answers the clicks set.
  */

@@ -1,4 +1,4 @@
-// Issue 39: what SQLite holds is made durable through SQLite itself. No file of SQLite's is opened and
+// What SQLite holds is made durable through SQLite itself. No file of SQLite's is opened and
 // closed behind its back: closing any descriptor of a file drops every POSIX lock the process holds on
 // it, SQLite's own among them, and the next outside connection that closes (an operator's sqlite3 shell,
 // a backup script) then deletes the write-ahead log the server is still writing into.

@@ -1,4 +1,4 @@
-// Writing tracker events into SQLite (used by the event worker, tracker/event-worker.ts, on its own
+// Writing tracker events into SQLite (used by the event worker, store/traffic/event-worker.ts, on its own
 // connection): rows arrive as arrays in EVENT_COLUMNS order and go in through one prepared statement per
 // table, with their report rollups, in one transaction per call.
 import type SQLite from 'better-sqlite3';
@@ -254,7 +254,7 @@ export const WORKSPACE_OF_CAMPAIGN = `select coalesce(
   (select min(id) from workspaces)) as id`;
 
 /**
- * An lp click (issue 43): its click's time of going on, set once (a second visit changes nothing), in
+ * An lp click: its click's time of going on, set once (a second visit changes nothing), in
  * its own workspace. Parameters: time, click id, workspace. Both dialects.
  */
 export const LP_CLICK_UPDATE =

@@ -99,7 +99,7 @@ export function pageAnswer(mode: PageMode, to: string, cookies: readonly string[
   return { status: 200, headers, body };
 }
 
-/** Issue 41: a click bringing a text past its limit is refused whole, with the field that is too long. */
+/** A click bringing a text past its limit is refused whole, with the field that is too long. */
 function tooLongAnswer(field: string, limit: number): AnswerHead {
   const body = JSON.stringify({
     message: ERROR_MESSAGES.validation,

@@ -2,8 +2,8 @@
 // A click is the one request that arrives at ad-network rates, and Fastify's work per request (router,
 // request and reply objects, a child logger, hooks) cost as much as routing the click itself. The
 // answer is the same as the Fastify route's in routes.ts (which `app.inject` and every other request
-// reach), made by answers.ts. Anything else — HEAD (answered there as GET would be, recording nothing:
-// issue 41), the lander's offer link, an unknown campaign, a malformed id, a server that is shutting
+// reach), made by answers.ts. Anything else — HEAD (answered there as GET would be, recording nothing),
+// the lander's offer link, an unknown campaign, a malformed id, a server that is shutting
 // down — goes on to Fastify.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'fast-querystring';

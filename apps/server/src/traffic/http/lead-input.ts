@@ -3,7 +3,7 @@ import { VALIDATION_MESSAGES as M, withoutNul, ZLeadFields } from '@switchyard/d
 import { z } from 'zod';
 import { parseInput } from '../../http/parse.js';
 
-/** Issue 5, Contract: the body of `POST /v1/campaigns/{id}/leads`; other top-level fields are ignored. */
+/** The body of `POST /v1/campaigns/{id}/leads`; other top-level fields are ignored. */
 export const ZLeadInput = ZLeadFields.extend({
   ip: z
     .string()
@@ -12,9 +12,9 @@ export const ZLeadInput = ZLeadFields.extend({
     .refine((value) => isIP(value) !== 0, { error: M.invalidValue })
     .optional(),
   user_agent: z.string().max(2048, { error: M.tooLong }).optional(),
-  /** Issue 24: the visitor's language, a code (`fr`) or their Accept-Language header as it came. */
+  /** The visitor's language, a code (`fr`) or their Accept-Language header as it came. */
   language: z.string().max(512, { error: M.tooLong }).optional(),
-  /** Issue 24: the page the visitor came from (its domain is what rules and reports read). */
+  /** The page the visitor came from (its domain is what rules and reports read). */
   referrer: z.string().max(2048, { error: M.tooLong }).optional(),
 });
 export type TLeadInput = z.output<typeof ZLeadInput>;

@@ -1,4 +1,4 @@
-// Issue 5, Contract: the public tracker endpoints (no bearer token; they live outside /api).
+// The public tracker endpoints (no bearer token; they live outside /api).
 import type { PostbackOutcome } from '@switchyard/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -65,12 +65,12 @@ export function trafficRoutes(app: FastifyInstance, engine: TrafficEngine): void
     }
     return reply.send(head.body);
   };
-  // Issue 41: link checkers and mail scanners send HEAD. It is answered as GET would be, but records
+  // Link checkers and mail scanners send HEAD. It is answered as GET would be, but records
   // nothing and takes no cap (Fastify's own HEAD route would run the GET handler).
   app.get<CampaignParams>('/c/:campaign', { ...clickRoute, exposeHeadRoute: false }, clickHandler(false));
   app.head<CampaignParams>('/c/:campaign', clickRoute, clickHandler(true));
 
-  // The lander's offer link. A GET records that the click went on from its lander (issue 43), and its
+  // The lander's offer link. A GET records that the click went on from its lander, and its
   // 302 goes out once that is kept; a HEAD, or a GET without an agent or with a bot's (a link checker,
   // a mail scanner), is answered alike and records nothing.
   // `offer=N` (a hosted lander's `{offer:N}`) asks for the Nth offer of the click's path.
@@ -148,7 +148,7 @@ export function trafficRoutes(app: FastifyInstance, engine: TrafficEngine): void
       if (answer.status === 403) throw new ForbiddenError(undefined, answer.reason ?? undefined);
       throw new NotFoundError();
     };
-    // Issue 41: a HEAD (a link checker's) counts nothing: no conversion, no log line. It is answered as a
+    // A HEAD (a link checker's) counts nothing: no conversion, no log line. It is answered as a
     // URL that exists, without reading the key, so it tells nobody which keys are real.
     const look = async (_request: FastifyRequest, reply: FastifyReply) =>
       reply.header('cache-control', 'no-store').type('text/plain; charset=utf-8').send();

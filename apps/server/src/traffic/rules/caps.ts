@@ -1,4 +1,4 @@
-// Daily caps (issue 5, item 2) are counted at decision time, so a cap holds under concurrent load:
+// Daily caps are counted at decision time, so a cap holds under concurrent load:
 // a take either fits under the limit and counts, or is refused. In process by default; when REDIS_URL
 // is set, RedisCapCounters (redis-caps.ts) replaces it behind the same interface.
 
@@ -119,7 +119,7 @@ export const pathPostbacksCapKey = (flowExternalId: string, pathId: string) =>
   `path-postbacks:${flowExternalId}:${pathId}`;
 
 /**
- * Counters that read `counters` and count nothing there (issue 25: a simulation decides as a click
+ * Counters that read `counters` and count nothing there (a simulation decides as a click
  * would, and no cap is consumed). What one decision takes is kept here, so it sees its own takes.
  */
 export class ReadOnlyCapCounters implements CapCounters {

@@ -1,4 +1,4 @@
-// A campaign's routing compiled from the stored config (issue 5, item 1): every body is parsed once
+// A campaign's routing compiled from the stored config: every body is parsed once
 // with the registry's form, conditions are parsed into trees and made into tests (compileCondition), and
 // URLs into templates, so the hot path only reads maps and arrays and calls the tests.
 import type { BlockList } from 'node:net';
@@ -68,7 +68,7 @@ export interface CompiledLander {
   externalId: string;
   name: string;
   url: UrlTemplate;
-  /** Issue 45: its workspace, whose domains alone serve its hosted files. */
+  /** Its workspace, whose domains alone serve its hosted files. */
   workspaceId: number | null;
 }
 
@@ -94,7 +94,7 @@ export interface CompiledPathGroup {
   priority: number;
   /** The group's condition, compiled. */
   matches: ConditionTest;
-  /** The tree it was compiled from, which a simulation traces (issue 25). */
+  /** The tree it was compiled from, which a simulation traces. */
   condition: ConditionNode;
   /** Enabled paths with a positive weight. */
   paths: readonly CompiledPath[];
@@ -115,18 +115,18 @@ export interface CompiledCampaign {
   name: string;
   /** The workspace whose postback key may convert its clicks; null for a record of none. */
   workspaceId: number | null;
-  /** Issue 40: the workspace its clicks or leads are stored in (a record of none: the default one). */
+  /** The workspace its clicks or leads are stored in (a record of none: the default one). */
   eventWorkspaceId: number;
   flowExternalId: string;
   trafficSourceExternalId: string;
   parameters: readonly TrafficSourceParameter[];
   costModel: string;
   cost: number;
-  /** Issue 20: the traffic source's URL parameter carrying each click's cost (the Auto model reads it). */
+  /** The traffic source's URL parameter carrying each click's cost (the Auto model reads it). */
   costParameter: string | null;
   /** API campaigns: the X-Api-Key a partner sends with leads. */
   ingestToken: string | undefined;
-  /** Issue 24: more events than this from one address in a minute are a bot; 0: no limit. */
+  /** More events than this from one address in a minute are a bot; 0: no limit. */
   botClicksPerMinute: number;
   /** What makes two clicks the same visitor's (tracker campaigns; API campaigns judge leads by email). */
   uniqueBy: UniqueBy;
@@ -136,7 +136,7 @@ export interface CompiledCampaign {
   groups: readonly CompiledPathGroup[];
   /** Var values (by var name) whose clicks skip to the last enabled group, the campaign's fallback. */
   excluded: ReadonlyMap<string, ReadonlySet<string>>;
-  /** The flow's disabled path groups, which a simulation lists as skipped (issue 25). */
+  /** The flow's disabled path groups, which a simulation lists as skipped. */
   disabledGroups: readonly DisabledPathGroup[];
   /** §3.6: the campaign's postback events and what to tell the traffic source. */
   postbackEvents: readonly CampaignPostbackEvent[];
@@ -162,9 +162,9 @@ export interface CompiledPostbackEvent {
   name: string;
   /** Lowercased. */
   statusValues: readonly string[];
-  /** Which status values mean pending, approved or rejected (issue 18). */
+  /** Which status values mean pending, approved or rejected. */
   statusMap: StatusMap;
-  /** Issue 41: what a status the mapping does not list becomes (refused, or pending; never approved). */
+  /** What a status the mapping does not list becomes (refused, or pending; never approved). */
   unknownStatuses: UnknownStatusTreatment;
   isConversion: boolean;
   affiliateNetworkExternalId: string | null;
@@ -259,7 +259,7 @@ function conditionTree(text: string): ConditionNode {
 }
 
 /**
- * Issue 45: a hosted lander's URL, relative so the visitor stays on the host the click came to (the
+ * A hosted lander's URL, relative so the visitor stays on the host the click came to (the
  * tracking domain), with the click id its page fills `{offer}` and the macros from (landers/serve.ts).
  */
 export function hostedLanderUrl(landerExternalId: string): UrlTemplate {
@@ -278,7 +278,7 @@ export function compileRouting(
     liveWeights?: ReadonlyMap<string, number>;
     /** Tracker campaign external id → SHA-256 (hex) of its click token, and the workspace it was made in. */
     clickTokens?: ReadonlyMap<string, { hash: string; workspaceId: number }>;
-    /** Issue 45: landers with hosted files, whose visitors are sent to `/l/{lander}/` on the click's host. */
+    /** Landers with hosted files, whose visitors are sent to `/l/{lander}/` on the click's host. */
     hostedLanders?: ReadonlySet<string>;
     /** Imported campaigns' links on their old tracker. */
     oldLinks?: readonly StoredOldLink[];

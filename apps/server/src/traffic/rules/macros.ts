@@ -1,4 +1,4 @@
-// Macros in offer, lander and postback URLs (issue 5, Contract): `{clickid}`, `{lead_id}`,
+// Macros in offer, lander and postback URLs: `{clickid}`, `{lead_id}`,
 // `{campaign_id}`, `{offer_id}`, `{lander_id}`, `{country}`, `{payout}`, `{status}`, `{txid}`,
 // `{external_id}`, `{subaff}`, `{var1}`…`{var10}`, `{utm_*}`. Values are URL-encoded; a known macro
 // without a value becomes empty; any other `{name}` is left as written (it may be the network's own).
@@ -13,7 +13,7 @@ export interface UrlTemplate {
   /**
    * The URL with its macros filled from `values`, and from `vars` for a name `values` does not hold
    * (two objects rather than one merged: filling runs on every click); null when the filled URL's
-   * scheme, userinfo or host is not the template's (issue 41, point 6): nobody is sent there.
+   * scheme, userinfo or host is not the template's: nobody is sent there.
    */
   fill(values: MacroValues, vars?: MacroValues): string | null;
 }

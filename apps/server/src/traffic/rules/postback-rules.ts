@@ -1,4 +1,4 @@
-// Postbacks (issue 5, Contract and item 3): reading the network's parameters, resolving the postback
+// Postbacks: reading the network's parameters, resolving the postback
 // event, and the payout by the campaign's payout rule set.
 import {
   POSTBACK_PARAMETER_ALIASES as ALIASES,
@@ -43,7 +43,7 @@ export interface PostbackParams {
    */
   invalidPayout: boolean;
   /**
-   * Issue 41: what is past POSTBACK_TEXT_LIMITS (a value, a name, too many parameters): the postback is
+   * What is past POSTBACK_TEXT_LIMITS (a value, a name, too many parameters): the postback is
    * refused whole rather than stored cut. `field` names the parameter.
    */
   tooLong: { field: string; reason: string } | undefined;
@@ -162,7 +162,7 @@ export interface ResolvedEvent {
    */
   state: ConversionState;
   /**
-   * Issue 41: a status that no mapping lists and that does not name the event, which the event does not
+   * A status that no mapping lists and that does not name the event, which the event does not
    * take as pending: the postback is refused. An unknown status is never approved.
    */
   unknownStatus: boolean;
@@ -211,7 +211,7 @@ export function resolvePostbackEvent(
     event =
       candidates.find((candidate) => candidate.statusValues.includes(status)) ??
       candidates.find((candidate) => stateOfStatus(effectiveMap(candidate.statusMap, params.urlStatusMap), status)) ??
-      // A status no event knows goes to the first that takes unknown statuses as pending (issue 41).
+      // A status no event knows goes to the first that takes unknown statuses as pending.
       candidates.find((candidate) => candidate.unknownStatuses === 'pending') ??
       null;
   }

@@ -1,4 +1,4 @@
-// Routing decisions (issue 5, item 1 and 2): path groups in priority order, the first whose condition
+// Routing decisions: path groups in priority order, the first whose condition
 // matches wins; a path by weight among the enabled; a lander and an offer by weight; a capped or
 // unavailable offer passes to its backup chain; a path over its Regs Daily Cap, or with nowhere to
 // send, gives way to the group's other paths and then to the next matching group.
@@ -38,7 +38,7 @@ export interface Decision {
   path: CompiledPath | null;
   lander: CompiledLander | null;
   offer: CompiledOffer | null;
-  /** The offer row picked, whose backup chain led to `offer` (issue 25 shows the chain). */
+  /** The offer row picked, whose backup chain led to `offer` (the click inspector shows the chain). */
   chainStart: string | null;
   backupUsed: boolean;
   reason: DecisionReason;

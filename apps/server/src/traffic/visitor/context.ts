@@ -1,4 +1,4 @@
-// Issue 24: everything routing reads off a visitor, once per click or lead, for the condition fields of
+// Everything routing reads off a visitor, once per click or lead, for the condition fields of
 // §3.9 and the columns stored with the event. Lookups answer "unknown" for a missing or garbled header
 // or address: a visitor is never refused for what it sent.
 import { type BotReason, NO_REFERRER, referrerDomain } from '@switchyard/domain';

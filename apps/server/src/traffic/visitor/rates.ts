@@ -1,4 +1,4 @@
-// Issue 24: "more than N clicks per minute from one address on one campaign" makes a bot, and a lead is
+// "more than N clicks per minute from one address on one campaign" makes a bot, and a lead is
 // unique for its campaign within a day. Both are counted on this node.
 
 const SLOTS = 1 << 20;

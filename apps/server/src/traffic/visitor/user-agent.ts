@@ -7,7 +7,7 @@ export interface UserAgentTraits {
   device: 'desktop' | 'tablet' | 'mobile';
   platform: string | undefined;
   browser: string | undefined;
-  /** Major versions (issue 24, osVersion and browserVersion); undefined when the agent names none. */
+  /** Major versions (osVersion and browserVersion); undefined when the agent names none. */
   osVersion: number | undefined;
   browserVersion: number | undefined;
   bot: boolean;

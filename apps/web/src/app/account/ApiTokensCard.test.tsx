@@ -7,7 +7,7 @@ import i18n from '../../i18n';
 import { AuthContext, type AuthContextValue } from '../../shared/auth/AuthContext';
 import { ApiTokensCard } from './ApiTokensCard';
 
-// Issue 21: the profile's API tokens — listed with when and from where each was last used, revoked with a
+// The profile's API tokens — listed with when and from where each was last used, revoked with a
 // button, and made with some of the user's own permissions; the secret is shown once.
 
 const SECRET = `syt_${'a'.repeat(43)}`;
@@ -71,7 +71,7 @@ describe('ApiTokensCard', () => {
     const table = await screen.findByRole('table', { name: 'API tokens' });
     const row = within(table).getAllByRole('row')[1]!;
     expect(within(row).getByText('Cost sync')).toBeVisible();
-    // Its scopes as the checklist labels them (issue 43), not as permission strings.
+    // Its scopes as the checklist labels them, not as permission strings.
     expect(within(row).getByText('Tracker · Campaigns: Update')).toBeVisible();
     expect(within(row).queryByText('/tracker/campaign/update')).toBeNull();
     expect(within(row).getByText(/from 203\.0\.113\.9$/)).toBeVisible();

@@ -11,7 +11,7 @@ import { useCurrentUser } from '../../shared/auth/useCurrentUser';
 import { errorText } from '../../shared/errors/errorText';
 import { notify } from '../../shared/notify';
 
-// Issue 21: the user's API tokens for the acting workspace — made with a name, a lifetime and some of
+// The user's API tokens for the acting workspace — made with a name, a lifetime and some of
 // the user's own permissions; the secret is shown once; each can be revoked.
 
 const TOKENS_KEY = ['api-tokens'] as const;

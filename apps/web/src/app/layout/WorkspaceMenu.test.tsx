@@ -8,7 +8,7 @@ import { AppProviders } from '../AppProviders';
 import { createQueryClient } from '../queryClient';
 import { DashboardLayout } from './DashboardLayout';
 
-// Issue 19: the top bar's workspace switcher, in the real layout, providers and API client.
+// The top bar's workspace switcher, in the real layout, providers and API client.
 
 const MAIN = { id: 1, name: 'Main', currency: 'USD' };
 const SECOND = { id: 2, name: 'Second', currency: 'EUR' };

@@ -3,7 +3,7 @@ import { IconBriefcase, IconCheck, IconChevronDown } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useWorkspaceSwitch } from '../../shared/workspace/useWorkspaceSwitch';
 
-/** Issue 19: the workspace the dashboard acts in, and the others to switch to; only for several. */
+/** The workspace the dashboard acts in, and the others to switch to; only for several. */
 export function WorkspaceMenu() {
   const { t } = useTranslation();
   const { workspaces, current, switchTo } = useWorkspaceSwitch();

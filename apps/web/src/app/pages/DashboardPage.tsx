@@ -8,7 +8,7 @@ import { useCan } from '../../shared/auth/useCan';
 import { useCurrentUser } from '../../shared/auth/useCurrentUser';
 import { menuIcon } from '../layout/menuIcons';
 
-// Issue 25: the live stream's newest events, for the same readers as the figures.
+// The live stream's newest events, for the same readers as the figures.
 const LiveTile = lazy(() => import('../../live/LiveTile').then((m) => ({ default: m.LiveTile })));
 
 // Loaded on demand: the chart library is only needed by those who may see reports.
@@ -17,8 +17,8 @@ const DashboardFigures = lazy(() =>
 );
 
 /**
- * The welcome page: the first-campaign checklist until it is done (issue 26), today’s figures and the live
- * events (issue 25) for those who may get reports, then the areas this user may open (§2.3).
+ * The welcome page: the first-campaign checklist until it is done, today’s figures and the live
+ * events for those who may get reports, then the areas this user may open (§2.3).
  */
 export function DashboardPage() {
   const { t } = useTranslation();

@@ -122,12 +122,12 @@ export function appRoutes(screenRoutes: RouteObject[] = []): RouteObject[] {
                             })),
                         },
                         {
-                          // Issue 25: the workspace's events as they happen.
+                          // The workspace's events as they happen.
                           path: '/tracker/live',
                           lazy: () => import('../../live/LiveScreen').then((m) => ({ Component: m.LiveScreen })),
                         },
                         {
-                          // Issue 20: the single events behind a report row.
+                          // The single events behind a report row.
                           path: '/tracker/reports/events/:kind',
                           lazy: () =>
                             import('../../event-tables/EventTablesScreen').then((m) => ({
@@ -135,7 +135,7 @@ export function appRoutes(screenRoutes: RouteObject[] = []): RouteObject[] {
                             })),
                         },
                         {
-                          // Issue 25: one click or API lead, and where it would go today.
+                          // One click or API lead, and where it would go today.
                           path: '/tracker/reports/events/:kind/:eventId',
                           lazy: () =>
                             import('../../event-tables/inspector/EventInspectorScreen').then((m) => ({
@@ -145,7 +145,7 @@ export function appRoutes(screenRoutes: RouteObject[] = []): RouteObject[] {
                       ],
                     },
                     {
-                      // Issue 18, 40: the instance's rates, for whoever may read the instance's settings.
+                      // The instance's rates, for whoever may read the instance's settings.
                       element: <RequirePermission section="instance" resource="settings" action="get" />,
                       children: [
                         {
@@ -158,7 +158,7 @@ export function appRoutes(screenRoutes: RouteObject[] = []): RouteObject[] {
                       ],
                     },
                     {
-                      // Issue 24, 40: server-wide like the registration settings: the instance's.
+                      // Server-wide like the registration settings: the instance's.
                       element: <RequirePermission section="instance" resource="settings" action="get" />,
                       children: [
                         {
@@ -171,7 +171,7 @@ export function appRoutes(screenRoutes: RouteObject[] = []): RouteObject[] {
                       ],
                     },
                     {
-                      // Issue 39: backups of the database, for the instance's administrators (issue 40).
+                      // Backups of the database, for the instance's administrators.
                       element: <RequirePermission section="instance" resource="settings" action="update" />,
                       children: [
                         {
@@ -182,7 +182,7 @@ export function appRoutes(screenRoutes: RouteObject[] = []): RouteObject[] {
                       ],
                     },
                     {
-                      // Issue 45: importing another tracker's records; the server checks each kind's rights too.
+                      // Importing another tracker's records; the server checks each kind's rights too.
                       element: <RequirePermission section="tracker" resource="import" action="create" />,
                       children: [
                         {
@@ -192,7 +192,7 @@ export function appRoutes(screenRoutes: RouteObject[] = []): RouteObject[] {
                       ],
                     },
                     {
-                      // Issue 46: rules that watch the reports and act; the server checks each call too.
+                      // Rules that watch the reports and act; the server checks each call too.
                       element: <RequirePermission section="tracker" resource="rule" action="get" />,
                       children: [
                         {
@@ -222,7 +222,7 @@ export function appRoutes(screenRoutes: RouteObject[] = []): RouteObject[] {
                       lazy: () => import('../../alerts/ChannelsScreen').then((m) => ({ Component: m.ChannelsScreen })),
                     },
                     {
-                      // Issue 21: every signed-in user sees the kept changes the API lets them read.
+                      // Every signed-in user sees the kept changes the API lets them read.
                       path: '/admin/history',
                       lazy: () => import('../../history/HistoryScreen').then((m) => ({ Component: m.HistoryScreen })),
                     },

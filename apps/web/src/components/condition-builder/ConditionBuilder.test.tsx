@@ -223,7 +223,7 @@ describe('ConditionBuilder (§2.7)', () => {
   });
 });
 
-describe('the builder marked by a simulation (issue 25)', () => {
+describe('the builder marked by a simulation', () => {
   const visitor: ConditionContext = {
     fields: { countryCode: 'US', device: 'mobile' },
     vars: {},

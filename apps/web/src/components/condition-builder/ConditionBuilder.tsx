@@ -34,7 +34,7 @@ export interface ConditionBuilderProps {
   /** Segments not offered by segmentId rules: the current segment and its own `segments_chain` (§3.9). */
   excludeSegments?: readonly string[];
   disabled?: boolean;
-  /** Issue 25: a simulation's trace of this condition; each rule and group is marked true or false by it. */
+  /** A simulation's trace of this condition; each rule and group is marked true or false by it. */
   trace?: ConditionTrace;
 }
 

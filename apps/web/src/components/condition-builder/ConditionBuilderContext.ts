@@ -18,7 +18,7 @@ export interface ConditionBuilderSettings {
   /** The whole working copy and its setter; groups and rules change it by path. */
   root: BuilderGroup;
   change: (root: BuilderGroup) => void;
-  /** Issue 25: each node's mark from a simulation, by node id; absent when there is none to show. */
+  /** Each node's mark from a simulation, by node id; absent when there is none to show. */
   marks?: ReadonlyMap<string, NodeMark>;
 }
 

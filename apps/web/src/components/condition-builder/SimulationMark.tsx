@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { testedValue, Verdict } from '../simulation/Verdict';
 import { useConditionBuilderContext } from './ConditionBuilderContext';
 
-/** Issue 25: a node's verdict in the last simulation, and for a rule what the visitor had; nothing without one. */
+/** A node's verdict in the last simulation, and for a rule what the visitor had; nothing without one. */
 export function SimulationMark({ id }: { id: string }) {
   const { t } = useTranslation();
   const mark = useConditionBuilderContext().marks?.get(id);

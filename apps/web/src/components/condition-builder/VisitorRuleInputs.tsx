@@ -1,6 +1,6 @@
 // The regions' names and codes, which this screen checks or shows (see vite.config.ts).
 import '@switchyard/domain/region-data';
-// Issue 24: the value controls of the visitor fields (region, language, weekday, true/false fields and the
+// The value controls of the visitor fields (region, language, weekday, true/false fields and the
 // free lists of city, asn, isp, referrer and ip).
 import { Chip, Group, rem, Select, Text } from '@mantine/core';
 import { conditionValueProblem, LANGUAGE_CODES, REGIONS, WEEKDAYS } from '@switchyard/domain';
@@ -51,7 +51,7 @@ function OptionValues({ rule, update, options, limit }: RuleInputProps & { optio
 
 /**
  * region: ISO 3166-2 regions labelled with their country, found by typing any part of the label, their
- * English name too where it differs ("Bayern (Bavaria), Germany (DE-BY)", issue 43).
+ * English name too where it differs ("Bayern (Bavaria), Germany (DE-BY)").
  */
 export function RegionValues(props: RuleInputProps) {
   const countries = useDisplayNames('region');

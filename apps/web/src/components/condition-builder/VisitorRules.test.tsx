@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ControlProviders } from '../form/controls/renderControl';
 import { ConditionBuilder } from './ConditionBuilder';
 
-// Issue 24: the visitor fields in the builder, each with its control, writing the leaves routing reads.
+// The visitor fields in the builder, each with its control, writing the leaves routing reads.
 
 function renderBuilder(initial: string = ALL_CONDITION_TEXT) {
   const emitted: string[] = [];
@@ -52,7 +52,7 @@ const optionsOf = (combobox: HTMLElement) => {
   return screen.getAllByRole('option').map((option) => option.textContent);
 };
 
-describe('visitor fields in the builder (issue 24)', () => {
+describe('visitor fields in the builder', () => {
   it('offers them on the tracker side, where a click carries them', () => {
     renderBuilder();
     fireEvent.click(screen.getByRole('button', { name: 'Add rule' }));
@@ -113,7 +113,7 @@ describe('visitor fields in the builder (issue 24)', () => {
     expect(last()).toEqual(and({ type: 'InCondition', data: { Var: 'region', Operation: 'IN', Values: ['US-CA'] } }));
   });
 
-  it('finds Bayern by its English name, Bavaria (issue 43)', () => {
+  it('finds Bayern by its English name, Bavaria', () => {
     const { last } = renderBuilder();
     addRule('Region');
     const values = screen.getByRole('combobox', { name: 'Values' });

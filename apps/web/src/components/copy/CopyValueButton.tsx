@@ -13,7 +13,7 @@ export const COPY_BUTTON_WIDTH = 110;
  * §2.6 copy-text: the Copy button at the end of a read-only value; it copies `value` and turns the
  * success colour, saying Copied, for 1000 ms. Every Copy button is this one, so each copies on a
  * plain-HTTP address too (`copyText`), and says so in a danger notice, with the value to copy by
- * hand, when the browser allows no copying at all (issue 26).
+ * hand, when the browser allows no copying at all.
  */
 export function CopyValueButton({ value }: { value: string }) {
   const { t } = useTranslation();

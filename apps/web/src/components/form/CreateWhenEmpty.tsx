@@ -8,9 +8,9 @@ import { useCan } from '../../shared/auth/useCan';
 import { type CreateFormComponent, useCreateFormLoader } from './createForms';
 
 /**
- * Under a choice of `resource` records (issue 26, point 11): once its list is loaded and empty, says so
+ * Under a choice of `resource` records: once its list is loaded and empty, says so
  * ("No traffic sources yet.") and offers to create one, for a user who may, so an empty select is not a
- * dead end. "Create one now" opens the create form in a drawer over this one (issue 43), so what was
+ * dead end. "Create one now" opens the create form in a drawer over this one, so what was
  * typed here stays; the new record is then handed to `onCreated`. Where the resource has no such form,
  * it links to its create screen. Nothing while loading or when there is something to choose.
  */

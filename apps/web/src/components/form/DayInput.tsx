@@ -23,7 +23,7 @@ export interface DayInputProps extends Omit<DateInputProps, 'value' | 'onChange'
 }
 
 /**
- * A day typed or picked in a calendar, shown as Y-m-d (issue 26), in place of the browser's own date
+ * A day typed or picked in a calendar, shown as Y-m-d, in place of the browser's own date
  * field, which shows the browser's format rather than the dashboard's.
  */
 export function DayInput({ value, onChange, min, max, ...props }: DayInputProps) {

@@ -21,7 +21,7 @@ export function FormElementField({ element }: { element: FormElement }) {
   const inside = fieldErrors[element.name];
   const placesInside = PLACES_FIELD_ERRORS.has(element.type);
   const error = errors[element.name] ?? (placesInside || !inside ? undefined : Object.values(inside)[0]);
-  // "Looks good!" only for a field the person edited, not for every field left as it was (issue 26).
+  // "Looks good!" only for a field the person edited, not for every field left as it was.
   const showSuccess =
     submitted && edited.has(element.name) && !error && !inside && !WITHOUT_SUCCESS_TEXT.has(element.type);
   const text = (key: string | undefined) => (key ? t(key) : undefined);

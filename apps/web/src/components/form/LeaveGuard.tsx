@@ -39,7 +39,7 @@ function RouteLeaveGuard({ hasChanges }: LeaveGuardProps) {
 }
 
 /**
- * Leaving a changed form asks first (issue 26): inside the app a dialog (react-router's blocker), and the
+ * Leaving a changed form asks first: inside the app a dialog (react-router's blocker), and the
  * browser's own question when the tab is closed or reloaded (`beforeunload`).
  */
 export function LeaveGuard({ hasChanges }: LeaveGuardProps) {

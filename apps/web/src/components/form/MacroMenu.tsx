@@ -27,7 +27,7 @@ export interface MacroMenuProps {
 }
 
 /**
- * "Macros" under a URL field (issue 26, point 4): every macro the engine fills (`URL_MACROS` of the
+ * "Macros" under a URL field: every macro the engine fills (`URL_MACROS` of the
  * domain, the server's own list), each a button that inserts it into the field.
  */
 export function MacroMenu({ onInsert, disabled }: MacroMenuProps) {

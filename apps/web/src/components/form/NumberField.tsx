@@ -22,7 +22,7 @@ export interface NumberFieldProps extends Omit<NumberInputProps, 'value' | 'onCh
 }
 
 /**
- * Every number field of the dashboard (issue 26): nothing typed is changed behind the operator's back.
+ * Every number field of the dashboard: nothing typed is changed behind the operator's back.
  * Mantine hands text on its way to a number (`-`, `1.`) as a string; turned into a number at once, a minus
  * sign vanished and the `2` typed next stood alone (a payout of -2 saved as 2). The field keeps what was
  * typed while it reads as the value it holds, and nothing is clamped to `min` on blur: a value under the

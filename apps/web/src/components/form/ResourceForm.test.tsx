@@ -64,7 +64,7 @@ describe('nested form errors', () => {
     expect(input(2, /^Parameter/).getAttribute('aria-invalid')).toBe('true');
     expect(input(1, /^Parameter/).getAttribute('aria-invalid')).not.toBe('true');
     // Not on the element: no message beside the Add button, and no "Looks good!" for the repeater, nor
-    // for the name left as it was (issue 26: only edited fields read "Looks good!").
+    // for the name left as it was (only edited fields read "Looks good!").
     expect(screen.queryAllByText('Looks good!')).toHaveLength(0);
     expect(fetchMock).not.toHaveBeenCalled();
 

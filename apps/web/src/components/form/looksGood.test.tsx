@@ -13,7 +13,7 @@ const ELEMENTS: FormElement[] = [
   { name: 'default_cost', type: 'number', label: 'Default cost', value: 0 },
 ];
 
-describe.each(['en', 'ar'])('"Looks good!" (§2.6, issue 26) (%s)', (language) => {
+describe.each(['en', 'ar'])('"Looks good!" (§2.6) (%s)', (language) => {
   afterEach(async () => {
     vi.unstubAllGlobals();
     await i18n.changeLanguage('en');

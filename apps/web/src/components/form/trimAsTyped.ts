@@ -8,7 +8,7 @@ interface TextInputProps {
 }
 
 /**
- * A Mantine form field's props, trimming as typed like the generic forms (§2.6, issue 26): no leading
+ * A Mantine form field's props, trimming as typed like the generic forms (§2.6): no leading
  * whitespace is ever shown, and a trailing one goes when the field is left, not only when it is sent.
  */
 export function trimAsTyped<T extends TextInputProps>(props: T): T {

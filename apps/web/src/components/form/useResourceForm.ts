@@ -18,7 +18,7 @@ import { valueAtPath } from './valuePaths';
 export interface ResourceFormOptions {
   /**
    * Where a new record leads: its edit screen (default) or the list; or nowhere, handed to a function
-   * (a record created in a drawer beside an unsaved form, issue 43).
+   * (a record created in a drawer beside an unsaved form).
    */
   afterCreate?: 'edit' | 'list' | ((saved: Record<string, unknown>) => void);
 }
@@ -80,7 +80,7 @@ export function useResourceForm(
   const valuesRef = useRef(values);
   valuesRef.current = values;
 
-  // Changes not saved yet (issue 26: leaving asks): the values differ from those loaded or last saved.
+  // Changes not saved yet (leaving asks): the values differ from those loaded or last saved.
   // Until the person first types or clicks in the form, what controls settle on their own (an editor's
   // markup, a lookup's default) is taken as loaded, not as a change.
   const savedText = useRef(JSON.stringify(values));
@@ -90,7 +90,7 @@ export function useResourceForm(
     touched.current = true;
   }, []);
 
-  // The fields the person changed: only those read "Looks good!" (issue 26), not every field left alone.
+  // The fields the person changed: only those read "Looks good!", not every field left alone.
   const [edited, setEdited] = useState<ReadonlySet<string>>(() => new Set());
   const markEdited = useCallback((name: string) => {
     if (!touched.current) return;

@@ -8,7 +8,7 @@ export function trimTyped(typed: string): string {
 
 /**
  * Text that trims whitespace as typed (§2.6) without fighting the user: the stored value is always
- * trimmed; the shown one drops leading whitespace at once (issue 26) and keeps a trailing space while
+ * trimmed; the shown one drops leading whitespace at once and keeps a trailing space while
  * the next word is typed, until the field is left.
  */
 export function useTrimmedText(stored: unknown, store: (value: string) => void) {

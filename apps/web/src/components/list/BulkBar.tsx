@@ -27,7 +27,7 @@ const ICONS: Record<BulkAction, typeof IconArchive> = {
 };
 
 /**
- * Issue 43: the chosen rows' actions (enable, pause, archive, restore, move to another workspace), then
+ * The chosen rows' actions (enable, pause, archive, restore, move to another workspace), then
  * what came of them: how many were done, and each one that was not with the reason.
  */
 export function BulkBar() {

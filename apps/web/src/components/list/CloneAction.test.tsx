@@ -13,7 +13,7 @@ import { trafficSourceScreens } from '../../resources/traffic-sources/screens';
 import { AuthContext, type AuthContextValue } from '../../shared/auth/AuthContext';
 import { ControlProviders } from '../form/controls/renderControl';
 
-// Issue 21: the lists of clonable resources have a Clone action; a campaign can take its flow along.
+// The lists of clonable resources have a Clone action; a campaign can take its flow along.
 
 const ADMIN = { id: 1, name: 'Ada', email: 'ada@example.test', permissions: ['/'], workspaces: [] };
 const RECORD = {
@@ -62,7 +62,7 @@ function renderList(apiPath: string, route: string, List: ComponentType) {
 const cloneCall = (fetchMock: ReturnType<typeof renderList>) =>
   fetchMock.mock.calls.find(([, init]) => init?.method === 'POST') as [string, RequestInit] | undefined;
 
-describe('Clone action in lists (issue 21)', () => {
+describe('Clone action in lists', () => {
   afterEach(async () => {
     vi.unstubAllGlobals();
     tokenStore.clear();

@@ -4,7 +4,7 @@ import { IconCalendar } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useResourceListContext } from './ResourceListContext';
 
-/** The period of the rows' figures (issue 43), kept in `?period=`; only lists with figures have it. */
+/** The period of the rows' figures, kept in `?period=`; only lists with figures have it. */
 export function ListPeriodSelect() {
   const { t } = useTranslation();
   const { params, figures } = useResourceListContext();

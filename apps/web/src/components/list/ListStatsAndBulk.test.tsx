@@ -12,7 +12,7 @@ import { trafficSourceScreens } from '../../resources/traffic-sources/screens';
 import { AuthContext, type AuthContextValue } from '../../shared/auth/AuthContext';
 import { ControlProviders } from '../form/controls/renderControl';
 
-// Issue 43: the lists of campaigns (and the other records reports group by) show each row's figures for a
+// The lists of campaigns (and the other records reports group by) show each row's figures for a
 // period chosen in the URL, and take bulk actions on chosen rows, answered per row.
 
 const ADMIN = {
@@ -97,7 +97,7 @@ async function rowTexts(name: string): Promise<string[]> {
     .map((cell) => cell.textContent ?? '');
 }
 
-describe('figures on lists (issue 43)', () => {
+describe('figures on lists', () => {
   afterEach(async () => {
     vi.unstubAllGlobals();
     tokenStore.clear();
@@ -171,7 +171,7 @@ describe('figures on lists (issue 43)', () => {
   });
 });
 
-describe('bulk actions on lists (issue 43)', () => {
+describe('bulk actions on lists', () => {
   afterEach(async () => {
     vi.unstubAllGlobals();
     tokenStore.clear();

@@ -16,7 +16,7 @@ function cellValue(value: unknown): ReactNode {
   return String(value);
 }
 
-/** A record's name, cut to one line; the whole of it on hover (issue 43: a row is one line high). */
+/** A record's name, cut to one line; the whole of it on hover (a row is one line high). */
 function RecordLink({ to, content }: { to: string; content: ReactNode }) {
   const link = (
     <Anchor component={Link} to={to} fw={500} className="sy-list-link">

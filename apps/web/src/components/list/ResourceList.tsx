@@ -21,7 +21,7 @@ export interface ResourceListProps<TRecord> {
 
 /**
  * The list screen of any resource (§2.5): title, search, status filter, sortable table, paging; where the
- * registry says so (issue 43), each row's figures over a chosen period and bulk actions on chosen rows.
+ * registry says so, each row's figures over a chosen period and bulk actions on chosen rows.
  */
 export function ResourceList<TRecord>({ definition, columns }: ResourceListProps<TRecord>) {
   const { t } = useTranslation();

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useResourceListContext } from './ResourceListContext';
 import type { ListRecord } from './useResourceListController';
 
-/** Clone (issue 21) and Archive or Restore for one row (§4), each behind a confirmation (§8). */
+/** Clone and Archive or Restore for one row (§4), each behind a confirmation (§8). */
 export function RowActions({ record }: { record: ListRecord }) {
   const { t } = useTranslation();
   const { isArchived, archive, restore, clone, canArchive, canClone } = useResourceListContext();

@@ -3,7 +3,7 @@ import { getResource, type RecordUser } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
 
 /**
- * Issue 26, point 2: the active records that still use what is about to be archived, each linking to its
+ * The active records that still use what is about to be archived, each linking to its
  * edit screen (plain links: confirmations open outside the router), and what archiving it anyway does.
  */
 export function UsedByList({ users }: { users: readonly RecordUser[] }) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatDateTime } from './formatDateTime';
 
-describe("dates in lists, in the interface language's way (issue 26)", () => {
+describe("dates in lists, in the interface language's way", () => {
   const at = '2026-05-01 14:30:00';
 
   it('reads as English in English', () => {

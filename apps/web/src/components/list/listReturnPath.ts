@@ -1,7 +1,7 @@
 import type { ResourceDefinition } from '@switchyard/domain';
 
 // The last URL search of each list screen, so Cancel and the breadcrumb go back to the same page,
-// search and filter the operator left (STYLE.md: list state lives in the URL).
+// search and filter the operator left (list state lives in the URL).
 const lastSearchByRoute = new Map<string, string>();
 
 export function rememberListSearch(route: string, search: string): void {

@@ -13,7 +13,7 @@ import { useReportFormat } from '../../shared/reporting/useReportFormat';
 import { useSeesMoney } from '../../shared/reporting/useSeesMoney';
 import type { ListColumn } from './types';
 
-// Issue 43: lists of the records reports group by (campaigns, offers, landers, traffic sources and
+// Lists of the records reports group by (campaigns, offers, landers, traffic sources and
 // networks; LIST_STATS_GROUPS of the registry) show each row's clicks, conversions, revenue, cost,
 // profit and ROI over a period, read as reports read them.
 

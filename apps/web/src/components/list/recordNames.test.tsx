@@ -10,7 +10,7 @@ import { offerScreens } from '../../resources/offers/screens';
 import { AuthContext, type AuthContextValue } from '../../shared/auth/AuthContext';
 import { ControlProviders } from '../form/controls/renderControl';
 
-// Issue 26 (15): titles and the §8 confirmations name the record, `{kind} "{name}" (#{id})`.
+// Titles and the §8 confirmations name the record, `{kind} "{name}" (#{id})`.
 
 const ADMIN = { id: 1, name: 'Ada', email: 'ada@example.test', permissions: ['/'], workspaces: [] };
 const OFFER = {
@@ -27,7 +27,7 @@ function answer(offer: Record<string, unknown> = OFFER) {
     'fetch',
     vi.fn(async (input: RequestInfo | URL) => {
       const url = String(input);
-      // Nothing uses it: the confirmation asks first (issue 26, point 2).
+      // Nothing uses it: the confirmation asks first.
       if (url.startsWith('/api/offers/of-7/usage')) return new Response(JSON.stringify({ used_by: [] }));
       if (url.startsWith('/api/offers/of-7')) return new Response(JSON.stringify(offer));
       if (url.startsWith('/api/offers?')) return new Response(JSON.stringify({ list: [offer], total: 1 }));

@@ -10,6 +10,6 @@ export interface ListColumn<TRecord = Record<string, unknown>> {
   render?: (record: TRecord) => ReactNode;
   /** The cell links to the record's edit screen. When no column says so, the first one does. */
   link?: boolean;
-  /** A figure (issue 43): at the end of its cell, in figures of one width. */
+  /** A figure: at the end of its cell, in figures of one width. */
   figure?: boolean;
 }

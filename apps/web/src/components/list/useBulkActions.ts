@@ -6,7 +6,7 @@ import { resourceKeys } from '../../api/queryKeys';
 import { useWorkspaceSwitch } from '../../shared/workspace/useWorkspaceSwitch';
 import { useResourceCan } from '../access/useResourceCan';
 
-// Issue 43: rows chosen on a list, then one change for all of them through `POST /api/{resource}/bulk`,
+// Rows chosen on a list, then one change for all of them through `POST /api/{resource}/bulk`,
 // answered per id: how many were done, which were not and why.
 
 export interface BulkRequest {

@@ -12,7 +12,7 @@ import { useServerMessage } from '../feedback/useServerMessage';
 import { recordName } from '../recordName';
 
 /**
- * Issue 21: Clone in a list row. A confirmation (campaigns offer "Copy its flow too"), then
+ * Clone in a list row. A confirmation (campaigns offer "Copy its flow too"), then
  * `POST /api/{resource}/{id}/clone`; the copy's edit screen opens with a notice.
  */
 export function useCloneConfirm(definition: ResourceDefinition) {

@@ -21,7 +21,7 @@ export interface ListParams {
   status: StatusFilter;
   order_by?: SortField;
   order: SortOrder;
-  /** The period of the rows' figures, on lists that have them (issue 43). */
+  /** The period of the rows' figures, on lists that have them. */
   period: ListStatsPeriod;
 }
 

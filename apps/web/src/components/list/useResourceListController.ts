@@ -16,7 +16,7 @@ export type ListRecord = Record<string, unknown>;
 const isShownOrder = (field: string, figures: readonly string[]) =>
   (SORT_FIELDS as readonly string[]).includes(field) || figures.includes(field);
 
-/** Everything a list screen shows, without rendering anything (headless; STYLE.md). */
+/** Everything a list screen shows, without rendering anything (headless). */
 export function useResourceListController(definition: ResourceDefinition, screenColumns: ListColumn<ListRecord>[]) {
   const params = useListParams();
   const location = useLocation();
@@ -36,7 +36,7 @@ export function useResourceListController(definition: ResourceDefinition, screen
   const { confirmArchive, confirmRestore } = useStatusConfirm(definition);
   const canCreate = useResourceCan(definition, 'create');
   const canArchive = useResourceCan(definition, 'archive') && definition.archivable;
-  // Issue 21: a copy is a new record, so cloning needs the create right.
+  // A copy is a new record, so cloning needs the create right.
   const canClone = canCreate && CLONABLE.has(definition.name);
   const confirmClone = useCloneConfirm(definition);
   const route = definition.route ?? '';

@@ -12,7 +12,7 @@ import { recordName } from '../recordName';
 import { UsedByList } from './UsedByList';
 
 /**
- * The archive and restore confirmations of §8, naming the record by name and id (issue 26: `{kind}
+ * The archive and restore confirmations of §8, naming the record by name and id (`{kind}
  * "{name}" (#{id})`); on success a notice and refreshed page data (§4).
  */
 export function useStatusConfirm(definition: ResourceDefinition) {
@@ -29,7 +29,7 @@ export function useStatusConfirm(definition: ResourceDefinition) {
   const confirmArchive = useCallback(
     async (record: Record<string, unknown>) => {
       const id = record[definition.idField] as string | number;
-      // Issue 26: what still uses it is listed before anything is archived; confirming archives it anyway.
+      // What still uses it is listed before anything is archived; confirming archives it anyway.
       let users: RecordUser[] = [];
       if (ARCHIVE_GUARDED_RESOURCES.has(definition.name)) {
         try {

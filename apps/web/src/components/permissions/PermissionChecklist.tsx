@@ -32,7 +32,7 @@ export interface PermissionChecklistProps {
 }
 
 /**
- * §6's permissions as labelled checkboxes (issue 26): everything, each section, and per section a table
+ * §6's permissions as labelled checkboxes: everything, each section, and per section a table
  * of its resources, the whole resource or each action. What a checked box above grants shows checked
  * and locked below it; the value keeps only the most general strings (`normalizePermissions`).
  */

@@ -4,7 +4,7 @@ import type { TFunction } from 'i18next';
 const isSection = (value: string | undefined): value is Section => SECTIONS.includes(value as Section);
 
 /**
- * A permission string as the checklist labels it (issue 43, 8): "Everything (administrator)", "All of
+ * A permission string as the checklist labels it: "Everything (administrator)", "All of
  * Tracker", "Tracker · Campaigns: Update". A string this dashboard does not know shows as it is.
  */
 export function permissionLabel(t: TFunction, permission: string): string {

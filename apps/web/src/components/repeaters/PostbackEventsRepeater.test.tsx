@@ -73,7 +73,7 @@ describe('postback-events-repeater', () => {
     expect(ZPostbackEventEntries.safeParse(view.last()).success).toBe(true);
   });
 
-  it("lists the macros under a row's postback URL and adds the chosen one to it (issue 26)", async () => {
+  it("lists the macros under a row's postback URL and adds the chosen one to it", async () => {
     const view = renderControl(WithEvents, [{ ...entry('ev_lead'), postback_url: 'https://ts.example/pb?c=' }], {
       element: { input: { showPostbackUrl: true } },
     });

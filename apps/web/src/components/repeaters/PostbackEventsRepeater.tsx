@@ -52,7 +52,7 @@ export function PostbackEventsRepeater({
   const showPostbackUrl = element.input?.showPostbackUrl === true;
   const options = events.map((event) => ({ value: String(event.value), label: event.label }));
   const unused = unusedPostbackEvents(rows, options);
-  // A source started from a template (issue 43): its first postback row takes the template's URL, so the
+  // A source started from a template: its first postback row takes the template's URL, so the
   // URL is saved with the source and still there when it is opened again.
   const form = useContext(ResourceFormContext);
   const templateUrl = showPostbackUrl
@@ -99,7 +99,7 @@ export function PostbackEventsRepeater({
         disabled={disabled}
         footer={
           events.length === 0 ? (
-            // None to choose yet: a link to create one rather than a dead end (issue 26).
+            // None to choose yet: a link to create one rather than a dead end.
             <CreateWhenEmpty
               resource="postback-events"
               withText={false}

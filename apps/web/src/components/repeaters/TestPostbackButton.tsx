@@ -15,7 +15,7 @@ export interface TestPostbackResult {
 }
 
 /**
- * "Send test postback" (issue 18): sends a traffic source's postback URL once, its macros filled with
+ * "Send test postback": sends a traffic source's postback URL once, its macros filled with
  * sample values, and shows the request and the answer (status and body) in a dialog.
  */
 export function TestPostbackButton({ url, disabled }: { url: string; disabled?: boolean }) {

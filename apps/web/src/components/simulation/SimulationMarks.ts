@@ -2,7 +2,7 @@ import type { SimulationAnswer } from '@switchyard/domain';
 import { createContext, useContext } from 'react';
 
 /**
- * Issue 25: the last simulation of a flow editor, so its path groups and condition builders mark what
+ * The last simulation of a flow editor, so its path groups and condition builders mark what
  * said yes or no where they are edited, until cleared.
  */
 export interface SimulationMarks {

@@ -4,7 +4,7 @@ import type { TFunction } from 'i18next';
 const ROUTING_REASONS = ['matched', 'backup_offer', 'no_matching_path_group', 'capped', 'no_offer'];
 
 /**
- * A routing reason as a sentence in the interface language (issue 43, 8): the simulator, the inspector and
+ * A routing reason as a sentence in the interface language: the simulator, the inspector and
  * the event log say the same; a code this dashboard does not know yet shows as the server named it.
  */
 export function routingReasonText(t: TFunction, reason: string): string {

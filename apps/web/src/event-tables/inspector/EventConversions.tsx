@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useSeesMoney } from '../../shared/reporting/useSeesMoney';
 
 /**
- * Issue 25, the click inspector: the event's conversions, oldest first; the payout only for a user who
+ * The click inspector: the event's conversions, oldest first; the payout only for a user who
  * sees money (the server leaves it out for anyone else).
  */
 export function EventConversions({

@@ -15,7 +15,7 @@ import { StoredContext } from './StoredContext';
 import { type InspectedKind, isInspectedKind, useEventReplay } from './useEventReplay';
 
 /**
- * /tracker/reports/events/:kind/:eventId (issue 25, the click inspector): one click or API lead opened
+ * /tracker/reports/events/:kind/:eventId (the click inspector): one click or API lead opened
  * from the event log — its stored context, its conversions, and its replay against today's routing
  * ("would go to X today"), explained by the simulator's own result. A link that can be shared; the
  * event log's filters ride along in the query, for the way back.

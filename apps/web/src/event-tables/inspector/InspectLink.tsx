@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { type InspectedKind, inspectorPath } from './useEventReplay';
 
-/** An event log row's id, opening the event in the inspector (issue 25) with the log's filters kept. */
+/** An event log row's id, opening the event in the inspector with the log's filters kept. */
 export function InspectLink({ kind, eventId }: { kind: InspectedKind; eventId: string }) {
   const { t } = useTranslation('events');
   const { search } = useLocation();

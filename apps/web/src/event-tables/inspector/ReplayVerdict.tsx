@@ -24,7 +24,7 @@ function sentence(t: TFunction, destination: Destination, when: 'today' | 'then'
 }
 
 /**
- * Issue 25: "would go to X today" — the replay's decision in one sentence, whether it differs from what
+ * "would go to X today" — the replay's decision in one sentence, whether it differs from what
  * happened when the event was routed, and, when today's routing reads the visitor as a bot, why.
  */
 export function ReplayVerdict({ event, replay }: { event: InspectedEvent; replay: SimulationAnswer | null }) {

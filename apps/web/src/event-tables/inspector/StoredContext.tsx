@@ -17,7 +17,7 @@ const named = (record: LoggedRecord | null, id: string | null) =>
   record?.name ? record.name : (record?.external_id ?? id);
 
 /**
- * Issue 25, the click inspector: the event as it was stored — when, where it was routed and why, and
+ * The click inspector: the event as it was stored — when, where it was routed and why, and
  * what was read off the visitor — labelled as the event tables' columns are.
  */
 export function StoredContext({

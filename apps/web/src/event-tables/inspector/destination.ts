@@ -1,6 +1,6 @@
 import type { ClickReplay, LeadReplay, LoggedRecord, SimulationAnswer } from '@switchyard/domain';
 
-// Issue 25, the click inspector: where a stored click or lead was sent when it was routed, and where its
+// The click inspector: where a stored click or lead was sent when it was routed, and where its
 // replay would send it today, in one shape so the two can be told apart and compared.
 
 export type InspectedEvent = ClickReplay['click'] | LeadReplay['lead'];

@@ -17,7 +17,7 @@ export interface Inspection {
 }
 
 /**
- * Issue 25: `GET /api/events/{clicks|leads}/{id}/replay` — the stored event with its records and
+ * `GET /api/events/{clicks|leads}/{id}/replay` — the stored event with its records and
  * conversions, and its context routed against today's configuration. Asked again on each visit: today's
  * routing is the point.
  */

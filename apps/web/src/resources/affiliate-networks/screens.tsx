@@ -105,7 +105,7 @@ function elements(): readonly FormElement[] {
 }
 
 const ELEMENTS = elements();
-/** A new network can start from a well-known one (issue 26): its offer URL parameters and postback macros. */
+/** A new network can start from a well-known one: its offer URL parameters and postback macros. */
 const CREATE_ELEMENTS = [templateElement(AFFILIATE_NETWORK_TEMPLATES, ELEMENTS), ...ELEMENTS];
 
 /**

@@ -106,7 +106,7 @@ describe('Update cost', () => {
     renderButton();
     const dialog = await openDialog();
     fireEvent.click(within(dialog).getByRole('tab', { name: 'CSV import' }));
-    // Its example line names this campaign (issue 43), not a word to replace.
+    // Its example line names this campaign, not a word to replace.
     expect(within(dialog).getByLabelText('Lines')).toHaveAttribute(
       'placeholder',
       expect.stringMatching(/^\d{4}-\d{2}-\d{2},camp-1,var1,zone-7,12\.50$/),

@@ -35,7 +35,7 @@ function today(): string {
 }
 
 /**
- * "Update cost" (issue 20): sets a tracker campaign's cost over a range of days — or of one parameter
+ * "Update cost": sets a tracker campaign's cost over a range of days — or of one parameter
  * value — to an amount, spread over its clicks; a second tab imports `date,campaign,var_name,var_value,amount`
  * lines. Both call the same server code.
  */

@@ -8,7 +8,7 @@ import i18n from '../../i18n';
 import { AuthContext, type AuthContextValue } from '../../shared/auth/AuthContext';
 import { campaignScreens, trackerCampaignScreens } from './screens';
 
-// Issue 24: the click-rate bot limit of tracker and API campaigns.
+// The click-rate bot limit of tracker and API campaigns.
 
 const ADMIN = { id: 1, name: 'Ada', email: 'ada@example.test', permissions: ['/'], workspaces: [] };
 
@@ -51,7 +51,7 @@ async function choose(label: string, option: string) {
   fireEvent.click(await screen.findByRole('option', { name: option }));
 }
 
-describe('campaign forms: the bot limit (issue 24)', () => {
+describe('campaign forms: the bot limit', () => {
   afterEach(async () => {
     vi.unstubAllGlobals();
     tokenStore.clear();

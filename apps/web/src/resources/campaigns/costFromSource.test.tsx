@@ -42,7 +42,7 @@ function renderCreate() {
   );
 }
 
-describe('a new tracker campaign takes its cost from its traffic source (issue 26)', () => {
+describe('a new tracker campaign takes its cost from its traffic source', () => {
   afterEach(async () => {
     vi.unstubAllGlobals();
     tokenStore.clear();

@@ -8,7 +8,7 @@ import i18n from '../../i18n';
 import { AuthContext, type AuthContextValue } from '../../shared/auth/AuthContext';
 import { trackerCampaignScreens } from './screens';
 
-// Issue 26, point 10: the campaign screen says in one sentence how a conversion's payout is chosen — the
+// The campaign screen says in one sentence how a conversion's payout is chosen — the
 // order the engine follows (rule, the event's default, the network's amount, the offer's payout).
 
 describe('the tracker campaign form', () => {

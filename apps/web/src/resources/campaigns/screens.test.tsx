@@ -78,7 +78,7 @@ async function choose(label: string, option: string) {
   fireEvent.click(await screen.findByRole('option', { name: option }));
 }
 
-describe('tracker campaign screens: the campaign URL (issue 26)', () => {
+describe('tracker campaign screens: the campaign URL', () => {
   afterEach(async () => {
     vi.unstubAllGlobals();
     tokenStore.clear();
@@ -145,7 +145,7 @@ describe('tracker campaign screens: the campaign URL (issue 26)', () => {
   });
 });
 
-describe('tracker campaign screens: "Update cost" with the settings (issue 43)', () => {
+describe('tracker campaign screens: "Update cost" with the settings', () => {
   afterEach(async () => {
     vi.unstubAllGlobals();
     tokenStore.clear();
@@ -167,7 +167,7 @@ describe('tracker campaign screens: "Update cost" with the settings (issue 43)',
   });
 });
 
-describe("tracker campaign screens: the landers' link to the offer (issue 26, point 4)", () => {
+describe("tracker campaign screens: the landers' link to the offer", () => {
   afterEach(async () => {
     vi.unstubAllGlobals();
     tokenStore.clear();
@@ -201,7 +201,7 @@ describe("tracker campaign screens: the landers' link to the offer (issue 26, po
   });
 });
 
-describe('tracker campaign screens: empty choices lead to creating them (issue 26, point 11)', () => {
+describe('tracker campaign screens: empty choices lead to creating them', () => {
   afterEach(async () => {
     vi.unstubAllGlobals();
     tokenStore.clear();
@@ -238,7 +238,7 @@ describe('tracker campaign screens: empty choices lead to creating them (issue 2
   });
 
   it.each(['en', 'ar'])(
-    'creates a traffic source in a drawer, keeping what was typed, and chooses it (issue 43, %s)',
+    'creates a traffic source in a drawer, keeping what was typed, and chooses it (%s)',
     async (language) => {
       await act(() => i18n.changeLanguage(language));
       const t = i18n.getFixedT(language);

@@ -23,7 +23,7 @@ const campaignBase = resourceScreens({
   useFormElements: (mode) => useCampaignFormElements(campaigns, mode),
 });
 
-/** Issue 25: the "Simulate" tab beside the form and History, once the campaign has its id. */
+/** The "Simulate" tab beside the form and History, once the campaign has its id. */
 function useSimulatorTab(kind: CampaignKind, externalId: unknown) {
   const { t } = useTranslation();
   if (typeof externalId !== 'string') return [];
@@ -54,8 +54,8 @@ const trackerCampaignBase = resourceScreens({
 });
 
 /**
- * The tracker campaign's edit screen, with "Update cost" (issue 20) for those who may update it. Right
- * after the create, its campaign URL stands above the form with Copy (issue 26), ready for the source.
+ * The tracker campaign's edit screen, with "Update cost" for those who may update it. Right
+ * after the create, its campaign URL stands above the form with Copy, ready for the source.
  */
 function TrackerCampaignEdit() {
   const { id } = useParams();
@@ -73,7 +73,7 @@ function TrackerCampaignEdit() {
         elements={elements}
         notice={justCreated && campaignUrl !== '' ? <CampaignCreatedNotice url={campaignUrl} /> : undefined}
         tabs={tabs}
-        // Issue 43: with the campaign's settings, not under its history or simulator.
+        // With the campaign's settings, not under its history or simulator.
         formFooter={
           typeof externalId === 'string' &&
           canUpdate && (

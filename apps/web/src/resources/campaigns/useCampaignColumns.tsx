@@ -31,7 +31,7 @@ export function useCampaignColumns(definition: ResourceDefinition): ListColumn<R
             },
             {
               accessor: 'cost',
-              // Not "Cost": that is the period's spend among the figures (issue 43).
+              // Not "Cost": that is the period's spend among the figures.
               label: 'resources:fields.cost_model',
               // The model is shown by its code (CPC, CPM, …), as operators write it.
               render: (campaign: Row) => `${formatMoney(campaign.cost)} · ${String(campaign.cost_model ?? '')}`,

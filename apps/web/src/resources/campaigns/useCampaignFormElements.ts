@@ -27,7 +27,7 @@ const postbackEvents = getResource('postback-events');
 
 /**
  * On create, a tracker campaign starts from its traffic source's default cost and cost model once the
- * source is chosen (issue 26). `latest` keeps a slower answer for an earlier choice from winning.
+ * source is chosen. `latest` keeps a slower answer for an earlier choice from winning.
  */
 function prefillCostFromSource() {
   let latest: unknown = null;
@@ -49,7 +49,7 @@ function prefillCostFromSource() {
 }
 
 /**
- * The campaign form (ENTITIES.md). API campaigns show their ingest token once the server has made one;
+ * The campaign form. API campaigns show their ingest token once the server has made one;
  * tracker campaigns have a cost model and cost and show their campaign URL. The payout rule sets follow
  * the postback events (§3.5): choosing or removing an event adds or drops its set at once.
  */
@@ -102,7 +102,7 @@ export function useCampaignFormElements(definition: ResourceDefinition, mode: Fo
         { ...moneyElement('cost', 'resources:fields.cost'), labelDescription: 'resources:campaigns.costHint' },
       ),
       {
-        // Issue 24: the click-rate bot check, per campaign.
+        // The click-rate bot check, per campaign.
         name: 'bot_clicks_per_minute',
         type: 'number',
         label: `resources:${definition.name}.fields.bot_clicks_per_minute`,

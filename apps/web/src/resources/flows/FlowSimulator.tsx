@@ -11,7 +11,7 @@ import type { CampaignKind } from '../campaigns/simulator/useSimulation';
 const key = (name: string) => `resources:simulator.${name}`;
 
 /**
- * Issue 25 in the flow editor: a visitor is routed through one campaign that uses the flow, as both are
+ * The routing simulator in the flow editor: a visitor is routed through one campaign that uses the flow, as both are
  * saved, since the server simulates campaigns, not flows. Each answer marks the flow's own builder
  * (`onAnswer`), shown on the form by "Show on the flow".
  */

@@ -41,7 +41,7 @@ const flows = getResource('flows');
 const trackerFlows = getResource('tracker-flows');
 
 /**
- * The flow editor with a "Simulate" tab (issue 25) beside the form and History; the last answer marks
+ * The flow editor with a "Simulate" tab beside the form and History; the last answer marks
  * the form's path groups and rules until cleared.
  */
 function flowEdit(kind: 'api' | 'tracker') {
@@ -86,7 +86,7 @@ export const flowScreens = {
     definition: flows,
     useColumns: () => COLUMNS,
     useFormElements: () => API_ELEMENTS,
-    // Groups hold paths that hold offer and lander rows: the editor needs the screen's width (issue 26).
+    // Groups hold paths that hold offer and lander rows: the editor needs the screen's width.
     wideForm: true,
   }),
   Edit: flowEdit('api'),

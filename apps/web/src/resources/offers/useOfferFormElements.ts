@@ -10,7 +10,7 @@ import type { FormMode } from '../screens/resourceScreens';
 const affiliateNetworks = getResource('affiliate-networks');
 
 /**
- * The offer form (ENTITIES.md): an API offer has every field; a tracker offer has the same without
+ * The offer form: an API offer has every field; a tracker offer has the same without
  * `enabled`, vars and email weights, and its backup is another tracker offer.
  */
 export function useOfferFormElements(definition: ResourceDefinition, _mode: FormMode): readonly FormElement[] {

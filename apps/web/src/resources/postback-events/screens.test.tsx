@@ -102,7 +102,7 @@ describe('postback event screens', () => {
   });
 });
 
-describe('what unknown statuses become (issue 41)', () => {
+describe('what unknown statuses become', () => {
   afterEach(async () => {
     vi.unstubAllGlobals();
     tokenStore.clear();

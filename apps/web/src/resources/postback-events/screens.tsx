@@ -48,7 +48,7 @@ function StatusMapSummary({ map }: { map: Partial<StatusMap> | undefined }) {
   );
 }
 
-/** Issue 41: what a status no list holds becomes, said the same way on the list and the form. */
+/** What a status no list holds becomes, said the same way on the list and the form. */
 function unknownStatusLabel(value: unknown): string {
   const treatment: UnknownStatusTreatment = value === 'pending' ? 'pending' : 'refuse';
   return `resources:postback-events.unknownStatuses.${treatment}`;
@@ -121,7 +121,7 @@ function usePostbackEventFormElements(): readonly FormElement[] {
       },
       {
         name: 'status_values',
-        // New values typed in, checked by §5.2's tag rules (issue 26); the status map's lists below take
+        // New values typed in, checked by §5.2's tag rules; the status map's lists below take
         // a network's codes such as `1` as they are.
         type: 'tags',
         multiple: true,

@@ -38,7 +38,7 @@ export function ResourceEdit({ definition, elements, notice, formFooter, wide = 
   const [opened, setOpened] = useState<readonly string[]>([]);
   const tabControl = useMemo(() => ({ show: setTab }), []);
   if (tab !== null && tabs.some((extra) => extra.value === tab) && !opened.includes(tab)) setOpened([...opened, tab]);
-  // Issue 21: a restore hands back the record; the form starts again from it.
+  // A restore hands back the record; the form starts again from it.
   const [restores, setRestores] = useState(0);
   const fieldLabel = useCallback(
     (field: string) => {

@@ -9,7 +9,7 @@ export interface FormTemplate {
 }
 
 /**
- * "Start from a template" (issue 26): choosing one sets every element of `elements` the template has a
+ * "Start from a template": choosing one sets every element of `elements` the template has a
  * value for (at the element's path, so `postback_params.click_id` too). The choice itself is no field of
  * the record: the resource's form schema drops it from the body.
  */

@@ -10,7 +10,7 @@ import { AuthContext, type AuthContextValue } from '../../shared/auth/AuthContex
 import { affiliateNetworkScreens } from '../affiliate-networks/screens';
 import { trafficSourceScreens } from '../traffic-sources/screens';
 
-// Issue 26 (12): a new traffic source or affiliate network can start from a well-known one.
+// A new traffic source or affiliate network can start from a well-known one.
 
 const KEY = 'Ab3dEf6hIj9kLm2nOp5qRs8t';
 const ADMIN = {
@@ -143,7 +143,7 @@ describe.each(Object.entries(TEXTS))('start from a template (%s)', (language, te
   });
 });
 
-describe('a traffic source from a template keeps its postback URL and cost model (issue 43)', () => {
+describe('a traffic source from a template keeps its postback URL and cost model', () => {
   afterEach(async () => {
     vi.unstubAllGlobals();
     tokenStore.clear();

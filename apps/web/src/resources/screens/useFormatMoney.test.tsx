@@ -7,7 +7,7 @@ import { useFormatMoney } from '../../shared/reporting/useFormatMoney';
 
 const wrapper = ({ children }: { children: ReactNode }) => <I18nextProvider i18n={i18n}>{children}</I18nextProvider>;
 
-describe('amounts in lists (issue 26: cost to its real precision)', () => {
+describe('amounts in lists (cost to its real precision)', () => {
   afterEach(async () => {
     await i18n.changeLanguage('en');
   });
@@ -21,7 +21,7 @@ describe('amounts in lists (issue 26: cost to its real precision)', () => {
     expect(format(12)).toBe('12');
   });
 
-  it('shows whole yen as its currency has no cents (issue 43), and dinars to their three decimals', async () => {
+  it('shows whole yen as its currency has no cents, and dinars to their three decimals', async () => {
     await i18n.changeLanguage('en');
     const format = renderHook(() => useFormatMoney(), { wrapper }).result.current;
     expect(format(1500, 'JPY')).toBe('¥1,500');

@@ -5,7 +5,7 @@ import type { SegmentChains } from './useSegmentChains';
 
 const SHOWN = 4;
 
-/** The segments a segment refers to, directly or through others (ENTITIES.md `segments_chain`). */
+/** The segments a segment refers to, directly or through others (`segments_chain`). */
 export function segmentChainColumn(chains: SegmentChains): ListColumn<Row> {
   return {
     accessor: 'segments_chain',

@@ -117,7 +117,7 @@ function FileTable({ files, onEdit }: { files: LanderFileList; onEdit: (path: st
 }
 
 /**
- * Issue 45: the lander edit screen's hosted files — upload a ZIP (which replaces every file), the list,
+ * The lander edit screen's hosted files — upload a ZIP (which replaces every file), the list,
  * one text file edited, and a preview of the page as served (sandboxed, as visitors get it).
  */
 export function LanderFilesPanel({ id }: { id: string | undefined }) {

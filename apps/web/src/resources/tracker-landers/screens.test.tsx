@@ -50,7 +50,7 @@ function renderAt(path: string) {
   );
 }
 
-describe('lander screens: the link to the offer and the macros (issue 26, point 4)', () => {
+describe('lander screens: the link to the offer and the macros', () => {
   afterEach(async () => {
     vi.unstubAllGlobals();
     tokenStore.clear();

@@ -39,7 +39,7 @@ const ELEMENTS: readonly FormElement[] = [
 
 const landers = getResource('tracker-landers');
 
-/** /tracker/landers/edit/:id: the form, then the lander's hosted files (issue 45). */
+/** /tracker/landers/edit/:id: the form, then the lander's hosted files. */
 function LanderEditScreen() {
   const { id } = useParams();
   return (

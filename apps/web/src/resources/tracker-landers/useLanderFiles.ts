@@ -2,7 +2,7 @@ import type { LanderFile, LanderFileContent, LanderFileList, TLanderFileEdit } f
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 
-// Issue 45: a tracker lander's hosted files (apps/server/src/landers/routes.ts).
+// A tracker lander's hosted files (apps/server/src/landers/routes.ts).
 
 const filesKey = (id: string) => ['lander-files', id] as const;
 const fileKey = (id: string, path: string) => ['lander-files', id, 'content', path] as const;

@@ -76,14 +76,14 @@ function useTrafficSourceFormElements(mode: FormMode): readonly FormElement[] {
     ],
     [postbackEventOptions, costModelOptions],
   );
-  // A new source can start from a well-known one (issue 26): its parameters, cost parameter and postback URL.
+  // A new source can start from a well-known one: its parameters, cost parameter and postback URL.
   return useMemo(() => {
     if (mode !== 'create') return elements;
     const template = templateElement(TRAFFIC_SOURCE_TEMPLATES, elements);
     const fill = template.onChange;
     const withPostback: FormElement = {
       ...template,
-      // Issue 43: the template's postback URL goes into a postback row, saved with the source and shown
+      // The template's postback URL goes into a postback row, saved with the source and shown
       // when it is opened again; with no postback event yet, the row comes with the first one created.
       onChange: (key, form) => {
         fill?.(key, form);

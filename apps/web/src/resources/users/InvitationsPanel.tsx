@@ -18,7 +18,7 @@ export function InvitationsPanel() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const canInvite = useCan('general', 'user', 'create');
-  // Issue 40: registration is the instance's setting, not the user managers'.
+  // Registration is the instance's setting, not the user managers'.
   const canSetUp = useCan('instance', 'settings', 'update');
   const invitations = useQuery({
     queryKey: INVITATIONS_KEY,

@@ -9,7 +9,7 @@ import i18n from '../../i18n';
 import { AuthContext, type AuthContextValue } from '../../shared/auth/AuthContext';
 import { UserEditScreen } from './UserEditScreen';
 
-// Issue 26 (15): §6's permissions are ticked per section and resource, not typed as raw strings.
+// §6's permissions are ticked per section and resource, not typed as raw strings.
 
 const ADMIN = { id: 1, name: 'Ada', email: 'ada@example.test', permissions: ['/'], workspaces: [] };
 const USER = {

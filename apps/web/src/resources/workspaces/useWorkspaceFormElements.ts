@@ -6,7 +6,7 @@ import { useCurrencySelectOptions } from '../screens/referenceOptions';
 import type { FormMode } from '../screens/resourceScreens';
 
 /**
- * The workspace form: its name, its currency (issue 18: conversions are converted to it, so only
+ * The workspace form: its name, its currency (conversions are converted to it, so only
  * currencies with a rate are offered, until the rates load), and on edit its postback key.
  */
 export function useWorkspaceFormElements(mode: FormMode): readonly FormElement[] {

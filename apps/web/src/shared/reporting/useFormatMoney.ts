@@ -5,7 +5,7 @@ const MAX_DECIMALS = 6;
 
 /**
  * Amounts in lists: `$1.50` in the interface language's way, or the bare number without a valid currency.
- * Shown to their real precision (up to 6 decimals, as stored): a CPC of 0.002 is not "0" (issue 26).
+ * Shown to their real precision (up to 6 decimals, as stored): a CPC of 0.002 is not "0".
  */
 export function useFormatMoney(): (amount: unknown, currency?: unknown) => string {
   const { i18n } = useTranslation();

@@ -7,7 +7,7 @@ import { ControlProviders } from '../../components/form/controls/renderControl';
 import { AuthContext, type AuthContextValue } from '../auth/AuthContext';
 import { useReportFormat } from './useReportFormat';
 
-// Money reads at the acting workspace's currency's decimals (issue 43): yen whole, dinars to the mill.
+// Money reads at the acting workspace's currency's decimals: yen whole, dinars to the mill.
 
 const USER = {
   id: 1,

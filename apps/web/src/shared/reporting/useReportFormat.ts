@@ -68,7 +68,7 @@ export function useReportFormat() {
         return formats[kind].format(kind === 'percent' ? value / 100 : value);
       },
       metricName: (metric: ReportMetric): string => t(`metrics.${metric}`),
-      /** A custom metric's value (issue 20), with 2 decimals: a ratio as often as an amount. */
+      /** A custom metric's value, with 2 decimals: a ratio as often as an amount. */
       custom: (value: number): string => twoDecimals.format(value),
       groupName,
       /**

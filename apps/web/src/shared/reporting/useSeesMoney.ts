@@ -2,7 +2,7 @@ import { visibleMetrics } from '@switchyard/domain';
 import { useCan } from '../auth/useCan';
 
 /**
- * Issue 19: whether the signed-in user may see money (cost, revenue, profit, ROI, EPC, payouts). The
+ * Whether the signed-in user may see money (cost, revenue, profit, ROI, EPC, payouts). The
  * server leaves those figures out for anyone else; the screens leave out their columns, cards and lines
  * rather than show them empty.
  */

@@ -10,7 +10,7 @@ import { ReportFilterChips } from '../../reports/ReportFilterChips';
 import { ReportTable } from '../../reports/ReportTable';
 import type { ReportController } from '../../reports/useReportController';
 
-// Issue 24: the report groups read off the visitor and the bot verdict, labelled as a person reads them.
+// The report groups read off the visitor and the bot verdict, labelled as a person reads them.
 
 const figures = { clicks: 10 } as ReportFigures;
 
@@ -61,7 +61,7 @@ function cells(columns: number): string[][] {
   );
 }
 
-describe('report labels of the visitor groups (issue 24)', () => {
+describe('report labels of the visitor groups', () => {
   afterEach(async () => {
     await act(() => i18n.changeLanguage('en'));
   });

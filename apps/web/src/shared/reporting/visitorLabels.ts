@@ -1,7 +1,7 @@
 import type { ReportGroup } from '@switchyard/domain';
 import type { TFunction } from 'i18next';
 
-// Issue 24: readable labels of the groups whose values are codes (the server labels them with the code
+// Readable labels of the groups whose values are codes (the server labels them with the code
 // itself): the bot verdict and its reason, weekdays, regions, networks and languages.
 
 /** A Monday (2024-01-01) to name each weekday by, in UTC. */

@@ -6,7 +6,7 @@ import { useCurrentUser } from '../auth/useCurrentUser';
 import { useChosenWorkspace } from './useChosenWorkspace';
 
 /**
- * Issue 19: keeps the dashboard inside one workspace. Whenever the choice changes (the switcher, another
+ * Keeps the dashboard inside one workspace. Whenever the choice changes (the switcher, another
  * tab, a refusal from the server) the query cache is emptied before anything renders again, so nothing
  * of the other workspace stays on screen; a choice that is not among the user's workspaces is dropped.
  * Returns the chosen workspace, for keying what must be built afresh in another workspace.

@@ -29,7 +29,7 @@ function landingAfterSwitch(pathname: string): string | null {
   return resource?.route ?? null;
 }
 
-/** Issue 19: the user's workspaces and the switch between them. */
+/** The user's workspaces and the switch between them. */
 export function useWorkspaceSwitch(): WorkspaceSwitch {
   const user = useCurrentUser() as Me | null;
   const chosen = useChosenWorkspace();

@@ -5,7 +5,7 @@ import type { FormControlProps } from '../types';
 const SEPARATORS = [',', ';', ' ', '\n'];
 
 /**
- * `address-list`: IP addresses and CIDR ranges, one per entry (issue 18: an affiliate network's postback
+ * `address-list`: IP addresses and CIDR ranges, one per entry (an affiliate network's postback
  * addresses). Pasted lists are split; an entry refused (`postback_ips.2`) is named in the message under
  * the field, since its pill cannot carry one. Value: string[].
  */

@@ -17,7 +17,7 @@ export interface CampaignUrlInput {
 
 /**
  * Where the record's `/c/{id}` is served: the origin (and path) of the campaign URL the server gave the
- * record (SWITCHYARD_PUBLIC_URL, issue 26), else this dashboard's.
+ * record (SWITCHYARD_PUBLIC_URL), else this dashboard's.
  */
 function publicBase(savedUrl: unknown, id: string): string {
   const at = typeof savedUrl === 'string' ? savedUrl.lastIndexOf(`/c/${encodeURIComponent(id)}`) : -1;

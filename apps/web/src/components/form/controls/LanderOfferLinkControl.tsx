@@ -28,7 +28,7 @@ function AnyCampaignOfferLink(props: FormControlProps & { input: Record<string, 
 }
 
 /**
- * `lander-offer-link`: the link a lander sends its visitors on to the offer with (issue 26, point 4), as
+ * `lander-offer-link`: the link a lander sends its visitors on to the offer with, as
  * copy-text on the origin the campaign URLs are given on. Nothing is stored: the schema drops it.
  */
 export function LanderOfferLinkControl(props: FormControlProps) {

@@ -8,7 +8,7 @@ import type { FormControlProps } from '../types';
 import { CopyTextControl } from './CopyTextControl';
 
 /**
- * `network-postback-url` (issue 18): the address to give an affiliate network as copy-text, in the
+ * `network-postback-url`: the address to give an affiliate network as copy-text, in the
  * parameter names of the tracker format chosen, each carrying the network's own macro typed in the same
  * form (`postback_params.*`), so it follows them before the save. The keyed base is the record's
  * `postback_url`; before the first save, the one of the user's workspace when it can be read. Nothing is

@@ -5,7 +5,7 @@ import { useAppendSection } from './appendSection';
 /**
  * A number with `numberStep`, `numberMin` and `numberMax`; empty reads as null, and text that is no number
  * yet (a lone `-`) reaches the form as it is, for its validation to name. A value under `numberMin` is kept
- * as typed and named by §5.1's min_value rule (issue 26), never clamped in silence.
+ * as typed and named by §5.1's min_value rule, never clamped in silence.
  */
 export function NumberControl({
   element,

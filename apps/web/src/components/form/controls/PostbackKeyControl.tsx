@@ -11,7 +11,7 @@ import type { FormControlProps } from '../types';
 import { CopyTextControl } from './CopyTextControl';
 
 /**
- * `postback-key` (issue 18): a workspace's postback key as copy-text, and, for whoever may change
+ * `postback-key`: a workspace's postback key as copy-text, and, for whoever may change
  * workspaces, "Rotate key" behind a confirmation that says the old postback URLs stop working. The key is
  * not part of the form's body; a rotation saves at once, whatever else the form holds.
  */

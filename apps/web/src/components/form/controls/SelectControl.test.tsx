@@ -16,7 +16,7 @@ const countries: FormElement = {
   ],
 };
 
-describe.each(['en', 'ar'])('a multi-select placeholder (issue 26) (%s)', (language) => {
+describe.each(['en', 'ar'])('a multi-select placeholder (%s)', (language) => {
   afterEach(async () => {
     await i18n.changeLanguage('en');
   });

@@ -8,7 +8,7 @@ type OptionValue = string | number;
 
 /**
  * A searchable select of `options`, one value or many (`multiple`); "No results found" when nothing matches
- * (§2.6). With `createWhenEmpty`, an empty list links to creating the first record (issue 26).
+ * (§2.6). With `createWhenEmpty`, an empty list links to creating the first record.
  */
 export function SelectControl({
   element,
@@ -70,7 +70,7 @@ export function SelectControl({
       {data.length === 0 && (
         <CreateWhenEmpty
           resource={createWhenEmpty}
-          // The record made in the drawer is the choice (issue 43).
+          // The record made in the drawer is the choice.
           onCreated={(saved) => {
             const id = saved[getResource(createWhenEmpty).lookup.value];
             if (typeof id === 'string' || typeof id === 'number') onChange(id);

@@ -23,7 +23,7 @@ function alsoListed(map: StatusMap): Partial<Record<ConversionState, { value: st
 }
 
 /**
- * `status-map` (issue 18): which status values a network sends mean pending, approved or rejected, as
+ * `status-map`: which status values a network sends mean pending, approved or rejected, as
  * three lists of free values (`1`, `sale_ok`). A value listed under two states is named under both as it is
  * typed; the server's messages (`status_map.approved`) show under their list too.
  * Value: `{ pending, approved, rejected }`.

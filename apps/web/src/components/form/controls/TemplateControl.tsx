@@ -4,7 +4,7 @@ import { COPY_BUTTON_WIDTH, CopyValueButton } from '../../copy/CopyValueButton';
 import type { FormControlProps } from '../types';
 
 /**
- * `template`: "Start from a template" (issue 26). Choosing one calls the element's `onChange`, which fills
+ * `template`: "Start from a template". Choosing one calls the element's `onChange`, which fills
  * the form; the operator can change anything after. An option's `description` is the template's postback
  * URL, shown with Copy once chosen. The value itself is not part of the record (the schema drops it).
  */

@@ -11,7 +11,7 @@ import { TextareaControl } from './TextareaControl';
 
 const element = (type: FormElement['type']): FormElement => ({ name: 'field', type, label: 'Field', value: '' });
 
-describe('text trims as typed (§2.6, issue 26)', () => {
+describe('text trims as typed (§2.6)', () => {
   it.each([
     ['input', InputControl],
     ['textarea', TextareaControl],

@@ -37,7 +37,7 @@ function useGroupExpanded(group: PathGroup, fieldErrors: Record<string, string> 
   return { expanded, toggle: () => setOpen(group.id, !expanded), bodyId: `${idPrefix}-group-${group.id}` };
 }
 
-/** Issue 25: how the last simulated visitor fared in this group, when the editor holds a simulation. */
+/** How the last simulated visitor fared in this group, when the editor holds a simulation. */
 function useSimulatedGroup(group: PathGroup) {
   const marks = useSimulationMarks();
   const simulated = marks?.answer.groups.find((candidate) => candidate.id === group.id);

@@ -176,7 +176,7 @@ describe('path-groups-repeater', { timeout: 15_000 }, () => {
     expect((within(landerRow).getByRole('textbox', { name: 'Weight' }) as HTMLInputElement).value).toBe('40');
   });
 
-  describe('share of traffic beside each weight (issue 26)', () => {
+  describe('share of traffic beside each weight', () => {
     const LONG_OFFER = `Sweepstakes ${'iPhone 16 Pro Max '.repeat(6)}`.trim();
     const trackerClient = () => {
       const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });

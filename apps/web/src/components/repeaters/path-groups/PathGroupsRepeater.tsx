@@ -26,7 +26,7 @@ export interface PathGroupsRepeaterInput {
 
 /**
  * `path-groups-repeater` (§2.8, §3.3): a flow's `path_groups`, each with its condition and paths. Value:
- * the groups as they travel in JSON (ENTITIES.md), priority = row index, conditions as pruned JSON text.
+ * the groups as they travel in JSON, priority = row index, conditions as pruned JSON text.
  * Messages inside the value (`0.paths.1.offer_external_id`) show under the input they belong to.
  */
 export function PathGroupsRepeater({

@@ -132,7 +132,7 @@ export function PathBody({ path, share, update, fieldErrors }: PathRowProps & { 
             disabled={disabled}
           />
         )}
-        {/* Regs Daily Cap counts API leads only; a tracker click never takes from it (issue 26). */}
+        {/* Regs Daily Cap counts API leads only; a tracker click never takes from it. */}
         {!isTracker && (
           <NumberInput
             size="xs"

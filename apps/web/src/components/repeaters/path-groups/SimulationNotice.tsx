@@ -2,7 +2,7 @@ import { Alert, Button, Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useSimulationMarks } from '../../simulation/SimulationMarks';
 
-/** Issue 25: says whose visit the groups below are marked for, and clears the marks. */
+/** Says whose visit the groups below are marked for, and clears the marks. */
 export function SimulationNotice() {
   const { t } = useTranslation();
   const marks = useSimulationMarks();

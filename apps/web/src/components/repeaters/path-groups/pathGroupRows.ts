@@ -21,7 +21,7 @@ export type PathOfferRow = TrackerPath['offers'][number];
 export type PathLanderRow = TrackerPath['landers'][number];
 export type Path = ApiPath | TrackerPath;
 
-/** A path group as it travels in JSON (ENTITIES.md); `paths` are of the flow's one kind. */
+/** A path group as it travels in JSON; `paths` are of the flow's one kind. */
 export interface PathGroup<P extends Path = Path> {
   id: string;
   name: string;

@@ -49,7 +49,7 @@ const label = (key: string) => i18n.t(`controls:pathGroups.${key}`);
 const field = (name: string) => i18n.t(`controls:conditionBuilder.fields.${name}`);
 const LEAD_FIELDS = ['regsCount', 'payoutsCount', 'emailRate', 'age'];
 
-describe.each(['en', 'ar'])('tracker screens show tracker fields only (issue 26) (%s)', (language) => {
+describe.each(['en', 'ar'])('tracker screens show tracker fields only (%s)', (language) => {
   beforeEach(async () => {
     await i18n.changeLanguage(language);
   });

@@ -134,7 +134,7 @@ describe('syncPayoutRuleSets', () => {
 describe.each([
   { language: 'en', setName: 'Payout rules of Lead', defaultPayout: 'Default payout', payout: 'Payout' },
   { language: 'ar', setName: 'قواعد العمولة لـ Lead', defaultPayout: 'العمولة الافتراضية', payout: 'العمولة' },
-])('payout fields keep a minus sign, issue 26 ($language)', (text) => {
+])('payout fields keep a minus sign ($language)', (text) => {
   afterEach(async () => {
     await act(() => i18n.changeLanguage('en'));
   });

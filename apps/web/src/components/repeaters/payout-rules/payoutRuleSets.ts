@@ -1,6 +1,6 @@
 import { ALL_CONDITION_TEXT, DEFAULT_PAYOUT } from '@switchyard/domain';
 
-// The payout rule sets of a campaign as the form holds them (§3.5, ENTITIES.md): one per postback event.
+// The payout rule sets of a campaign as the form holds them (§3.5): one per postback event.
 
 export interface PayoutRule {
   id: string;

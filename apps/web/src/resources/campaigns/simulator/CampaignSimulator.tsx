@@ -10,7 +10,7 @@ import { localDateTime, readParameterLines, SAMPLE_ADDRESSES, USER_AGENT_PRESETS
 const key = (name: string) => `resources:simulator.${name}`;
 
 /**
- * Issue 25, "Where would this visitor go, and why": a visitor (for an API campaign, a lead) described by
+ * "Where would this visitor go, and why": a visitor (for an API campaign, a lead) described by
  * hand, routed through the campaign as it is live, and the answer explained.
  */
 export function CampaignSimulator({

@@ -5,7 +5,7 @@ import { api } from '../../../api/client';
 export type CampaignKind = 'tracker' | 'api';
 
 /**
- * Issue 25: `POST /api/tracker/campaigns/:id/simulate` (a visitor) or `/api/campaigns/:id/simulate`
+ * `POST /api/tracker/campaigns/:id/simulate` (a visitor) or `/api/campaigns/:id/simulate`
  * (a lead). Nothing is recorded and no cap is taken, so it is a mutation only because it posts.
  */
 export function useSimulation(kind: CampaignKind, campaignId: string, onAnswer?: (answer: SimulationAnswer) => void) {
