@@ -19,6 +19,7 @@ const LAYERS = {
     'mail',
     'jobs',
     'live',
+    'conversions',
     'traffic',
     'report-plan',
     'columnar',

@@ -36,9 +36,9 @@ export function autoCost(value: string | undefined): { cost: number; flag: CostF
 }
 
 /**
- * A click's conversion as storeConversion costs it: under CPA or RevShare an approved conversion adds to
- * the click's cost; under any other model (null) it adds nothing, and a cost added before is taken back
- * when the conversion leaves approved.
+ * A click's conversion as moveConversion (conversions/move-conversion.ts) costs it: under CPA or RevShare
+ * an approved conversion adds to the click's cost; under any other model (null) it adds nothing, and a
+ * cost added before is taken back when the conversion leaves approved.
  */
 export interface ConversionCost {
   model: 'CPA' | 'RevShare' | null;
