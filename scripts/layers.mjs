@@ -19,6 +19,7 @@ const LAYERS = {
     'mail',
     'jobs',
     'live',
+    'conversions',
     'traffic',
     'report-plan',
     'columnar',
@@ -67,8 +68,7 @@ const LAYERS = {
 };
 
 /** Upward arrows still to be taken down, each `from -> to`; the check fails on any other. */
-const KNOWN = new Set([
-]);
+const KNOWN = new Set([]);
 
 const node = (root, file) => {
   const [first, ...rest] = path.relative(root, file).split(path.sep);

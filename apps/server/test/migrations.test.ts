@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -178,5 +178,21 @@ describe('SQLite page size', () => {
     expect(reopened.sqlite?.pragma('page_size', { simple: true })).toBe(4096);
     expect(reopened.sqlite?.pragma('journal_mode', { simple: true })).toBe('wal');
     await reopened.db.destroy();
+  });
+});
+
+describe('frozen migrations', () => {
+  it('each is a file of its own, listed in order, importing nothing but Kysely', async () => {
+    const dir = path.join(import.meta.dirname, '../src/store/migrations');
+    const files = (await readdir(dir)).filter((name) => name.endsWith('.ts')).sort();
+    // One file per key, named as the key (`0043_old_links` → `0043-old-links.ts`), in the list's order.
+    expect(files).toEqual(Object.keys(migrations('sqlite')).map((key) => `${key.replaceAll('_', '-')}.ts`));
+    for (const file of files) {
+      const text = await readFile(path.join(dir, file), 'utf8');
+      const sources = [...text.matchAll(/\bfrom\s+['"]([^'"]+)['"]|\bimport\s*\(?\s*['"]([^'"]+)['"]/g)].map(
+        (match) => match[1] ?? match[2],
+      );
+      expect({ file, sources: [...new Set(sources)] }).toEqual({ file, sources: ['kysely'] });
+    }
   });
 });

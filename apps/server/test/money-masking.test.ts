@@ -12,7 +12,7 @@ import {
   isAdministratorRoleName,
   moneyPermissionMigration,
   withMoneyPermission,
-} from '../src/store/money-permission.js';
+} from '../src/store/migrations/0010-money-permission.js';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { postbackPath } from './fixtures/postbacks.js';
 import { DE_IP, Receiver } from './fixtures/traffic.js';

@@ -18,17 +18,6 @@ export const DEFAULT_STATUS_MAP: StatusMap = {
   rejected: ['rejected', 'declined', 'trash', 'chargeback', 'refund', '0'],
 };
 
-/** The moves a later postback may make (Contract); any other keeps the conversion as it is. */
-const MOVES: Record<ConversionState, readonly ConversionState[]> = {
-  pending: ['approved', 'rejected'],
-  approved: ['rejected'],
-  rejected: [],
-};
-
-export function canMove(from: ConversionState, to: ConversionState): boolean {
-  return MOVES[from].includes(to);
-}
-
 /** The state a status value maps to, or undefined when the mapping does not list it. */
 export function stateOfStatus(map: StatusMap, status: string): ConversionState | undefined {
   const value = status.trim().toLowerCase();

@@ -2,8 +2,7 @@
 // needs none: it is bound to the origins the campaign allows). One per campaign, kept only as its SHA-256;
 // making a new one replaces the old, which stops working at once.
 import { createHash, randomBytes } from 'node:crypto';
-import type { ColumnDefinitionBuilder, Kysely, Migration } from 'kysely';
-import type { DatabaseDialect } from '../config.js';
+import type { Kysely } from 'kysely';
 import { now } from './database.js';
 import type { Database } from './schema.js';
 
@@ -12,26 +11,6 @@ export interface CampaignClickTokenTable {
   workspace_id: number;
   token_hash: string;
   created_at: string;
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as typed today.
-type AnyDb = Kysely<any>;
-
-/** 0030: campaign_click_tokens. */
-export function campaignClickTokensMigration(_dialect: DatabaseDialect): Migration {
-  return {
-    async up(db: AnyDb) {
-      await db.schema
-        .createTable('campaign_click_tokens')
-        .addColumn('campaign_external_id', 'text', (column: ColumnDefinitionBuilder) => column.primaryKey())
-        .addColumn('workspace_id', 'integer', (column) =>
-          column.notNull().references('workspaces.id').onDelete('cascade'),
-        )
-        .addColumn('token_hash', 'text', (column) => column.notNull().unique())
-        .addColumn('created_at', 'text', (column) => column.notNull())
-        .execute();
-    },
-  };
 }
 
 /** `syc_` and 32 random bytes, base64url. */

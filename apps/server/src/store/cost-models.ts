@@ -8,7 +8,7 @@
 //   count conversions at click time (the default) as well as at postback time (created_at), each read
 //   through an index on (campaign, time).
 import { readNetworkAmount } from '@switchyard/domain';
-import type { Kysely, Migration, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { DatabaseDialect } from '../config.js';
 import { originalCost, recordCostChanges } from './click-cost-changes.js';
@@ -36,9 +36,9 @@ export function autoCost(value: string | undefined): { cost: number; flag: CostF
 }
 
 /**
- * A click's conversion as storeConversion costs it: under CPA or RevShare an approved conversion adds to
- * the click's cost; under any other model (null) it adds nothing, and a cost added before is taken back
- * when the conversion leaves approved.
+ * A click's conversion as moveConversion (conversions/move-conversion.ts) costs it: under CPA or RevShare
+ * an approved conversion adds to the click's cost; under any other model (null) it adds nothing, and a
+ * cost added before is taken back when the conversion leaves approved.
  */
 export interface ConversionCost {
   model: 'CPA' | 'RevShare' | null;
@@ -91,32 +91,4 @@ export async function moveClickCost(
   await recordCostChanges(trx, [{ click_id: click.click_id, delta }]);
   const deltas = rollupDeltas<object, object>([{ ...click, cost: delta, is_unique: 0 }], []).map(costOnly);
   await applyRollupDeltas(trx, deltas);
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as typed today.
-type AnyDb = Kysely<any>;
-
-/** 0012: tracker_clicks.cost_flag, and conversions.event_at filled from the stored clicks and leads. */
-export function costModelsMigration(dialect: DatabaseDialect): Migration {
-  const money = dialect === 'postgres' ? 'double precision' : 'real';
-  return {
-    async up(db: AnyDb) {
-      await db.schema.alterTable('tracker_clicks').addColumn('cost_flag', 'text').execute();
-      await db.schema.alterTable('conversions').addColumn('event_at', 'text').execute();
-      await db.schema
-        .alterTable('conversions')
-        .addColumn('cost', money, (column) => column.notNull().defaultTo(0))
-        .execute();
-      await sql`update conversions set event_at = coalesce(
-          (select c.created_at from tracker_clicks c where c.click_id = conversions.click_id),
-          (select l.created_at from tracker_leads l where l.lead_id = conversions.lead_id),
-          conversions.created_at)`.execute(db);
-      await db.schema
-        .createIndex('conversions_campaign_event_at_idx')
-        .on('conversions')
-        .columns(['campaign_external_id', 'event_at'])
-        .execute();
-      await db.schema.createIndex('conversions_event_at_idx').on('conversions').column('event_at').execute();
-    },
-  };
 }

@@ -7,8 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ColumnDefinitionBuilder, Kysely, Migration } from 'kysely';
-import type { DatabaseDialect } from '../config.js';
+import type { Kysely } from 'kysely';
 import { now } from './database.js';
 import type { Database } from './schema.js';
 import { type Scope, scopeCondition } from './scope.js';
@@ -24,32 +23,6 @@ export interface LanderFileTable {
   content: Buffer | null;
   folder: string | null;
   updated_at: string;
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as typed today.
-type AnyDb = Kysely<any>;
-
-/** 0041: lander_files. */
-export function landerFilesMigration(dialect: DatabaseDialect): Migration {
-  return {
-    async up(db: AnyDb) {
-      await db.schema
-        .createTable('lander_files')
-        .addColumn('workspace_id', 'integer', (column: ColumnDefinitionBuilder) =>
-          column.notNull().references('workspaces.id').onDelete('cascade'),
-        )
-        .addColumn('lander_external_id', 'text', (column) => column.notNull())
-        .addColumn('path', 'text', (column) => column.notNull())
-        .addColumn('content_type', 'text', (column) => column.notNull())
-        .addColumn('size', 'integer', (column) => column.notNull())
-        .addColumn('sha256', 'text', (column) => column.notNull())
-        .addColumn('content', dialect === 'postgres' ? 'bytea' : 'blob')
-        .addColumn('folder', 'text')
-        .addColumn('updated_at', 'text', (column) => column.notNull())
-        .addPrimaryKeyConstraint('lander_files_pkey', ['workspace_id', 'lander_external_id', 'path'])
-        .execute();
-    },
-  };
 }
 
 export interface StoredLanderFile {

@@ -2,7 +2,7 @@
 // arm: a path (`path:{path}`), or an offer or lander row within a path (`offer:{path}:{row}`,
 // `lander:{path}:{row}`), with the estimates the flow editor shows. Routing reads them at each compile.
 import { liveWeightKey } from '@switchyard/domain';
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import { type Scope, scopeCondition } from './scope.js';
 
@@ -22,34 +22,6 @@ export interface LiveWeightTable {
   /** 1 once every arm of its bandit had the minimum sample: only then does routing use `weight`. */
   moved: number;
   computed_at: string;
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as typed today.
-type AnyDb = Kysely<any>;
-
-export function liveWeightsMigration(): Migration {
-  return {
-    async up(db: AnyDb) {
-      await db.schema
-        .createTable('live_weights')
-        .addColumn('workspace_id', 'integer', (column) => column.references('workspaces.id').onDelete('cascade'))
-        .addColumn('flow_kind', 'text', (column) => column.notNull())
-        .addColumn('flow_external_id', 'text', (column) => column.notNull())
-        .addColumn('group_id', 'text', (column) => column.notNull())
-        .addColumn('arm', 'text', (column) => column.notNull())
-        .addColumn('weight', 'double precision', (column) => column.notNull())
-        .addColumn('mean', 'double precision', (column) => column.notNull())
-        .addColumn('low', 'double precision', (column) => column.notNull())
-        .addColumn('high', 'double precision', (column) => column.notNull())
-        .addColumn('p_best', 'double precision', (column) => column.notNull())
-        .addColumn('clicks', 'integer', (column) => column.notNull())
-        .addColumn('conversions', 'integer', (column) => column.notNull())
-        .addColumn('moved', 'integer', (column) => column.notNull())
-        .addColumn('computed_at', 'text', (column) => column.notNull())
-        .addPrimaryKeyConstraint('live_weights_pk', ['flow_kind', 'flow_external_id', 'group_id', 'arm'])
-        .execute();
-    },
-  };
 }
 
 export type LiveWeightRow = Omit<LiveWeightTable, 'workspace_id' | 'flow_kind' | 'flow_external_id'>;

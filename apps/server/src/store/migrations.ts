@@ -1,205 +1,51 @@
-import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely, Migration, MigrationProvider } from 'kysely';
+import type { Migration, MigrationProvider } from 'kysely';
 import type { DatabaseDialect } from '../config.js';
-import { alertsMigration, monitorsMigration } from './alerts.js';
-import { apiTokensMigration } from './api-tokens.js';
-import {
-  clickCostChangesByClickMigration,
-  clickCostChangesMigration,
-  clickCostChangesUnindexedMigration,
-  clickOriginalCostMigration,
-} from './click-cost-changes.js';
-import { campaignClickTokensMigration } from './click-tokens.js';
-import { conversionChangesMigration } from './conversion-changes.js';
-import { conversionStatesMigration } from './conversion-states.js';
-import { conversionsMigration } from './conversions.js';
-import { costModelsMigration } from './cost-models.js';
-import { customMetricsMigration } from './custom-metrics.js';
-import { domainsMigration } from './domains.js';
-import { eventWorkspacesMigration } from './event-workspaces.js';
-import { historyMigration } from './history.js';
-import { importsMigration } from './imports.js';
-import { landerFilesMigration } from './lander-files.js';
-import { liveWeightsMigration } from './live-weights.js';
-import { moneyPermissionMigration } from './money-permission.js';
-import { oldLinksMigration } from './old-links.js';
-import { payoutSourcesMigration } from './payout-sources.js';
-import { postbackLogIndexesMigration } from './postback-log-indexes.js';
-import { lpClicksMigration, reportRollupsMigration, rollupBotsMigration } from './report-rollups.js';
-import { reportViewsMigration } from './report-views.js';
-import { historyAuthorMigration, rulesMigration } from './rules.js';
-import { trackerEventsMigration } from './tracker-events.js';
-import { visitorColumnsMigration } from './visitor-columns.js';
-import { workspaceScopeMigration } from './workspace-scope.js';
+import { foundationMigration } from './migrations/0001-foundation.js';
+import { configRecordsMigration } from './migrations/0002-config-records.js';
+import { accountsMigration } from './migrations/0003-accounts.js';
+import { trackerEventsMigration } from './migrations/0004-tracker-events.js';
+import { conversionsMigration } from './migrations/0005-conversions.js';
+import { reportRollupsMigration } from './migrations/0006-report-rollups.js';
+import { postbackLogIndexesMigration } from './migrations/0007-postback-log-indexes.js';
+import { conversionStatesMigration } from './migrations/0008-conversion-states.js';
+import { workspaceScopeMigration } from './migrations/0009-workspace-scope.js';
+import { moneyPermissionMigration } from './migrations/0010-money-permission.js';
+import { customMetricsMigration } from './migrations/0011-custom-metrics.js';
+import { costModelsMigration } from './migrations/0012-cost-models.js';
+import { reportViewsMigration } from './migrations/0013-report-views.js';
+import { payoutSourcesMigration } from './migrations/0014-payout-sources.js';
+import { apiTokensMigration } from './migrations/0015-api-tokens.js';
+import { historyMigration } from './migrations/0016-history.js';
+import { visitorColumnsMigration } from './migrations/0017-visitor-columns.js';
+import { clickCostChangesMigration } from './migrations/0018-click-cost-changes.js';
+import { clickCostChangesByClickMigration } from './migrations/0019-click-cost-changes-by-click.js';
+import { conversionChangesMigration } from './migrations/0020-conversion-changes.js';
+import { clickOriginalCostMigration } from './migrations/0021-click-original-cost.js';
+import { clickCostChangesUnindexedMigration } from './migrations/0022-click-cost-changes-unindexed.js';
+import { eventWorkspacesMigration } from './migrations/0023-event-workspaces.js';
+import { domainsMigration } from './migrations/0027-domains.js';
+import { campaignClickTokensMigration } from './migrations/0030-campaign-click-tokens.js';
+import { liveWeightsMigration } from './migrations/0034-live-weights.js';
+import { alertsMigration } from './migrations/0035-alerts.js';
+import { monitorsMigration } from './migrations/0036-monitors.js';
+import { rulesMigration } from './migrations/0037-rules.js';
+import { historyAuthorMigration } from './migrations/0038-history-author.js';
+import { rollupBotsMigration } from './migrations/0039-rollup-bots.js';
+import { lpClicksMigration } from './migrations/0040-lp-clicks.js';
+import { landerFilesMigration } from './migrations/0041-lander-files.js';
+import { importsMigration } from './migrations/0042-imports.js';
+import { oldLinksMigration } from './migrations/0043-old-links.js';
 
-// One list of migrations for both dialects; the few differences go through `dialect`.
-// Append new migrations at the end with the next number; never edit one that has shipped.
-
-// biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as typed today.
-type AnyDb = Kysely<any>;
-type AnyTable = CreateTableBuilder<string, string>;
-
-function withId(table: AnyTable, dialect: DatabaseDialect): AnyTable {
-  return table.addColumn('id', 'integer', (column: ColumnDefinitionBuilder) =>
-    dialect === 'postgres' ? column.generatedByDefaultAsIdentity().primaryKey() : column.primaryKey().autoIncrement(),
-  );
-}
-
-function withRecordColumns(table: AnyTable): AnyTable {
-  return table
-    .addColumn('status', 'text', (column) => column.notNull().defaultTo('active'))
-    .addColumn('created_at', 'text', (column) => column.notNull())
-    .addColumn('updated_at', 'text', (column) => column.notNull());
-}
-
-function foundation(dialect: DatabaseDialect): Migration {
-  return {
-    async up(db: AnyDb) {
-      await withRecordColumns(
-        withId(db.schema.createTable('workspaces'), dialect).addColumn('name', 'text', (column) => column.notNull()),
-      ).execute();
-
-      await withRecordColumns(
-        withId(db.schema.createTable('roles'), dialect)
-          .addColumn('name', 'text', (column) => column.notNull())
-          .addColumn('permissions', 'text', (column) => column.notNull().defaultTo('[]')),
-      ).execute();
-
-      await withRecordColumns(
-        withId(db.schema.createTable('users'), dialect)
-          .addColumn('name', 'text', (column) => column.notNull())
-          .addColumn('email', 'text', (column) => column.notNull().unique())
-          .addColumn('password_hash', 'text', (column) => column.notNull())
-          .addColumn('active', 'integer', (column) => column.notNull().defaultTo(1))
-          .addColumn('email_verified', 'integer', (column) => column.notNull().defaultTo(0))
-          .addColumn('permissions', 'text', (column) => column.notNull().defaultTo('[]'))
-          .addColumn('invited_by', 'integer', (column) => column.references('users.id').onDelete('set null')),
-      ).execute();
-
-      await db.schema
-        .createTable('user_roles')
-        .addColumn('user_id', 'integer', (column) => column.notNull().references('users.id').onDelete('cascade'))
-        .addColumn('role_id', 'integer', (column) => column.notNull().references('roles.id').onDelete('cascade'))
-        .addPrimaryKeyConstraint('user_roles_pk', ['user_id', 'role_id'])
-        .execute();
-
-      await db.schema
-        .createTable('user_workspaces')
-        .addColumn('user_id', 'integer', (column) => column.notNull().references('users.id').onDelete('cascade'))
-        .addColumn('workspace_id', 'integer', (column) =>
-          column.notNull().references('workspaces.id').onDelete('cascade'),
-        )
-        .addPrimaryKeyConstraint('user_workspaces_pk', ['user_id', 'workspace_id'])
-        .execute();
-
-      await withId(db.schema.createTable('sessions'), dialect)
-        .addColumn('token_hash', 'text', (column) => column.notNull().unique())
-        .addColumn('user_id', 'integer', (column) => column.notNull().references('users.id').onDelete('cascade'))
-        .addColumn('created_at', 'text', (column) => column.notNull())
-        .addColumn('last_used_at', 'text', (column) => column.notNull())
-        .addColumn('expires_at', 'text', (column) => column.notNull())
-        .addColumn('ip', 'text')
-        .addColumn('user_agent', 'text')
-        .execute();
-      await db.schema.createIndex('sessions_user_id_idx').on('sessions').column('user_id').execute();
-      await db.schema.createIndex('user_roles_role_id_idx').on('user_roles').column('role_id').execute();
-      await db.schema
-        .createIndex('user_workspaces_workspace_id_idx')
-        .on('user_workspaces')
-        .column('workspace_id')
-        .execute();
-    },
-  };
-}
-
-/**
- * Config entities (offers, flows, campaigns, …): one table, a row per record with the columns lists
- * filter and sort on, and the rest of the record as JSON text in `body`.
- */
-function configRecords(dialect: DatabaseDialect): Migration {
-  return {
-    async up(db: AnyDb) {
-      await withRecordColumns(
-        withId(db.schema.createTable('config_records'), dialect)
-          .addColumn('kind', 'text', (column) => column.notNull())
-          .addColumn('external_id', 'text', (column) => column.notNull())
-          .addColumn('workspace_id', 'integer', (column) => column.references('workspaces.id').onDelete('set null'))
-          .addColumn('name', 'text', (column) => column.notNull())
-          .addColumn('body', 'text', (column) => column.notNull().defaultTo('{}'))
-          .addUniqueConstraint('config_records_kind_external_id_key', ['kind', 'external_id']),
-      ).execute();
-      await db.schema
-        .createIndex('config_records_kind_status_idx')
-        .on('config_records')
-        .columns(['kind', 'status'])
-        .execute();
-      await db.schema
-        .createIndex('config_records_workspace_id_idx')
-        .on('config_records')
-        .column('workspace_id')
-        .execute();
-    },
-  };
-}
-
-/**
- * Accounts: invitations, single-use links (email verification, password reset), server
- * settings, and per-user language and pending email confirmation.
- */
-function accounts(dialect: DatabaseDialect): Migration {
-  return {
-    async up(db: AnyDb) {
-      await db.schema.alterTable('users').addColumn('language', 'text').execute();
-      await db.schema
-        .alterTable('users')
-        .addColumn('needs_verification', 'integer', (column) => column.notNull().defaultTo(0))
-        .execute();
-
-      await withId(db.schema.createTable('invitations'), dialect)
-        .addColumn('token_hash', 'text', (column) => column.notNull().unique())
-        .addColumn('email', 'text', (column) => column.notNull())
-        .addColumn('name', 'text', (column) => column.notNull().defaultTo(''))
-        .addColumn('roles', 'text', (column) => column.notNull().defaultTo('[]'))
-        .addColumn('permissions', 'text', (column) => column.notNull().defaultTo('[]'))
-        .addColumn('workspaces', 'text', (column) => column.notNull().defaultTo('[]'))
-        .addColumn('language', 'text', (column) => column.notNull())
-        .addColumn('invited_by', 'integer', (column) => column.references('users.id').onDelete('set null'))
-        .addColumn('created_at', 'text', (column) => column.notNull())
-        .addColumn('expires_at', 'text', (column) => column.notNull())
-        .addColumn('accepted_at', 'text')
-        .addColumn('accepted_user_id', 'integer', (column) => column.references('users.id').onDelete('set null'))
-        .addColumn('revoked_at', 'text')
-        .execute();
-      await db.schema.createIndex('invitations_email_idx').on('invitations').column('email').execute();
-
-      await withId(db.schema.createTable('account_tokens'), dialect)
-        .addColumn('token_hash', 'text', (column) => column.notNull().unique())
-        .addColumn('purpose', 'text', (column) => column.notNull())
-        .addColumn('user_id', 'integer', (column) => column.notNull().references('users.id').onDelete('cascade'))
-        .addColumn('created_at', 'text', (column) => column.notNull())
-        .addColumn('expires_at', 'text', (column) => column.notNull())
-        .addColumn('used_at', 'text')
-        .execute();
-      await db.schema
-        .createIndex('account_tokens_user_id_purpose_idx')
-        .on('account_tokens')
-        .columns(['user_id', 'purpose'])
-        .execute();
-
-      await db.schema
-        .createTable('settings')
-        .addColumn('key', 'text', (column) => column.primaryKey())
-        .addColumn('value', 'text', (column) => column.notNull())
-        .addColumn('updated_at', 'text', (column) => column.notNull())
-        .execute();
-    },
-  };
-}
+// One list of migrations for both dialects; the few differences go through `dialect`. Each is a frozen
+// file of its own under migrations/ that imports nothing but Kysely: a later change to live code never
+// changes what an old migration does. Append new migrations at the end with the next number; never edit
+// one that has shipped.
 
 export function migrations(dialect: DatabaseDialect): Record<string, Migration> {
   return {
-    '0001_foundation': foundation(dialect),
-    '0002_config_records': configRecords(dialect),
-    '0003_accounts': accounts(dialect),
+    '0001_foundation': foundationMigration(dialect),
+    '0002_config_records': configRecordsMigration(dialect),
+    '0003_accounts': accountsMigration(dialect),
     '0004_tracker_events': trackerEventsMigration(dialect),
     '0005_conversions': conversionsMigration(dialect),
     '0006_report_rollups': reportRollupsMigration(dialect),

@@ -9,9 +9,8 @@
 //
 // A report uses the smallest cube holding every dimension it groups or filters by; reports that group or
 // filter by subaff or var1…var10 read the events themselves (those values are unbounded).
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
-import type { DatabaseDialect } from '../config.js';
 import type { Database } from './schema.js';
 import type { NewTrackerClick, NewTrackerLead } from './tracker-events.js';
 
@@ -474,76 +473,4 @@ const LP_SUMS = sql`, coalesce(sum(case when lp_clicked_at is null then 0 else 1
 export async function rollupBotsBackfill(db: AnyDb): Promise<void> {
   const bot = await sql`select 1 as found from tracker_clicks where is_bot = 1 limit 1`.execute(db);
   if (bot.rows.length > 0) await backfillRollups(db, true, 'only');
-}
-
-/**
- * 0039: each cube row counts, of its clicks and unique clicks, those with a bot verdict, so a
- * report can leave bots out. The rows already stored get their bots added from the events.
- */
-export function rollupBotsMigration(dialect: DatabaseDialect): Migration {
-  const count = dialect === 'postgres' ? 'bigint' : 'integer';
-  return {
-    async up(db: AnyDb) {
-      for (const name of ['bot_clicks', 'bot_unique_clicks']) {
-        await db.schema
-          .alterTable('report_rollups')
-          .addColumn(name, count, (column) => column.notNull().defaultTo(0))
-          .execute();
-      }
-      await rollupBotsBackfill(db);
-    },
-  };
-}
-
-/**
- * 0040: a click records when its visitor went on from its lander to the offer
- * (`lp_clicked_at`, set once by the event writer), the cubes count those clicks (`lp_clicks`, and of
- * them bots' `bot_lp_clicks`), and the cost change log carries them to the columnar stores as changes of
- * cost 0 with `lp` 1 (columnar/schema.ts). No click has gone through before; the clicks sent to a
- * lander (`lander_clicks`, `bot_lander_clicks`, lp_ctr's divisor) are filled from the stored clicks.
- */
-export function lpClicksMigration(dialect: DatabaseDialect): Migration {
-  const count = dialect === 'postgres' ? 'bigint' : 'integer';
-  return {
-    async up(db: AnyDb) {
-      await db.schema.alterTable('tracker_clicks').addColumn('lp_clicked_at', 'text').execute();
-      for (const name of ['lp_clicks', 'bot_lp_clicks', 'lander_clicks', 'bot_lander_clicks']) {
-        await db.schema
-          .alterTable('report_rollups')
-          .addColumn(name, count, (column) => column.notNull().defaultTo(0))
-          .execute();
-      }
-      await db.schema
-        .alterTable('tracker_click_cost_changes')
-        .addColumn('lp', 'integer', (column) => column.notNull().defaultTo(0))
-        .execute();
-      const lander =
-        await sql`select 1 as found from tracker_clicks where lander_external_id is not null limit 1`.execute(db);
-      if (lander.rows.length > 0) await backfillRollups(db, true, 'landers');
-    },
-  };
-}
-
-/** 0006: report_rollups, filled from the events stored so far. */
-export function reportRollupsMigration(dialect: DatabaseDialect): Migration {
-  const money = dialect === 'postgres' ? 'double precision' : 'real';
-  const count = dialect === 'postgres' ? 'bigint' : 'integer';
-  return {
-    async up(db: AnyDb) {
-      await db.schema
-        .createTable('report_rollups')
-        .addColumn('cube', 'text', (column) => column.notNull())
-        .addColumn('bucket', 'text', (column) => column.notNull())
-        .addColumn('k1', 'text', (column) => column.notNull())
-        .addColumn('k2', 'text', (column) => column.notNull())
-        .addColumn('clicks', count, (column) => column.notNull().defaultTo(0))
-        .addColumn('unique_clicks', count, (column) => column.notNull().defaultTo(0))
-        .addColumn('cost', money, (column) => column.notNull().defaultTo(0))
-        .addColumn('leads', count, (column) => column.notNull().defaultTo(0))
-        // Reports read one cube over a range of buckets.
-        .addPrimaryKeyConstraint('report_rollups_pk', ['cube', 'bucket', 'k1', 'k2'])
-        .execute();
-      await backfillRollups(db, false);
-    },
-  };
 }

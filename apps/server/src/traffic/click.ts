@@ -370,7 +370,7 @@ const FREE: { cost: number; flag: null } = { cost: 0, flag: null };
 /**
  * What the click costs when it happens: CPC its price, CPM a thousandth of it, Auto the value of the traffic
  * source's cost parameter. CPA and RevShare clicks cost nothing until their conversions are approved
- * (EngineStore.storeConversion adds it to the click).
+ * (moveConversion adds it to the click).
  */
 function clickCost(
   campaign: CompiledCampaign,

@@ -17,6 +17,7 @@ import {
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { DEFAULT_POSTBACK_LOG_DAYS } from '../config.js';
+import { ConversionRepository } from '../conversions/repository.js';
 import { LiveHub } from '../live/hub.js';
 import { defaultBotProtection, readBotProtection } from '../store/bot-protection.js';
 import { readLiveWeights } from '../store/live-weights.js';
@@ -137,6 +138,7 @@ export class TrafficEngine {
       userAgents: new UserAgentCache(),
       events: new EventWriter(db, { ...options.events, ...(sqlite ? { sqlite } : {}), log, journal }),
       store: new EngineStore(db, sqlite, options.events?.feed),
+      conversions: new ConversionRepository(db, sqlite ? 'sqlite' : 'postgres'),
       outbound: new OutboundPostbacks(db, log, { now, ...options.outbound }, live),
       live,
       registrations: new Map(),

@@ -1,5 +1,6 @@
 // What the engine's decisions share: the routing in force, the counters, the clock, and where events
 // and conversions are kept. The engine (engine.ts) owns it; clicks, leads and postbacks read it.
+import type { ConversionRepository } from '../conversions/repository.js';
 import type { LiveHub } from '../live/hub.js';
 import type { EngineStore } from '../store/traffic/engine-store.js';
 import type { EventWriter } from '../store/traffic/event-writer.js';
@@ -29,6 +30,8 @@ export interface EngineParts {
   readonly userAgents: UserAgentCache;
   readonly events: EventWriter;
   readonly store: EngineStore;
+  /** Where a postback's conversion is stored and moved (conversions/move-conversion.ts). */
+  readonly conversions: ConversionRepository;
   readonly outbound: OutboundPostbacks;
   /** Live events, for whoever listens (`GET /api/live`). */
   readonly live: LiveHub;

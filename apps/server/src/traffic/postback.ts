@@ -10,8 +10,9 @@ import {
   POSTBACK_OUTCOME_STATUS,
   type PostbackOutcome,
 } from '@switchyard/domain';
+import { moveConversion, type PostbackConversion } from '../conversions/move-conversion.js';
 import { conversionEvent } from '../live/messages.js';
-import type { NewConversion, NewPostbackLog } from '../store/conversions.js';
+import type { NewPostbackLog } from '../store/conversions.js';
 import type { ConversionCost } from '../store/cost-models.js';
 import type { Origin, PostbackWorkspace } from '../store/traffic/engine-store.js';
 import { macroValues } from './event-macros.js';
@@ -199,7 +200,7 @@ export async function takePostback(parts: EngineParts, request: PostbackRequest)
   if (!Number.isFinite(payout)) return refuse('unconvertible_payout', unconvertibleReason(workspace));
   const conversionId = newEventId(now.getTime());
   const leadId = origin.kind === 'lead' ? origin.row.lead_id : null;
-  const conversion: NewConversion & { state: ConversionState; event_key: string; txid_key: string } = {
+  const conversion: PostbackConversion = {
     conversion_id: conversionId,
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
@@ -260,7 +261,8 @@ export async function takePostback(parts: EngineParts, request: PostbackRequest)
           vars,
         )
       : null;
-  const stored = await parts.store.storeConversion(
+  const stored = await moveConversion(
+    parts.conversions,
     conversion,
     base,
     outboundUrl ? { url: outboundUrl, createdAt: now.toISOString() } : null,

@@ -6,8 +6,9 @@
 // currency; the conversion is keyed by tracker, campaign and old click id (with event and txid), so a
 // repeat is a duplicate, and its log line says "pre-move".
 import type { PostbackOutcome } from '@switchyard/domain';
+import { moveConversion, type PostbackConversion } from '../conversions/move-conversion.js';
 import { conversionEvent } from '../live/messages.js';
-import type { NewConversion, NewPostbackLog } from '../store/conversions.js';
+import type { NewPostbackLog } from '../store/conversions.js';
 import type { OldTracker } from '../store/old-link-rows.js';
 import type { PostbackWorkspace } from '../store/traffic/engine-store.js';
 import type { EngineParts } from './parts.js';
@@ -142,7 +143,7 @@ export async function takePreMovePostback(
     now,
   });
   const { payout, ruleId, source } = rulePayout(campaign, eventId, context, amount.value);
-  const conversion: NewConversion & { state: typeof resolved.state; event_key: string; txid_key: string } = {
+  const conversion: PostbackConversion = {
     conversion_id: newEventId(now.getTime()),
     created_at: at,
     updated_at: at,
@@ -177,7 +178,7 @@ export async function takePreMovePostback(
     event_at: at,
   };
   // No click here: nothing to add to a click's cost, and no traffic source postback (its click id is not known).
-  const stored = await parts.store.storeConversion(conversion, { ...base, reason: PRE_MOVE }, null, null);
+  const stored = await moveConversion(parts.conversions, conversion, { ...base, reason: PRE_MOVE }, null, null);
   if (parts.live.listening && (stored.outcome === 'converted' || stored.outcome === 'status_changed')) {
     parts.live.publish(
       conversionEvent({ ...conversion, conversion_id: stored.conversionId, state: stored.state }, stored.outcome),

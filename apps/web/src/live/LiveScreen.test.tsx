@@ -7,8 +7,8 @@ import { ControlProviders } from '../components/form/controls/renderControl';
 import i18n from '../i18n';
 import { AuthContext, type AuthContextValue } from '../shared/auth/AuthContext';
 import { type FakeLiveServer, fakeLiveServer } from './fakeLiveServer';
-import { liveBackoff } from './liveConnection';
 import { LiveScreen } from './LiveScreen';
+import { liveBackoff } from './liveConnection';
 
 const ANALYST = {
   id: 1,

@@ -1,12 +1,10 @@
 // Every statement the traffic engine runs against the database: the routing's config rows, what today's
-// stored events spent of the caps, the click or lead a postback names, and the postback's transaction.
-// Events themselves go through the event writer and its journal (event-writer.ts, journal.ts).
-import { type ConversionState, canMove, type PostbackOutcome } from '@switchyard/domain';
+// stored events spent of the caps, the click or lead a postback names, and the journal's replay. A
+// postback's conversion is stored and moved by conversions/move-conversion.ts; events themselves go
+// through the event writer and its journal (event-writer.ts, journal.ts).
 import type SQLite from 'better-sqlite3';
 import { type Kysely, type Selectable, sql } from 'kysely';
-import type { DatabaseDialect } from '../../config.js';
-import type { NewConversion, NewPostbackLog } from '../conversions.js';
-import { type ConversionCost, conversionCost, moveClickCost } from '../cost-models.js';
+import type { NewPostbackLog } from '../conversions.js';
 import type { Database } from '../schema.js';
 import { scopeCondition } from '../scope.js';
 import type {
@@ -39,21 +37,6 @@ export interface PostbackWorkspace {
   currency: string;
 }
 
-/** What a postback did to its conversion. */
-export interface StoredConversion {
-  outcome: 'converted' | 'status_changed' | 'duplicate' | 'unchanged';
-  conversionId: string;
-  /** The conversion's state after the postback. */
-  state: ConversionState;
-  previous?: ConversionState;
-}
-
-/** An outbound postback to queue with its conversion. */
-export interface NewOutbound {
-  url: string;
-  createdAt: string;
-}
-
 export class EngineStore {
   constructor(
     readonly db: Kysely<Database>,
@@ -61,10 +44,6 @@ export class EngineStore {
     /** PostgreSQL with ClickHouse: replayed events are sent on too. */
     private readonly feed?: EventFeed,
   ) {}
-
-  private get dialect(): DatabaseDialect {
-    return this.sqlite ? 'sqlite' : 'postgres';
-  }
 
   routingRows(kinds: readonly string[]): Promise<ConfigRowRead[]> {
     return this.db
@@ -236,107 +215,6 @@ export class EngineStore {
   async prunePostbackLog(before: string): Promise<number> {
     const result = await this.db.deleteFrom('postback_log').where('created_at', '<', before).executeTakeFirst();
     return Number(result.numDeletedRows);
-  }
-
-  /**
-   * A postback's conversion, its log line and its outbound postback in one transaction. A conversion is
-   * keyed by its click (or lead), postback event and txid: the first postback of a key stores it; a
-   * later one moves its state when the move is allowed (pending → approved or rejected, approved →
-   * rejected), and is otherwise a duplicate (same state) or left unchanged. On PostgreSQL the row is
-   * locked while it is read and moved, so parallel postbacks of one conversion end in one state.
-   */
-  storeConversion(
-    conversion: NewConversion & { state: ConversionState; event_key: string; txid_key: string },
-    log: Omit<NewPostbackLog, 'outcome' | 'conversion_id'>,
-    outbound: NewOutbound | null,
-    /** A click's conversion: under CPA or RevShare an approved one adds to the click's cost. */
-    costing: ConversionCost | null = null,
-  ): Promise<StoredConversion> {
-    return this.db.transaction().execute(async (trx) => {
-      const logged = (outcome: PostbackOutcome, conversionId: string, extra: Partial<NewPostbackLog> = {}) =>
-        trx
-          .insertInto('postback_log')
-          .values({ ...log, outcome, conversion_id: conversionId, state: conversion.state, ...extra })
-          .execute();
-      const costOf = (state: string, isConversion: number, payout: number) =>
-        costing && state === 'approved' && isConversion === 1 ? conversionCost(costing, payout) : 0;
-      const added = costOf(conversion.state, conversion.is_conversion, conversion.payout);
-      const inserted = await trx
-        .insertInto('conversions')
-        .values({ ...conversion, cost: added })
-        .onConflict((conflict) => conflict.doNothing())
-        .returning('id')
-        .executeTakeFirst();
-      if (inserted) {
-        if (costing) await moveClickCost(trx, costing.click, added, this.dialect);
-        await logged('converted', conversion.conversion_id);
-        if (outbound && conversion.state !== 'rejected') {
-          await trx
-            .insertInto('outbound_postbacks')
-            .values({
-              conversion_id: conversion.conversion_id,
-              created_at: outbound.createdAt,
-              url: outbound.url,
-              state: 'pending',
-              attempts: 0,
-              last_status: null,
-              last_error: null,
-              last_attempt_at: null,
-              next_attempt_at: outbound.createdAt,
-            })
-            .execute();
-        }
-        return { outcome: 'converted', conversionId: conversion.conversion_id, state: conversion.state };
-      }
-      let existing = trx
-        .selectFrom('conversions')
-        .select(['conversion_id', 'state', 'cost', 'payout', 'is_conversion'])
-        .where('event_key', '=', conversion.event_key)
-        .where('txid_key', '=', conversion.txid_key);
-      existing = conversion.click_id
-        ? existing.where('click_id', '=', conversion.click_id)
-        : existing.where('lead_id', '=', conversion.lead_id ?? '');
-      if (!this.sqlite) existing = existing.forUpdate();
-      const found = await existing.executeTakeFirstOrThrow();
-      const from = found.state as ConversionState;
-      const to = conversion.state;
-      if (from === to) {
-        await logged('duplicate', found.conversion_id);
-        return { outcome: 'duplicate', conversionId: found.conversion_id, state: from };
-      }
-      if (!canMove(from, to)) {
-        await logged('unchanged', found.conversion_id, {
-          state: from,
-          // A log line's own reason (a pre-move postback's) stays in front.
-          reason: `${log.reason ? `${log.reason}: ` : ''}A conversion that is ${from} is not moved to ${to}.`,
-        });
-        return { outcome: 'unchanged', conversionId: found.conversion_id, state: from };
-      }
-      const amountSent = conversion.revenue !== null && conversion.revenue !== undefined;
-      // What the conversion adds to its click's cost now, in place of what it added before.
-      const cost = costOf(to, Number(found.is_conversion), amountSent ? conversion.payout : Number(found.payout));
-      if (costing) await moveClickCost(trx, costing.click, cost - Number(found.cost), this.dialect);
-      await trx
-        .updateTable('conversions')
-        .set({
-          state: to,
-          status: conversion.status,
-          updated_at: conversion.created_at,
-          cost,
-          // A network that sends the final amount with the approval is taken at its word.
-          ...(amountSent
-            ? {
-                payout: conversion.payout,
-                revenue: conversion.revenue,
-                original_currency: conversion.original_currency,
-              }
-            : {}),
-        })
-        .where('conversion_id', '=', found.conversion_id)
-        .execute();
-      await logged('status_changed', found.conversion_id, { previous_state: from });
-      return { outcome: 'status_changed', conversionId: found.conversion_id, state: to, previous: from };
-    });
   }
 
   /**

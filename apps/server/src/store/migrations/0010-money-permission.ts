@@ -1,8 +1,6 @@
-import { covers, MONEY_PERMISSION } from '@switchyard/domain';
+// Migration 0010_money_permission, frozen: it imports only Kysely, and the values it read from live code are
+// copied in as they were, so that a later change elsewhere never changes what it does.
 import type { Kysely, Migration } from 'kysely';
-
-/** The seeded administrator role's name when this migration was written (a migration stays as written). */
-const ADMINISTRATOR_ROLE = 'Administrator';
 
 // 0010: money figures need `/tracker/reports/money`, which administrators hold by default. A
 // new database seeds the Administrator role with the root, which covers it; an existing one may have
@@ -12,6 +10,19 @@ const ADMINISTRATOR_ROLE = 'Administrator';
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as typed today.
 type AnyDb = Kysely<any>;
+
+/** The permission to see money figures, and the root, as they were. */
+const MONEY_PERMISSION = '/tracker/reports/money';
+const ROOT_PERMISSION = '/';
+
+/** Whether holding `held` grants `wanted` (the root, the permission itself, or one above it). */
+function covers(held: string, wanted: string): boolean {
+  if (held === ROOT_PERMISSION || held === wanted) return true;
+  return wanted.startsWith(`${held}/`);
+}
+
+/** The seeded administrator role's name when this migration was written (a migration stays as written). */
+const ADMINISTRATOR_ROLE = 'Administrator';
 
 function parsePermissions(text: unknown): string[] {
   try {

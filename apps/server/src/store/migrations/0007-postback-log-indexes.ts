@@ -1,3 +1,5 @@
+// Migration 0007_postback_log_indexes, frozen: it imports only Kysely, and the values it read from live code are
+// copied in as they were, so that a later change elsewhere never changes what it does.
 import type { Kysely, Migration } from 'kysely';
 
 // 0007: what the postback log screens read, newest first, filtered or looked up by id. Without
