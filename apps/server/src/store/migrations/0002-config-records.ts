@@ -1,25 +1,7 @@
-// Migration 0002_config_records, frozen: it imports only Kysely, and the values it read from live code are
-// copied in as they were, so that a later change elsewhere never changes what it does.
-import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely, Migration } from 'kysely';
-
-type Dialect = 'sqlite' | 'postgres';
-// biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as typed today.
-type AnyDb = Kysely<any>;
-
-type AnyTable = CreateTableBuilder<string, string>;
-
-function withId(table: AnyTable, dialect: Dialect): AnyTable {
-  return table.addColumn('id', 'integer', (column: ColumnDefinitionBuilder) =>
-    dialect === 'postgres' ? column.generatedByDefaultAsIdentity().primaryKey() : column.primaryKey().autoIncrement(),
-  );
-}
-
-function withRecordColumns(table: AnyTable): AnyTable {
-  return table
-    .addColumn('status', 'text', (column) => column.notNull().defaultTo('active'))
-    .addColumn('created_at', 'text', (column) => column.notNull())
-    .addColumn('updated_at', 'text', (column) => column.notNull());
-}
+// Migration 0002_config_records, frozen: it imports only Kysely and the table shapes frozen with it
+// (frozen/tables.ts), so that a later change elsewhere never changes what it does.
+import type { Migration } from 'kysely';
+import { type AnyDb, type Dialect, withId, withRecordColumns } from './frozen/tables.js';
 
 /**
  * Config entities (offers, flows, campaigns, …): one table, a row per record with the columns lists
