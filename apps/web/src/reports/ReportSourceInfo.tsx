@@ -24,7 +24,8 @@ export function ReportSourceInfo({ meta }: { meta: ReportMeta | undefined }) {
             {counted}
           </Text>
           {meta.source_reason && (
-            <Text size="xs" lang="en">
+            // The server's reason is English: it reads left to right in a right-to-left dashboard too.
+            <Text size="xs" lang="en" dir="ltr">
               {meta.source_reason}
             </Text>
           )}
