@@ -317,6 +317,32 @@ forEachDatabase('old links and pre-move postbacks', (db) => {
     expect(listed.statusCode, listed.body).toBe(200);
   });
 
+  it('a pre-move click id converts only within 90 days of the import, so a leaked key cannot book made-up ids for ever', async () => {
+    const imported = async (at: string) => {
+      await app.store.db.updateTable('old_links').set({ updated_at: at }).where('tracker', '=', 'keitaro').execute();
+      await app.engine.configChanged('tracker-campaigns');
+    };
+    const stored = await app.store.db
+      .selectFrom('old_links')
+      .select('updated_at')
+      .where('tracker', '=', 'keitaro')
+      .executeTakeFirstOrThrow();
+    try {
+      await imported(new Date(Date.now() - 91 * 86_400_000).toISOString());
+      const late = await postback(`/${key}/postback?subid=l4teOld1d&campaign=xK9aP2&payout=3`);
+      expect(late.statusCode).toBe(404);
+      expect((await logOf('l4teOld1d')).map((row) => [row.outcome, row.reason])).toEqual([
+        ['unknown_click', expect.stringMatching(/convert for 90 days after the campaign's import/)],
+      ]);
+      await imported(new Date(Date.now() - 89 * 86_400_000).toISOString());
+      const inTime = await postback(`/${key}/postback?subid=l4teOld1d&campaign=xK9aP2&payout=3`);
+      expect(inTime.statusCode, inTime.body).toBe(200);
+      expect(await conversions(`keitaro:${campaignId}:l4teOld1d`)).toHaveLength(1);
+    } finally {
+      await imported(stored.updated_at);
+    }
+  });
+
   it('{offer:2} in a hosted lander becomes the link to the second offer of the path', async () => {
     const source = await createRecord(app, token, 'traffic-sources');
     const first = await createRecord(app, token, 'tracker-offers', { url: 'https://first.example/?c={clickid}' });

@@ -17,6 +17,8 @@ export interface OldLink {
 export interface StoredOldLink extends OldLink {
   workspaceId: number;
   campaignExternalId: string;
+  /** When the link was imported (or last changed by an import). */
+  importedAt: string;
 }
 
 /** The longest key kept (Keitaro's alias is at most 255 characters). */
@@ -84,7 +86,7 @@ export async function saveOldLinks(
 export async function readOldLinks(db: Kysely<Database>, scope: Scope): Promise<StoredOldLink[]> {
   const rows = await db
     .selectFrom('old_links')
-    .select(['workspace_id', 'tracker', 'old_key', 'campaign_external_id'])
+    .select(['workspace_id', 'tracker', 'old_key', 'campaign_external_id', 'updated_at'])
     .where(scopeCondition(scope, 'workspace_id'))
     .execute();
   return rows.flatMap((row) =>
@@ -95,6 +97,7 @@ export async function readOldLinks(db: Kysely<Database>, scope: Scope): Promise<
             tracker: row.tracker as OldTracker,
             key: row.old_key,
             campaignExternalId: row.campaign_external_id,
+            importedAt: row.updated_at,
           },
         ]
       : [],

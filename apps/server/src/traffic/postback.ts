@@ -18,7 +18,7 @@ import type { Origin, PostbackWorkspace } from '../store/traffic/engine-store.js
 import { macroValues } from './event-macros.js';
 import { type EngineParts, storedEvent } from './parts.js';
 import { checkedAmount, offerPayoutIn, unconvertibleReason } from './postback-amounts.js';
-import { preMoveHint, preMoveTarget, takePreMovePostback } from './pre-move.js';
+import { PRE_MOVE_DAYS, preMoveHint, preMoveTarget, takePreMovePostback } from './pre-move.js';
 import { dayIn, pathPostbacksCapKey } from './rules/caps.js';
 import { campaignKind, type RoutingSnapshot } from './rules/compile.js';
 import { type PostbackParams, resolvePostbackEvent, rulePayout } from './rules/postback-rules.js';
@@ -140,7 +140,13 @@ export async function takePostback(parts: EngineParts, request: PostbackRequest)
   const origin = await storedEvent(parts, () => parts.store.origin(clickIdParam), clickIdParam);
   if (!origin) {
     // A click id the old tracker issued before the move, for a campaign imported from it (pre-move.ts).
-    const preMove = preMoveTarget(parts.snapshot, params, workspace.id);
+    const preMove = preMoveTarget(parts.snapshot, params, workspace.id, parts.now().getTime());
+    if (preMove === 'late') {
+      return refuse(
+        'unknown_click',
+        `No click or lead has this id. Click ids from before the move convert for ${PRE_MOVE_DAYS} days after the campaign's import.`,
+      );
+    }
     if (preMove) return takePreMovePostback(parts, request, preMove, workspace, base, refuse, refuseCaller);
     return refuse('unknown_click', `No click or lead has this id.${preMoveHint(params)}`);
   }

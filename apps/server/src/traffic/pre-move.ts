@@ -31,6 +31,12 @@ const TRACKER_OF_PARAMETER: ReadonlyMap<string, OldTracker> = new Map([
   ['cnv_id', 'binom'],
 ]);
 
+/**
+ * How long after a campaign's import its old tracker's click ids still convert: past any network's
+ * attribution window, so that a leaked postback key cannot book conversions on made-up ids for ever.
+ */
+export const PRE_MOVE_DAYS = 90;
+
 /** Switchyard's click ids (newEventId) carry their time; one dated since this epoch is taken as ours. */
 const OWN_IDS_SINCE = Date.UTC(2024, 0, 1);
 
@@ -48,14 +54,15 @@ function looksLikeOwnId(id: string, now: number): boolean {
 /**
  * The imported campaign a postback whose click id was not found converts on, or null: the click id must
  * come in the old tracker's own parameter, not look like one of Switchyard's, and `campaign` must name
- * a routing campaign of the key's workspace imported from that tracker.
+ * a routing campaign of the key's workspace imported from that tracker. `late`: it was, more than
+ * PRE_MOVE_DAYS ago.
  */
 export function preMoveTarget(
   snapshot: RoutingSnapshot,
   params: PostbackParams,
   workspaceId: number,
-  now = Date.now(),
-): PreMoveTarget | null {
+  now: number,
+): PreMoveTarget | 'late' | null {
   const tracker = params.clickIdParameter ? TRACKER_OF_PARAMETER.get(params.clickIdParameter) : undefined;
   const oldClickId = params.clickId;
   const named = params.raw[PRE_MOVE_CAMPAIGN_PARAMETER]?.trim();
@@ -65,6 +72,8 @@ export function preMoveTarget(
     : snapshot.oldLinks.campaign(workspaceId, tracker, named);
   const campaign = id ? snapshot.tracker.campaigns.get(id) : undefined;
   if (!campaign || campaign.workspaceId !== workspaceId) return null;
+  const importedAt = snapshot.oldLinks.importedAt(campaign.externalId, tracker);
+  if (importedAt === undefined || now - importedAt > PRE_MOVE_DAYS * 86_400_000) return 'late';
   return { tracker, campaign, oldClickId };
 }
 

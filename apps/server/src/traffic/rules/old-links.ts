@@ -9,6 +9,8 @@ export interface CompiledOldLinks {
   campaign(workspaceId: number, tracker: OldTracker, key: string): string | undefined;
   /** The trackers a campaign was imported from: their click ids from before the move may convert on it. */
   trackersOf(campaignExternalId: string): ReadonlySet<OldTracker> | undefined;
+  /** When a campaign was first imported from a tracker (ms), as its links say. */
+  importedAt(campaignExternalId: string, tracker: OldTracker): number | undefined;
 }
 
 const keyOf = (workspaceId: number, tracker: OldTracker, key: string) => `${workspaceId}\n${tracker}\n${key}`;
@@ -19,6 +21,7 @@ export function compileOldLinks(
 ): CompiledOldLinks {
   const byKey = new Map<string, string>();
   const trackers = new Map<string, Set<OldTracker>>();
+  const imported = new Map<string, number>();
   for (const link of links) {
     const campaign = campaigns.get(link.campaignExternalId);
     if (!campaign || campaign.workspaceId !== link.workspaceId) continue;
@@ -26,9 +29,13 @@ export function compileOldLinks(
     const set = trackers.get(link.campaignExternalId) ?? new Set<OldTracker>();
     set.add(link.tracker);
     trackers.set(link.campaignExternalId, set);
+    const at = Date.parse(link.importedAt);
+    const importKey = `${link.campaignExternalId}\n${link.tracker}`;
+    if (Number.isFinite(at)) imported.set(importKey, Math.min(at, imported.get(importKey) ?? at));
   }
   return {
     campaign: (workspaceId, tracker, key) => byKey.get(keyOf(workspaceId, tracker, key)),
     trackersOf: (campaignExternalId) => trackers.get(campaignExternalId),
+    importedAt: (campaignExternalId, tracker) => imported.get(`${campaignExternalId}\n${tracker}`),
   };
 }
