@@ -42,6 +42,14 @@ describe('createSseParser', () => {
     ]);
   });
 
+  it('keeps the last event ID for the messages after it, as EventSource does', () => {
+    expect(parse(['id: 7\ndata: 1\n\ndata: 2\n\nid: 8\n\ndata: 3\n\n'])).toEqual([
+      { event: 'message', data: '1', id: '7' },
+      { event: 'message', data: '2', id: '7' },
+      { event: 'message', data: '3', id: '8' },
+    ]);
+  });
+
   it('ignores fields it does not know', () => {
     expect(parse(['retry: 1000\nfoo: bar\nevent: click\ndata: {"id":"a"}\n\n'])).toEqual([click]);
   });
