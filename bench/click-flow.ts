@@ -186,7 +186,7 @@ export async function createClickFlow(
 export const IPS = [
   '81.2.69.160', // GB
   '212.58.244.1', // GB
-  '185.60.216.35', // IE
+  '89.101.0.1', // IE (DB-IP places 185.60.216.35, Facebook's anycast, in Brazil)
   '73.162.0.1', // US
   '24.5.0.1', // US
   '24.48.0.1', // CA

@@ -38,6 +38,10 @@ describe('SWITCHYARD_TRUST_PROXY', () => {
     expect(untrusted).toEqual([]);
     expect(listed(GB_IP, '192.0.2.1')).toBe('192.0.2.1');
     expect(untrusted).toEqual(['192.0.2.1']);
+    // A /0 trusts every address of its family (proxy-addr itself refuses a prefix of 0).
+    const everyV4 = clientAddressReader(['0.0.0.0/0'], note);
+    expect(everyV4(`${US_IP}, 10.0.0.1`, '192.0.2.1')).toBe(US_IP);
+    expect(everyV4(`${US_IP}, 2001:db8::1`, '192.0.2.1')).toBe('2001:db8::1');
 
     const all = clientAddressReader(true, note);
     expect(all(`${US_IP}, 10.0.0.1`, '192.0.2.1')).toBe(US_IP);

@@ -52,7 +52,13 @@ describe('majorVersion', () => {
 });
 
 describe('readVisitor', () => {
-  const visit = (input: { ip?: string; userAgent?: string; referrer?: string; language?: string }) => {
+  const visit = (input: {
+    ip?: string;
+    userAgent?: string;
+    referrer?: string;
+    language?: string;
+    country?: string;
+  }) => {
     const userAgent = input.userAgent ?? DESKTOP;
     return readVisitor(
       {
@@ -61,6 +67,7 @@ describe('readVisitor', () => {
         traits: describeUserAgent(userAgent),
         referrer: input.referrer,
         acceptLanguage: input.language,
+        country: input.country,
       },
       { datacenterAsns: new Set([14061]) },
     );
@@ -74,9 +81,15 @@ describe('readVisitor', () => {
   });
 
   it("trusts no region in another country than the visitor's", () => {
-    // Facebook's anycast range: IE by the country data, a Brazilian state by the city data.
-    expect(visit({ ip: '185.60.216.35' })).toMatchObject({ country: 'IE', region: undefined, city: undefined });
+    // A lead's own country wins over its address's: a region and city elsewhere are not kept.
+    expect(visit({ ip: '81.2.69.160', country: 'IE' })).toMatchObject({
+      country: 'IE',
+      region: undefined,
+      city: undefined,
+    });
     expect(visit({ ip: '81.2.69.160' })).toMatchObject({ country: 'GB', region: 'GB-ENG', city: 'London' });
+    // Country, region and city come from one DB-IP record, so they agree even on anycast ranges (Facebook's).
+    expect(visit({ ip: '185.60.216.35' })).toMatchObject({ country: 'BR', region: 'BR-MA', city: 'Carolina' });
   });
 
   it('gives the first reason that holds, in the order of BOT_REASONS', () => {

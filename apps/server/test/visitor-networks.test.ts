@@ -39,7 +39,8 @@ const PLACES: Array<[string, string, string]> = [
 
 describe('placeOfIp', () => {
   it.each(PLACES)('%s is in %s, %s', (ip, region, city) => {
-    expect(placeOfIp(ip)).toEqual({ region, city });
+    // Region keys start with the country, as ISO 3166-2 codes and regionNameKey's keys both do.
+    expect(placeOfIp(ip)).toEqual({ country: region.slice(0, 2), region, city });
   });
 
   it('reports codes the rule builder offers', () => {
@@ -64,7 +65,7 @@ describe('placeOfIp', () => {
     '1::2::3',
     '::ffff:8.8.8.8.8',
   ])('%j has no place', (ip) => {
-    expect(placeOfIp(ip)).toEqual({ region: undefined, city: undefined });
+    expect(placeOfIp(ip)).toEqual({ country: undefined, region: undefined, city: undefined });
   });
 });
 

@@ -92,6 +92,10 @@ describe('classifyAddress', () => {
     for (const text of ['1:2:3:4:5:6:7:8:9', '1::2::3', 'fe80::1%eth0', 'g::1', '12345::', ':::', '1:2:3:4:5:6:7']) {
       expect(classifyAddress(text), text).toBeNull();
     }
+    // ipaddr.js reads these; an IPv6 literal's IPv4 tail is dotted decimal only.
+    for (const text of ['::ffff:010.0.0.1', '::ffff:0x7f.0.0.1', '::ffff:127.1', 'fe80::1%1']) {
+      expect(classifyAddress(text), text).toBeNull();
+    }
     expect(classifyAddress('[10.0.0.1]')).toBeNull();
   });
 
@@ -111,6 +115,8 @@ describe('parseIpAddress and formatIpAddress', () => {
     ['2001:db8:0:0:1:0:0:1', '2001:db8::1:0:0:1'],
     ['1:0:2:3:4:5:6:7', '1:0:2:3:4:5:6:7'],
     ['::ffff:1.2.3.4', '::ffff:102:304'],
+    // IPv4-compatible, not IPv4-mapped (ipaddr.js alone would read it as ::ffff:1.2.3.4).
+    ['::1.2.3.4', '::102:304'],
     ['1:2:3:4:5:6:7::', '1:2:3:4:5:6:7:0'],
     ['fe80::', 'fe80::'],
   ])('%s is written %s', (text, written) => {

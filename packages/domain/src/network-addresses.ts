@@ -1,6 +1,7 @@
-// IP address literals, v4 and v6, without node:net (the dashboard uses them too): what kind of network an
-// address is on (outbound postbacks never reach loopback, private, link-local or multicast
-// addresses), and lists of addresses and CIDR ranges (an affiliate network's postback addresses).
+// IP address literals, v4 and v6, read with ipaddr.js rather than node:net (the dashboard uses them too):
+// what kind of network an address is on (outbound postbacks never reach loopback, private, link-local or
+// multicast addresses), and lists of addresses and CIDR ranges (an affiliate network's postback addresses).
+import ipaddr from 'ipaddr.js';
 
 /** An address as bytes: 4 for IPv4, 16 for IPv6. */
 export interface IpAddress {
@@ -14,59 +15,25 @@ export interface IpAddress {
  */
 export type AddressClass = 'public' | 'private' | 'loopback' | 'link-local' | 'multicast' | 'unspecified' | 'reserved';
 
-const IPV4_PART = /^(?:0|[1-9][0-9]{0,2})$/;
-
 /** Dotted-decimal IPv4 only: four parts 0–255, no leading zeros (`010` could be read as octal). */
 function parseIpv4Bytes(text: string): number[] | null {
-  const parts = text.split('.');
-  if (parts.length !== 4) return null;
-  const bytes: number[] = [];
-  for (const part of parts) {
-    if (!IPV4_PART.test(part)) return null;
-    const value = Number(part);
-    if (value > 255) return null;
-    bytes.push(value);
-  }
-  return bytes;
+  return ipaddr.IPv4.isValidFourPartDecimal(text) ? ipaddr.IPv4.parse(text).toByteArray() : null;
 }
 
-const HEX_GROUP = /^[0-9a-f]{1,4}$/i;
-
-/** 16 bytes, or null. `::` once at most; the last 32 bits may be written as dotted IPv4. No zone (`%eth0`). */
+/**
+ * 16 bytes, or null. `::` once at most; the last 32 bits may be written as dotted decimal IPv4. ipaddr.js
+ * reads more than that, so: no zone (`%eth0`), no octal or hex IPv4 tail, and `::1.2.3.4` stays the
+ * IPv4-compatible address it is written as (ipaddr.js would read it as `::ffff:1.2.3.4`).
+ */
 function parseIpv6Bytes(text: string): number[] | null {
-  if (text.length === 0 || text.length > 45) return null;
-  const halves = text.split('::');
-  if (halves.length > 2) return null;
-  const groupsOf = (half: string, last: boolean): number[] | null => {
-    if (half === '') return [];
-    const parts = half.split(':');
-    const groups: number[] = [];
-    for (let index = 0; index < parts.length; index += 1) {
-      const part = parts[index]!;
-      if (last && index === parts.length - 1 && part.includes('.')) {
-        const v4 = parseIpv4Bytes(part);
-        if (!v4) return null;
-        groups.push((v4[0]! << 8) | v4[1]!, (v4[2]! << 8) | v4[3]!);
-      } else if (HEX_GROUP.test(part)) {
-        groups.push(Number.parseInt(part, 16));
-      } else {
-        return null;
-      }
-    }
-    return groups;
-  };
-  let groups: number[];
-  if (halves.length === 1) {
-    const all = groupsOf(halves[0]!, true);
-    if (all?.length !== 8) return null;
-    groups = all;
-  } else {
-    const head = groupsOf(halves[0]!, false);
-    const tail = groupsOf(halves[1]!, true);
-    if (!head || !tail || head.length + tail.length > 7) return null;
-    groups = [...head, ...Array<number>(8 - head.length - tail.length).fill(0), ...tail];
+  if (text.length === 0 || text.length > 45 || text.includes('%')) return null;
+  let literal = text;
+  if (text.includes('.')) {
+    const colon = text.lastIndexOf(':');
+    if (!ipaddr.IPv4.isValidFourPartDecimal(text.slice(colon + 1))) return null;
+    if (colon === 1 && text.startsWith('::')) literal = `::0:${text.slice(2)}`;
   }
-  return groups.flatMap((group) => [group >> 8, group & 0xff]);
+  return ipaddr.IPv6.isValid(literal) ? ipaddr.IPv6.parse(literal).toByteArray() : null;
 }
 
 /**
@@ -96,28 +63,7 @@ export function unmapIpAddress(address: IpAddress): IpAddress {
 /** `address` in its usual text: dotted decimal, or IPv6 with its longest zero run as `::` (RFC 5952). */
 export function formatIpAddress(address: IpAddress): string {
   if (address.version === 4) return address.bytes.join('.');
-  const groups = Array.from(
-    { length: 8 },
-    (_, index) => (address.bytes[index * 2]! << 8) | address.bytes[index * 2 + 1]!,
-  );
-  let bestStart = -1;
-  let bestLength = 1;
-  for (let start = 0; start < 8; ) {
-    if (groups[start] !== 0) {
-      start += 1;
-      continue;
-    }
-    let end = start;
-    while (end < 8 && groups[end] === 0) end += 1;
-    if (end - start > bestLength) {
-      bestStart = start;
-      bestLength = end - start;
-    }
-    start = end;
-  }
-  const hex = (list: number[]) => list.map((group) => group.toString(16)).join(':');
-  if (bestStart < 0) return hex(groups);
-  return `${hex(groups.slice(0, bestStart))}::${hex(groups.slice(bestStart + bestLength))}`;
+  return (ipaddr.fromByteArray([...address.bytes]) as ipaddr.IPv6).toRFC5952String();
 }
 
 /** Whether the first `bits` bits of `bytes` equal those of `prefix`. */

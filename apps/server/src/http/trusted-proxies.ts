@@ -4,9 +4,9 @@
 // whom to trust — `true` (every proxy, the left-most address wins) or a list of addresses and CIDRs (the
 // right-most address not on the list wins, as Fastify's proxy-addr reads it) — and a click whose header
 // came from an untrusted peer is noted, so the dashboard can name the setting.
-import { isIP } from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import proxyaddr from '@fastify/proxy-addr';
 import { parseAddressRule } from '@switchyard/domain';
-import { addressList } from '../net/address-list.js';
 
 /** `false`, `true`, or the trusted proxies' addresses and CIDRs. */
 export type TrustProxy = boolean | readonly string[];
@@ -32,14 +32,29 @@ export function parseTrustProxy(text: string | undefined): TrustProxy {
   return entries;
 }
 
-/** IPv4-mapped IPv6 (`::ffff:10.0.0.1`, as Node reports IPv4 peers on a dual-stack socket) as IPv4. */
-function plain(address: string): string {
-  return address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
+/**
+ * The list as proxy-addr's entries: each entry written as `parseAddressRule` reads it (entries it cannot
+ * read are left out, as before), and a /0 as its two /1 halves, since proxy-addr refuses a prefix of 0.
+ */
+function proxyAddrEntries(list: readonly string[]): string[] {
+  const entries: string[] = [];
+  for (const entry of list) {
+    const parsed = parseAddressRule(entry);
+    if (!parsed.ok) continue;
+    const { rule } = parsed;
+    if (rule.prefix > 0) entries.push(rule.text);
+    else if (rule.version === 4) entries.push('0.0.0.0/1', '128.0.0.0/1');
+    else entries.push('::/1', '8000::/1');
+  }
+  return entries;
 }
+
+const trustEveryProxy = () => true;
 
 /**
  * The visitor's address from a request's X-Forwarded-For and its socket peer; `untrusted(peer)` is told
- * when the header came from a peer that is not trusted (it is then ignored).
+ * when the header came from a peer that is not trusted (it is then ignored). proxy-addr (Fastify's fork
+ * of Express's) walks the header from the right while each address is a trusted proxy.
  */
 export function clientAddressReader(
   trust: TrustProxy,
@@ -51,34 +66,15 @@ export function clientAddressReader(
       return peer;
     };
   }
-  if (trust === true) {
-    return (forwardedFor, peer) => {
-      if (!forwardedFor) return peer;
-      const comma = forwardedFor.indexOf(',');
-      const first = (comma < 0 ? forwardedFor : forwardedFor.slice(0, comma)).trim();
-      return first || peer;
-    };
-  }
-  // The same list matcher as an affiliate network's postback addresses.
-  const list = addressList(trust);
-  const trusted = (address: string) => {
-    const bare = plain(address);
-    const version = isIP(bare);
-    return version !== 0 && list.check(bare, version === 4 ? 'ipv4' : 'ipv6');
-  };
+  const trusted = trust === true ? trustEveryProxy : proxyaddr.compile(proxyAddrEntries(trust));
   return (forwardedFor, peer) => {
     if (!forwardedFor) return peer;
-    if (!trusted(peer)) {
+    if (!trusted(peer, 0)) {
       untrusted(peer);
       return peer;
     }
-    const hops = forwardedFor.split(',');
-    let address = peer;
-    for (let index = hops.length - 1; index >= 0 && trusted(address); index -= 1) {
-      const hop = hops[index]!.trim();
-      if (!hop) break;
-      address = hop;
-    }
-    return address;
+    // proxy-addr reads only these two fields of the request.
+    const request = { headers: { 'x-forwarded-for': forwardedFor }, socket: { remoteAddress: peer } };
+    return proxyaddr(request as unknown as IncomingMessage, trusted);
   };
 }

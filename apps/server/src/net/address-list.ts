@@ -1,15 +1,17 @@
-import { BlockList, isIP } from 'node:net';
+import { BlockList } from 'node:net';
+import { formatIpAddress, parseAddressRule } from '@switchyard/domain';
 
-/** An address list (IPs and CIDRs, v4 and v6) as one matcher; entries it cannot read match nothing. */
+/**
+ * An address list (IPs and CIDRs, v4 and v6) as one matcher; entries are read as the dashboard validates
+ * them (`parseAddressRule`, ipaddr.js), and entries it cannot read match nothing.
+ */
 export function addressList(entries: readonly string[]): BlockList {
   const list = new BlockList();
   for (const entry of entries) {
-    const [address = '', bits] = entry.trim().split('/');
-    const type = isIP(address) === 6 ? 'ipv6' : isIP(address) === 4 ? 'ipv4' : null;
-    if (!type) continue;
-    const prefix = bits === undefined ? (type === 'ipv4' ? 32 : 128) : Number(bits);
-    if (!Number.isInteger(prefix) || prefix < 0 || prefix > (type === 'ipv4' ? 32 : 128)) continue;
-    list.addSubnet(address, prefix, type);
+    const parsed = parseAddressRule(entry);
+    if (!parsed.ok) continue;
+    const { rule } = parsed;
+    list.addSubnet(formatIpAddress(rule), rule.prefix, rule.version === 4 ? 'ipv4' : 'ipv6');
   }
   return list;
 }

@@ -4,7 +4,6 @@
 import { type BotReason, NO_REFERRER, referrerDomain } from '@switchyard/domain';
 import { LRUCache } from 'lru-cache';
 import { crawlerOfIp } from './crawlers.js';
-import { countryOfIp } from './geo.js';
 import { networkOfIp, networksTable } from './networks.js';
 import { placeOfIp } from './places.js';
 import type { UserAgentTraits } from './user-agent.js';
@@ -69,7 +68,7 @@ function lookUpAddress(ip: string): AddressReading {
   const place = placeOfIp(ip);
   const network = networkOfIp(ip);
   return {
-    country: countryOfIp(ip),
+    country: place.country,
     region: place.region,
     city: place.city,
     asn: network.asn,
@@ -97,8 +96,8 @@ function readAddress(ip: string | undefined): AddressReading {
 export function readVisitor(input: VisitorInput, policy: BotPolicy): VisitorReading {
   const address = readAddress(input.ip || undefined);
   const country = input.country ?? address.country;
-  // The country and the city come from two databases, which disagree on a few ranges (anycast ones
-  // above all): a region in another country than the visitor's is not trusted, nor its city.
+  // A lead's own country may not be the address's: a region in another country than the visitor's is not
+  // trusted, nor its city. (The address's country, region and city come from one DB-IP record.)
   const placed = address.region !== undefined && country !== undefined && address.region.startsWith(country);
   return {
     country,

@@ -10,12 +10,15 @@ import { ipv4Text, NONE, readAddress, V4 } from './addresses.js';
 // The rule builder's key for a region without a code; the same function, so a rule and a click meet.
 export { regionNameKey };
 
-// Region and city of a visitor from DB-IP's "IP to City Lite" database as @ip-location-db ships it in
-// MaxMind's format (CC BY 4.0: attribution to DB-IP is due where results are shown). GeoLite2's city
-// file would do too, but its EULA forbids passing the file on, which a self-hosted tracker does.
+// Country, region and city of a visitor from DB-IP's "IP to City Lite" database as @ip-location-db ships
+// it in MaxMind's format (CC BY 4.0: attribution to DB-IP is due where results are shown). GeoLite2's
+// files would do too, but their EULA forbids passing them on, which a self-hosted tracker does; so the
+// country comes from the same record as the city, not from a GeoLite2 country file.
 // Both files are read into memory at module load (about 135 MB, 200-300 ms) so that a lookup is sync.
 
 export interface Place {
+  /** ISO 3166-1 alpha-2 (`US`). */
+  country: string | undefined;
   /** ISO 3166-2 code (`US-CA`), or `CC:name` (see regionNameKey) when the data's name has no code. */
   region: string | undefined;
   city: string | undefined;
@@ -184,10 +187,10 @@ function regionOf(country: string, name: string): string {
   return region;
 }
 
-const UNKNOWN: Place = Object.freeze({ region: undefined, city: undefined });
+const UNKNOWN: Place = Object.freeze({ country: undefined, region: undefined, city: undefined });
 const words = new Uint32Array(4);
 
-/** Region and city of an IPv4 or IPv6 address; both undefined for private, unknown or malformed ones. */
+/** Country, region and city of an IPv4 or IPv6 address; all undefined for private, unknown or malformed ones. */
 export function placeOfIp(ip: string | undefined): Place {
   try {
     const kind = readAddress(ip, words);
@@ -197,10 +200,15 @@ export function placeOfIp(ip: string | undefined): Place {
       kind === V4 ? ipv4Reader?.get(ipv4Text(words[0]!)) : ipv6Reader?.get(ip as string)
     ) as CityRecord | null;
     if (!record) return UNKNOWN;
-    const country = record.country_code;
+    const country = record.country_code || undefined;
     const region = country && record.state1 ? regionOf(country, record.state1) : undefined;
-    return { region, city: record.city || undefined };
+    return { country, region, city: record.city || undefined };
   } catch {
     return UNKNOWN;
   }
+}
+
+/** The two-letter country of an IPv4 or IPv6 address; undefined for private, local or unknown ones. */
+export function countryOfIp(ip: string | undefined): string | undefined {
+  return placeOfIp(ip).country;
 }
