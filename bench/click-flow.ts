@@ -77,9 +77,8 @@ export interface CreatedFlow {
   pathGroups: { id: string; paths: { id: string; offers: string[]; landers: string[] }[] }[];
 }
 
-/** Creates the records through the dashboard API, as an operator would. */
 /**
- * `dailyCap`: every offer capped that high (never reached), so that each click takes a cap unit: what
+ * Creates the records through the dashboard API, as an operator would. `dailyCap`: every offer capped that high (never reached), so that each click takes a cap unit: what
  * counting caps costs (in the primary process's, with workers, cluster/primary.ts). `optimize`: every
  * path group tunes its weights.
  */
@@ -178,6 +177,30 @@ export async function createClickFlow(
     offers: offers.length,
     landers: landers.length,
   };
+}
+
+/**
+ * Part (a)'s flow with `count` campaigns on it (the first the flow's own, the others costing 1.4 ¢,
+ * 2.1 ¢… a click): the configuration the report benches generate their events for.
+ */
+export async function createReportCampaigns(
+  api: Api,
+  count: number,
+): Promise<{ flow: CreatedFlow; campaigns: { externalId: string; cost: number }[] }> {
+  const flow = await createClickFlow(api);
+  const campaigns = [{ externalId: flow.campaignExternalId, cost: 0.02 }];
+  for (let index = 2; index <= count; index += 1) {
+    const cost = Math.round(index * 0.7) / 100;
+    const campaign = await api.post('/api/tracker/campaigns', {
+      name: `Bench campaign ${index}`,
+      traffic_source_external_id: flow.trafficSourceExternalId,
+      flow_external_id: flow.flowExternalId,
+      cost_model: 'CPC',
+      cost,
+    });
+    campaigns.push({ externalId: String(campaign.external_id), cost });
+  }
+  return { flow, campaigns };
 }
 
 // Visitors: addresses of access networks in several countries (the server trusts X-Forwarded-For, as

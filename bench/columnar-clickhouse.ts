@@ -9,9 +9,9 @@ import type { ReportGroup } from '@switchyard/domain';
 import { ClickHouseStore } from '../apps/server/src/columnar/clickhouse.js';
 import { secondsAndMs } from '../apps/server/src/columnar/clickhouse-sql.js';
 import type { ColumnarRow } from '../apps/server/src/columnar/schema.js';
-import type { PagedPlan } from '../apps/server/src/report-plan/plan.js';
 import { startOfLocalDay } from '../apps/server/src/report-plan/time.js';
-import { type ConfigNames, planOf, type ReportRange } from '../apps/server/src/reports/report-plans.js';
+import type { ConfigNames, ReportRange } from '../apps/server/src/reports/report-plans.js';
+import { firstPagePlan } from './plain-group-by.js';
 
 const ROWS = Number(process.argv[2] ?? 10_000_000);
 const URL = process.argv[3] ?? 'http://default:@127.0.0.1:8123/switchyard_bench';
@@ -192,19 +192,7 @@ for (const [title, groups, filters] of REPORTS) {
     includeBots: true,
   };
   const narrowing = { vars: {}, filters, config: Promise.resolve(config), workspace: 1 };
-  const paged: PagedPlan = {
-    plans: {
-      clicks: await planOf('clicks', groups, range, narrowing),
-      leads: await planOf('leads', groups, range, narrowing),
-      conversions: await planOf('conversions', groups, range, narrowing),
-    },
-    groups,
-    names: groups.map((group) => config.names.get(group) ?? null),
-    order: { by: 'group', index: 0 },
-    descending: false,
-    limit: 40,
-    offset: 0,
-  };
+  const paged = await firstPagePlan(groups, range, narrowing, config.names);
   const times: number[] = [];
   let answer = await store.report(paged);
   for (let run = 0; run < 5; run += 1) {

@@ -10,6 +10,10 @@
 // one offset for the whole range, what a person writing the query by hand would do (and cheaper than
 // the report's, which follows a DST change inside the range).
 
+import type { ReportGroup } from '@switchyard/domain';
+import type { PagedPlan } from '../apps/server/src/report-plan/plan.js';
+import { type ConfigNames, type Narrowing, planOf, type ReportRange } from '../apps/server/src/reports/report-plans.js';
+
 export type PlainGroup = 'campaign' | 'offer' | 'country' | 'day' | 'subaff' | 'var1';
 
 export interface PlainReport {
@@ -107,4 +111,29 @@ export function plainClickhouse(report: PlainReport): string {
     FROM clicks WHERE ${where.join(' AND ')}
     GROUP BY ${keys.map((_, index) => `k${index}`).join(', ')}`;
   return `SELECT count() AS groups, sum(clicks) AS clicks, sum(unique_clicks) AS unique_clicks, sum(cost) AS cost FROM (${grouped})`;
+}
+
+/**
+ * The first page (40 rows, ordered by the first group) of a columnar report, planned as the server plans
+ * it: what a bench times against the plain `GROUP BY` of the same clicks.
+ */
+export async function firstPagePlan(
+  groups: ReportGroup[],
+  range: ReportRange,
+  narrowing: Narrowing,
+  names: ConfigNames['names'],
+): Promise<PagedPlan> {
+  return {
+    plans: {
+      clicks: await planOf('clicks', groups, range, narrowing),
+      leads: await planOf('leads', groups, range, narrowing),
+      conversions: await planOf('conversions', groups, range, narrowing),
+    },
+    groups,
+    names: groups.map((group) => names.get(group) ?? null),
+    order: { by: 'group', index: 0 },
+    descending: false,
+    limit: 40,
+    offset: 0,
+  };
 }

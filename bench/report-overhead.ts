@@ -10,10 +10,9 @@ import type { ReportGroup } from '@switchyard/domain';
 import Database from 'better-sqlite3';
 import { ClickHouseClient, parseClickHouseUrl } from '../apps/server/src/columnar/clickhouse-client.js';
 import { DuckDBStore } from '../apps/server/src/columnar/duckdb.js';
-import type { PagedPlan } from '../apps/server/src/report-plan/plan.js';
 import { nextDay, startOfLocalDay } from '../apps/server/src/report-plan/time.js';
-import { type ConfigNames, planOf } from '../apps/server/src/reports/report-plans.js';
-import { type PlainGroup, type PlainReport, plainClickhouse, plainDuckdb } from './plain-group-by.js';
+import type { ConfigNames } from '../apps/server/src/reports/report-plans.js';
+import { firstPagePlan, type PlainGroup, type PlainReport, plainClickhouse, plainDuckdb } from './plain-group-by.js';
 import { ms, type TargetRow, table, verdict } from './support.js';
 
 /** A columnar report takes at most this many times its plain GROUP BY. */
@@ -112,19 +111,7 @@ export async function embeddedPlain(
         config: Promise.resolve(config),
         workspace: report.workspace,
       };
-      const paged: PagedPlan = {
-        plans: {
-          clicks: await planOf('clicks', groups, range, narrowing),
-          leads: await planOf('leads', groups, range, narrowing),
-          conversions: await planOf('conversions', groups, range, narrowing),
-        },
-        groups,
-        names: groups.map((group) => config.names.get(group) ?? null),
-        order: { by: 'group', index: 0 },
-        descending: false,
-        limit: 40,
-        offset: 0,
-      };
+      const paged = await firstPagePlan(groups, range, narrowing, config.names);
       const sql = plainDuckdb(report);
       const plainTimes: number[] = [];
       const statementTimes: number[] = [];

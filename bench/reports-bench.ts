@@ -17,7 +17,7 @@ import { request as httpRequest } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { createClickFlow } from './click-flow.js';
+import { createReportCampaigns } from './click-flow.js';
 import { describeRebuildLoad, loadDuringRebuild, rebuildLoadWanted } from './rebuild-load.js';
 import { generateEvents } from './report-data.js';
 import {
@@ -128,19 +128,7 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
   let server = await startSwitchyard(dataDir, [], serverEnv);
   children.push(server.child);
   const post = (route: string, body: Record<string, unknown>) => api(server.base, server.token, 'POST', route, body);
-  const flow = await createClickFlow({ post });
-  const campaigns = [{ externalId: flow.campaignExternalId, cost: 0.02 }];
-  for (let index = 2; index <= CAMPAIGNS; index += 1) {
-    const cost = Math.round(index * 0.7) / 100;
-    const campaign = await post('/api/tracker/campaigns', {
-      name: `Bench campaign ${index}`,
-      traffic_source_external_id: flow.trafficSourceExternalId,
-      flow_external_id: flow.flowExternalId,
-      cost_model: 'CPC',
-      cost,
-    });
-    campaigns.push({ externalId: String(campaign.external_id), cost });
-  }
+  const { flow, campaigns } = await createReportCampaigns({ post }, CAMPAIGNS);
   await stopChild(server.child);
 
   // 2. The events, straight into the database (for PostgreSQL, into a scratch SQLite file copied to it).

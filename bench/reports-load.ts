@@ -8,7 +8,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { clickRequests, createClickFlow } from './click-flow.js';
+import { clickRequests, createReportCampaigns } from './click-flow.js';
 import { generateEvents } from './report-data.js';
 import {
   api,
@@ -156,19 +156,7 @@ export async function reportsUnderLoadBench(
   let server = await startSwitchyard(dataDir);
   children.push(server.child);
   const post = (route: string, body: Record<string, unknown>) => api(server.base, server.token, 'POST', route, body);
-  const flow = await createClickFlow({ post });
-  const campaigns = [{ externalId: flow.campaignExternalId, cost: 0.02 }];
-  for (let index = 2; index <= CAMPAIGNS; index += 1) {
-    const cost = Math.round(index * 0.7) / 100;
-    const campaign = await post('/api/tracker/campaigns', {
-      name: `Bench campaign ${index}`,
-      traffic_source_external_id: flow.trafficSourceExternalId,
-      flow_external_id: flow.flowExternalId,
-      cost_model: 'CPC',
-      cost,
-    });
-    campaigns.push({ externalId: String(campaign.external_id), cost });
-  }
+  const { flow, campaigns } = await createReportCampaigns({ post }, CAMPAIGNS);
   await stopChild(server.child);
   const started = performance.now();
   generateEvents(
