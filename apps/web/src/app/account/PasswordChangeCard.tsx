@@ -1,12 +1,12 @@
-import { Alert, Button, Card, Group, PasswordInput, Stack, Title } from '@mantine/core';
+import { PasswordInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { Profile } from '@switchyard/domain';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
-import { confirmationError, newPasswordError, showServerErrors } from '../../shared/account/formErrors';
+import { confirmationError, newPasswordError } from '../../shared/account/formErrors';
 import { notify } from '../../shared/notify';
+import { AccountFormCard, useAccountSave } from './AccountFormCard';
 import { NewPasswordFields } from './NewPasswordFields';
 import { PROFILE_KEY } from './useProfile';
 
@@ -20,8 +20,6 @@ interface PasswordValues {
 export function PasswordChangeCard() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [failure, setFailure] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
   const form = useForm<PasswordValues>({
     initialValues: { current_password: '', password: '', confirmation: '' },
     validate: {
@@ -31,10 +29,10 @@ export function PasswordChangeCard() {
     },
   });
 
-  async function submit(values: PasswordValues) {
-    setFailure(null);
-    setSaving(true);
-    try {
+  const { failure, saving, save } = useAccountSave(form.setErrors);
+
+  function submit(values: PasswordValues) {
+    return save(async () => {
       const profile = await api<Profile>('profile/password', {
         method: 'POST',
         body: { current_password: values.current_password, password: values.password },
@@ -42,39 +40,24 @@ export function PasswordChangeCard() {
       queryClient.setQueryData(PROFILE_KEY, profile);
       form.reset();
       notify({ type: 'success', message: t('account.profile.passwordChanged') });
-    } catch (error) {
-      setFailure(showServerErrors(t, error, form.setErrors));
-    } finally {
-      setSaving(false);
-    }
+    });
   }
 
   return (
-    <Card withBorder radius="md" padding="lg">
-      <form onSubmit={form.onSubmit(submit)} noValidate>
-        <Stack gap="md">
-          <Title order={2} size="h4">
-            {t('account.profile.passwordTitle')}
-          </Title>
-          {failure && (
-            <Alert color="red" role="alert">
-              {failure}
-            </Alert>
-          )}
-          <PasswordInput
-            label={t('account.fields.currentPassword')}
-            autoComplete="current-password"
-            withAsterisk
-            {...form.getInputProps('current_password')}
-          />
-          <NewPasswordFields form={form} label="newPassword" />
-          <Group justify="flex-end">
-            <Button type="submit" loading={saving}>
-              {t('account.profile.passwordSubmit')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Card>
+    <AccountFormCard
+      title={t('account.profile.passwordTitle')}
+      submitLabel={t('account.profile.passwordSubmit')}
+      onSubmit={form.onSubmit(submit)}
+      failure={failure}
+      saving={saving}
+    >
+      <PasswordInput
+        label={t('account.fields.currentPassword')}
+        autoComplete="current-password"
+        withAsterisk
+        {...form.getInputProps('current_password')}
+      />
+      <NewPasswordFields form={form} label="newPassword" />
+    </AccountFormCard>
   );
 }
