@@ -3,7 +3,7 @@
 import { MAX_POSTBACK_PAYOUT } from '@switchyard/domain';
 import type { PostbackWorkspace } from '../store/traffic/engine-store.js';
 import type { EngineParts } from './parts.js';
-import type { PostbackParams } from './rules/postback-rules.js';
+import type { PostbackParams, ResolvedEvent } from './rules/postback-rules.js';
 
 /** A payout whose conversion into the workspace's currency is not a finite amount. */
 export function unconvertibleReason(workspace: PostbackWorkspace): string {
@@ -86,4 +86,28 @@ export async function offerPayoutIn(
   if (offer.currency === workspace.currency) return offer.payout;
   const rate = await exchangeRate(parts, offer.currency, workspace.currency);
   return rate === undefined ? undefined : Math.round(offer.payout * rate * 1e6) / 1e6;
+}
+
+/**
+ * What a postback itself sets on its conversion, whatever it converts on (a click here, or one from
+ * before the move): its event, status, amounts and txid.
+ */
+export function postbackFields(
+  params: PostbackParams,
+  resolved: ResolvedEvent,
+  payout: number,
+  amountCurrency: string,
+  workspace: PostbackWorkspace,
+) {
+  return {
+    affiliate_network_external_id: resolved.event?.affiliateNetworkExternalId ?? null,
+    postback_event_external_id: resolved.event?.externalId ?? null,
+    status: params.status ?? null,
+    is_conversion: resolved.isConversion ? 1 : 0,
+    payout,
+    revenue: params.revenue ?? null,
+    currency: workspace.currency,
+    original_currency: params.revenue === undefined ? null : amountCurrency,
+    txid: params.txid ?? null,
+  };
 }

@@ -17,7 +17,7 @@ import type { ConversionCost } from '../store/cost-models.js';
 import type { Origin, PostbackWorkspace } from '../store/traffic/engine-store.js';
 import { macroValues } from './event-macros.js';
 import { type EngineParts, storedEvent } from './parts.js';
-import { checkedAmount, offerPayoutIn, unconvertibleReason } from './postback-amounts.js';
+import { checkedAmount, offerPayoutIn, postbackFields, unconvertibleReason } from './postback-amounts.js';
 import { PRE_MOVE_DAYS, preMoveHint, preMoveTarget, takePreMovePostback } from './pre-move.js';
 import { dayIn, pathPostbacksCapKey } from './rules/caps.js';
 import { campaignKind, type RoutingSnapshot } from './rules/compile.js';
@@ -220,15 +220,7 @@ export async function takePostback(parts: EngineParts, request: PostbackRequest)
     offer_external_id: row.offer_external_id,
     lander_external_id: origin.kind === 'click' ? origin.row.lander_external_id : null,
     traffic_source_external_id: row.traffic_source_external_id,
-    affiliate_network_external_id: resolved.event?.affiliateNetworkExternalId ?? null,
-    postback_event_external_id: eventId,
-    status: params.status ?? null,
-    is_conversion: resolved.isConversion ? 1 : 0,
-    payout,
-    revenue: params.revenue ?? null,
-    currency: workspace.currency,
-    original_currency: params.revenue === undefined ? null : amount.currency,
-    txid: params.txid ?? null,
+    ...postbackFields(params, resolved, payout, amount.currency, workspace),
     country: row.country,
     subaff: row.subaff,
     payout_rule_id: ruleId,

@@ -13,7 +13,7 @@ import type { OldTracker } from '../store/old-link-rows.js';
 import type { PostbackWorkspace } from '../store/traffic/engine-store.js';
 import type { EngineParts } from './parts.js';
 import { answer, type PostbackAnswer, type PostbackRequest } from './postback.js';
-import { checkedAmount } from './postback-amounts.js';
+import { checkedAmount, postbackFields } from './postback-amounts.js';
 import type { CompiledCampaign, RoutingSnapshot } from './rules/compile.js';
 import { type PostbackParams, resolvePostbackEvent, rulePayout } from './rules/postback-rules.js';
 import { conditionContext } from './rules/routing.js';
@@ -166,15 +166,7 @@ export async function takePreMovePostback(
     offer_external_id: null,
     lander_external_id: null,
     traffic_source_external_id: campaign.trafficSourceExternalId,
-    affiliate_network_external_id: resolved.event?.affiliateNetworkExternalId ?? null,
-    postback_event_external_id: eventId,
-    status: params.status ?? null,
-    is_conversion: resolved.isConversion ? 1 : 0,
-    payout,
-    revenue: params.revenue ?? null,
-    currency: workspace.currency,
-    original_currency: params.revenue === undefined ? null : amount.currency,
-    txid: params.txid ?? null,
+    ...postbackFields(params, resolved, payout, amount.currency, workspace),
     country: null,
     subaff: null,
     payout_rule_id: ruleId,
