@@ -1,5 +1,5 @@
 // What both parts of `npm run bench` share: servers in child processes, the API, printing.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -41,12 +41,15 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * A TypeScript script in a child process, through tsx; with `nodeFlags` (e.g. `--cpu-prof`), through
- * node itself with tsx's loader, so that the flags reach the process doing the work.
+ * A script in a child process: JavaScript through node; TypeScript through tsx, or with `nodeFlags` (e.g.
+ * `--cpu-prof`) through node itself with tsx's loader, so that the flags reach the process doing the work.
  */
 export function startChild(name: string, script: string, env: NodeJS.ProcessEnv, nodeFlags: string[] = []): Child {
-  const [command, args] =
-    nodeFlags.length > 0 ? [process.execPath, [...nodeFlags, '--import', 'tsx', script]] : [TSX, [script]];
+  const [command, args] = script.endsWith('.js')
+    ? [process.execPath, [...nodeFlags, script]]
+    : nodeFlags.length > 0
+      ? [process.execPath, [...nodeFlags, '--import', 'tsx', script]]
+      : [TSX, [script]];
   const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   const keep = (chunk: Buffer) => {
@@ -244,6 +247,21 @@ export function switchyardEnv(dataDir: string, port: number): NodeJS.ProcessEnv 
   return env;
 }
 
+let serverBuilt = false;
+
+/**
+ * The server as `npm start` runs it: built to JavaScript once (`scripts/build.mjs --server`, which skips an
+ * unchanged build) and run by node with source maps, so that what is measured is what operators run, not
+ * tsx's output (which wraps every function it defines, per click too, to keep its name).
+ */
+export function builtServer(): string {
+  if (!serverBuilt) {
+    execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs'), '--server'], { cwd: ROOT, stdio: 'inherit' });
+    serverBuilt = true;
+  }
+  return 'apps/server/dist/main.js';
+}
+
 /** Starts the server and waits until the administrator can log in; answers the session token. */
 export async function startSwitchyard(
   dataDir: string,
@@ -251,12 +269,10 @@ export async function startSwitchyard(
   env: NodeJS.ProcessEnv = {},
 ): Promise<{ child: Child; base: string; token: string }> {
   const port = await freePort();
-  const child = startChild(
-    'Switchyard server',
-    'apps/server/src/main.ts',
-    { ...switchyardEnv(dataDir, port), ...env },
-    nodeFlags,
-  );
+  const child = startChild('Switchyard server', builtServer(), { ...switchyardEnv(dataDir, port), ...env }, [
+    '--enable-source-maps',
+    ...nodeFlags,
+  ]);
   const base = `http://${HOST}:${port}`;
   let token = '';
   await waitUntilReady(child, async () => {
