@@ -1,4 +1,5 @@
 import { Input } from '@mantine/core';
+import { wrapperProps } from '../form/fieldProps';
 import type { FormControlProps } from '../form/types';
 import type { ConditionValue } from './builderTree';
 import { ConditionBuilder, type ConditionBuilderProps } from './ConditionBuilder';
@@ -26,20 +27,12 @@ function BuilderOnSegmentScreen({ current, ...props }: ConditionBuilderProps & {
  * `condition-builder` (§3.2): the builder of §2.7 as a form field. Value: the stored condition as JSON
  * text (§3.8), pruned per §5.4; `{"type":"AllCondition"}` when nothing is left.
  */
-export function ConditionBuilderControl({
-  element,
-  value,
-  onChange,
-  label,
-  description,
-  error,
-  required,
-  disabled,
-}: FormControlProps) {
+export function ConditionBuilderControl(props: FormControlProps) {
+  const { element, value, onChange, label, description, disabled } = props;
   const input = (element.input ?? {}) as ConditionBuilderInput;
   const flowType: FlowType = input.flowType === 'tracker' ? 'tracker' : 'api';
   const current = input.excludeSegments ? null : currentSegmentId(flowType, window.location.pathname);
-  const props: ConditionBuilderProps = {
+  const builder: ConditionBuilderProps = {
     value: value as ConditionValue,
     onChange: (text) => onChange(text),
     flowType,
@@ -50,9 +43,9 @@ export function ConditionBuilderControl({
     disabled,
   };
   return (
-    <Input.Wrapper labelElement="div" label={label} description={description} error={error} required={required}>
+    <Input.Wrapper labelElement="div" {...wrapperProps(props)}>
       <div style={{ marginBlockStart: label || description ? 'var(--mantine-spacing-xs)' : undefined }}>
-        {current ? <BuilderOnSegmentScreen {...props} current={current} /> : <ConditionBuilder {...props} />}
+        {current ? <BuilderOnSegmentScreen {...builder} current={current} /> : <ConditionBuilder {...builder} />}
       </div>
     </Input.Wrapper>
   );

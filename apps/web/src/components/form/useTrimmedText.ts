@@ -1,4 +1,5 @@
 import { type ChangeEvent, useEffect, useState } from 'react';
+import { fieldProps } from './fieldProps';
 import type { FormControlProps } from './types';
 
 /** What the field shows as typed: never leading whitespace; a trailing space may start the next word. */
@@ -35,17 +36,7 @@ export function useTrimmedText(stored: unknown, store: (value: string) => void) 
  * What each typed-text control (input, password, textarea) hands its Mantine input: the field's name,
  * translated texts and state, and its text trimmed as typed.
  */
-export function useTextField({
-  element,
-  value,
-  onChange,
-  label,
-  description,
-  placeholder,
-  error,
-  required,
-  disabled,
-}: FormControlProps) {
-  const text = useTrimmedText(value, onChange);
-  return { name: element.name, label, description, placeholder, error, required, disabled, ...text };
+export function useTextField(props: FormControlProps) {
+  const text = useTrimmedText(props.value, props.onChange);
+  return { ...fieldProps(props), ...text };
 }

@@ -3,6 +3,7 @@ import { DEFAULT_EMAIL_WEIGHTS } from '@switchyard/domain';
 import { IconAdjustments, IconRestore } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { wrapperProps } from '../form/fieldProps';
 import type { FormControlProps } from '../form/types';
 import { RepeaterField } from './RepeaterField';
 import { rowErrors } from './rowErrors';
@@ -56,18 +57,8 @@ export interface EmailWeightsRepeaterProps extends FormControlProps {
  * used; "Customize Email Weights" reveals one weight per provider, whose keys cannot be changed. A
  * message on a stored key (`gmail`) shows under that provider's weight.
  */
-export function EmailWeightsRepeater({
-  element,
-  value,
-  onChange,
-  label,
-  description,
-  error,
-  fieldErrors,
-  required,
-  disabled,
-  defaults = DEFAULT_EMAIL_WEIGHTS,
-}: EmailWeightsRepeaterProps) {
+export function EmailWeightsRepeater(props: EmailWeightsRepeaterProps) {
+  const { element, value, onChange, error, fieldErrors, disabled, defaults = DEFAULT_EMAIL_WEIGHTS } = props;
   const { t } = useTranslation();
   const [rows, setRows] = useLocalRows(
     value,
@@ -95,7 +86,7 @@ export function EmailWeightsRepeater({
   };
 
   return (
-    <RepeaterField label={label} description={description} error={errors.error} required={required}>
+    <RepeaterField {...wrapperProps(props)} error={errors.error}>
       {shown ? (
         <Stack gap="xs">
           <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="xs" verticalSpacing="xs">

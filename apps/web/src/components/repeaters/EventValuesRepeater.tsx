@@ -1,7 +1,9 @@
 import { useTranslation } from 'react-i18next';
+import { wrapperProps } from '../form/fieldProps';
 import type { FormControlProps } from '../form/types';
 import { Repeater } from './Repeater';
 import { RepeaterField } from './RepeaterField';
+import { repeaterProps } from './repeaterProps';
 import { indexPath, rowErrors } from './rowErrors';
 import { TrimmedTextInput } from './TrimmedTextInput';
 import { useLocalRows } from './useLocalRows';
@@ -19,17 +21,8 @@ export function eventValuesFromRows(rows: readonly string[]): string[] {
  * `event-values-repeater`: the status values an event accepts, stored as an array of strings (§3.7).
  * A message on a stored value (`1`) shows under the row it came from, empty rows not counted.
  */
-export function EventValuesRepeater({
-  element,
-  value,
-  onChange,
-  label,
-  description,
-  error,
-  fieldErrors,
-  required,
-  disabled,
-}: FormControlProps) {
+export function EventValuesRepeater(props: FormControlProps) {
+  const { value, onChange, error, fieldErrors, disabled } = props;
   const { t } = useTranslation();
   const [rows, setRows] = useLocalRows(value, onChange, eventValuesToRows, eventValuesFromRows);
   // The displayed row of each stored value: the same index while the value holds every row (as loaded),
@@ -44,20 +37,17 @@ export function EventValuesRepeater({
 
   return (
     <RepeaterField
-      label={label}
-      description={description ?? t('controls:repeaters.eventValues.hint')}
+      {...wrapperProps(props)}
+      description={props.description ?? t('controls:repeaters.eventValues.hint')}
       error={errors.error}
-      required={required}
     >
       <Repeater<string>
         rows={rows}
         onChange={setRows}
         createRow={() => ''}
-        label={typeof label === 'string' ? label : element.name}
+        {...repeaterProps(props)}
         addLabel={t('controls:repeaters.eventValues.add')}
         emptyText={t('controls:repeaters.eventValues.empty')}
-        addTestId={`${element.name}-add`}
-        disabled={disabled}
         renderRow={(row, index, update) => (
           <TrimmedTextInput
             size="xs"

@@ -1,9 +1,11 @@
 import { Group } from '@mantine/core';
 import { dropEmptyVars } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
+import { wrapperProps } from '../form/fieldProps';
 import type { FormControlProps } from '../form/types';
 import { Repeater } from './Repeater';
 import { RepeaterField } from './RepeaterField';
+import { repeaterProps } from './repeaterProps';
 import { rowErrors } from './rowErrors';
 import { TrimmedTextInput } from './TrimmedTextInput';
 import { useLocalRows } from './useLocalRows';
@@ -46,17 +48,8 @@ export function offerVarSourceRows(rows: readonly OfferVar[]): Map<string, numbe
  * `offer-vars-repeater`: key/value pairs stored as `{ [key]: value }` (§3.7). A message on a stored key
  * (`geo`) shows under the Value of the row that key comes from.
  */
-export function OfferVarsRepeater({
-  element,
-  value,
-  onChange,
-  label,
-  description,
-  error,
-  fieldErrors,
-  required,
-  disabled,
-}: FormControlProps) {
+export function OfferVarsRepeater(props: FormControlProps) {
+  const { value, onChange, error, fieldErrors, disabled } = props;
   const { t } = useTranslation();
   const [rows, setRows] = useLocalRows(value, onChange, offerVarsToRows, offerVarsFromRows);
   const keyCounts = new Map<string, number>();
@@ -70,20 +63,17 @@ export function OfferVarsRepeater({
 
   return (
     <RepeaterField
-      label={label}
-      description={description ?? t('controls:repeaters.offerVars.hint')}
+      {...wrapperProps(props)}
+      description={props.description ?? t('controls:repeaters.offerVars.hint')}
       error={errors.error}
-      required={required}
     >
       <Repeater<OfferVar>
         rows={rows}
         onChange={setRows}
         createRow={() => ({ key: '', value: '' })}
-        label={typeof label === 'string' ? label : element.name}
+        {...repeaterProps(props)}
         addLabel={t('controls:repeaters.offerVars.add')}
         emptyText={t('controls:repeaters.offerVars.empty')}
-        addTestId={`${element.name}-add`}
-        disabled={disabled}
         renderRow={(row, index, update) => (
           <Group grow gap="xs" align="flex-start" wrap="nowrap">
             <TrimmedTextInput

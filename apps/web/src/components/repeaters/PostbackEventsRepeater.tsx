@@ -4,11 +4,13 @@ import { useContext } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LookupOption } from '../../api/useLookup';
 import { CreateWhenEmpty } from '../form/CreateWhenEmpty';
+import { wrapperProps } from '../form/fieldProps';
 import { insertAt, MacroMenu } from '../form/MacroMenu';
 import { ResourceFormContext } from '../form/ResourceFormContext';
 import type { FormControlProps } from '../form/types';
 import { Repeater } from './Repeater';
 import { RepeaterField } from './RepeaterField';
+import { repeaterProps } from './repeaterProps';
 import { locateInRows, rowErrors } from './rowErrors';
 import { TestPostbackButton } from './TestPostbackButton';
 import { TrimmedTextInput } from './TrimmedTextInput';
@@ -35,18 +37,8 @@ export interface PostbackEventsRepeaterProps extends FormControlProps {
  * postback" button. Messages inside the value (`0.postback_event_external_id`) show under that row's input:
  * the rows are the stored array.
  */
-export function PostbackEventsRepeater({
-  element,
-  value,
-  onChange,
-  label,
-  description,
-  error,
-  fieldErrors,
-  required,
-  disabled,
-  events,
-}: PostbackEventsRepeaterProps) {
+export function PostbackEventsRepeater(props: PostbackEventsRepeaterProps) {
+  const { element, value, onChange, error, fieldErrors, disabled, events } = props;
   const { t } = useTranslation();
   const rows = Array.isArray(value) ? (value as PostbackEventEntry[]) : [];
   const showPostbackUrl = element.input?.showPostbackUrl === true;
@@ -85,18 +77,16 @@ export function PostbackEventsRepeater({
   };
 
   return (
-    <RepeaterField label={label} description={description} error={errors.error} required={required}>
+    <RepeaterField {...wrapperProps(props)} error={errors.error}>
       <Repeater<PostbackEventEntry>
         rows={rows}
         onChange={onChange}
         createRow={() => newRow(unused[0]?.value ?? '')}
         hideAdd={unused.length === 0}
         duplicable={false}
-        label={typeof label === 'string' ? label : element.name}
+        {...repeaterProps(props)}
         addLabel={t('controls:repeaters.postbackEvents.add')}
         emptyText={t('controls:repeaters.postbackEvents.empty')}
-        addTestId={`${element.name}-add`}
-        disabled={disabled}
         footer={
           events.length === 0 ? (
             // None to choose yet: a link to create one rather than a dead end.

@@ -6,9 +6,11 @@ import {
   type TTrafficSourceParameter,
 } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
+import { wrapperProps } from '../form/fieldProps';
 import type { FormControlProps } from '../form/types';
 import { Repeater } from './Repeater';
 import { RepeaterField } from './RepeaterField';
+import { repeaterProps } from './repeaterProps';
 import { locateInRows, rowErrors } from './rowErrors';
 import { TrimmedTextInput } from './TrimmedTextInput';
 
@@ -25,24 +27,15 @@ const LEFT_TO_RIGHT = { input: { direction: 'ltr' } } as const;
  * every delete and reorder (§4). Each token input has the test id `<element name>-internal-token`.
  * Messages inside the value (`1.name`) show under that row's input: the rows are the stored array.
  */
-export function TsParametersRepeater({
-  element,
-  value,
-  onChange,
-  label,
-  description,
-  error,
-  fieldErrors,
-  required,
-  disabled,
-}: FormControlProps) {
+export function TsParametersRepeater(props: FormControlProps) {
+  const { element, value, onChange, error, fieldErrors, disabled } = props;
   const { t } = useTranslation();
   const rows = Array.isArray(value) ? (value as TrafficSourceParameter[]) : [];
   const atLimit = !canAddParameter(rows);
   const errors = rowErrors(error, fieldErrors, locateInRows(rows.length, FIELDS));
 
   return (
-    <RepeaterField label={label} description={description} error={errors.error} required={required}>
+    <RepeaterField {...wrapperProps(props)} error={errors.error}>
       <Repeater<TrafficSourceParameter>
         rows={rows}
         onChange={onChange}
@@ -55,11 +48,9 @@ export function TsParametersRepeater({
           internal_token: `var${rows.length + 1}`,
           enabled: true,
         })}
-        label={typeof label === 'string' ? label : element.name}
+        {...repeaterProps(props)}
         addLabel={t('controls:repeaters.tsParameters.add')}
         emptyText={t('controls:repeaters.tsParameters.empty')}
-        addTestId={`${element.name}-add`}
-        disabled={disabled}
         footer={
           atLimit && (
             <Text size="sm" c="dimmed">

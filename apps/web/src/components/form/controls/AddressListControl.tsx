@@ -1,4 +1,5 @@
 import { Stack, TagsInput } from '@mantine/core';
+import { fieldProps } from '../fieldProps';
 import type { FormControlProps } from '../types';
 
 /** Typing or pasting several addresses at once splits them on these. */
@@ -9,18 +10,8 @@ const SEPARATORS = [',', ';', ' ', '\n'];
  * addresses). Pasted lists are split; an entry refused (`postback_ips.2`) is named in the message under
  * the field, since its pill cannot carry one. Value: string[].
  */
-export function AddressListControl({
-  element,
-  value,
-  onChange,
-  label,
-  description,
-  placeholder,
-  error,
-  fieldErrors,
-  required,
-  disabled,
-}: FormControlProps) {
+export function AddressListControl(props: FormControlProps) {
+  const { element, value, onChange, placeholder, error, fieldErrors } = props;
   const addresses = Array.isArray(value) ? value.map(String) : [];
   // The example placeholder only while the list is empty: beside pills it reads as entries.
   const { placeholder: example, ...inputProps } = (element.input ?? {}) as { placeholder?: string };
@@ -31,12 +22,8 @@ export function AddressListControl({
   const messages = [...(error ? [error] : []), ...refused];
   return (
     <TagsInput
-      name={element.name}
-      label={label}
-      description={description}
+      {...fieldProps(props)}
       placeholder={addresses.length === 0 ? (placeholder ?? example) : undefined}
-      required={required}
-      disabled={disabled}
       value={addresses}
       onChange={(next) => onChange([...new Set(next.map((address) => address.trim()).filter(Boolean))])}
       splitChars={SEPARATORS}

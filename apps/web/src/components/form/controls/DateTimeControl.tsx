@@ -2,6 +2,7 @@ import '@mantine/dates/styles.css';
 import { DateTimePicker } from '@mantine/dates';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { fieldProps } from '../fieldProps';
 import type { FormControlProps } from '../types';
 
 /** §2.6 Y-m-d H:i: how a date-time is shown and stored. */
@@ -15,27 +16,13 @@ function pickerValueOf(value: unknown): string | null {
 }
 
 /** A date and time picker (`datetime`, §2.6). Value: 'YYYY-MM-DD HH:mm' (e.g. '2024-05-06 07:08') or ''. */
-export function DateTimeControl({
-  element,
-  value,
-  onChange,
-  label,
-  description,
-  placeholder,
-  error,
-  required,
-  disabled,
-}: FormControlProps) {
+export function DateTimeControl(props: FormControlProps) {
+  const { element, value, onChange, placeholder, required } = props;
   const { t } = useTranslation();
   return (
     <DateTimePicker
-      name={element.name}
-      label={label}
-      description={description}
+      {...fieldProps(props)}
       placeholder={placeholder ?? DATETIME_FORMAT}
-      error={error}
-      required={required}
-      disabled={disabled}
       clearable={element.allowEmpty ?? !required}
       clearButtonProps={{ 'aria-label': t('controls:controls.datetime.clear') }}
       valueFormat={DATETIME_FORMAT}

@@ -1,3 +1,4 @@
+import { fieldProps } from '../fieldProps';
 import { NumberField } from '../NumberField';
 import type { FormControlProps } from '../types';
 import { useAppendSection } from './appendSection';
@@ -7,26 +8,11 @@ import { useAppendSection } from './appendSection';
  * yet (a lone `-`) reaches the form as it is, for its validation to name. A value under `numberMin` is kept
  * as typed and named by §5.1's min_value rule, never clamped in silence.
  */
-export function NumberControl({
-  element,
-  value,
-  onChange,
-  label,
-  description,
-  placeholder,
-  error,
-  required,
-  disabled,
-}: FormControlProps) {
+export function NumberControl(props: FormControlProps) {
+  const { element, value, onChange } = props;
   return (
     <NumberField
-      name={element.name}
-      label={label}
-      description={description}
-      placeholder={placeholder}
-      error={error}
-      required={required}
-      disabled={disabled}
+      {...fieldProps(props)}
       step={element.numberStep}
       min={element.numberMin}
       max={element.numberMax}

@@ -1,5 +1,6 @@
 import { Radio, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { wrapperProps } from '../fieldProps';
 import type { FormControlProps } from '../types';
 
 /**
@@ -7,25 +8,14 @@ import type { FormControlProps } from '../types';
  * given). Value: the chosen option's value (string or number), null when none. Says "No options
  * available" when it has none (§2.6).
  */
-export function RadioWithInfoControl({
-  element,
-  value,
-  onChange,
-  label,
-  description,
-  error,
-  required,
-  disabled,
-}: FormControlProps) {
+export function RadioWithInfoControl(props: FormControlProps) {
+  const { element, value, onChange, disabled } = props;
   const { t } = useTranslation();
   const options = element.options ?? [];
   return (
     <Radio.Group
       name={element.name}
-      label={label}
-      description={description}
-      error={error}
-      required={required}
+      {...wrapperProps(props)}
       value={value === null || value === undefined || value === '' ? null : String(value)}
       onChange={(chosen) => onChange(options.find((option) => String(option.value) === chosen)?.value ?? chosen)}
       {...element.input}

@@ -7,6 +7,7 @@ import { type Editor, useEditor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { useEffect, useId, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { wrapperProps } from '../fieldProps';
 import type { FormControlProps } from '../types';
 
 /** §2.6: an editor holding nothing but an empty paragraph counts as an empty string. */
@@ -23,16 +24,8 @@ function htmlOf(value: unknown): string {
  * italic, underline, link, blockquote, code, image (asks for its URL), ordered and bullet list.
  * Value: the HTML as a string, '' when empty. Show stored HTML with `SafeHtml`.
  */
-export function RichTextControl({
-  element,
-  value,
-  onChange,
-  label,
-  description,
-  error,
-  required,
-  disabled,
-}: FormControlProps) {
+export function RichTextControl(props: FormControlProps) {
+  const { element, value, onChange, disabled } = props;
   const { t } = useTranslation();
   const labelId = useId();
   const html = htmlOf(value);
@@ -95,14 +88,7 @@ export function RichTextControl({
 
   const imageLabel = t('controls:controls.richText.image');
   return (
-    <Input.Wrapper
-      label={label}
-      description={description}
-      error={error}
-      required={required}
-      labelProps={{ id: labelId }}
-      data-name={element.name}
-    >
+    <Input.Wrapper {...wrapperProps(props)} labelProps={{ id: labelId }} data-name={element.name}>
       <RichTextEditor editor={editor} labels={labels} {...element.input}>
         <RichTextEditor.Toolbar aria-label={t('controls:controls.richText.toolbar')} role="toolbar">
           <RichTextEditor.ControlsGroup>

@@ -2,6 +2,7 @@ import { MultiSelect, Select } from '@mantine/core';
 import { getResource } from '@switchyard/domain';
 import { useTranslation } from 'react-i18next';
 import { CreateWhenEmpty } from '../CreateWhenEmpty';
+import { fieldProps } from '../fieldProps';
 import type { FormControlProps } from '../types';
 
 type OptionValue = string | number;
@@ -10,17 +11,8 @@ type OptionValue = string | number;
  * A searchable select of `options`, one value or many (`multiple`); "No results found" when nothing matches
  * (§2.6). With `createWhenEmpty`, an empty list links to creating the first record.
  */
-export function SelectControl({
-  element,
-  value,
-  onChange,
-  label,
-  description,
-  placeholder,
-  error,
-  required,
-  disabled,
-}: FormControlProps) {
+export function SelectControl(props: FormControlProps) {
+  const { element, value, onChange } = props;
   const { t } = useTranslation();
   const data = (element.options ?? []).map((option) => ({
     value: option.value,
@@ -28,13 +20,7 @@ export function SelectControl({
     disabled: option.disabled,
   }));
   const shared = {
-    name: element.name,
-    label,
-    description,
-    placeholder,
-    error,
-    required,
-    disabled,
+    ...fieldProps(props),
     data,
     searchable: true,
     nothingFoundMessage: t('resources:form.noResults'),

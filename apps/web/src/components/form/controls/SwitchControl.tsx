@@ -1,36 +1,15 @@
 import { Switch } from '@mantine/core';
+import { switchProps } from '../fieldProps';
 import type { FormControlProps } from '../types';
 
 /** An on/off switch holding a boolean. */
-export function SwitchControl({
-  element,
-  value,
-  onChange,
-  label,
-  description,
-  error,
-  required,
-  disabled,
-}: FormControlProps) {
+export function SwitchControl(props: FormControlProps) {
   return (
     <Switch
-      name={element.name}
-      label={
-        required ? (
-          <>
-            {label}
-            <span aria-hidden> *</span>
-          </>
-        ) : (
-          label
-        )
-      }
-      description={description}
-      error={error}
-      disabled={disabled}
-      checked={Boolean(value)}
-      onChange={(event) => onChange(event.currentTarget.checked)}
-      {...element.input}
+      {...switchProps(props)}
+      checked={Boolean(props.value)}
+      onChange={(event) => props.onChange(event.currentTarget.checked)}
+      {...props.element.input}
     />
   );
 }

@@ -1,5 +1,6 @@
 import { Select, Stack, Switch } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { switchProps } from '../fieldProps';
 import type { FormControlProps } from '../types';
 
 /**
@@ -7,17 +8,8 @@ import type { FormControlProps } from '../types';
  * Value: a number — 0 off; switching on sets 1; choosing an option sets its value. Switching off sets 0
  * and drops the choice.
  */
-export function SwitchWithSelectControl({
-  element,
-  value,
-  onChange,
-  label,
-  description,
-  placeholder,
-  error,
-  required,
-  disabled,
-}: FormControlProps) {
+export function SwitchWithSelectControl(props: FormControlProps) {
+  const { element, value, onChange, label, placeholder, error, disabled } = props;
   const { t } = useTranslation();
   const current = Number(value) || 0;
   const on = current !== 0;
@@ -25,20 +17,9 @@ export function SwitchWithSelectControl({
   return (
     <Stack gap="xs">
       <Switch
-        name={element.name}
-        label={
-          required ? (
-            <>
-              {label}
-              <span aria-hidden> *</span>
-            </>
-          ) : (
-            label
-          )
-        }
-        description={description}
+        {...switchProps(props)}
+        // Once on, the error shows under the select it is about.
         error={on ? undefined : error}
-        disabled={disabled}
         checked={on}
         onChange={(event) => onChange(event.currentTarget.checked ? 1 : 0)}
       />

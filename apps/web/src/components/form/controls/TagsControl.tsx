@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { BulkInsertDialog } from '../../condition-builder/BulkInsertDialog';
 import { useBulkPaste } from '../../condition-builder/useBulkPaste';
 import { showNotice } from '../../feedback/showNotice';
+import { fieldProps } from '../fieldProps';
 import { keepEnterInField } from '../keepEnterInField';
 import type { FormControlProps } from '../types';
 
@@ -21,17 +22,8 @@ function freeTextProblem(tag: string, existing: string[]): TagProblem | null {
   return existing.some((other) => other.toLowerCase() === trimmed.toLowerCase()) ? 'exists' : null;
 }
 
-export function TagsControl({
-  element,
-  value,
-  onChange,
-  label,
-  description,
-  placeholder,
-  error,
-  required,
-  disabled,
-}: FormControlProps) {
+export function TagsControl(props: FormControlProps) {
+  const { element, value, onChange } = props;
   const { t } = useTranslation();
   const { vars, freeText, bulkThreshold, ...inputProps } = (element.input ?? {}) as {
     vars?: boolean;
@@ -81,13 +73,8 @@ export function TagsControl({
       {/* biome-ignore lint/a11y/noStaticElementInteractions: a layout-less wrapper of the input's own events */}
       <div onPasteCapture={bulk.onPasteCapture} onKeyDown={keepEnterInField} style={{ display: 'contents' }}>
         <TagsInput
-          name={element.name}
-          label={label}
-          description={description}
-          placeholder={emptyText ?? placeholder}
-          error={error}
-          required={required}
-          disabled={disabled}
+          {...fieldProps(props)}
+          placeholder={emptyText ?? props.placeholder}
           data={options.map((option) => ({ value: String(option.value), label: option.label }))}
           value={tags}
           onChange={change}

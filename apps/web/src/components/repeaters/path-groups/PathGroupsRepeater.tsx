@@ -1,10 +1,12 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOfferLookup } from '../../../api/useOfferLookup';
+import { wrapperProps } from '../../form/fieldProps';
 import type { FormControlProps } from '../../form/types';
 import { useSimulationMarks, wasTested } from '../../simulation/SimulationMarks';
 import { Repeater } from '../Repeater';
 import { RepeaterField } from '../RepeaterField';
+import { repeaterProps } from '../repeaterProps';
 import { PathGroupBody, PathGroupHeader } from './PathGroupRow';
 import { PathGroupsContext, type PathGroupsSettings } from './PathGroupsContext';
 import {
@@ -29,17 +31,8 @@ export interface PathGroupsRepeaterInput {
  * the groups as they travel in JSON, priority = row index, conditions as pruned JSON text.
  * Messages inside the value (`0.paths.1.offer_external_id`) show under the input they belong to.
  */
-export function PathGroupsRepeater({
-  element,
-  value,
-  onChange,
-  label,
-  description,
-  error,
-  fieldErrors,
-  required,
-  disabled,
-}: FormControlProps) {
+export function PathGroupsRepeater(props: FormControlProps) {
+  const { element, value, onChange, label, error, fieldErrors, disabled } = props;
   const { t } = useTranslation();
   const input = (element.input ?? {}) as PathGroupsRepeaterInput;
   const flowType: FlowType = input.flowType === 'tracker' ? 'tracker' : 'api';
@@ -103,12 +96,10 @@ export function PathGroupsRepeater({
   return (
     <PathGroupsContext.Provider value={settings}>
       <RepeaterField
-        label={label}
-        description={description}
+        {...wrapperProps(props)}
         error={
           shownError.length > 0 ? shownError.map((message) => <div key={String(message)}>{message}</div>) : undefined
         }
-        required={required}
       >
         <SimulationNotice />
         <Repeater<PathGroup>
@@ -117,11 +108,11 @@ export function PathGroupsRepeater({
           normalize={normalizePathGroups}
           createRow={() => remember(createPathGroup())}
           duplicateRow={(group) => remember(duplicatePathGroup(group))}
+          {...repeaterProps(props)}
+          // Without a plain-text label the list is named "Path groups", not by the element's name.
           label={typeof label === 'string' ? label : t('controls:pathGroups.groups')}
           addLabel={t('controls:pathGroups.addGroup')}
           emptyText={t('controls:pathGroups.emptyGroups')}
-          addTestId={`${element.name}-add`}
-          disabled={disabled}
           rowTestId="path-group"
           renderRow={(group, index) => (
             <PathGroupHeader group={group} position={index + 1} fieldErrors={groupErrors(index)} />

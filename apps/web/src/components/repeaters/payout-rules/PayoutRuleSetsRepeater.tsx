@@ -1,6 +1,7 @@
 import { Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { FlowType } from '../../condition-builder';
+import { wrapperProps } from '../../form/fieldProps';
 import type { FormControlProps } from '../../form/types';
 import { RepeaterField } from '../RepeaterField';
 import { indexPath, rowErrors } from '../rowErrors';
@@ -26,18 +27,8 @@ export interface PayoutRuleSetsRepeaterProps extends FormControlProps {
  * deleting a rule included, is handed to `onChange`, the element's change callback (§4). Add Payout is
  * hidden while the element is disabled.
  */
-export function PayoutRuleSetsRepeater({
-  value,
-  onChange,
-  label,
-  description,
-  error,
-  fieldErrors,
-  required,
-  disabled,
-  events,
-  flowType,
-}: PayoutRuleSetsRepeaterProps) {
+export function PayoutRuleSetsRepeater(props: PayoutRuleSetsRepeaterProps) {
+  const { value, onChange, error, fieldErrors, disabled, events, flowType } = props;
   const { t } = useTranslation();
   const sets = syncPayoutRuleSets(readPayoutRuleSets(value), events);
   const chosen = new Set(events.map((event) => event.value));
@@ -49,7 +40,7 @@ export function PayoutRuleSetsRepeater({
   const commit = (next: TPayoutRuleSet[]) => onChange(next);
 
   return (
-    <RepeaterField label={label} description={description} error={errors.error} required={required}>
+    <RepeaterField {...wrapperProps(props)} error={errors.error}>
       {sets.length === 0 ? (
         <Text size="sm" c="dimmed">
           {t('controls:payoutRules.noEvents')}
