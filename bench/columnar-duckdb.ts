@@ -50,6 +50,7 @@ async function generate(): Promise<void> {
       'c' || i as row_key, i as source_id, 1 as workspace_id,
       make_timestamp(${BigInt(start) * 1000n} + i * ${span / BigInt(ROWS)}) as created_at,
       1 as events, (hash(i) % 10 < 7)::tinyint as unique_events, 0.002 as cost, 15169 as asn, 0 as is_bot,
+      0 as lp_events,
       'camp-' || campaign as campaign_external_id, 'flow-1' as flow_external_id,
       'pg-' || (offer % 10) as path_group_id, 'path-' || (offer % 30) as path_id,
       'offer-' || offer as offer_external_id, 'lander-' || (offer % 6) as lander_external_id,
