@@ -37,9 +37,14 @@ function identifier(name: string): string {
   return `"${name}"`;
 }
 
-/** Clicks' figures: bots' clicks out of clicks and unique clicks unless the plan includes them. */
-function clickFigures(plan: AggregatePlan): string[] {
+/**
+ * Clicks' figures: bots' clicks out of clicks and unique clicks unless the plan includes them. Whether a
+ * click had a lander is read from the lander's number when the store keeps one (null exactly when the
+ * text is): a whole number per row rather than a text.
+ */
+function clickFigures(plan: AggregatePlan, codes: CodeBook | undefined): string[] {
   const humans = plan.includeBots ? '' : 'is_bot = 0 and ';
+  const lander = codes?.coded('lander_external_id') ? codeColumn('lander_external_id') : '"lander_external_id"';
   return [
     plan.includeBots ? 'sum(events) as clicks' : 'sum(case when is_bot = 1 then 0 else events end) as clicks',
     plan.includeBots
@@ -49,7 +54,7 @@ function clickFigures(plan: AggregatePlan): string[] {
     'sum(case when is_bot = 1 then events else 0 end) as bot_clicks',
     // An lp click may be an adjustment row (events 0), so lp_events is summed, not events.
     `sum(case when ${humans}lp_events = 1 then 1 else 0 end) as lp_clicks`,
-    `sum(case when ${humans}"lander_external_id" is not null then events else 0 end) as lander_clicks`,
+    `sum(case when ${humans}${lander} is not null then events else 0 end) as lander_clicks`,
   ];
 }
 
@@ -315,7 +320,7 @@ function groupedOne(plan: AggregatePlan, bind: Bind, day: number | null, codes: 
     }
   }
 
-  const figures = plan.source === 'clicks' ? clickFigures(plan) : FIGURES[plan.source];
+  const figures = plan.source === 'clicks' ? clickFigures(plan, codes) : FIGURES[plan.source];
   const names = figures.map((figure) => figure.split(' as ')[1]!);
   const where = plan.where.map(condition);
   const table = plan.source;
