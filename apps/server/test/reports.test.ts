@@ -1,7 +1,6 @@
 import { REPORT_FILTER_GROUPS, REPORT_METRICS, type ReportResponse, type ReportRow } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { localBucket, nextDay, offsetSpans, startOfLocalDay, utcGrain } from '../src/report-plan/time.js';
+import { beforeAll, expect, it } from 'vitest';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { postbackPath } from './fixtures/postbacks.js';
 import { countryIn, DE_IP, DESKTOP, GB_IP, IPHONE, US_IP } from './fixtures/traffic.js';
@@ -18,55 +17,6 @@ import {
 // Reports agree exactly with the events written — clicks, leads and
 // postbacks sent over HTTP at known times, then grouped by campaign, offer, country and day (in a
 // timezone whose days are not UTC's). On SQLite and PostgreSQL.
-
-describe('report time buckets', () => {
-  it('finds local midnights across zones and DST', () => {
-    expect(startOfLocalDay('2026-11-10', 'UTC').toISOString()).toBe('2026-11-10T00:00:00.000Z');
-    expect(startOfLocalDay('2026-11-10', 'America/New_York').toISOString()).toBe('2026-11-10T05:00:00.000Z');
-    expect(startOfLocalDay('2026-07-10', 'America/New_York').toISOString()).toBe('2026-07-10T04:00:00.000Z');
-    expect(startOfLocalDay('2026-11-10', 'Asia/Kolkata').toISOString()).toBe('2026-11-09T18:30:00.000Z');
-    // Europe/London: the day of the spring change is 23 hours long.
-    expect(startOfLocalDay('2026-03-29', 'Europe/London').toISOString()).toBe('2026-03-29T00:00:00.000Z');
-    expect(startOfLocalDay('2026-03-30', 'Europe/London').toISOString()).toBe('2026-03-29T23:00:00.000Z');
-    expect(nextDay('2026-12-31')).toBe('2027-01-01');
-  });
-
-  it('finds the instants a zone changes its offset, the same when its offsets are read again', () => {
-    // New York fell back on 2026-11-01 at 06:00 UTC (02:00 EDT); Kolkata has one offset throughout.
-    const range = ['2026-10-25T04:00:00.000Z', '2026-11-26T05:00:00.000Z'] as const;
-    const expected = [
-      { until: '2026-11-01T06:00:00.000Z', offsetMinutes: -240 },
-      { until: null, offsetMinutes: -300 },
-    ];
-    expect(offsetSpans(...range, 'America/New_York')).toEqual(expected);
-    // Read again (the offsets are kept), and one day of it, which starts before the change.
-    expect(offsetSpans(...range, 'America/New_York')).toEqual(expected);
-    expect(offsetSpans('2026-11-01T04:00:00.000Z', '2026-11-02T05:00:00.000Z', 'America/New_York')).toEqual(expected);
-    expect(offsetSpans(...range, 'Asia/Kolkata')).toEqual([{ until: null, offsetMinutes: 330 }]);
-  });
-
-  it('folds UTC quarter-hours into local days and hours', () => {
-    const cache = new Map<string, { day: string; hour: string }>();
-    expect(localBucket('2026-11-10T18', 1, 'Asia/Kolkata', cache)).toEqual({ day: '2026-11-10', hour: '23' });
-    expect(localBucket('2026-11-10T18', 2, 'Asia/Kolkata', cache)).toEqual({ day: '2026-11-11', hour: '00' });
-    expect(localBucket('2026-11-10T03', 0, 'America/New_York', cache)).toEqual({ day: '2026-11-09', hour: '22' });
-  });
-
-  it('groups events by UTC day, hour or quarter-hour, as coarse as the zone allows over the range', () => {
-    const winter = ['2026-11-10T00:00:00.000Z', '2026-12-10T00:00:00.000Z'] as const;
-    const acrossSpringChange = ['2026-03-01T00:00:00.000Z', '2026-04-10T00:00:00.000Z'] as const;
-    expect(utcGrain(...winter, 'UTC', false)).toBe('day');
-    expect(utcGrain(null, null, 'UTC', false)).toBe('day');
-    expect(utcGrain(...winter, 'UTC', true)).toBe('hour');
-    // London is UTC in winter, not once the clocks go forward.
-    expect(utcGrain(...winter, 'Europe/London', false)).toBe('day');
-    expect(utcGrain(...acrossSpringChange, 'Europe/London', false)).toBe('hour');
-    expect(utcGrain(null, null, 'Europe/London', false)).toBe('hour');
-    expect(utcGrain(...winter, 'America/New_York', false)).toBe('hour');
-    expect(utcGrain(...winter, 'Asia/Kolkata', false)).toBe('quarter');
-    expect(utcGrain(...acrossSpringChange, 'Asia/Kathmandu', true)).toBe('quarter');
-  });
-});
 
 forEachDatabase('reports', (db) => {
   let app: FastifyInstance;

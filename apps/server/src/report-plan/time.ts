@@ -1,96 +1,53 @@
 // Days and hours in a report's timezone. Events store created_at as ISO-8601 UTC text; the database
 // groups them by UTC quarter-hour (every zone's offset is a whole number of quarter-hours), and these
 // helpers turn a quarter-hour into the day and hour it falls in locally, the same on SQLite and PostgreSQL.
+// The zone's rules are read through @date-fns/tz (Intl's own data underneath).
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
+import { tzOffset } from '@date-fns/tz';
+import { isTimeZone } from '@switchyard/domain';
+import { LRUCache } from 'lru-cache';
 
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let found = formatters.get(timeZone);
-  if (!found) {
-    found = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(timeZone, found);
-  }
-  return found;
-}
-
-interface LocalParts {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
-
-function localParts(instant: number, timeZone: string): LocalParts {
-  const parts: Record<string, number> = {};
-  for (const part of formatter(timeZone).formatToParts(new Date(instant))) {
-    if (part.type !== 'literal') parts[part.type] = Number(part.value);
-  }
-  return {
-    year: parts.year ?? 0,
-    month: parts.month ?? 1,
-    day: parts.day ?? 1,
-    hour: (parts.hour ?? 0) % 24,
-    minute: parts.minute ?? 0,
-    second: parts.second ?? 0,
-  };
-}
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
 
 /**
- * Offsets already read, by zone and instant. A report by day reads the same hours of its range several
- * times (each table's plan, each day's slice), and each reading is a formatToParts call of tens of
- * microseconds. Emptied when it holds OFFSETS_KEPT, so that no sequence of requests grows it for ever.
+ * Refuses a zone Intl does not know, as Intl does. tzOffset would answer NaN for it, or an offset read
+ * from the name ("Mars+05:30"): neither should reach a report's bounds.
  */
-const offsets = new Map<string, Map<number, number>>();
-const OFFSETS_KEPT = 200_000;
-let offsetsHeld = 0;
+function known(timeZone: string): string {
+  if (!isTimeZone(timeZone)) throw new RangeError(`Invalid time zone specified: ${timeZone}`);
+  return timeZone;
+}
 
-/** The zone's offset from UTC at an instant, in milliseconds (local = UTC + offset). */
+/** The zone's offset from UTC at an instant, in minutes (local = UTC + offset). */
 function offsetAt(instant: number, timeZone: string): number {
-  const known = offsets.get(timeZone)?.get(instant);
-  if (known !== undefined) return known;
-  const local = localParts(instant, timeZone);
-  const asUtc = Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second);
-  const offset = asUtc - Math.floor(instant / 1000) * 1000;
-  // Kept only once read: a zone Intl refuses leaves nothing behind.
-  if (offsetsHeld >= OFFSETS_KEPT) {
-    offsets.clear();
-    offsetsHeld = 0;
-  }
-  let zone = offsets.get(timeZone);
-  if (!zone) {
-    zone = new Map();
-    offsets.set(timeZone, zone);
-  }
-  zone.set(instant, offset);
-  offsetsHeld += 1;
-  return offset;
+  return tzOffset(timeZone, new Date(instant));
+}
+
+/** The same in whole milliseconds (old local-mean-time offsets have seconds). */
+function offsetMs(instant: number, timeZone: string): number {
+  return Math.round(offsetAt(instant, timeZone) * MINUTE_MS);
+}
+
+/** The wall-clock time of an instant in a zone, as an ISO string read in UTC (`YYYY-MM-DDTHH:mm…`). */
+function wallClock(instant: number, timeZone: string): string {
+  return new Date(instant + offsetMs(instant, timeZone)).toISOString();
 }
 
 /**
  * The first instant of a local day (YYYY-MM-DD) in a zone. A day that starts inside a DST gap starts at
- * the first local time that exists.
+ * the first local time that exists. Not TZDate: near a transition its answer depends on the process's
+ * own zone (America/Havana on 2018-11-04 lost its first hour with TZ=America/Sao_Paulo).
  */
 export function startOfLocalDay(day: string, timeZone: string): Date {
   const [year, month, date] = day.split('-').map(Number) as [number, number, number];
   const wall = Date.UTC(year, month - 1, date);
   // Two passes settle the offset on either side of a transition.
-  let instant = wall - offsetAt(wall, timeZone);
-  instant = wall - offsetAt(instant, timeZone);
-  if (localDay(instant, timeZone) < day) {
-    // Midnight does not exist (a gap): step forward to the first quarter-hour of the day.
-    while (localDay(instant, timeZone) < day) instant += 15 * 60 * 1000;
-  }
+  let instant = wall - offsetMs(wall, known(timeZone));
+  instant = wall - offsetMs(instant, timeZone);
+  // Midnight does not exist (a gap): step forward to the first quarter-hour of the day.
+  while (wallClock(instant, timeZone).slice(0, 10) < day) instant += 15 * MINUTE_MS;
   return new Date(instant);
 }
 
@@ -98,15 +55,6 @@ export function startOfLocalDay(day: string, timeZone: string): Date {
 export function nextDay(day: string): string {
   const [year, month, date] = day.split('-').map(Number) as [number, number, number];
   return new Date(Date.UTC(year, month - 1, date + 1)).toISOString().slice(0, 10);
-}
-
-function pad(value: number): string {
-  return String(value).padStart(2, '0');
-}
-
-function localDay(instant: number, timeZone: string): string {
-  const local = localParts(instant, timeZone);
-  return `${local.year}-${pad(local.month)}-${pad(local.day)}`;
 }
 
 /** A UTC quarter-hour (`YYYY-MM-DDTHH` and the quarter 0…3) → its local day and hour ("00"…"23"). */
@@ -119,8 +67,8 @@ export function localBucket(
   const key = `${utcHour}:${quarter}`;
   let found = cache.get(key);
   if (!found) {
-    const local = localParts(Date.parse(`${utcHour}:${pad(quarter * 15)}:00Z`), timeZone);
-    found = { day: `${local.year}-${pad(local.month)}-${pad(local.day)}`, hour: pad(local.hour) };
+    const local = wallClock(Date.parse(`${utcHour}:00:00Z`) + quarter * 15 * MINUTE_MS, known(timeZone));
+    found = { day: local.slice(0, 10), hour: local.slice(11, 13) };
     cache.set(key, found);
   }
   return found;
@@ -128,9 +76,6 @@ export function localBucket(
 
 /** How finely the event scan groups created_at in UTC (see `utcGrain`). */
 export type UtcGrain = 'day' | 'hour' | 'quarter';
-
-const HOUR_MS = 60 * 60 * 1000;
-const DAY_MS = 24 * HOUR_MS;
 
 /** Instants at which to read the zone's offset over [from, to): every day, or twice a year without a start. */
 function sampleInstants(from: string | null, to: string | null): number[] {
@@ -157,10 +102,11 @@ function sampleInstants(from: string | null, to: string | null): number[] {
  * 10 million events grouped by campaign, offer, country and day is 96 times fewer groups by UTC day.
  */
 export function utcGrain(from: string | null, to: string | null, timeZone: string, byHour: boolean): UtcGrain {
+  known(timeZone);
   let allZero = true;
   for (const instant of sampleInstants(from, to)) {
     const offset = offsetAt(instant, timeZone);
-    if (offset % HOUR_MS !== 0) return 'quarter';
+    if (offset % 60 !== 0) return 'quarter';
     if (offset !== 0) allZero = false;
   }
   return allZero && !byHour ? 'day' : 'hour';
@@ -173,12 +119,27 @@ export interface OffsetSpan {
 }
 
 /**
+ * Spans already found, by zone and range. A report asks for the same range several times (the local days
+ * it is split into, each table's query), and a year of hourly readings is some 25 ms.
+ */
+const spansFound = new LRUCache<string, OffsetSpan[]>({ max: 256 });
+
+/**
  * The zone's offsets over [from, to), in order, each up to the instant it changes (found to the minute by
  * bisection between two hourly readings): a columnar store buckets local days and hours itself with them.
+ * Not tzScan: it steps a month at a time (a change undone within the month is missed) and stops at the hour.
  */
 export function offsetSpans(from: string, to: string, timeZone: string): OffsetSpan[] {
-  const start = Date.parse(from);
-  const end = Date.parse(to);
+  const key = `${known(timeZone)} ${from} ${to}`;
+  let spans = spansFound.get(key);
+  if (!spans) {
+    spans = readSpans(Date.parse(from), Date.parse(to), timeZone);
+    spansFound.set(key, spans);
+  }
+  return spans.map((span) => ({ ...span }));
+}
+
+function readSpans(start: number, end: number, timeZone: string): OffsetSpan[] {
   const spans: OffsetSpan[] = [];
   let current = offsetAt(start, timeZone);
   for (let instant = start; instant < end; ) {
@@ -188,16 +149,16 @@ export function offsetSpans(from: string, to: string, timeZone: string): OffsetS
       // The change lies in (instant, next]: bisect to the minute.
       let low = instant;
       let high = next;
-      while (high - low > 60_000) {
-        const middle = low + Math.floor((high - low) / 120_000) * 60_000;
+      while (high - low > MINUTE_MS) {
+        const middle = low + Math.floor((high - low) / (2 * MINUTE_MS)) * MINUTE_MS;
         if (offsetAt(middle, timeZone) === current) low = middle;
         else high = middle;
       }
-      spans.push({ until: new Date(high).toISOString(), offsetMinutes: current / 60_000 });
+      spans.push({ until: new Date(high).toISOString(), offsetMinutes: current });
       current = offsetAt(high, timeZone);
     }
     instant = next;
   }
-  spans.push({ until: null, offsetMinutes: current / 60_000 });
+  spans.push({ until: null, offsetMinutes: current });
   return spans;
 }
