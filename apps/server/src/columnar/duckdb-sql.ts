@@ -40,21 +40,20 @@ function identifier(name: string): string {
 /**
  * Clicks' figures: bots' clicks out of clicks and unique clicks unless the plan includes them. Whether a
  * click had a lander is read from the lander's number when the store keeps one (null exactly when the
- * text is): a whole number per row rather than a text.
+ * text is): a whole number per row rather than a text. `is_bot` and `lp_events` are 0 or 1 (follower.ts),
+ * so bots are taken out by a product rather than a case per row, which groups millions of rows faster.
  */
 function clickFigures(plan: AggregatePlan, codes: CodeBook | undefined): string[] {
-  const humans = plan.includeBots ? '' : 'is_bot = 0 and ';
+  const humans = plan.includeBots ? '' : ' * (1 - is_bot)';
   const lander = codes?.coded('lander_external_id') ? codeColumn('lander_external_id') : '"lander_external_id"';
   return [
-    plan.includeBots ? 'sum(events) as clicks' : 'sum(case when is_bot = 1 then 0 else events end) as clicks',
-    plan.includeBots
-      ? 'sum(unique_events) as unique_clicks'
-      : 'sum(case when is_bot = 1 then 0 else unique_events end) as unique_clicks',
+    `sum(events${humans}) as clicks`,
+    `sum(unique_events${humans}) as unique_clicks`,
     'sum(cost) as cost',
-    'sum(case when is_bot = 1 then events else 0 end) as bot_clicks',
+    'sum(events * is_bot) as bot_clicks',
     // An lp click may be an adjustment row (events 0), so lp_events is summed, not events.
-    `sum(case when ${humans}lp_events = 1 then 1 else 0 end) as lp_clicks`,
-    `sum(case when ${humans}${lander} is not null then events else 0 end) as lander_clicks`,
+    `sum(lp_events${humans}) as lp_clicks`,
+    `sum(case when ${plan.includeBots ? '' : 'is_bot = 0 and '}${lander} is not null then events else 0 end) as lander_clicks`,
   ];
 }
 
