@@ -297,7 +297,7 @@ async function clickBench(children: Child[], cleanups: (() => Promise<unknown>)[
   const wrk = GENERATORS.includes('wrk') ? ensureWrk() : '';
   console.log(
     `Part (a), clicks: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s per server and load generator, ` +
-      `in turns, after ${WARMUP_S} s warm-up each; node ${process.version}, servers in child processes (tsx); load from ` +
+      `in turns, after ${WARMUP_S} s warm-up each; node ${process.version}, servers in child processes (Switchyard built, the bare route through tsx); load from ` +
       GENERATORS.map((generator) =>
         generator === 'wrk'
           ? `wrk (${WRK_THREADS} thread${WRK_THREADS === 1 ? '' : 's'})`
