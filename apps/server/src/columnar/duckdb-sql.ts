@@ -53,7 +53,7 @@ function clickFigures(plan: AggregatePlan, codes: CodeBook | undefined): string[
     'sum(events * is_bot) as bot_clicks',
     // An lp click may be an adjustment row (events 0), so lp_events is summed, not events.
     `sum(lp_events${humans}) as lp_clicks`,
-    `sum(case when ${plan.includeBots ? '' : 'is_bot = 0 and '}${lander} is not null then events else 0 end) as lander_clicks`,
+    `sum(case when ${lander} is not null then events${humans} else 0 end) as lander_clicks`,
   ];
 }
 
