@@ -3,7 +3,14 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ClickHouseStore } from '../src/columnar/clickhouse.js';
 import { ClickHouseClient, parseClickHouseUrl } from '../src/columnar/clickhouse-client.js';
-import { literal } from '../src/columnar/clickhouse-sql.js';
+import {
+  COLUMNS,
+  createTable,
+  DERIVED_COLUMNS,
+  LP_COLUMN,
+  literal,
+  storedRow,
+} from '../src/columnar/clickhouse-sql.js';
 import type { ColumnarRow } from '../src/columnar/schema.js';
 import {
   type AggregatePlan,
@@ -429,6 +436,60 @@ onClickHouse('ClickHouse columnar store: a workspace’s rows', () => {
     it(`gives the reference's rows: ${title}`, async () => {
       const expected = aggregateReference(asked, asked.source === 'clicks' ? rows.clicks : rows.leads);
       expect(expected.length > 0).toBe(title !== 'a workspace without rows');
+      expectSameRows(await store.aggregate(asked), expected);
+    });
+  }
+});
+
+onClickHouse('ClickHouse columnar store: a table made before its computed counts', () => {
+  const { clicks } = generateRows({ clicks: 1200, leads: 0, seed: 9 });
+  // Made before lp_events: those rows read it as 0.
+  const before = clicks.slice(0, 800).map((row) => ({ ...row, lp_events: 0 }));
+  const after = clicks.slice(800);
+  const OLD_COLUMNS = COLUMNS.filter((column) => column.name !== LP_COLUMN.name);
+  const byCampaign = plan('clicks', [group('campaign', 'campaign_external_id')]);
+  let store: ClickHouseStore;
+  beforeAll(async () => {
+    const url = runUrl('before_counts');
+    store = new ClickHouseStore(url);
+    await store.client.execute(`CREATE DATABASE IF NOT EXISTS ${store.client.target.database}`, { inDatabase: false });
+    await store.client.execute(
+      createTable('clicks').replace(
+        /\(\n[\s\S]*?\n\) ENGINE/,
+        `(\n  ${OLD_COLUMNS.map((column) => `${column.name} ${column.type}`).join(',\n  ')}\n) ENGINE`,
+      ),
+    );
+    await store.client.insert(
+      'clicks',
+      OLD_COLUMNS.map((column) => column.name),
+      before.map((row) => {
+        const { lp_events: _, ...stored } = storedRow(row);
+        return stored;
+      }),
+    );
+    // A start on that table, then clicks sent since.
+    await store.open();
+    await store.append('clicks', after);
+  });
+  afterAll(async () => {
+    if (store) await dropStore(store);
+  });
+
+  it('gains lp_events and the computed counts, at start', async () => {
+    const held = await store.client.select(
+      "SELECT name FROM system.columns WHERE database = currentDatabase() AND table = 'clicks'",
+    );
+    const names = held.map((row) => String(row.name));
+    for (const column of [LP_COLUMN, ...DERIVED_COLUMNS]) expect(names).toContain(column.name);
+  });
+
+  for (const includeBots of [true, false]) {
+    it(`counts rows from before and after alike, bots ${includeBots ? 'in' : 'out'}`, async () => {
+      const asked = { ...byCampaign, includeBots };
+      const expected = aggregateReference(asked, [...before, ...after]);
+      // The rows test every computed count: bots, landers and lp clicks on both sides of the start.
+      const sum = (name: string) => expected.reduce((total, row) => total + Number(row[name]), 0);
+      expect(sum('bot_clicks') > 0 && sum('lander_clicks') > 0 && sum('lp_clicks') > 0).toBe(true);
       expectSameRows(await store.aggregate(asked), expected);
     });
   }

@@ -66,6 +66,20 @@ export const COLUMNS: readonly { name: string; type: string }[] = [
 export const COLUMN_NAMES = COLUMNS.map((column) => column.name);
 
 /**
+ * Click counts that ClickHouse computes itself on insert (MATERIALIZED: never sent, and left out of
+ * `SELECT *`), so that a report sums plain columns rather than testing each row's bot verdict and lander:
+ * on 18.16 those tests took a fifth of grouping 10M clicks. A table made before gains them with ALTER
+ * (clickhouse.ts) and computes them for its older parts as they are read.
+ */
+export const DERIVED_COLUMNS: readonly { name: string; type: string }[] = [
+  { name: 'human_events', type: 'UInt8 MATERIALIZED if(is_bot = 1, 0, events)' },
+  { name: 'human_unique_events', type: 'UInt8 MATERIALIZED if(is_bot = 1, 0, unique_events)' },
+  { name: 'human_lp_events', type: 'UInt8 MATERIALIZED if(is_bot = 1, 0, lp_events)' },
+  { name: 'lander_events', type: 'UInt8 MATERIALIZED if(isNull(lander_external_id), 0, events)' },
+  { name: 'human_lander_events', type: 'UInt8 MATERIALIZED if(is_bot = 1 OR isNull(lander_external_id), 0, events)' },
+];
+
+/**
  * Conversions as they are now: each change (store/conversion-changes.ts) sent as the conversion's whole
  * row with the change's id as `version`; ReplacingMergeTree keeps the highest, and `FINAL` reads it. A
  * removed conversion is a row with `deleted` 1. Columns a conversion reads from its click or lead are
@@ -114,7 +128,7 @@ export function createTable(table: ColumnarTable): string {
   // Partitioned by month and sorted by workspace, campaign and time; the row key last, so
   // ReplacingMergeTree keeps one row of a key sent twice when it merges.
   return `CREATE TABLE IF NOT EXISTS ${table} (
-  ${COLUMNS.map((column) => `${column.name} ${column.type}`).join(',\n  ')}
+  ${[...COLUMNS, ...DERIVED_COLUMNS].map((column) => `${column.name} ${column.type}`).join(',\n  ')}
 ) ENGINE = ReplacingMergeTree
 PARTITION BY toYYYYMM(created_at)
 ORDER BY (workspace_id, ifNull(campaign_external_id, ''), created_at, row_key)`;
@@ -237,18 +251,17 @@ function localBucket(plan: AggregatePlan, buckets: NonNullable<AggregatePlan['bu
 
 const COUNTED = "is_conversion = 1 AND state IN ('pending', 'approved')";
 
-/** Clicks' figures: bots' clicks out of clicks and unique clicks unless the plan includes them. */
+/** Clicks' figures, from the stored counts (DERIVED_COLUMNS): bots' clicks out of the others unless the plan includes them. */
 function clickFigures(plan: AggregatePlan): Record<string, string> {
+  const bots = plan.includeBots;
   return {
-    clicks: plan.includeBots ? 'sum(events)' : 'sum(if(is_bot = 1, 0, events))',
-    unique_clicks: plan.includeBots ? 'sum(unique_events)' : 'sum(if(is_bot = 1, 0, unique_events))',
+    clicks: bots ? 'sum(events)' : 'sum(human_events)',
+    unique_clicks: bots ? 'sum(unique_events)' : 'sum(human_unique_events)',
     cost: 'sum(cost)',
-    bot_clicks: 'sum(if(is_bot = 1, events, 0))',
+    bot_clicks: 'sum(events) - sum(human_events)',
     // An lp click may be an adjustment row (events 0): lp_events is summed.
-    lp_clicks: plan.includeBots ? 'sum(lp_events)' : 'sum(if(is_bot = 1, 0, lp_events))',
-    lander_clicks: plan.includeBots
-      ? 'sum(if(isNull(lander_external_id), 0, events))'
-      : 'sum(if(is_bot = 1 OR isNull(lander_external_id), 0, events))',
+    lp_clicks: bots ? 'sum(lp_events)' : 'sum(human_lp_events)',
+    lander_clicks: bots ? 'sum(lander_events)' : 'sum(human_lander_events)',
   };
 }
 

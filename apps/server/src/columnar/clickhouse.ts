@@ -16,6 +16,7 @@ import {
   CONVERSION_COLUMN_NAMES,
   createConversionsTable,
   createTable,
+  DERIVED_COLUMNS,
   LP_COLUMN,
   literal,
   storedRow,
@@ -41,7 +42,7 @@ export class ClickHouseStore implements ColumnarStore {
     for (const table of TABLES) {
       await this.client.execute(createTable(table));
       await this.dropHashColumns(table);
-      await this.addLpColumn(table);
+      await this.addColumns(table);
     }
     await this.client.execute(createConversionsTable());
     await this.client.execute(
@@ -66,19 +67,28 @@ export class ClickHouseStore implements ColumnarStore {
   }
 
   /** A table made before lp clicks were kept (migration 0040) gains `lp_events` (0 for the rows it holds: none had gone on yet). */
-  private async addLpColumn(table: ColumnarTable): Promise<void> {
+  /**
+   * A table made before a column was added gains it: lp_events, then the counts computed from it and
+   * the others (DERIVED_COLUMNS), in that order. Older parts compute them as they are read.
+   */
+  private async addColumns(table: ColumnarTable): Promise<void> {
     const held = async () =>
-      (
-        await this.client.select(
-          `SELECT name FROM system.columns WHERE database = ${literal(this.client.target.database)} AND table = ${literal(table)} AND name = ${literal(LP_COLUMN.name)}`,
-        )
-      ).length > 0;
-    if (await held()) return;
-    try {
-      await this.client.execute(`ALTER TABLE ${table} ADD COLUMN ${LP_COLUMN.name} ${LP_COLUMN.type}`);
-    } catch (error) {
-      // 18.16 has no ADD COLUMN IF NOT EXISTS: another node starting at the same time may have added it.
-      if (!(await held())) throw error;
+      new Set(
+        (
+          await this.client.select(
+            `SELECT name FROM system.columns WHERE database = ${literal(this.client.target.database)} AND table = ${literal(table)}`,
+          )
+        ).map((row) => String(row.name)),
+      );
+    const present = await held();
+    for (const column of [LP_COLUMN, ...DERIVED_COLUMNS]) {
+      if (present.has(column.name)) continue;
+      try {
+        await this.client.execute(`ALTER TABLE ${table} ADD COLUMN ${column.name} ${column.type}`);
+      } catch (error) {
+        // 18.16 has no ADD COLUMN IF NOT EXISTS: another node starting at the same time may have added it.
+        if (!(await held()).has(column.name)) throw error;
+      }
     }
   }
 

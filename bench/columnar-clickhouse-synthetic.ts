@@ -1,0 +1,163 @@
+// The ClickHouse store alone, as bench/columnar-duckdb.ts is the embedded one: part (b)'s five columnar
+// reports as the server hands them to ClickHouseStore.report, each beside the plain GROUP BY of the same
+// clicks (bench/plain-group-by.ts), in turns, on a synthetic store of the same shape, generated inside
+// ClickHouse in seconds rather than copied through PostgreSQL and the backfill (about 12 minutes at 10M).
+// `CLICKHOUSE_URL=http://127.0.0.1:8123 npx tsx bench/columnar-clickhouse-synthetic.ts [rows]`; the
+// database `switchyard_synth_<rows>` is kept and read as it is when it holds `rows` clicks (drop it after a
+// change of the tables). Bots are in, as in the plain GROUP BY, unless BENCH_BOTS=out (the reports'
+// default); BENCH_ONLY=<part of a title> runs one report. Prints figures, asserts nothing.
+
+import type { ReportGroup } from '@switchyard/domain';
+import { ClickHouseStore } from '../apps/server/src/columnar/clickhouse.js';
+import { ClickHouseClient, parseClickHouseUrl } from '../apps/server/src/columnar/clickhouse-client.js';
+import { COLUMN_NAMES } from '../apps/server/src/columnar/clickhouse-sql.js';
+import type { PagedPlan } from '../apps/server/src/report-plan/plan.js';
+import { startOfLocalDay } from '../apps/server/src/report-plan/time.js';
+import { type ConfigNames, planOf, type ReportRange } from '../apps/server/src/reports/report-plans.js';
+import { type PlainGroup, plainClickhouse } from './plain-group-by.js';
+
+const ROWS = Number(process.argv[2] ?? 10_000_000);
+const RUNS = Number(process.env.BENCH_REPORT_RUNS ?? 7);
+const DAYS = 30;
+const now = Date.parse(`${new Date().toISOString().slice(0, 10)}T12:00:00Z`);
+const start = now - DAYS * 86_400_000;
+const base = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
+const database = `switchyard_synth_${ROWS}`;
+const url = `${base.replace(/\/+$/, '')}/${database}`;
+
+/** A value drawn from 0…count-1, the first far more often than the last (columnar-duckdb.ts, skewed). */
+const skewed = (seed: number, count: number, power: number) =>
+  `toInt64(floor(${count} * pow((intHash64(number * 7919 + ${seed}) % 1000003) / 1000003.0, ${power})))`;
+
+const letter = (index: string) => `substring('ABCDEFGHIJKLMNOPQRSTUVWXYZ', ${index} + 1, 1)`;
+
+async function generate(client: ClickHouseClient): Promise<void> {
+  await client.execute(`DROP DATABASE IF EXISTS ${database}`, { inDatabase: false });
+  await new ClickHouseStore(client).open();
+  const began = performance.now();
+  const stepMs = Math.floor((DAYS * 86_400_000) / ROWS);
+  const drawn = `SELECT number AS i,
+      1 + ${skewed(1, 20, 2)} AS campaign, 1 + ${skewed(2, 15, 1.5)} AS offer,
+      ${skewed(3, 60, 3)} AS country_index, ${skewed(4, 7, 2)} AS subaff_index, 100 + ${skewed(5, 300, 3)} AS zone,
+      ${start} + number * ${stepMs} AS at_ms
+    FROM system.numbers WHERE number >= 1 LIMIT ${ROWS}`;
+  const values: Record<string, string> = {
+    row_key: "concat('c', toString(i))",
+    source_id: 'toInt64(i)',
+    workspace_id: 'toInt64(1)',
+    created_at: 'toDateTime(intDiv(at_ms, 1000))',
+    created_ms: 'toUInt16(at_ms % 1000)',
+    events: 'toUInt8(1)',
+    unique_events: 'toUInt8(intHash64(i) % 10 < 7)',
+    cost: '0.002',
+    asn: 'toInt64(15169)',
+    is_bot: 'toUInt8(0)',
+    lp_events: 'toUInt8(0)',
+    campaign_external_id: "concat('camp-', toString(campaign))",
+    flow_external_id: "'flow-1'",
+    path_group_id: "concat('pg-', toString(offer % 10))",
+    path_id: "concat('path-', toString(offer % 30))",
+    offer_external_id: "concat('offer-', toString(offer))",
+    lander_external_id: "concat('lander-', toString(offer % 6))",
+    traffic_source_external_id: "'ts-1'",
+    country: `if(country_index = 59, NULL, concat(${letter('intDiv(country_index, 26)')}, ${letter('country_index % 26')}))`,
+    device: "'mobile'",
+    platform: "'Android'",
+    browser: "'Chrome'",
+    subaff: "if(subaff_index = 6, NULL, concat('sub-', toString(subaff_index)))",
+    var1: "concat('z', toString(zone))",
+    var2: "concat('creative-', toString(i % 20))",
+  };
+  const names = COLUMN_NAMES.filter((name) => name in values);
+  await client.execute(
+    `INSERT INTO clicks (${names.join(', ')}) SELECT ${names.map((name) => values[name]).join(', ')} FROM (${drawn})`,
+  );
+  // One click in a hundred converts an hour later: 70 % approved, 20 % pending, 10 % rejected.
+  await client.execute(`INSERT INTO conversions (conversion_id, version, deleted, workspace_id, created_at, created_ms,
+      event_at, event_ms, is_conversion, state, payout, asn, is_bot, campaign_external_id, flow_external_id,
+      path_group_id, path_id, offer_external_id, lander_external_id, traffic_source_external_id, country, device,
+      platform, browser, subaff, var1, var2)
+    SELECT concat('v', toString(source_id)), toUInt64(1), toUInt8(0), workspace_id, created_at + 3600, created_ms,
+      created_at, created_ms, toUInt8(1),
+      multiIf(intDiv(source_id, 100) % 10 = 0, 'rejected', intDiv(source_id, 100) % 10 <= 2, 'pending', 'approved'),
+      (intHash64(source_id) % 2000) / 100.0, asn, is_bot, campaign_external_id, flow_external_id, path_group_id,
+      path_id, offer_external_id, lander_external_id, traffic_source_external_id, country, device, platform, browser,
+      subaff, var1, var2
+    FROM clicks WHERE source_id % 100 = 0`);
+  await client.execute('OPTIMIZE TABLE clicks FINAL');
+  await client.execute('OPTIMIZE TABLE conversions FINAL');
+  console.log(`generated ${ROWS} clicks in ${((performance.now() - began) / 1000).toFixed(1)} s into ${database}`);
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+
+const client = new ClickHouseClient(parseClickHouseUrl(url));
+const held = await client
+  .select('SELECT count() AS n FROM clicks')
+  .then((rows) => Number(rows[0]?.n ?? 0))
+  .catch(() => 0);
+if (held !== ROWS) await generate(client);
+const store = await new ClickHouseStore(client).open();
+
+const campaignNames = new Map(Array.from({ length: 20 }, (_, index) => [`camp-${index + 1}`, `Campaign ${index + 1}`]));
+const config: ConfigNames = {
+  names: new Map([['campaign', campaignNames]]),
+  pathGroups: new Map(),
+  paths: new Map(),
+  offerNetworks: new Map(),
+};
+const day = (at: number) => new Date(at).toISOString().slice(0, 10);
+const REPORTS: [string, PlainGroup[], string | undefined][] = [
+  ['campaign × offer × country × day', ['campaign', 'offer', 'country', 'day'], undefined],
+  ['by subaff', ['subaff'], undefined],
+  ['var1 × country', ['var1', 'country'], undefined],
+  ['one campaign by var1', ['var1'], 'camp-1'],
+  ['subaff × day, America/New_York', ['subaff', 'day'], undefined],
+];
+const only = process.env.BENCH_ONLY;
+for (const [title, groups, campaign] of REPORTS) {
+  if (only && !title.includes(only)) continue;
+  const timezone = title.includes('New_York') ? 'America/New_York' : 'UTC';
+  const range: ReportRange = {
+    from: startOfLocalDay(day(start), timezone).toISOString(),
+    to: startOfLocalDay(day(now + 86_400_000), timezone).toISOString(),
+    timezone,
+    attribution: 'click',
+    includeBots: process.env.BENCH_BOTS !== 'out',
+  };
+  const narrowing = { vars: {}, filters: campaign ? { campaign } : {}, config: Promise.resolve(config), workspace: 1 };
+  const reportGroups = groups as ReportGroup[];
+  const paged: PagedPlan = {
+    plans: {
+      clicks: await planOf('clicks', reportGroups, range, narrowing),
+      leads: await planOf('leads', reportGroups, range, narrowing),
+      conversions: await planOf('conversions', reportGroups, range, narrowing),
+    },
+    groups: reportGroups,
+    names: reportGroups.map((group) => config.names.get(group) ?? null),
+    order: { by: 'group', index: 0 },
+    descending: false,
+    limit: 40,
+    offset: 0,
+  };
+  const plain = plainClickhouse({ groups, campaign, from: range.from!, to: range.to!, timezone, workspace: 1 });
+  const plainTimes: number[] = [];
+  const reportTimes: number[] = [];
+  let groupsFound = 0;
+  let answer = await store.report(paged);
+  for (let run = 0; run < RUNS; run += 1) {
+    let began = performance.now();
+    const rows = await client.select(plain);
+    plainTimes.push(performance.now() - began);
+    groupsFound = Number(rows[0]?.groups);
+    began = performance.now();
+    answer = await store.report(paged);
+    reportTimes.push(performance.now() - began);
+  }
+  const report = median(reportTimes);
+  const bare = median(plainTimes);
+  console.log(
+    `${title}: report ${report.toFixed(1)} ms, plain GROUP BY ${bare.toFixed(1)} ms (${groupsFound} groups), ` +
+      `${(report / bare).toFixed(2)}×; ${answer.total} rows, ${answer.totals.clicks} clicks, ${answer.totals.conversions} conversions`,
+  );
+}
