@@ -2,27 +2,36 @@
 import {
   type AddressRule,
   type IpAddress,
+  ipv4Number,
   matchesAddressRules,
   parseAddressRule,
   parseIpAddress,
   unmapIpAddress,
 } from '../network-addresses.js';
 
-/** The last address read: a click's rules all read the same one, so it is parsed once per click. */
-let lastText: string | undefined;
-let lastAddress: IpAddress | null = null;
-
-function readAddress(text: string): IpAddress | null {
-  if (text !== lastText) {
-    const parsed = parseIpAddress(text);
-    lastAddress = parsed && unmapIpAddress(parsed);
-    lastText = text;
-  }
-  return lastAddress;
-}
-
 const toUint32 = (bytes: readonly number[]) =>
   ((bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!) >>> 0;
+
+/**
+ * The last address read: a click's rules all read the same one, so it is parsed once per click. IPv4
+ * (also mapped into IPv6) as a number, -1 for none; IPv6 as read, else null.
+ */
+let lastText: string | undefined;
+let lastV4 = -1;
+let lastV6: IpAddress | null = null;
+
+function readAddress(text: string): void {
+  if (text === lastText) return;
+  lastText = text;
+  lastV6 = null;
+  // Dotted decimal, as nearly every visitor's address is, without ipaddr.js.
+  lastV4 = ipv4Number(text);
+  if (lastV4 >= 0) return;
+  const parsed = parseIpAddress(text);
+  const address = parsed && unmapIpAddress(parsed);
+  if (address?.version === 4) lastV4 = toUint32(address.bytes);
+  else lastV6 = address;
+}
 
 /** IPv4 rules as sorted, merged [first, last] ranges: a binary search instead of a walk of every rule. */
 export function ipv4Ranges(rules: readonly AddressRule[]): Float64Array {
@@ -66,9 +75,8 @@ export function compileAddressTest(values: readonly string[]): (ip: string) => b
   const v4 = ipv4Ranges(rules);
   const v6 = rules.filter((rule) => rule.version === 6);
   return (ip) => {
-    const address = readAddress(ip);
-    if (!address) return false;
-    if (address.version === 4) return inRanges(v4, toUint32(address.bytes));
-    return v6.length > 0 && matchesAddressRules(ip, v6);
+    readAddress(ip);
+    if (lastV4 >= 0) return inRanges(v4, lastV4);
+    return lastV6 !== null && v6.length > 0 && matchesAddressRules(ip, v6);
   };
 }

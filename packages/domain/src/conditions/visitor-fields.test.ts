@@ -96,6 +96,8 @@ const IP_TABLE: [values: string[], ip: string | undefined, matches: boolean][] =
   [['::/0'], '8.8.8.8', false],
   [['10.0.0.0/8'], '2001:db8::1', false],
   [['10.0.0.0/8'], 'not an address', false],
+  // A leading zero could be read as octal elsewhere: not an address.
+  [['10.0.0.0/8'], '010.1.2.3', false],
   [['10.0.0.0/8'], undefined, false],
 ];
 

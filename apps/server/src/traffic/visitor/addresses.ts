@@ -1,36 +1,12 @@
 // Address parsing shared by the per-click lookups (places, networks, crawlers). Hand-written rather than
 // the domain's parseIpAddress because it runs on every click and must not allocate: IPv6 words go into
-// a caller's array, IPv4 comes back as a number.
+// a caller's array, IPv4 comes back as a number (the domain's ipv4Number).
+
+import { ipv4Number } from '@switchyard/domain';
+
+export { ipv4Number };
 
 const MAPPED_PREFIX = '::ffff:';
-
-/** A dotted-quad IPv4 address as a 32-bit number, or -1 when `ip` is not exactly one. */
-export function ipv4Number(ip: string, from = 0): number {
-  let value = 0;
-  let octet = 0;
-  let digits = 0;
-  let dots = 0;
-  for (let index = from; index < ip.length; index += 1) {
-    const code = ip.charCodeAt(index);
-    if (code === 46) {
-      if (digits === 0 || dots === 3) return -1;
-      value = value * 256 + octet;
-      octet = 0;
-      digits = 0;
-      dots += 1;
-    } else if (code >= 48 && code <= 57) {
-      // No leading zeros (an octal reading elsewhere), at most three digits, at most 255.
-      if ((digits > 0 && octet === 0) || digits === 3) return -1;
-      octet = octet * 10 + (code - 48);
-      if (octet > 255) return -1;
-      digits += 1;
-    } else {
-      return -1;
-    }
-  }
-  if (dots !== 3 || digits === 0) return -1;
-  return value * 256 + octet;
-}
 
 /** What `readAddress` found: no address, an IPv4 one (also from ::ffff:a.b.c.d) or an IPv6 one. */
 export const NONE = 0;
