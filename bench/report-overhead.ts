@@ -1,6 +1,7 @@
 // Part (b): each columnar report through the server beside the plain GROUP BY of the same clicks
 // on the same engine (bench/plain-group-by.ts), and the ratio; the bar is 1.5×.
-// - ClickHouse: the plain GROUP BY is sent by the bench itself, in turns with the report over HTTP.
+// - ClickHouse: the plain GROUP BY and the report's statement alone (ClickHouseStore.report) are sent by the
+//   bench itself, in turns with the report over HTTP.
 // - DuckDB: the server holds the store's file (one process at a time may open a DuckDB file), so the plain
 //   GROUP BY is timed once the server has stopped, in the bench process on the same file with DuckDB's
 //   default threads as the server's, in turns with the same report's statement alone
@@ -8,6 +9,8 @@
 //   costs.
 import type { ReportGroup } from '@switchyard/domain';
 import Database from 'better-sqlite3';
+import pg from 'pg';
+import { ClickHouseStore } from '../apps/server/src/columnar/clickhouse.js';
 import { ClickHouseClient, parseClickHouseUrl } from '../apps/server/src/columnar/clickhouse-client.js';
 import { DuckDBStore } from '../apps/server/src/columnar/duckdb.js';
 import { nextDay, startOfLocalDay } from '../apps/server/src/report-plan/time.js';
@@ -46,14 +49,63 @@ function median(values: number[]): number {
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
-/** Times the plain GROUP BY on ClickHouse; answers the milliseconds and the number of groups. */
-export function clickhousePlain(url: string): (report: PlainReport) => Promise<{ elapsed: number; groups: number }> {
+/**
+ * ClickHouse, beside the running server (ClickHouse is a server of its own): each report's plain GROUP BY
+ * and then its statement alone (ClickHouseStore.report on the first page, as the server plans it, no HTTP,
+ * no catch-up), timed in turn before the report is asked through the server. `databaseUrl` gives the
+ * campaigns' names, as the server labels them.
+ */
+export function clickhousePlain(
+  url: string,
+  databaseUrl: string,
+): (shape: ColumnarShape, report: PlainReport) => Promise<{ elapsed: number; groups: number; statement: number }> {
   const client = new ClickHouseClient(parseClickHouseUrl(url));
-  return async (report) => {
+  const store = new ClickHouseStore(client);
+  let config: Promise<ConfigNames> | null = null;
+  const names = async (): Promise<ConfigNames> => {
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+    try {
+      const { rows } = await pool.query<{ external_id: string; name: string }>(
+        "select external_id, name from config_records where kind = 'tracker-campaigns'",
+      );
+      return {
+        names: new Map([['campaign', new Map(rows.map((row) => [row.external_id, row.name]))]]),
+        pathGroups: new Map(),
+        paths: new Map(),
+        offerNetworks: new Map(),
+      };
+    } finally {
+      await pool.end();
+    }
+  };
+  return async (shape, report) => {
+    config ??= names();
     const began = performance.now();
     const [row] = await client.select(plainClickhouse(report));
-    return { elapsed: performance.now() - began, groups: Number(row?.groups ?? 0) };
+    const elapsed = performance.now() - began;
+    const paged = await pagedOf(shape, report, await config);
+    const statementBegan = performance.now();
+    await store.report(paged);
+    return { elapsed, groups: Number(row?.groups ?? 0), statement: performance.now() - statementBegan };
   };
+}
+
+/** The first page of a report of part (b), planned as the server plans the bench's query (bots out, its default). */
+function pagedOf(shape: ColumnarShape, report: PlainReport, config: ConfigNames) {
+  const range = {
+    from: report.from,
+    to: report.to,
+    timezone: report.timezone,
+    attribution: 'click' as const,
+    includeBots: false,
+  };
+  const narrowing = {
+    vars: {},
+    filters: shape.campaign ? { campaign: shape.campaign } : {},
+    config: Promise.resolve(config),
+    workspace: report.workspace,
+  };
+  return firstPagePlan(shape.groups as ReportGroup[], range, narrowing, config.names);
 }
 
 /** What one report measured: through the server, and (DuckDB) its statement alone; its plain GROUP BY. */
@@ -97,21 +149,7 @@ export async function embeddedPlain(
   const results: { statement: number; plain: number; groups: number }[] = [];
   try {
     for (const { shape, report } of shapes) {
-      const groups = shape.groups as ReportGroup[];
-      const range = {
-        from: report.from,
-        to: report.to,
-        timezone: report.timezone,
-        attribution: 'click' as const,
-        includeBots: true,
-      };
-      const narrowing = {
-        vars: {},
-        filters: shape.campaign ? { campaign: shape.campaign } : {},
-        config: Promise.resolve(config),
-        workspace: report.workspace,
-      };
-      const paged = await firstPagePlan(groups, range, narrowing, config.names);
+      const paged = await pagedOf(shape, report, config);
       const sql = plainDuckdb(report);
       const plainTimes: number[] = [];
       const statementTimes: number[] = [];

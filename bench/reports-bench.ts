@@ -324,7 +324,7 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
   type Report = { label: string; query: string; target: boolean; metrics: boolean; columnar?: ColumnarShape };
   // With ClickHouse, the plain GROUP BY of each columnar report is sent by the bench before each
   // run of the report (DuckDB's is timed once the server has stopped, below).
-  const plainOnClickHouse = databases ? clickhousePlain(databases.clickhouseUrl) : null;
+  const plainOnClickHouse = databases ? clickhousePlain(databases.clickhouseUrl, databases.databaseUrl) : null;
   const overheads: Overhead[] = [];
   /**
    * Each variant asked in turn, run after run: one warm-up, then one with clicks sent meanwhile (a
@@ -335,14 +335,18 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
     const times = variants.map(() => [] as number[]);
     const plainTimes = variants.map(() => [] as number[]);
     const plainGroups = variants.map(() => 0);
+    const statementTimes = variants.map(() => [] as number[]);
     const totals: (ReportFigures | undefined)[] = variants.map(() => undefined);
     for (let run = 0; run <= RUNS + 1; run += 1) {
       const timed = run > 1;
       for (const [index, report] of variants.entries()) {
         await defineMetrics(report.metrics);
         if (report.columnar && plainOnClickHouse) {
-          const plain = await plainOnClickHouse(plainReport(report.columnar, from, to, workspace));
-          if (timed) plainTimes[index]?.push(plain.elapsed);
+          const plain = await plainOnClickHouse(report.columnar, plainReport(report.columnar, from, to, workspace));
+          if (timed) {
+            plainTimes[index]?.push(plain.elapsed);
+            statementTimes[index]?.push(plain.statement);
+          }
           plainGroups[index] = plain.groups;
         }
         const start = performance.now();
@@ -393,10 +397,11 @@ export async function reportsBench(children: Child[], cleanups: (() => Promise<u
       ]);
       if (report.columnar) {
         const plain = plainTimes[index] ?? [];
+        const statement = statementTimes[index] ?? [];
         overheads.push({
           label: report.label,
           server: middle,
-          statement: null,
+          statement: statement.length > 0 ? median(statement) : null,
           plain: plain.length > 0 ? median(plain) : Number.NaN,
           groups: plainGroups[index] ?? 0,
         });
