@@ -66,9 +66,9 @@ export class ClickHouseStore implements ColumnarStore {
     }
   }
 
-  /** A table made before lp clicks were kept (migration 0040) gains `lp_events` (0 for the rows it holds: none had gone on yet). */
   /**
-   * A table made before a column was added gains it: lp_events, then the counts computed from it and
+   * A table made before a column was added gains it: `lp_events` (made before lp clicks were kept,
+   * migration 0040: 0 for the rows it holds, none had gone on yet), then the counts computed from it and
    * the others (DERIVED_COLUMNS), in that order. Older parts compute them as they are read.
    */
   private async addColumns(table: ColumnarTable): Promise<void> {
