@@ -43,18 +43,21 @@ beforeAll(async () => {
   );
   flow = await apiRequest<Created>('POST', 'tracker/flows', token, {
     name: `Glance flow ${run} ${LONG}`,
-    path_groups: [
-      {
-        id: `${run}-g`,
-        name: 'Everyone',
-        paths: [
-          {
-            id: `${run}-p`,
-            offers: offers.map((offer, i) => ({ id: `${run}-o${i}`, offer_external_id: offer.external_id })),
-          },
-        ],
-      },
-    ],
+    // Mobile clicks to offer A, the others to B: both offers get clicks whatever a rotation would draw
+    // (two offers in one path left one of them without a click once in 32 runs).
+    path_groups: offers.map((offer, i) => ({
+      id: `${run}-g${i}`,
+      name: i === 0 ? 'Mobile' : 'Everyone',
+      ...(i === 0
+        ? {
+            condition: JSON.stringify({
+              type: 'InCondition',
+              data: { Var: 'device', Operation: 'IN', Values: ['mobile'] },
+            }),
+          }
+        : {}),
+      paths: [{ id: `${run}-p${i}`, offers: [{ id: `${run}-o${i}`, offer_external_id: offer.external_id }] }],
+    })),
   });
   campaign = await apiRequest<Created>('POST', 'tracker/campaigns', token, {
     name: `Glance campaign ${run} ${LONG}`,

@@ -87,7 +87,10 @@ describe('live view', () => {
     await logIn(page, admin().email, admin().password);
     await page.goto(`/tracker/live?campaign=${campaign.external_id}`);
     await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
-    expect(await page.getByRole('combobox', { name: 'Campaign' }).inputValue()).toBe(campaign.name);
+    // The campaign's name once the list of campaigns has loaded (its id until then).
+    await expect
+      .poll(() => page.getByRole('combobox', { name: 'Campaign' }).inputValue(), { timeout: 10_000 })
+      .toBe(campaign.name);
     await sendClick('chosen');
     await expect.poll(() => liveRows(page).count(), { timeout: 10_000 }).toBe(1);
 
