@@ -7,14 +7,11 @@
 // change of the tables). Bots are in, as in the plain GROUP BY, unless BENCH_BOTS=out (the reports'
 // default); BENCH_ONLY=<part of a title> runs one report. Prints figures, asserts nothing.
 
-import type { ReportGroup } from '@switchyard/domain';
 import { ClickHouseStore } from '../apps/server/src/columnar/clickhouse.js';
 import { ClickHouseClient, parseClickHouseUrl } from '../apps/server/src/columnar/clickhouse-client.js';
 import { COLUMN_NAMES } from '../apps/server/src/columnar/clickhouse-sql.js';
-import type { PagedPlan } from '../apps/server/src/report-plan/plan.js';
-import { startOfLocalDay } from '../apps/server/src/report-plan/time.js';
-import { type ConfigNames, planOf, type ReportRange } from '../apps/server/src/reports/report-plans.js';
-import { type PlainGroup, plainClickhouse } from './plain-group-by.js';
+import { plainClickhouse } from './plain-group-by.js';
+import { timeSyntheticReports } from './synthetic-reports.js';
 
 const ROWS = Number(process.argv[2] ?? 10_000_000);
 const RUNS = Number(process.env.BENCH_REPORT_RUNS ?? 7);
@@ -89,8 +86,6 @@ async function generate(client: ClickHouseClient): Promise<void> {
   console.log(`generated ${ROWS} clicks in ${((performance.now() - began) / 1000).toFixed(1)} s into ${database}`);
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
-
 const client = new ClickHouseClient(parseClickHouseUrl(url));
 const held = await client
   .select('SELECT count() AS n FROM clicks')
@@ -99,65 +94,12 @@ const held = await client
 if (held !== ROWS) await generate(client);
 const store = await new ClickHouseStore(client).open();
 
-const campaignNames = new Map(Array.from({ length: 20 }, (_, index) => [`camp-${index + 1}`, `Campaign ${index + 1}`]));
-const config: ConfigNames = {
-  names: new Map([['campaign', campaignNames]]),
-  pathGroups: new Map(),
-  paths: new Map(),
-  offerNetworks: new Map(),
-};
-const day = (at: number) => new Date(at).toISOString().slice(0, 10);
-const REPORTS: [string, PlainGroup[], string | undefined][] = [
-  ['campaign × offer × country × day', ['campaign', 'offer', 'country', 'day'], undefined],
-  ['by subaff', ['subaff'], undefined],
-  ['var1 × country', ['var1', 'country'], undefined],
-  ['one campaign by var1', ['var1'], 'camp-1'],
-  ['subaff × day, America/New_York', ['subaff', 'day'], undefined],
-];
-const only = process.env.BENCH_ONLY;
-for (const [title, groups, campaign] of REPORTS) {
-  if (only && !title.includes(only)) continue;
-  const timezone = title.includes('New_York') ? 'America/New_York' : 'UTC';
-  const range: ReportRange = {
-    from: startOfLocalDay(day(start), timezone).toISOString(),
-    to: startOfLocalDay(day(now + 86_400_000), timezone).toISOString(),
-    timezone,
-    attribution: 'click',
-    includeBots: process.env.BENCH_BOTS !== 'out',
-  };
-  const narrowing = { vars: {}, filters: campaign ? { campaign } : {}, config: Promise.resolve(config), workspace: 1 };
-  const reportGroups = groups as ReportGroup[];
-  const paged: PagedPlan = {
-    plans: {
-      clicks: await planOf('clicks', reportGroups, range, narrowing),
-      leads: await planOf('leads', reportGroups, range, narrowing),
-      conversions: await planOf('conversions', reportGroups, range, narrowing),
-    },
-    groups: reportGroups,
-    names: reportGroups.map((group) => config.names.get(group) ?? null),
-    order: { by: 'group', index: 0 },
-    descending: false,
-    limit: 40,
-    offset: 0,
-  };
-  const plain = plainClickhouse({ groups, campaign, from: range.from!, to: range.to!, timezone, workspace: 1 });
-  const plainTimes: number[] = [];
-  const reportTimes: number[] = [];
-  let groupsFound = 0;
-  let answer = await store.report(paged);
-  for (let run = 0; run < RUNS; run += 1) {
-    let began = performance.now();
-    const rows = await client.select(plain);
-    plainTimes.push(performance.now() - began);
-    groupsFound = Number(rows[0]?.groups);
-    began = performance.now();
-    answer = await store.report(paged);
-    reportTimes.push(performance.now() - began);
-  }
-  const report = median(reportTimes);
-  const bare = median(plainTimes);
-  console.log(
-    `${title}: report ${report.toFixed(1)} ms, plain GROUP BY ${bare.toFixed(1)} ms (${groupsFound} groups), ` +
-      `${(report / bare).toFixed(2)}×; ${answer.total} rows, ${answer.totals.clicks} clicks, ${answer.totals.conversions} conversions`,
-  );
-}
+await timeSyntheticReports({
+  start,
+  now,
+  runs: RUNS,
+  includeBots: process.env.BENCH_BOTS !== 'out',
+  only: process.env.BENCH_ONLY,
+  report: (paged) => store.report(paged),
+  plain: async (report) => Number((await client.select(plainClickhouse(report)))[0]?.groups),
+});

@@ -10,13 +10,10 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import type { ReportGroup } from '@switchyard/domain';
 import { DuckDBStore } from '../apps/server/src/columnar/duckdb.js';
 import { CODED_COLUMNS } from '../apps/server/src/columnar/duckdb-codes.js';
-import type { PagedPlan } from '../apps/server/src/report-plan/plan.js';
-import { startOfLocalDay } from '../apps/server/src/report-plan/time.js';
-import { type ConfigNames, planOf, type ReportRange } from '../apps/server/src/reports/report-plans.js';
-import { type PlainGroup, plainDuckdb } from './plain-group-by.js';
+import { plainDuckdb } from './plain-group-by.js';
+import { timeSyntheticReports } from './synthetic-reports.js';
 
 const ROWS = Number(process.argv[2] ?? 10_000_000);
 const FILE = process.argv[3] ?? path.join(tmpdir(), `switchyard-columnar-${ROWS}.duckdb`);
@@ -97,8 +94,6 @@ async function generate(): Promise<void> {
   console.log(`generated ${ROWS} clicks in ${((performance.now() - began) / 1000).toFixed(1)} s into ${FILE}`);
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
-
 if (!existsSync(FILE)) await generate();
 let store = await DuckDBStore.open(FILE);
 const held = await store.aggregate({
@@ -117,65 +112,13 @@ if (Number(held[0]?.clicks ?? 0) !== ROWS) {
 // Reaches the store's own connection: the plain GROUP BY runs where the reports run.
 const connection = store['connection'];
 
-const campaignNames = new Map(Array.from({ length: 20 }, (_, index) => [`camp-${index + 1}`, `Campaign ${index + 1}`]));
-const config: ConfigNames = {
-  names: new Map([['campaign', campaignNames]]),
-  pathGroups: new Map(),
-  paths: new Map(),
-  offerNetworks: new Map(),
-};
-const day = (at: number) => new Date(at).toISOString().slice(0, 10);
-const REPORTS: [string, PlainGroup[], string | undefined][] = [
-  ['campaign × offer × country × day', ['campaign', 'offer', 'country', 'day'], undefined],
-  ['by subaff', ['subaff'], undefined],
-  ['var1 × country', ['var1', 'country'], undefined],
-  ['one campaign by var1', ['var1'], 'camp-1'],
-  ['subaff × day, America/New_York', ['subaff', 'day'], undefined],
-];
-for (const [title, groups, campaign] of REPORTS) {
-  const timezone = title.includes('New_York') ? 'America/New_York' : 'UTC';
-  const range: ReportRange = {
-    from: startOfLocalDay(day(start), timezone).toISOString(),
-    to: startOfLocalDay(day(now + 86_400_000), timezone).toISOString(),
-    timezone,
-    attribution: 'click',
-    // Like the plain GROUP BY it is compared with: every click, bots' too.
-    includeBots: true,
-  };
-  const narrowing = { vars: {}, filters: campaign ? { campaign } : {}, config: Promise.resolve(config), workspace: 1 };
-  const reportGroups = groups as ReportGroup[];
-  const paged: PagedPlan = {
-    plans: {
-      clicks: await planOf('clicks', reportGroups, range, narrowing),
-      leads: await planOf('leads', reportGroups, range, narrowing),
-      conversions: await planOf('conversions', reportGroups, range, narrowing),
-    },
-    groups: reportGroups,
-    names: reportGroups.map((group) => config.names.get(group) ?? null),
-    order: { by: 'group', index: 0 },
-    descending: false,
-    limit: 40,
-    offset: 0,
-  };
-  const plain = plainDuckdb({ groups, campaign, from: range.from!, to: range.to!, timezone, workspace: 1 });
-  const plainTimes: number[] = [];
-  const reportTimes: number[] = [];
-  let groupsFound = 0;
-  let answer = await store.report(paged);
-  for (let run = 0; run < RUNS; run += 1) {
-    let began = performance.now();
-    const rows = (await connection.runAndReadAll(plain)).getRowObjectsJS();
-    plainTimes.push(performance.now() - began);
-    groupsFound = Number(rows[0]?.groups);
-    began = performance.now();
-    answer = await store.report(paged);
-    reportTimes.push(performance.now() - began);
-  }
-  const report = median(reportTimes);
-  const bare = median(plainTimes);
-  console.log(
-    `${title}: report ${report.toFixed(1)} ms, plain GROUP BY ${bare.toFixed(1)} ms (${groupsFound} groups), ` +
-      `${(report / bare).toFixed(2)}×; ${answer.total} rows, ${answer.totals.clicks} clicks, ${answer.totals.conversions} conversions`,
-  );
-}
+await timeSyntheticReports({
+  start,
+  now,
+  runs: RUNS,
+  // Like the plain GROUP BY it is compared with: every click, bots' too.
+  includeBots: true,
+  report: (paged) => store.report(paged),
+  plain: async (report) => Number((await connection.runAndReadAll(plainDuckdb(report))).getRowObjectsJS()[0]?.groups),
+});
 await store.close();
