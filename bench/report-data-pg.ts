@@ -74,7 +74,9 @@ export async function createServerDatabases(cleanups: (() => Promise<unknown>)[]
   const clickhouse = new ClickHouseClient(parseClickHouseUrl(clickhouseUrl));
   // Created here rather than by the server, so that a database left by another run is an error, not reused.
   await clickhouse.execute(`CREATE DATABASE ${name}`, { inDatabase: false });
-  cleanups.push(() => clickhouse.execute(`DROP DATABASE IF EXISTS ${name}`, { inDatabase: false }));
+  // BENCH_KEEP_CLICKHOUSE=1 keeps it, to study the reports' statements on it after the run.
+  if (process.env.BENCH_KEEP_CLICKHOUSE === '1') console.log(`ClickHouse database ${name} is kept`);
+  else cleanups.push(() => clickhouse.execute(`DROP DATABASE IF EXISTS ${name}`, { inDatabase: false }));
   const databaseUrl = withDatabase(POSTGRES_ADMIN_URL, name);
   return { databaseUrl, clickhouseUrl, label: `ClickHouse (PostgreSQL), databases ${name} in both` };
 }

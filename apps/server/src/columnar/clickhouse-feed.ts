@@ -77,6 +77,8 @@ export class ClickHouseFeed {
    */
   private readonly uncertain = new Set<Sender>();
   private backfilled = false;
+  /** Conversion rows were sent since conversions were last compacted (or none since this node started). */
+  private conversionsSent = true;
   private sendingChanges: Promise<number> = Promise.resolve(0);
   private sendingConversions: Promise<number> = Promise.resolve(0);
 
@@ -293,7 +295,10 @@ export class ClickHouseFeed {
         const last = await this.store.conversionRow(record.changed);
         if (last) stored.push(removedRow(last, version));
       }
-      if (stored.length > 0) await this.store.appendConversions(stored);
+      if (stored.length > 0) {
+        await this.store.appendConversions(stored);
+        this.conversionsSent = true;
+      }
       sent += rows.length;
       const advanced = cursor.advance(
         rows.map((record) => Number(record.change_id)),
@@ -322,5 +327,29 @@ export class ClickHouseFeed {
     await this.sendConversionChanges();
     this.backfilled = true;
     this.log.info(`ClickHouse: holds every event (checked in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    // A backfill leaves each conversion changed since it was stored twice: its copy and its change.
+    await this.compactConversions();
+  }
+
+  /**
+   * Merges the conversions' parts (ClickHouseStore.compactConversions) when rows were sent since the last
+   * time: at the end of a backfill, then now and then (clickhouse-node.ts). A failure only waits for the
+   * next time: reports read the rows merged or not.
+   */
+  async compactConversions(): Promise<void> {
+    if (!this.conversionsSent) return;
+    this.conversionsSent = false;
+    const started = Date.now();
+    try {
+      const merged = await this.store.compactConversions();
+      if (merged > 0) {
+        this.log.info(
+          `ClickHouse: conversions compacted, ${merged} month(s) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+        );
+      }
+    } catch (error) {
+      this.conversionsSent = true;
+      this.log.warn(`ClickHouse: conversions not compacted: ${String(error)}`);
+    }
   }
 }

@@ -12,6 +12,8 @@ import { ClickHouseFeed, type FeedLog, type FeedOptions } from './clickhouse-fee
 /** How often cost and conversion changes are sent without a report asking, and a failed start is tried again. */
 const CHANGES_EVERY_MS = 5_000;
 const RETRY_EVERY_MS = 10_000;
+/** How often conversions' parts are merged when changes were sent (clickhouse-feed.ts, compactConversions). */
+const COMPACT_EVERY_MS = 3_600_000;
 
 export interface ClickHouseNode {
   feed: ClickHouseFeed;
@@ -63,6 +65,10 @@ export function startClickHouse(
       .catch((error: unknown) => log.warn(`ClickHouse: conversion changes not sent: ${String(error)}`));
   }, CHANGES_EVERY_MS);
   changes.unref();
+  const compacting = setInterval(() => {
+    if (feed.ready) void feed.compactConversions();
+  }, COMPACT_EVERY_MS);
+  compacting.unref();
 
   return {
     feed,
@@ -82,6 +88,7 @@ export function startClickHouse(
     async close() {
       closed = true;
       clearInterval(changes);
+      clearInterval(compacting);
       if (timer) clearTimeout(timer);
       await pruner.idle();
       await store.close();
