@@ -26,15 +26,24 @@ const SOURCES: readonly Source[] = ['clicks', 'leads', 'conversions'];
 const isTime = (group: string) => group === 'day' || group === 'hour' || group === 'weekday';
 
 /**
+ * From this many groups, the tables' rows are grouped once, all together, rather than each table's rows
+ * grouped and the groups grouped again. The second grouping costs by the groups, which multiply with each
+ * group of the report (half a million by campaign, offer, country and day at 10M clicks); grouping once
+ * costs each click the other tables' figures, zeros, summed (on 18.16, 13 ms per figure per 10M rows).
+ */
+const ONE_PASS_GROUPS = 3;
+
+/**
  * The statement (without FORMAT): rows `o0`, `o1`… (the values as shown) and `n_<count>`; totals and the
  * number of rows come with the answer (`WITH TOTALS`, `rows_before_limit_at_least`).
  */
 export function clickhouseReport(paged: PagedPlan, from: (source: Source) => string): string {
   const columns = paged.groups.map((_, index) => `v${index}`);
   const hours = paged.plans.clicks.buckets?.byHour === true;
+  const rows = paged.groups.length >= ONE_PASS_GROUPS;
   const branches = SOURCES.map((source) => {
     const plan = paged.plans[source];
-    const { sql } = aggregateQuery(plan, from(source), { local: true });
+    const { sql } = aggregateQuery(plan, from(source), { local: true, rows });
     // Time groups stay numbers until shown: day numbers, hours of the day, weekdays (0 Monday;
     // 1970-01-01, day 0, was a Thursday).
     const day = hours ? 'intDiv(b, 24)' : 'b';
@@ -47,9 +56,11 @@ export function clickhouseReport(paged: PagedPlan, from: (source: Source) => str
       return `CAST(${grouped ? `g_${group}` : 'NULL'} AS Nullable(String)) AS v${index}`;
     });
     const counts = COUNT_NAMES.map(
-      (name) => `toFloat64(${COUNTS_OF[source].includes(name) ? `f_${name}` : '0'}) AS ${name}`,
+      (name) => `toFloat64(${COUNTS_OF[source].includes(name) ? `f_${name}` : 'materialize(0)'}) AS ${name}`,
     );
-    return `SELECT ${[...values, ...counts, 'toUInt8(0) AS x'].join(', ')} FROM (${sql})`;
+    // The zeros as columns: 18.16 refuses a branch's constant where another branch has a column, once
+    // the branches read rows rather than groups.
+    return `SELECT ${[...values, ...counts, 'materialize(toUInt8(0)) AS x'].join(', ')} FROM (${sql})`;
   });
   // The row that keeps the answer from being empty (see the top of this file).
   const head = `SELECT ${[

@@ -251,38 +251,45 @@ function localBucket(plan: AggregatePlan, buckets: NonNullable<AggregatePlan['bu
 
 const COUNTED = "is_conversion = 1 AND state IN ('pending', 'approved')";
 
-/** Clicks' figures, from the stored counts (DERIVED_COLUMNS): bots' clicks out of the others unless the plan includes them. */
-function clickFigures(plan: AggregatePlan): Record<string, string> {
+/**
+ * Each figure as one row's share of it, from the stored counts (DERIVED_COLUMNS) for clicks: a group's
+ * figure is the sum of its rows' shares. Bots' clicks are out of the others unless the plan includes them.
+ */
+function clickShares(plan: AggregatePlan): Record<string, string> {
   const bots = plan.includeBots;
   return {
-    clicks: bots ? 'sum(events)' : 'sum(human_events)',
-    unique_clicks: bots ? 'sum(unique_events)' : 'sum(human_unique_events)',
-    cost: 'sum(cost)',
-    bot_clicks: 'sum(events) - sum(human_events)',
+    clicks: bots ? 'events' : 'human_events',
+    unique_clicks: bots ? 'unique_events' : 'human_unique_events',
+    cost: 'cost',
+    bot_clicks: 'events - human_events',
     // An lp click may be an adjustment row (events 0): lp_events is summed.
-    lp_clicks: bots ? 'sum(lp_events)' : 'sum(human_lp_events)',
-    lander_clicks: bots ? 'sum(lander_events)' : 'sum(human_lander_events)',
+    lp_clicks: bots ? 'lp_events' : 'human_lp_events',
+    lander_clicks: bots ? 'lander_events' : 'human_lander_events',
   };
 }
 
-const FIGURES: Record<Exclude<Source, 'clicks'>, Record<string, string>> = {
-  leads: { leads: 'sum(events)' },
+const SHARES: Record<Exclude<Source, 'clicks'>, Record<string, string>> = {
+  leads: { leads: 'events' },
   // render-sql.ts, conversionFigures.
   conversions: {
-    conversions: `sum(if(${COUNTED}, 1, 0))`,
-    approved: "sum(if(is_conversion = 1 AND state = 'approved', 1, 0))",
-    pending: "sum(if(is_conversion = 1 AND state = 'pending', 1, 0))",
-    rejected: "sum(if(is_conversion = 1 AND state = 'rejected', 1, 0))",
-    revenue: "sum(if(state != 'rejected' AND isFinite(payout), payout, 0))",
-    revenue_confirmed: "sum(if(state = 'approved' AND isFinite(payout), payout, 0))",
+    conversions: `if(${COUNTED}, 1, 0)`,
+    approved: "if(is_conversion = 1 AND state = 'approved', 1, 0)",
+    pending: "if(is_conversion = 1 AND state = 'pending', 1, 0)",
+    rejected: "if(is_conversion = 1 AND state = 'rejected', 1, 0)",
+    revenue: "if(state != 'rejected' AND isFinite(payout), payout, 0)",
+    revenue_confirmed: "if(state = 'approved' AND isFinite(payout), payout, 0)",
   },
 };
 
-/** A plan's aggregate as one SELECT (without FORMAT), and how to read its rows in render-sql.ts's shape. */
+/**
+ * A plan's aggregate as one SELECT (without FORMAT), and how to read its rows in render-sql.ts's shape.
+ * `rows`: the rows it would group instead, each with its groups and its share of each figure (`f_*`),
+ * for a caller that groups them together with other tables' (clickhouse-report.ts).
+ */
 export function aggregateQuery(
   plan: AggregatePlan,
   from: string,
-  { local = false } = {},
+  { local = false, rows = false } = {},
 ): { sql: string; read: (row: Record<string, unknown>) => AggregateRow } {
   const source = plan.source;
   const time = plan.time;
@@ -310,8 +317,8 @@ export function aggregateQuery(
       }
     }
   }
-  const figures = Object.entries(source === 'clicks' ? clickFigures(plan) : FIGURES[source]);
-  for (const [name, expression] of figures) selections.push(`${expression} AS f_${name}`);
+  const figures = Object.entries(source === 'clicks' ? clickShares(plan) : SHARES[source]);
+  for (const [name, share] of figures) selections.push(`${rows ? share : `sum(${share})`} AS f_${name}`);
   const where = plan.where.map((entry) => condition(plan, entry));
   // The latest row of a conversion (read with FINAL) says whether it was removed.
   if (source === 'conversions') where.unshift('deleted = 0');
@@ -320,7 +327,7 @@ export function aggregateQuery(
     `FROM ${from}`,
     where.length > 0 ? `WHERE ${where.map((entry) => `(${entry})`).join(' AND ')}` : '',
     // As render-sql.ts: without groups, one row only when some row was kept.
-    groupings.length > 0 ? `GROUP BY ${groupings.join(', ')}` : 'HAVING count() > 0',
+    rows ? '' : groupings.length > 0 ? `GROUP BY ${groupings.join(', ')}` : 'HAVING count() > 0',
   ]
     .filter(Boolean)
     .join('\n');
