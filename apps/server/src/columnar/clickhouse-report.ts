@@ -29,7 +29,7 @@ const isTime = (group: string) => group === 'day' || group === 'hour' || group =
  * From this many groups, the tables' rows are grouped once, all together, rather than each table's rows
  * grouped and the groups grouped again. The second grouping costs by the groups, which multiply with each
  * group of the report (half a million by campaign, offer, country and day at 10M clicks); grouping once
- * costs each click the other tables' figures, zeros, summed (on 18.16, 13 ms per figure per 10M rows).
+ * costs each click the other tables' figures, zeros, summed (bench/README.md, 2026-11-29, third session).
  */
 const ONE_PASS_GROUPS = 3;
 

@@ -142,9 +142,9 @@ export class ClickHouseStore implements ColumnarStore {
   /**
    * Merges each partition of conversions held in more than one part into one, keeping each conversion's
    * latest row; answers the partitions merged. Reports read conversions with FINAL, which merges every
-   * part's rows as it reads: on 18.16 a campaign's conversions read from seven parts, each conversion
-   * twice (a backfill's copy at version 0, then its logged change), took four times what they take merged.
-   * Another node compacting the same partition meanwhile is no error.
+   * part's rows as it reads, and pays for each older row of a conversion still held (a backfill holds most
+   * twice: its copy at version 0, then its logged change). Another node compacting the same partition
+   * meanwhile is no error (bench/README.md, 2026-11-29, third session).
    */
   async compactConversions(): Promise<number> {
     const split = await this.client.select(
