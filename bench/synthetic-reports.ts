@@ -5,8 +5,8 @@
 import type { ReportGroup } from '@switchyard/domain';
 import type { PagedPlan, PagedRows } from '../apps/server/src/report-plan/plan.js';
 import { startOfLocalDay } from '../apps/server/src/report-plan/time.js';
-import { type ConfigNames, planOf, type ReportRange } from '../apps/server/src/reports/report-plans.js';
-import type { PlainGroup, PlainReport } from './plain-group-by.js';
+import type { ConfigNames, ReportRange } from '../apps/server/src/reports/report-plans.js';
+import { firstPagePlan, type PlainGroup, type PlainReport } from './plain-group-by.js';
 
 /** The synthetic stores' 20 campaigns, `camp-1`… named `Campaign 1`…. */
 export const SYNTHETIC_CONFIG: ConfigNames = {
@@ -59,20 +59,7 @@ export async function timeSyntheticReports(run: SyntheticRun): Promise<void> {
       config: Promise.resolve(SYNTHETIC_CONFIG),
       workspace: 1,
     };
-    const reportGroups = groups as ReportGroup[];
-    const paged: PagedPlan = {
-      plans: {
-        clicks: await planOf('clicks', reportGroups, range, narrowing),
-        leads: await planOf('leads', reportGroups, range, narrowing),
-        conversions: await planOf('conversions', reportGroups, range, narrowing),
-      },
-      groups: reportGroups,
-      names: reportGroups.map((group) => SYNTHETIC_CONFIG.names.get(group) ?? null),
-      order: { by: 'group', index: 0 },
-      descending: false,
-      limit: 40,
-      offset: 0,
-    };
+    const paged = await firstPagePlan(groups as ReportGroup[], range, narrowing, SYNTHETIC_CONFIG.names);
     const plain: PlainReport = { groups, campaign, from: range.from!, to: range.to!, timezone, workspace: 1 };
     const plainTimes: number[] = [];
     const reportTimes: number[] = [];
