@@ -8,6 +8,7 @@ import { ClickHouseStore } from '../src/columnar/clickhouse.js';
 import { ClickHouseClient, parseClickHouseUrl } from '../src/columnar/clickhouse-client.js';
 import { ClickHouseFeed } from '../src/columnar/clickhouse-feed.js';
 import { literal } from '../src/columnar/clickhouse-sql.js';
+import { BOUNDED_TEXT_COLUMNS } from '../src/columnar/schema.js';
 import { loadConfig } from '../src/config.js';
 import { updateCampaignCost } from '../src/costs/service.js';
 import type { ColumnarReader } from '../src/report-plan/columnar-reader.js';
@@ -75,8 +76,11 @@ onChdb('ClickHouse 26.7 (chdb) runs the store’s statements', () => {
       store = openStore(loadConfig({ ...(await db.createDatabase()) }));
       await migrateToLatest(store);
       chdb = await ChdbClient.open(database);
-      // The schema: each store creates its database and tables.
-      stores.push(await new ClickHouseStore(url).open(), await new ClickHouseStore(chdb).open());
+      // The schema: each store creates its database and tables, coded as its feed gives it codes.
+      for (const target of [new ClickHouseStore(url), new ClickHouseStore(chdb)]) {
+        feeds.push(new ClickHouseFeed(store.db, target, silent, { backfillBatch: 300, pruneAfterMs: 0 }));
+        stores.push(await target.open());
+      }
       // Events stored before ClickHouse was configured, copied by the backfill in batches of 300.
       const before = generateEvents(1500, 7);
       await write(before);
@@ -87,11 +91,7 @@ onChdb('ClickHouse 26.7 (chdb) runs the store’s statements', () => {
         ZCostUpdate.parse({ start: '2026-10-29', end: '2026-11-05', amount: 9 }),
         { instance: true },
       );
-      for (const target of stores) {
-        const feed = new ClickHouseFeed(store.db, target, silent, { backfillBatch: 300, pruneAfterMs: 0 });
-        await feed.backfill();
-        feeds.push(feed);
-      }
+      for (const feed of feeds) await feed.backfill();
       // Events sent by their writer as they are stored, changes sent as reports ask for them.
       const since = generateEvents(1500, 8, 10_000);
       await write(since, both);
@@ -178,6 +178,36 @@ onChdb('ClickHouse 26.7 (chdb) runs the store’s statements', () => {
       expect(current).toEqual(old);
       expect(old?.costs).toBeGreaterThan(0);
       expect(old?.removed?.deleted).toBe(1);
+    });
+
+    it('gives every bounded value of every row its code, the same in both, named by each one’s dictionary', async () => {
+      const coding = async (target: ClickHouseStore) => {
+        expect(await target.progress('codes')).toBe(1);
+        const named = new Map(
+          (await target.client.select('SELECT code, any(value) AS value FROM codes GROUP BY code')).map((row) => [
+            Number(row.code),
+            String(row.value),
+          ]),
+        );
+        const pairs: string[] = [];
+        for (const table of ['clicks', 'leads', 'conversions']) {
+          for (const name of BOUNDED_TEXT_COLUMNS) {
+            const held = await target.client.select(
+              `SELECT DISTINCT code_${name} AS code, ${name} AS value FROM ${table} ORDER BY code, value`,
+            );
+            for (const { code, value } of held) {
+              // 0 for none; else the code the dictionary gives the value, one value per code.
+              expect(Number(code) === 0, `${table}.${name} ${value}`).toBe(value === null);
+              if (value !== null) expect(named.get(Number(code)), `${table}.${name}`).toBe(value);
+              pairs.push(`${table}.${name} ${code} ${value}`);
+            }
+          }
+        }
+        return pairs;
+      };
+      const [old, current] = await Promise.all(stores.map(coding));
+      expect(current).toEqual(old);
+      expect(old!.filter((pair) => !pair.endsWith(' 0 null')).length).toBeGreaterThan(30);
     });
 
     const scopes: [string, ReportScope][] = [

@@ -21,6 +21,7 @@ import { type Kysely, sql } from 'kysely';
 import type { ChangeLogHorizons } from '../store/change-logs.js';
 import type { Database } from '../store/schema.js';
 import type { ClickHouseStore } from './clickhouse.js';
+import { CodeIssuer } from './clickhouse-codes.js';
 import { BACKFILL_BATCH, ClickHouseCopy } from './clickhouse-copy.js';
 import {
   type ConversionRecord,
@@ -94,6 +95,8 @@ export class ClickHouseFeed {
     { backfillBatch = BACKFILL_BATCH, pruneAfterMs = PRUNE_AFTER_MS }: FeedOptions = {},
   ) {
     this.pruneAfterMs = pruneAfterMs;
+    // Every row this node sends carries its codes, issued by PostgreSQL (clickhouse-codes.ts).
+    store.useCodes(new CodeIssuer(db));
     this.copy = new ClickHouseCopy({
       db,
       store,

@@ -19,7 +19,8 @@ import {
   type Source,
   WEEKDAY_LIST,
 } from '../report-plan/plan.js';
-import { aggregateQuery, literal } from './clickhouse-sql.js';
+import type { CodeDictionary } from './clickhouse-codes.js';
+import { aggregateQuery, type CodedColumn, isCoded, literal } from './clickhouse-sql.js';
 
 const SOURCES: readonly Source[] = ['clicks', 'leads', 'conversions'];
 
@@ -34,16 +35,48 @@ const isTime = (group: string) => group === 'day' || group === 'hour' || group =
 const ONE_PASS_GROUPS = 3;
 
 /**
- * The statement (without FORMAT): rows `o0`, `o1`… (the values as shown) and `n_<count>`; totals and the
- * number of rows come with the answer (`WITH TOTALS`, `rows_before_limit_at_least`).
+ * Per group, the column whose codes (clickhouse-codes.ts) it can be grouped by: one coded column, read
+ * as stored, in every table that has the group; else null.
  */
-export function clickhouseReport(paged: PagedPlan, from: (source: Source) => string): string {
+export function codedGroups(paged: PagedPlan): (CodedColumn | null)[] {
+  return paged.groups.map((group) => {
+    if (isTime(group)) return null;
+    let column: CodedColumn | null = null;
+    for (const source of SOURCES) {
+      const entry = paged.plans[source].groups.find((candidate) => candidate.alias === `g_${group}`);
+      if (!entry) continue;
+      const name = entry.value.column.name;
+      if (entry.value.as !== 'value' || !isCoded(name) || (column !== null && column !== name)) return null;
+      column = name;
+    }
+    return column;
+  });
+}
+
+/**
+ * The statement (without FORMAT): rows `o0`, `o1`… (the values as shown) and `n_<count>`; totals and the
+ * number of rows come with the answer (`WITH TOTALS`, `rows_before_limit_at_least`). With `dictionary`
+ * (the tables hold codes), groups of a coded column are grouped by their codes (UInt32, 0 for none) and
+ * named once grouped.
+ */
+export function clickhouseReport(
+  paged: PagedPlan,
+  from: (source: Source) => string,
+  dictionary?: CodeDictionary,
+): string {
   const columns = paged.groups.map((_, index) => `v${index}`);
   const hours = paged.plans.clicks.buckets?.byHour === true;
   const rows = paged.groups.length >= ONE_PASS_GROUPS;
+  const codedAs = dictionary ? codedGroups(paged) : paged.groups.map(() => null);
+  const coded = dictionary
+    ? {
+        aliases: new Set(paged.groups.filter((_, index) => codedAs[index] !== null).map((group) => `g_${group}`)),
+        known: (name: CodedColumn) => dictionary.known(name),
+      }
+    : undefined;
   const branches = SOURCES.map((source) => {
     const plan = paged.plans[source];
-    const { sql } = aggregateQuery(plan, from(source), { local: true, rows });
+    const { sql } = aggregateQuery(plan, from(source), { local: true, rows, ...(coded ? { coded } : {}) });
     // Time groups stay numbers until shown: day numbers, hours of the day, weekdays (0 Monday;
     // 1970-01-01, day 0, was a Thursday).
     const day = hours ? 'intDiv(b, 24)' : 'b';
@@ -53,6 +86,7 @@ export function clickhouseReport(paged: PagedPlan, from: (source: Source) => str
         return `CAST(${value} AS Nullable(Int64)) AS v${index}`;
       }
       const grouped = plan.groups.some((entry) => entry.alias === `g_${group}`);
+      if (codedAs[index] !== null) return `toUInt32(${grouped ? `g_${group}` : '0'}) AS v${index}`;
       return `CAST(${grouped ? `g_${group}` : 'NULL'} AS Nullable(String)) AS v${index}`;
     });
     const counts = COUNT_NAMES.map(
@@ -64,14 +98,27 @@ export function clickhouseReport(paged: PagedPlan, from: (source: Source) => str
   });
   // The row that keeps the answer from being empty (see the top of this file).
   const head = `SELECT ${[
-    ...paged.groups.map((group, index) => `CAST(NULL AS Nullable(${isTime(group) ? 'Int64' : 'String'})) AS v${index}`),
+    ...paged.groups.map((group, index) =>
+      codedAs[index] !== null
+        ? `toUInt32(0) AS v${index}`
+        : `CAST(NULL AS Nullable(${isTime(group) ? 'Int64' : 'String'})) AS v${index}`,
+    ),
     ...COUNT_NAMES.map((name) => `toFloat64(0) AS ${name}`),
     'toUInt8(1) AS x',
   ].join(', ')}`;
 
+  // A coded group's code as text through the dictionary (`texts`: per code, in its order); 0 is none.
+  const named = (index: number, texts: (value: string) => string) => {
+    const { codes, values } = dictionary!.entries(codedAs[index]!);
+    if (codes.length === 0) return 'CAST(NULL AS Nullable(String))';
+    const from = codes.map(literal).join(', ');
+    const to = values.map((value) => literal(texts(value))).join(', ');
+    return `if(v${index} = 0, NULL, transform(v${index}, [${from}], [${to}], ''))`;
+  };
   // The values as the report shows them, and their labels (reports/config-names.ts, labelOf()).
   const shown = paged.groups.map((group, index) => {
     const value = `v${index}`;
+    if (codedAs[index] !== null) return named(index, (text) => text);
     if (group === 'day')
       return `if(isNull(${value}), NULL, toString(addDays(toDate('1970-01-01'), assumeNotNull(${value}))))`;
     if (group === 'hour') return `if(${value} < 10, concat('0', toString(${value})), toString(${value}))`;
@@ -80,6 +127,8 @@ export function clickhouseReport(paged: PagedPlan, from: (source: Source) => str
   });
   const labels = paged.groups.map((group, index) => {
     const names = paged.names[index];
+    if (codedAs[index] !== null)
+      return names && names.size > 0 ? named(index, (text) => names.get(text) ?? text) : shown[index]!;
     if (names && names.size > 0) {
       const ids = [...names.keys()].map(literal).join(', ');
       const texts = [...names.values()].map(literal).join(', ');
@@ -101,11 +150,13 @@ export function clickhouseReport(paged: PagedPlan, from: (source: Source) => str
     sortKey = `n_${paged.order.name}`;
   }
   // Ties: by the values as shown, group after group, rows without a value last (reports/rows.ts,
-  // compareValues); day and hour numbers sort as their text does, weekdays do not.
+  // compareValues); day and hour numbers sort as their text does, weekdays and codes do not.
   const order = [
     'x DESC',
     `${sortKey} ${direction} NULLS LAST`,
-    ...paged.groups.map((group, index) => `${group === 'weekday' ? shown[index] : `v${index}`} ASC NULLS LAST`),
+    ...paged.groups.map(
+      (group, index) => `${group === 'weekday' || codedAs[index] !== null ? shown[index] : `v${index}`} ASC NULLS LAST`,
+    ),
   ];
   const sums = COUNT_NAMES.map((name) => `sum(${name}) AS n_${name}`);
   if (columns.length === 0) {

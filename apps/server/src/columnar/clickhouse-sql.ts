@@ -26,7 +26,13 @@
 //   toStartOfHour and written `YYYY-MM-DDTHH` in TypeScript, the quarter as intDiv(toMinute(…), 15).
 import type { AggregatePlan, AggregateRow, PlanColumn, PlanCondition, PlanValue, Source } from '../report-plan/plan.js';
 import { offsetSpans } from '../report-plan/time.js';
-import { COLUMNAR_TEXT_COLUMNS, CONVERSION_TEXT_COLUMNS, type ColumnarRow, type ColumnarTable } from './schema.js';
+import {
+  BOUNDED_TEXT_COLUMNS,
+  COLUMNAR_TEXT_COLUMNS,
+  CONVERSION_TEXT_COLUMNS,
+  type ColumnarRow,
+  type ColumnarTable,
+} from './schema.js';
 
 /**
  * A value as a ClickHouse literal — the only way a value enters the SQL text. Strings: in single quotes,
@@ -64,6 +70,31 @@ export const COLUMNS: readonly { name: string; type: string }[] = [
 ];
 
 export const COLUMN_NAMES = COLUMNS.map((column) => column.name);
+
+/** Text columns kept as numbers too, in clicks, leads and conversions (clickhouse-codes.ts). */
+export const CODED_COLUMNS = BOUNDED_TEXT_COLUMNS;
+export type CodedColumn = (typeof CODED_COLUMNS)[number];
+const CODED: ReadonlySet<string> = new Set(CODED_COLUMNS);
+
+export function isCoded(name: string): name is CodedColumn {
+  return CODED.has(name);
+}
+
+/** The column of a text column's numbers: 0 for none, the value's code (clickhouse-codes.ts) else. */
+export function codeColumn(name: CodedColumn): string {
+  return `code_${name}`;
+}
+
+/**
+ * A table made before gains them with ALTER (clickhouse-tables.ts), its rows 0: such a table's reports
+ * group by text (ClickHouseStore, `coded`).
+ */
+export const CODE_COLUMNS: readonly { name: string; type: string }[] = CODED_COLUMNS.map((name) => ({
+  name: codeColumn(name),
+  type: 'UInt32 DEFAULT 0',
+}));
+
+export const CODE_COLUMN_NAMES = CODE_COLUMNS.map((column) => column.name);
 
 /**
  * Click counts that ClickHouse computes itself on insert (MATERIALIZED: never sent, and left out of
@@ -106,7 +137,7 @@ export const CONVERSION_COLUMN_NAMES = CONVERSION_COLUMNS.map((column) => column
 
 export function createConversionsTable(): string {
   return `CREATE TABLE IF NOT EXISTS conversions (
-  ${CONVERSION_COLUMNS.map((column) => `${column.name} ${column.type}`).join(',\n  ')}
+  ${[...CONVERSION_COLUMNS, ...CODE_COLUMNS].map((column) => `${column.name} ${column.type}`).join(',\n  ')}
 ) ENGINE = ReplacingMergeTree(version)
 PARTITION BY toYYYYMM(created_at)
 ORDER BY (workspace_id, ifNull(campaign_external_id, ''), created_at, conversion_id)`;
@@ -128,7 +159,7 @@ export function createTable(table: ColumnarTable): string {
   // Partitioned by month and sorted by workspace, campaign and time; the row key last, so
   // ReplacingMergeTree keeps one row of a key sent twice when it merges.
   return `CREATE TABLE IF NOT EXISTS ${table} (
-  ${[...COLUMNS, ...DERIVED_COLUMNS].map((column) => `${column.name} ${column.type}`).join(',\n  ')}
+  ${[...COLUMNS, ...DERIVED_COLUMNS, ...CODE_COLUMNS].map((column) => `${column.name} ${column.type}`).join(',\n  ')}
 ) ENGINE = ReplacingMergeTree
 PARTITION BY toYYYYMM(created_at)
 ORDER BY (workspace_id, ifNull(campaign_external_id, ''), created_at, row_key)`;
@@ -281,23 +312,37 @@ const SHARES: Record<Exclude<Source, 'clicks'>, Record<string, string>> = {
   },
 };
 
+/** Groups read as their column's codes rather than its text (clickhouse-report.ts). */
+export interface CodedGroups {
+  aliases: ReadonlySet<string>;
+  /** The condition that keeps a column's codes to those the report can name (clickhouse-codes.ts). */
+  known(name: CodedColumn): string;
+}
+
 /**
  * A plan's aggregate as one SELECT (without FORMAT), and how to read its rows in render-sql.ts's shape.
  * `rows`: the rows it would group instead, each with its groups and its share of each figure (`f_*`),
- * for a caller that groups them together with other tables' (clickhouse-report.ts).
+ * for a caller that groups them together with other tables' (clickhouse-report.ts). `coded`: those
+ * groups are selected as codes (UInt32, 0 for none), for that caller to name.
  */
 export function aggregateQuery(
   plan: AggregatePlan,
   from: string,
-  { local = false, rows = false } = {},
+  { local = false, rows = false, coded }: { local?: boolean; rows?: boolean; coded?: CodedGroups } = {},
 ): { sql: string; read: (row: Record<string, unknown>) => AggregateRow } {
   const source = plan.source;
   const time = plan.time;
   const selections: string[] = [];
   const groupings: string[] = [];
+  const known: string[] = [];
   for (const group of plan.groups) {
     if (!ALIAS.test(group.alias)) throw new Error(`Not a group alias: ${group.alias}`);
-    selections.push(`${shown(group.value)} AS ${group.alias}`);
+    if (coded?.aliases.has(group.alias)) {
+      const name = readable(group.value.column);
+      if (group.value.as !== 'value' || !isCoded(name)) throw new Error(`${name} has no codes`);
+      selections.push(`${codeColumn(name)} AS ${group.alias}`);
+      known.push(coded.known(name));
+    } else selections.push(`${shown(group.value)} AS ${group.alias}`);
     groupings.push(group.alias);
   }
   const bucket = local && plan.buckets ? localBucket(plan, plan.buckets) : null;
@@ -319,7 +364,8 @@ export function aggregateQuery(
   }
   const figures = Object.entries(source === 'clicks' ? clickShares(plan) : SHARES[source]);
   for (const [name, share] of figures) selections.push(`${rows ? share : `sum(${share})`} AS f_${name}`);
-  const where = plan.where.map((entry) => condition(plan, entry));
+  // A row carrying a code the report cannot name is left out, as if sent after the report began.
+  const where = [...plan.where.map((entry) => condition(plan, entry)), ...known];
   // The latest row of a conversion (read with FINAL) says whether it was removed.
   if (source === 'conversions') where.unshift('deleted = 0');
   const sql = [

@@ -9,94 +9,65 @@ import {
   type PagedRows,
 } from '../report-plan/plan.js';
 import { ClickHouseClient, parseClickHouseUrl } from './clickhouse-client.js';
-import { clickhouseReport } from './clickhouse-report.js';
+import { CodeDictionary, type CodeIssuer, CodeWriter } from './clickhouse-codes.js';
+import { clickhouseReport, codedGroups } from './clickhouse-report.js';
 import {
   aggregateQuery,
+  CODE_COLUMN_NAMES,
   COLUMN_NAMES,
   CONVERSION_COLUMN_NAMES,
-  createConversionsTable,
-  createTable,
-  DERIVED_COLUMNS,
-  LP_COLUMN,
   literal,
   storedRow,
 } from './clickhouse-sql.js';
+import { EVENT_TABLES, openTables } from './clickhouse-tables.js';
 import type { ColumnarRow, ColumnarStore, ColumnarTable } from './schema.js';
 
-const TABLES: readonly ColumnarTable[] = ['clicks', 'leads'];
-/** Two hashes of each row's campaign, once matched against a workspace's list of campaigns. */
-const OLD_HASH_COLUMNS = ['h_campaign', 'k_campaign'];
+/** The progress row that marks the tables coded (open). */
+const CODED = 'codes';
 
 export class ClickHouseStore implements ColumnarStore {
   readonly kind = 'clickhouse';
   readonly client: ClickHouseClient;
+  private codes: CodeWriter | null = null;
+  /** Whether the tables are coded (isCoded); null until read. */
+  private coded: boolean | null = null;
 
   /** `url`: CLICKHOUSE_URL; or a client of its own (tests run the same statements in-process on chdb). */
   constructor(url: string | ClickHouseClient) {
     this.client = typeof url === 'string' ? new ClickHouseClient(parseClickHouseUrl(url)) : url;
   }
 
-  /** Creates the database and both tables when missing; safe on every start of every node. */
+  /**
+   * Creates the database and the tables when missing; safe on every start of every node. Tables this
+   * store made itself, with codes to give (`useCodes`), are marked coded: every row they will hold carries
+   * its codes, and reports group them by those.
+   */
   async open(): Promise<this> {
-    await this.client.execute(`CREATE DATABASE IF NOT EXISTS ${this.client.target.database}`, { inDatabase: false });
-    for (const table of TABLES) {
-      await this.client.execute(createTable(table));
-      await this.dropHashColumns(table);
-      await this.addColumns(table);
-    }
-    await this.client.execute(createConversionsTable());
-    await this.client.execute(
-      'CREATE TABLE IF NOT EXISTS progress (name String, value Int64, version UInt64) ENGINE = ReplacingMergeTree(version) ORDER BY name',
-    );
+    const { made } = await openTables(this.client);
+    // `codes` may have been emptied with the database since numbers were copied into it.
+    this.codes?.forget();
+    if (made && this.codes) await this.setProgress(CODED, 1);
+    this.coded = null;
+    await this.isCoded();
     return this;
   }
 
   /**
-   * A table made when reports kept to a workspace by its campaigns' hashes (before workspaces were enforced by the store, migration 0023) loses those
-   * columns, which ClickHouse computed for every row sent: reports read each row's workspace_id now.
+   * Gives this store's rows their codes, issued by PostgreSQL (clickhouse-codes.ts): every store that
+   * sends rows has them (ClickHouseFeed), before it opens. A store keeps the first it was given.
    */
-  private async dropHashColumns(table: ColumnarTable): Promise<void> {
-    const held = await this.hashColumns(table);
-    if (held.length === 0) return;
-    try {
-      await this.client.execute(`ALTER TABLE ${table} ${held.map((name) => `DROP COLUMN ${name}`).join(', ')}`);
-    } catch (error) {
-      // 18.16 has no DROP COLUMN IF EXISTS: another node starting at the same time may have dropped them.
-      if ((await this.hashColumns(table)).length > 0) throw error;
-    }
+  useCodes(issuer: CodeIssuer): void {
+    this.codes ??= new CodeWriter(issuer);
   }
 
   /**
-   * A table made before a column was added gains it: `lp_events` (made before lp clicks were kept,
-   * migration 0040: 0 for the rows it holds, none had gone on yet), then the counts computed from it and
-   * the others (DERIVED_COLUMNS), in that order. Older parts compute them as they are read.
+   * Whether every row of clicks, leads and conversions carries its codes. Tables made before codes hold
+   * rows with code 0 for real values: they stay read by their text. (Coding those rows in place, an
+   * ALTER … UPDATE mutation, is not done.)
    */
-  private async addColumns(table: ColumnarTable): Promise<void> {
-    const held = async () =>
-      new Set(
-        (
-          await this.client.select(
-            `SELECT name FROM system.columns WHERE database = ${literal(this.client.target.database)} AND table = ${literal(table)}`,
-          )
-        ).map((row) => String(row.name)),
-      );
-    const present = await held();
-    for (const column of [LP_COLUMN, ...DERIVED_COLUMNS]) {
-      if (present.has(column.name)) continue;
-      try {
-        await this.client.execute(`ALTER TABLE ${table} ADD COLUMN ${column.name} ${column.type}`);
-      } catch (error) {
-        // 18.16 has no ADD COLUMN IF NOT EXISTS: another node starting at the same time may have added it.
-        if (!(await held()).has(column.name)) throw error;
-      }
-    }
-  }
-
-  private async hashColumns(table: ColumnarTable): Promise<string[]> {
-    const present = await this.client.select(
-      `SELECT name FROM system.columns WHERE database = ${literal(this.client.target.database)} AND table = ${literal(table)}`,
-    );
-    return present.map((row) => String(row.name)).filter((name) => OLD_HASH_COLUMNS.includes(name));
+  private async isCoded(): Promise<boolean> {
+    if (this.coded !== true) this.coded = (await this.progress(CODED)) === 1;
+    return this.coded;
   }
 
   /**
@@ -106,7 +77,7 @@ export class ClickHouseStore implements ColumnarStore {
    * merged away when read: `FINAL` costs 18.16 five to ten times the read itself.
    */
   async append(table: ColumnarTable, rows: readonly ColumnarRow[], { again = false } = {}): Promise<void> {
-    if (!TABLES.includes(table)) throw new Error(`No columnar table ${table}`);
+    if (!EVENT_TABLES.includes(table)) throw new Error(`No columnar table ${table}`);
     const stored = again ? await this.storedKeys(table, rows) : new Set<string>();
     const fresh: ColumnarRow[] = [];
     for (const row of rows) {
@@ -114,7 +85,25 @@ export class ClickHouseStore implements ColumnarStore {
       stored.add(row.row_key);
       fresh.push(row);
     }
-    await this.client.insert(table, COLUMN_NAMES, fresh.map(storedRow));
+    await this.insert(table, COLUMN_NAMES, fresh.map(storedRow));
+  }
+
+  /** Rows with their codes, when this store gives them; a store without codes never writes coded tables. */
+  private async insert(table: string, columns: readonly string[], rows: Record<string, unknown>[]): Promise<void> {
+    if (rows.length === 0) return;
+    if (!this.codes) {
+      if (await this.isCoded())
+        throw new Error(`ClickHouse's ${table} keep codes: rows are sent by a store that gives them`);
+      await this.client.insert(table, columns, rows);
+      return;
+    }
+    try {
+      await this.codes.code(this.client, rows);
+      await this.client.insert(table, [...columns, ...CODE_COLUMN_NAMES], rows);
+    } catch (error) {
+      this.codes.forget();
+      throw error;
+    }
   }
 
   /** The keys ClickHouse holds among the ids and times of `rows` (an adjustment has its click's). */
@@ -176,7 +165,12 @@ export class ClickHouseStore implements ColumnarStore {
 
   /** A whole report, merged, ordered and paged in ClickHouse (clickhouse-report.ts). */
   async report(paged: PagedPlan): Promise<PagedRows> {
-    const answer = await this.client.answer(clickhouseReport(paged, (source) => this.from(source)));
+    // Grouped by codes in tables that hold them, named by the dictionary as it is now.
+    const dictionary =
+      codedGroups(paged).some((column) => column !== null) && (await this.isCoded())
+        ? await CodeDictionary.load(this.client)
+        : undefined;
+    const answer = await this.client.answer(clickhouseReport(paged, (source) => this.from(source), dictionary));
     const counts = (row: Record<string, unknown> | undefined) =>
       Object.fromEntries(COUNT_NAMES.map((name) => [name, Number(row?.[`n_${name}`] ?? 0)])) as Counts;
     const shown = (row: Record<string, unknown>) => ({
@@ -203,7 +197,11 @@ export class ClickHouseStore implements ColumnarStore {
 
   /** Conversions as they are now (clickhouse-sql.ts, CONVERSION_COLUMNS). */
   async appendConversions(rows: readonly Record<string, unknown>[]): Promise<void> {
-    await this.client.insert('conversions', CONVERSION_COLUMN_NAMES, rows);
+    await this.insert(
+      'conversions',
+      CONVERSION_COLUMN_NAMES,
+      rows.map((row) => ({ ...row })),
+    );
   }
 
   /** The highest conversion change sent, 0 when none: where following the change log resumes. */

@@ -35,6 +35,7 @@ import { lpClicksMigration } from './migrations/0040-lp-clicks.js';
 import { landerFilesMigration } from './migrations/0041-lander-files.js';
 import { importsMigration } from './migrations/0042-imports.js';
 import { oldLinksMigration } from './migrations/0043-old-links.js';
+import { columnarCodesMigration } from './migrations/0044-columnar-codes.js';
 
 // One list of migrations for both dialects; the few differences go through `dialect`. Each is a frozen
 // file of its own under migrations/ that imports nothing but Kysely: a later change to live code never
@@ -78,6 +79,7 @@ export function migrations(dialect: DatabaseDialect): Record<string, Migration> 
     '0041_lander_files': landerFilesMigration(dialect),
     '0042_imports': importsMigration(dialect),
     '0043_old_links': oldLinksMigration(dialect),
+    '0044_columnar_codes': columnarCodesMigration(dialect),
   };
 }
 

@@ -143,6 +143,17 @@ export interface SettingTable {
   updated_at: string;
 }
 
+/**
+ * The number of each bounded text value in ClickHouse (columnar/clickhouse-codes.ts), issued here so that
+ * every node writing to ClickHouse gives a value the same one. Instance-wide.
+ */
+export interface ColumnarCodeTable {
+  code: Generated<number>;
+  /** The ClickHouse column (schema.ts, BOUNDED_TEXT_COLUMNS). */
+  name: string;
+  value: string;
+}
+
 export interface Database {
   workspaces: WorkspaceTable;
   roles: RoleTable;
@@ -173,6 +184,7 @@ export interface Database {
   imports: ImportTable;
   import_mappings: ImportMappingTable;
   old_links: OldLinkTable;
+  columnar_codes: ColumnarCodeTable;
   live_weights: LiveWeightTable;
   notifications: NotificationTable;
   notification_channels: NotificationChannelTable;
