@@ -13,7 +13,8 @@
 //   the campaign is sorted by `ifNull(campaign_external_id, '')`, and a campaign filter repeats itself on
 //   that expression so the primary index is used.
 // - LowCardinality (experimental behind a setting in 18.x) and column codecs (19.x): plain
-//   Nullable(String) columns, compressed with the server's default.
+//   Nullable(String) columns, compressed with the server's default; the bounded ones also as UInt32
+//   codes of a dictionary of their own (clickhouse-codes.ts).
 // - An alias equal to a column name (`sum(cost) AS cost`): older analyzers put the alias back into its
 //   own aggregate. Figures are selected as `f_*` and renamed when read.
 // - Insert deduplication of non-replicated tables (`non_replicated_deduplication_window`, 21.x), and
