@@ -19,6 +19,7 @@ import { ChdbClient, onChdb } from './chdb-support.js';
 import { onClickHouse, runUrl } from './clickhouse-support.js';
 import { CODED_REPORTS, codedEvents, nameValues } from './fixtures/coded-events.js';
 import { addEvents, changeConversions, generateConversions, storeConversions } from './fixtures/columnar-events.js';
+import { generateRows } from './fixtures/columnar-rows.js';
 import { DatabaseUnderTest } from './harness.js';
 
 const silent = { info: () => undefined, warn: () => undefined };
@@ -248,6 +249,10 @@ onClickHouse('a report and the codes issued while it runs [postgres]', () => {
   it('refuses rows from a store that gives no codes into coded tables', async () => {
     const plain = new ClickHouseStore(url);
     await expect(plain.appendConversions([{ conversion_id: 'x' }])).rejects.toThrow(/codes/);
+    const { clicks } = generateRows({ clicks: 3, leads: 0 });
+    await expect(plain.append('clicks', clicks)).rejects.toThrow(/codes/);
+    const [held] = await plain.client.select("SELECT count() AS n FROM clicks WHERE startsWith(row_key, 'clicks-')");
+    expect(Number(held?.n)).toBe(0);
   });
 });
 
