@@ -10,6 +10,11 @@
 // totals before its head (`"totals": …` then `{"meta": …`): not JSON. So no answer is ever empty: one
 // more row (`x` 1, no values, no counts) sorts before every other, and each page is read from the first
 // row (`LIMIT offset + count + 1`); the store drops that row and the rows before the page.
+//
+// In tables that hold codes (clickhouse-codes.ts), a group of a bounded column is grouped by its codes,
+// fixed-width keys, and named with `transform` once grouped; rows are still ordered by their labels, then
+// by the values as shown, never by code. A row whose code the report's dictionary lacks (sent after it was
+// read) is left out: the next report counts it, rather than this one showing it unnamed.
 import {
   COUNT_NAMES,
   COUNTS_OF,
