@@ -37,9 +37,12 @@ async function main(): Promise<void> {
   const { readVisitor } = await load('traffic/visitor/context.ts');
   const { UserAgentCache } = await load('traffic/visitor/user-agent.ts');
   const { loadNetworks } = await load('traffic/visitor/networks.ts');
+  const { loadPlaces } = await load('traffic/visitor/places.ts');
   const cacheDir = await mkdtemp(path.join(tmpdir(), 'switchyard-visitor-cpu-'));
   try {
     await loadNetworks(cacheDir);
+    // A version without the table of places (before 2026-11-29) looks them up in the file.
+    await loadPlaces?.(cacheDir);
     const policy = { datacenterAsns: new Set([16509, 14061, 24940]) };
     const rows: string[][] = [];
     for (const [name, draw] of [

@@ -110,9 +110,8 @@ describe('readVisitor', () => {
     expect(lead('104.131.0.1').botReason).toBe('datacenter_asn');
   });
 
-  it("reads an address the same from its kept answer; a lead's own country is never kept for the address", () => {
+  it("reads an address the same each time; a lead's own country never changes the address's", () => {
     const first = visit({ ip: '81.2.69.160' });
-    // Read again, now from the cache of addresses: the same answer.
     expect(visit({ ip: '81.2.69.160' })).toEqual(first);
     // A lead that names its country: the region of another country is not trusted…
     const lead = readVisitor(
@@ -122,7 +121,7 @@ describe('readVisitor', () => {
     expect(lead).toMatchObject({ country: 'DE', region: undefined, city: undefined, asn: first.asn });
     // …and the next visitor from that address still gets the address's own country and place.
     expect(visit({ ip: '81.2.69.160' })).toMatchObject({ country: 'GB', region: 'GB-ENG', city: 'London' });
-    // A text longer than any address reads as unknown, kept or not.
+    // A text longer than any address reads as unknown.
     expect(visit({ ip: `81.2.69.160${' '.repeat(100)}` })).toMatchObject({ country: undefined, asn: undefined });
   });
 

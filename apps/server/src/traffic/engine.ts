@@ -49,6 +49,7 @@ import { compileRouting, LIVE_WEIGHTS_KIND, ROUTING_KINDS, type RoutingSnapshot,
 import type { Random } from './rules/weighted.js';
 import { simulate } from './simulate.js';
 import { loadNetworks } from './visitor/networks.js';
+import { loadPlaces } from './visitor/places.js';
 import { ClickRates, LeadUniques } from './visitor/rates.js';
 import { InMemoryUniqueClicks, type UniqueClicks } from './visitor/uniques.js';
 import { UserAgentCache } from './visitor/user-agent.js';
@@ -167,7 +168,9 @@ export class TrafficEngine {
    * stored events already spent of the caps; only then may anything be routed.
    */
   async start(): Promise<void> {
-    await loadNetworks(this.cacheDir, (message) => this.parts.log.info({ dir: this.cacheDir }, message));
+    const logCache = (message: string) => this.parts.log.info({ dir: this.cacheDir }, message);
+    await loadNetworks(this.cacheDir, logCache);
+    await loadPlaces(this.cacheDir, logCache);
     await this.replayJournal();
     await this.recompile();
     await warmUpCaps(this.parts);

