@@ -54,15 +54,23 @@ export function buildPlaceTable(reader: Reader<Response>, db: Buffer): TableData
   return { words: [Uint32Array.from(starts), Uint32Array.from(places)], texts };
 }
 
-/** The ranges and places of a table, or null when they do not fit together (a file of another layout). */
-export function readPlaceTable(data: TableData): { ranges: PlaceRanges; places: RawPlace[] } | null {
+/**
+ * The ranges of a table and the place of an index (named by `name`, each once and only when a click
+ * first needs it: most of a table's 168,000 places are never asked for), or null when the table's parts
+ * do not fit together.
+ */
+export function readPlaceTable<Place>(
+  data: TableData,
+  name: (place: RawPlace) => Place,
+): { ranges: PlaceRanges; placeAt: (index: number) => Place } | null {
   const [starts, places] = data.words;
+  const texts = data.texts;
   if (!starts || !places || starts.length !== places.length || starts.length === 0 || starts[0] !== 0) return null;
-  if (data.texts.length % 3 !== 0) return null;
-  const raw: RawPlace[] = [];
-  for (let index = 0; index < data.texts.length; index += 3) {
-    raw.push([data.texts[index]!, data.texts[index + 1]!, data.texts[index + 2]!]);
-  }
-  for (let index = 0; index < places.length; index += 1) if (places[index]! >= raw.length) return null;
-  return { ranges: { starts, places }, places: raw };
+  if (texts.length % 3 !== 0) return null;
+  const count = texts.length / 3;
+  for (let index = 0; index < places.length; index += 1) if (places[index]! >= count) return null;
+  const named: (Place | undefined)[] = new Array(count);
+  const placeAt = (index: number): Place =>
+    (named[index] ??= name([texts[index * 3]!, texts[index * 3 + 1]!, texts[index * 3 + 2]!]));
+  return { ranges: { starts, places }, placeAt };
 }

@@ -247,15 +247,14 @@ export async function loadPlaces(cacheDir: string, log: (message: string) => voi
     return;
   }
   if (data === placesRead) return;
-  const table = readPlaceTable(data);
+  // Shared by every click from the place's ranges, so nothing may change one.
+  const table = readPlaceTable(data, (place) => Object.freeze(placeNamed(place)));
   if (!table) return;
   placesRead = data;
-  // Shared by every click from the place's ranges, so nothing may change one.
-  const places = table.places.map((place) => Object.freeze(placeNamed(place)));
-  const { starts, places: placeOfRange } = table.ranges;
+  const { starts, places } = table.ranges;
   const search = ipv4RangeSearch(starts);
   // The first range starts at 0 (readPlaceTable), so every address is in one.
-  ipv4Place = (address) => places[placeOfRange[search(address)]!]!;
+  ipv4Place = (address) => table.placeAt(places[search(address)]!);
   ipv4Reader = null; // the file's 63 MB are not needed any more
 }
 
