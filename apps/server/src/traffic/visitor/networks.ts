@@ -76,7 +76,7 @@ export async function loadNetworks(cacheDir: string, log: (message: string) => v
     v6End: word(5),
     v6Asn: word(6),
     v6Name: word(7),
-    names: data.texts,
+    names: Array.from({ length: data.texts.length }, (_, index) => data.texts.at(index) ?? ''),
     v4Search: ipv4RangeSearch(word(0)),
     data,
   };

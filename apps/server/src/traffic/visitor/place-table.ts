@@ -1,7 +1,7 @@
 import type { Reader, Response } from 'maxmind';
 import { ipv4Text } from './addresses.js';
 import { NO_RECORD, walkIpv4Tree } from './ipv4-tree.js';
-import type { TableData } from './table-file.js';
+import type { BuiltTable, TableData } from './table-file.js';
 
 // DB-IP's IPv4 city records as sorted ranges, each the index of a place (its country, region name and
 // city, as the file spells them). A click reads two small arrays instead of walking the file's tree:
@@ -25,7 +25,7 @@ export interface PlaceRanges {
 }
 
 /** Builds the table of an IPv4 file: ranges merged where neighbours share a place. Null for another file. */
-export function buildPlaceTable(reader: Reader<Response>, db: Buffer): TableData | null {
+export function buildPlaceTable(reader: Reader<Response>, db: Buffer): BuiltTable | null {
   const starts: number[] = [];
   const places: number[] = [];
   const texts: string[] = ['', '', ''];
@@ -71,6 +71,6 @@ export function readPlaceTable<Place>(
   for (let index = 0; index < places.length; index += 1) if (places[index]! >= count) return null;
   const named: (Place | undefined)[] = new Array(count);
   const placeAt = (index: number): Place =>
-    (named[index] ??= name([texts[index * 3]!, texts[index * 3 + 1]!, texts[index * 3 + 2]!]));
+    (named[index] ??= name([texts.at(index * 3) ?? '', texts.at(index * 3 + 1) ?? '', texts.at(index * 3 + 2) ?? '']));
   return { ranges: { starts, places }, placeAt };
 }

@@ -7,10 +7,22 @@ import { crc32 } from 'node:zlib';
 // by every later start. The data directory is the one place a running server may surely write, and a
 // file there is rebuilt by itself when the package is upgraded.
 
+/** A list of texts read by index: an array when built, cut from one string on demand when read. */
+export interface TextList {
+  readonly length: number;
+  at(index: number): string | undefined;
+}
+
 /** A table as files hold it: arrays of 32-bit words and a list of texts. */
 export interface TableData {
   words: Uint32Array[];
-  texts: string[];
+  texts: TextList;
+}
+
+/** What a build gives: the texts as an array. */
+export interface BuiltTable {
+  words: Uint32Array[];
+  texts: readonly string[];
 }
 
 export interface TableFile {
@@ -21,7 +33,7 @@ export interface TableFile {
   /** The file's name in the cache directory; other files matching `stale` are removed after a build. */
   name: string;
   stale: RegExp;
-  build: () => Promise<TableData>;
+  build: () => Promise<BuiltTable>;
 }
 
 /**
@@ -87,7 +99,7 @@ export async function loadTableFile(
   return table;
 }
 
-export function encodeTable(magic: string, table: TableData): Buffer {
+export function encodeTable(magic: string, table: BuiltTable): Buffer {
   // The texts are one UTF-8 run, cut at their ends in UTF-16 units: one decoding for them all at start.
   const textEnds = new Uint32Array(table.texts.length);
   let end = 0;
@@ -143,13 +155,19 @@ export function decodeTable(magic: string, file: Uint8Array): TableData | null {
   const words = lengths.map(take);
   const textEnds = take(textCount);
   const text = body.toString('utf8', wordCount * 4);
-  const texts: string[] = new Array(textCount);
   let start = 0;
   for (let index = 0; index < textCount; index += 1) {
     const end = textEnds[index]!;
     if (end < start || end > text.length) return null;
-    texts[index] = text.slice(start, end);
     start = end;
   }
-  return start === text.length ? { words, texts } : null;
+  if (start !== text.length) return null;
+  // Cut when asked, not all at start: half a million strings in the heap are half a million objects
+  // for every full collection to mark, on the event loop that answers clicks.
+  const texts: TextList = {
+    length: textCount,
+    at: (index) =>
+      index >= 0 && index < textCount ? text.slice(index === 0 ? 0 : textEnds[index - 1], textEnds[index]) : undefined,
+  };
+  return { words, texts };
 }
