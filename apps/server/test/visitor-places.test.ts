@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { serialize } from 'node:v8';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ipv4RangeSearch, ipv4Text } from '../src/traffic/visitor/addresses.js';
 import { loadPlaces, placeOfIp } from '../src/traffic/visitor/places.js';
@@ -79,6 +80,10 @@ describe('placeOfIp with the table of places', () => {
     );
     expect(differing).toEqual([]);
     expect(placeOfIp('8.8.8.8')).toEqual({ country: 'US', region: 'US-CA', city: 'Mountain View' });
+    // Each text decoded on its own: "US" is a one-byte string (V8 serializes those with the tag `"`), not
+    // a piece of one string of all the texts, two-byte because some city's name is.
+    const { country, city } = placeOfIp('8.8.8.8');
+    expect([serialize(country)[2], serialize(city)[2]]).toEqual([0x22, 0x22]);
   });
 
   it('reads the file back at the next start, and rebuilds a damaged one', async () => {

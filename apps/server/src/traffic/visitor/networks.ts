@@ -36,7 +36,7 @@ type TableArrays = Omit<Table, 'v4Search' | 'data'>;
 
 const require = createRequire(import.meta.url);
 /** The layout of the cache file; a new layout is a new name, so the old file is removed, not "damaged". */
-const LAYOUT = 2;
+const LAYOUT = 3;
 
 let table: Table | null = null;
 
@@ -55,7 +55,7 @@ export async function loadNetworks(cacheDir: string, log: (message: string) => v
     cacheDir,
     {
       label: 'ASN cache',
-      magic: 'SYASN\u0002\n\n',
+      magic: 'SYASN\u0003\n\n',
       name: `asn-${version}-${LAYOUT}.bin`,
       stale: /^asn-.*\.bin$/,
       build: async () => {

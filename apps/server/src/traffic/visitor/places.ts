@@ -229,8 +229,8 @@ export async function loadPlaces(cacheDir: string, log: (message: string) => voi
       cacheDir,
       {
         label: 'Place cache',
-        magic: 'SYPLC\u0001\n\n',
-        name: `places-${version}-1.bin`,
+        magic: 'SYPLC\u0002\n\n',
+        name: `places-${version}-2.bin`,
         stale: /^places-.*\.bin$/,
         build: async () => {
           const file = openFile(IPV4_FILE);

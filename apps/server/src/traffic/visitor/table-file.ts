@@ -100,14 +100,15 @@ export async function loadTableFile(
 }
 
 export function encodeTable(magic: string, table: BuiltTable): Buffer {
-  // The texts are one UTF-8 run, cut at their ends in UTF-16 units: one decoding for them all at start.
-  const textEnds = new Uint32Array(table.texts.length);
+  // The texts are one UTF-8 run and the byte offset where each ends.
+  const bytes = table.texts.map((text) => Buffer.from(text, 'utf8'));
+  const textEnds = new Uint32Array(bytes.length);
   let end = 0;
-  table.texts.forEach((text, index) => {
+  bytes.forEach((text, index) => {
     end += text.length;
     textEnds[index] = end;
   });
-  const text = Buffer.from(table.texts.join(''), 'utf8');
+  const text = Buffer.concat(bytes);
   const lengths = Uint32Array.from(table.words, (array) => array.length);
   const body = Buffer.concat([
     ...[lengths, ...table.words, textEnds].map((array) =>
@@ -154,20 +155,23 @@ export function decodeTable(magic: string, file: Uint8Array): TableData | null {
   };
   const words = lengths.map(take);
   const textEnds = take(textCount);
-  const text = body.toString('utf8', wordCount * 4);
+  const text = body.subarray(wordCount * 4);
   let start = 0;
   for (let index = 0; index < textCount; index += 1) {
     const end = textEnds[index]!;
-    if (end < start || end > text.length) return null;
+    if (end < start || end > textBytes) return null;
     start = end;
   }
-  if (start !== text.length) return null;
-  // Cut when asked, not all at start: half a million strings in the heap are half a million objects
-  // for every full collection to mark, on the event loop that answers clicks.
+  if (start !== textBytes) return null;
+  // Decoded when asked, each on its own: half a million strings made at start are half a million
+  // objects for every full collection to mark; and a text cut from one string of them all would be
+  // two-byte wherever any of them is, as "US" then is, for every comparison and write it goes through.
   const texts: TextList = {
     length: textCount,
     at: (index) =>
-      index >= 0 && index < textCount ? text.slice(index === 0 ? 0 : textEnds[index - 1], textEnds[index]) : undefined,
+      index >= 0 && index < textCount
+        ? text.toString('utf8', index === 0 ? 0 : textEnds[index - 1], textEnds[index])
+        : undefined,
   };
   return { words, texts };
 }
