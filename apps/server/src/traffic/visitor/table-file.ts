@@ -7,7 +7,7 @@ import { crc32 } from 'node:zlib';
 // by every later start. The data directory is the one place a running server may surely write, and a
 // file there is rebuilt by itself when the package is upgraded.
 
-/** A list of texts read by index: an array when built, cut from one string on demand when read. */
+/** A list of texts read by index: an array when built, each decoded from the file's bytes when read. */
 export interface TextList {
   readonly length: number;
   at(index: number): string | undefined;
