@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serialize } from 'node:v8';
 import { afterAll, describe, expect, it } from 'vitest';
+import { seededRandom } from '../src/traffic/rules/weighted.js';
 import { ipv4RangeSearch, ipv4Text } from '../src/traffic/visitor/addresses.js';
 import { loadPlaces, placeOfIp } from '../src/traffic/visitor/places.js';
 
@@ -12,16 +13,10 @@ import { loadPlaces, placeOfIp } from '../src/traffic/visitor/places.js';
 const cacheDir = mkdtempSync(path.join(tmpdir(), 'switchyard-places-'));
 afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));
 
-/** Deterministic pseudo-random 32-bit numbers (mulberry32). */
+/** Deterministic pseudo-random 32-bit numbers. */
 function numbers(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
+  const next = seededRandom(seed);
+  return () => Math.floor(next() * 4_294_967_296);
 }
 
 describe('ipv4RangeSearch', () => {
