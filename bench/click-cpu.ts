@@ -8,7 +8,8 @@
 // Settings: CPU_SERVER (switchyard | bare), CPU_RATE (clicks/s; 0 = as fast as the server answers),
 // CPU_SECONDS (8), CPU_PROFILE_DIR (start the server's node with --cpu-prof writing there), CPU_SPREAD
 // (flat: the bench's 14 agents and 20 addresses; zipf: 5,000 agents by Zipf and 1M addresses, spread.ts),
-// CPU_CAPPED (every offer with a daily cap never reached: each click takes a unit from the primary process).
+// CPU_CAPPED (every offer with a daily cap never reached: each click takes a unit from the primary process),
+// CPU_NODE_FLAGS (more flags for the server's node, e.g. `--trace-gc`, with BENCH_CHILD_LOG to keep its output).
 // Under the primary (SWITCHYARD_WORKERS, 1 here unless set), every process counts: `primary main`, and
 // each worker's threads by its process id.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -44,7 +45,10 @@ const CONNECTIONS = 50;
 const TICKS_PER_SECOND = 100;
 
 /** Node's flags for the server: the CPU profiler when asked. */
-const nodeFlags = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+const nodeFlags = [
+  ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []),
+  ...(process.env.CPU_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean),
+];
 
 /**
  * CPU ticks (user + system) of each thread of `root` and the processes it started (a primary's

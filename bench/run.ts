@@ -63,6 +63,8 @@ const WRK_THREADS = Number(process.env.BENCH_WRK_THREADS ?? 1);
 const SPREAD = process.env.BENCH_SPREAD !== 'off';
 /** BENCH_OPTIMIZE=1: every path group of the flow tunes its weights; recomputed after the warm-up. */
 const OPTIMIZE = process.env.BENCH_OPTIMIZE === '1';
+/** Node flags for the Switchyard server alone, e.g. `--trace-gc` (with BENCH_CHILD_LOG to keep its output). */
+const SERVER_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
 
 // Part (a)'s bar (README, "Targets"): 45 % of the bare route; 60 % stays the goal.
 const TARGET_RATIO = 0.45;
@@ -325,7 +327,7 @@ async function clickBench(children: Child[], cleanups: (() => Promise<unknown>)[
   const dataDir = await mkdtemp(path.join(tmpdir(), 'switchyard-bench-'));
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
   const databaseFile = path.join(dataDir, 'switchyard.db');
-  const { child: server, base, token } = await startSwitchyard(dataDir);
+  const { child: server, base, token } = await startSwitchyard(dataDir, SERVER_FLAGS);
   children.push(server);
   const flow = await createClickFlow(
     { post: (route, body) => api(base, token, 'POST', route, body) },
@@ -422,9 +424,10 @@ async function clickBench(children: Child[], cleanups: (() => Promise<unknown>)[
         `${generator}: baseline ${int(bareRound.rps)} req/s, clicks ${int(clickRound.rps)}/s ` +
           `(${percent(clickRound.rps / bareRound.rps)})` +
           (spreadRound ? `, Zipf spread ${int(spreadRound.rps)}/s (${percent(spreadRound.rps / bareRound.rps)})` : '') +
+          ` [p99 ${ms(bareRound.p99)} / ${ms(clickRound.p99)}${spreadRound ? ` / ${ms(spreadRound.p99)}` : ''}` +
           (generator === 'wrk'
-            ? ` [wrk's CPU ${percent(bareRound.cpuShare)} / ${percent(clickRound.cpuShare)} of a core]`
-            : '') +
+            ? `; wrk's CPU ${percent(bareRound.cpuShare)} / ${percent(clickRound.cpuShare)} of a core]`
+            : ']') +
           `, the last clicks stored ${clickRound.lagMs} ms after the load stopped`,
       );
     }

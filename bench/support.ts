@@ -1,6 +1,6 @@
 // What both parts of `npm run bench` share: servers in child processes, the API, printing.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,7 +52,10 @@ export function startChild(name: string, script: string, env: NodeJS.ProcessEnv,
       : [TSX, [script]];
   const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
+  // BENCH_CHILD_LOG keeps every line of every child (e.g. a server run with --trace-gc), not the last 400.
+  const log = process.env.BENCH_CHILD_LOG;
   const keep = (chunk: Buffer) => {
+    if (log) appendFileSync(log, chunk.toString().replace(/^(?=.)/gm, `[${name}] `));
     for (const line of chunk.toString().split('\n')) if (line.trim()) output.push(line);
     if (output.length > 400) output.splice(0, output.length - 400);
   };

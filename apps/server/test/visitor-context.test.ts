@@ -2,7 +2,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { firstLanguage, readVisitor, visitorFields } from '../src/traffic/visitor/context.js';
-import { loadNetworks } from '../src/traffic/visitor/networks.js';
+import { crawlerOfIp } from '../src/traffic/visitor/crawlers.js';
+import { loadNetworks, networkOfIp } from '../src/traffic/visitor/networks.js';
+import { placeOfIp } from '../src/traffic/visitor/places.js';
 import { ClickRates, LeadUniques } from '../src/traffic/visitor/rates.js';
 import { describeUserAgent, majorVersion } from '../src/traffic/visitor/user-agent.js';
 import { DESKTOP, IPHONE } from './fixtures/traffic.js';
@@ -123,6 +125,38 @@ describe('readVisitor', () => {
     expect(visit({ ip: '81.2.69.160' })).toMatchObject({ country: 'GB', region: 'GB-ENG', city: 'London' });
     // A text longer than any address reads as unknown.
     expect(visit({ ip: `81.2.69.160${' '.repeat(100)}` })).toMatchObject({ country: undefined, asn: undefined });
+  });
+
+  it('reads an address once for all its lookups, as each lookup alone reads it', () => {
+    const addresses = [
+      '81.2.69.160',
+      '::ffff:81.2.69.160',
+      '::ffff:5102:45a0',
+      '2a03:2880:f003:c07:face:b00c::2',
+      '2001:4860:4801:10::1', // Googlebot's
+      '66.249.66.1',
+      '104.131.0.1',
+      '10.0.0.1',
+      'not an address',
+    ];
+    for (const ip of addresses) {
+      const reading = readVisitor({ ip, userAgent: undefined, traits: undefined }, NO_DATACENTERS);
+      const place = placeOfIp(ip);
+      const network = networkOfIp(ip);
+      expect({ ip, ...reading }).toMatchObject({
+        ip,
+        country: place.country,
+        region: place.region,
+        city: place.city,
+        asn: network.asn,
+        isp: network.isp,
+        botReason: crawlerOfIp(ip) === undefined ? null : 'crawler_address',
+      });
+    }
+    // The same place however an IPv4 address is written, and IPv6 read on its own path.
+    expect(visit({ ip: '::ffff:5102:45a0' })).toMatchObject({ country: 'GB', city: 'London' });
+    expect(visit({ ip: '2001:4860:4801:10::1' }).botReason).toBe('crawler_address');
+    expect(visit({ ip: '2a03:2880:f003:c07:face:b00c::2' }).country).toMatch(/^[A-Z]{2}$/);
   });
 
   it('makes the condition fields of §3.9 from what it read', () => {

@@ -96,10 +96,14 @@ const { names, v4, v6 } = loadRanges();
 
 /** The crawler (`Googlebot`, `Bingbot`, …) whose published ranges hold the address, else undefined. */
 export function crawlerOfIp(ip: string | undefined): string | undefined {
-  const kind = readAddress(ip, words);
+  return crawlerOfAddress(readAddress(ip, words), words);
+}
+
+/** crawlerOfIp of an address already read: `kind` and `address` as readAddress left them. */
+export function crawlerOfAddress(kind: number, address: Uint32Array): string | undefined {
   if (kind === NONE) return undefined;
   if (kind === V4) {
-    const value = words[0]!;
+    const value = address[0]!;
     const { start, end } = v4;
     let low = 0;
     let high = start.length - 1;
@@ -111,8 +115,8 @@ export function crawlerOfIp(ip: string | undefined): string | undefined {
     }
     return value <= end[low]! ? names[v4.crawler[low]!] : undefined;
   }
-  const valueHigh = words[0]!;
-  const valueLow = words[1]!;
+  const valueHigh = address[0]!;
+  const valueLow = address[1]!;
   const { start, end } = v6;
   let low = 0;
   let high = v6.crawler.length - 1;

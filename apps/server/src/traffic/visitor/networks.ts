@@ -190,17 +190,20 @@ function found(t: Table, asn: number, name: number): Network {
 
 /** ASN and ISP of an IPv4 or IPv6 address; both undefined for unknown ones and before loadNetworks. */
 export function networkOfIp(ip: string | undefined): Network {
+  return networkOfAddress(readAddress(ip, address), address);
+}
+
+/** networkOfIp of an address already read: `kind` and `words` as readAddress left them. */
+export function networkOfAddress(kind: number, words: Uint32Array): Network {
   const t = table;
-  if (!t) return UNKNOWN;
-  const kind = readAddress(ip, address);
-  if (kind === NONE) return UNKNOWN;
+  if (!t || kind === NONE) return UNKNOWN;
   if (kind === V4) {
-    const value = address[0]!;
+    const value = words[0]!;
     const range = t.v4Search(value);
     return range >= 0 && value <= t.v4End[range]! ? found(t, t.v4Asn[range]!, t.v4Name[range]!) : UNKNOWN;
   }
-  const valueHigh = address[0]!;
-  const valueLow = address[1]!;
+  const valueHigh = words[0]!;
+  const valueLow = words[1]!;
   let low = 0;
   let high = t.v6Asn.length - 1;
   if (high < 0 || compare(t.v6Start, 0, valueHigh, valueLow) > 0) return UNKNOWN;

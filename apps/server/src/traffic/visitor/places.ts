@@ -265,10 +265,15 @@ function ipv4PlaceInFile(address: number): Place {
 
 /** Country, region and city of an IPv4 or IPv6 address; all undefined for private, unknown or malformed ones. */
 export function placeOfIp(ip: string | undefined): Place {
+  return placeOfAddress(readAddress(ip, words), words, ip);
+}
+
+/** placeOfIp of an address already read: `kind` and `address` as readAddress left them, `ip` its text. */
+export function placeOfAddress(kind: number, address: Uint32Array, ip: string | undefined): Place {
   try {
-    const kind = readAddress(ip, words);
     if (kind === NONE) return UNKNOWN;
-    if (kind === V4) return ipv4Place ? ipv4Place(words[0]!) : ipv4PlaceInFile(words[0]!);
+    if (kind === V4) return ipv4Place ? ipv4Place(address[0]!) : ipv4PlaceInFile(address[0]!);
+    // IPv6 places are in the file, which is searched by text.
     return placeOf((ipv6Reader?.get(ip as string) ?? null) as CityRecord | null);
   } catch {
     return UNKNOWN;
