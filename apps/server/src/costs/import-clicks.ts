@@ -28,7 +28,9 @@ export async function clicksOf(
   ];
   const clicks: Click[] = [];
   for (const [from, to] of ranges) {
-    for (let after = 0; ; ) {
+    // In the campaign index's order, each page after the last click read (as updateCampaignCost reads).
+    for (let after: { at: string; id: number } | null = null; ; ) {
+      const { at, id } = after ?? { at: '', id: 0 };
       const query = trx
         .selectFrom('tracker_clicks')
         .select(['id', 'click_id', 'created_at', 'cost', ...(columns as 'country'[])])
@@ -36,13 +38,15 @@ export async function clicksOf(
         .where('campaign_external_id', '=', campaign)
         .where('created_at', '>=', from)
         .where('created_at', '<', to)
-        .where('id', '>', after)
+        .where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(at, id)))
+        .orderBy('created_at')
         .orderBy('id')
         .limit(PAGE);
       const page = (await (store.dialect === 'postgres' ? query.forUpdate() : query).execute()) as Click[];
       for (const click of page) clicks.push({ ...click, id: Number(click.id) });
       if (page.length < PAGE) break;
-      after = Number(page[page.length - 1]!.id);
+      const last = page[page.length - 1]!;
+      after = { at: last.created_at, id: Number(last.id) };
       await turn();
     }
   }
