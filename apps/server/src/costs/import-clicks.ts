@@ -36,9 +36,10 @@ export async function clicksOf(
         .select(['id', 'click_id', 'created_at', 'cost', ...(columns as 'country'[])])
         .where(scopeCondition({ workspaceId }, 'workspace_id'))
         .where('campaign_external_id', '=', campaign)
-        .where('created_at', '>=', from)
+        // One lower bound, the page's own (see updateCampaignCost).
+        .where('created_at', '>=', after ? at : from)
         .where('created_at', '<', to)
-        .where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(at, id)))
+        .where((eb) => eb.or([eb('created_at', '>', at), eb('id', '>', id)]))
         .orderBy('created_at')
         .orderBy('id')
         .limit(PAGE);

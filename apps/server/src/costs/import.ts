@@ -232,6 +232,7 @@ export async function importCosts(
     await recordCostChanges(
       trx,
       moves.map((click) => ({ click_id: click.click_id, delta: click.cost })),
+      turn,
     );
     const deltas: RollupDelta[] = [];
     for (let start = 0; start < moves.length; start += PAGE) {

@@ -60,7 +60,7 @@ export async function campaignOf(db: Kysely<Database>, workspaceId: number, exte
  * how many clicks changed. No clicks in the range: a 400 on `start`, since nothing could be set.
  */
 /** Clicks read per page, and a turn of the event loop between pages and writes. */
-const PAGE = 20_000;
+const PAGE = 5_000;
 
 /**
  * SQLite's driver answers synchronously: a transaction of a million rows, awaited query by query, would
@@ -103,11 +103,13 @@ export async function updateCampaignCost(
         ])
         .where(scopeCondition(scope, 'workspace_id'))
         .where('campaign_external_id', '=', campaignExternalId)
-        .where('created_at', '>=', from)
+        // One lower bound, the page's own: given two, SQLite bounds its index scan by the range's start and
+        // every page would read the range again up to where it begins.
+        .where('created_at', '>=', after?.at ?? from)
         .where('created_at', '<', to);
       if (after) {
         const { at, id } = after;
-        query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(at, id)));
+        query = query.where((eb) => eb.or([eb('created_at', '>', at), eb('id', '>', id)]));
       }
       for (const key of COST_FILTER_KEYS) {
         const value = input.filter[key];
@@ -159,6 +161,7 @@ export async function updateCampaignCost(
     await recordCostChanges(
       trx,
       changed.map((click) => ({ click_id: click.click_id, delta: click.cost })),
+      turn,
     );
 
     // What the clicks' cost moved, per cube row: the cost alone (the clicks are still counted once).

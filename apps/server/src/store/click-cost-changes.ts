@@ -21,9 +21,12 @@ const CHUNK = 5000;
 export async function recordCostChanges(
   trx: Transaction<Database> | Kysely<Database>,
   changes: readonly { click_id: string; delta: number }[],
+  /** Awaited between inserts (a cost update over a million clicks lets the event loop run). */
+  between?: () => Promise<void>,
 ): Promise<void> {
   const moved = changes.filter((change) => change.delta !== 0);
   for (let start = 0; start < moved.length; start += CHUNK) {
+    if (between && start > 0) await between();
     await trx
       .insertInto('tracker_click_cost_changes')
       .values(moved.slice(start, start + CHUNK))
