@@ -81,8 +81,8 @@ export async function updateCampaignCost(
   const to = startOfLocalDay(nextDay(input.end), input.timezone).toISOString();
   return store.db.transaction().execute(async (trx) => {
     // The clicks in the order of the campaign's index (created_at, then id), a page at a time, each page
-    // after the last click read: a page is the next 20,000 entries of that index. In id order each page sorted
-    // every click left in the range, and SQLite's synchronous driver held the clicks up for seconds.
+    // after the last click read: a page is the next PAGE entries of that index. In id order each page
+    // sorted every click left in the range, and SQLite's synchronous driver held the clicks up for seconds.
     type Click = { id: number; click_id: string; created_at: string; cost: number; is_unique: number } & Record<
       string,
       unknown
