@@ -6,7 +6,7 @@ import type { Store } from '../store/database.js';
 import { DIMENSION_COLUMNS } from '../store/report-rollups.js';
 import type { Database } from '../store/schema.js';
 import { scopeCondition } from '../store/scope.js';
-import { turn } from './service.js';
+import { type ClickCursor, clicksAfter, turn } from './service.js';
 
 /** Values per statement: well under SQLite's (32,766) and PostgreSQL's (65,535) limits on bound values. */
 export const CHUNK = 5000;
@@ -28,18 +28,14 @@ export async function clicksOf(
   ];
   const clicks: Click[] = [];
   for (const [from, to] of ranges) {
-    // In the campaign index's order, each page after the last click read (as updateCampaignCost reads).
-    for (let after: { at: string; id: number } | null = null; ; ) {
-      const { at, id } = after ?? { at: '', id: 0 };
+    for (let after: ClickCursor | null = null; ; ) {
       const query = trx
         .selectFrom('tracker_clicks')
         .select(['id', 'click_id', 'created_at', 'cost', ...(columns as 'country'[])])
         .where(scopeCondition({ workspaceId }, 'workspace_id'))
         .where('campaign_external_id', '=', campaign)
-        // One lower bound, the page's own (see updateCampaignCost).
-        .where('created_at', '>=', after ? at : from)
+        .where((eb) => clicksAfter(eb, from, after))
         .where('created_at', '<', to)
-        .where((eb) => eb.or([eb('created_at', '>', at), eb('id', '>', id)]))
         .orderBy('created_at')
         .orderBy('id')
         .limit(PAGE);

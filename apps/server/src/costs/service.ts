@@ -5,7 +5,7 @@
 // each bucket's cost moves by what its clicks' cost moved, in the same transaction: a report read from
 // the cubes agrees with one read from the events, before and after.
 import { COST_FILTER_KEYS, type TCostUpdate } from '@switchyard/domain';
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { nextDay, startOfLocalDay } from '../report-plan/time.js';
 import { originalCost, recordCostChanges } from '../store/click-cost-changes.js';
@@ -70,6 +70,23 @@ const PAGE = 5_000;
  */
 export const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** The last click a page read: the next page starts after it in the campaign index's order. */
+export type ClickCursor = { at: string; id: number };
+
+/**
+ * A page's clicks from `from` on, after `after` in the order (created_at, id) of the campaign's index.
+ * One lower bound, the page's own: given two, SQLite bounds its index scan by the range's start, and every
+ * page would read the range again up to where it begins.
+ */
+export function clicksAfter(
+  eb: ExpressionBuilder<Database, 'tracker_clicks'>,
+  from: string,
+  after: ClickCursor | null,
+) {
+  if (!after) return eb('created_at', '>=', from);
+  return eb.and([eb('created_at', '>=', after.at), eb.or([eb('created_at', '>', after.at), eb('id', '>', after.id)])]);
+}
+
 export async function updateCampaignCost(
   store: Store,
   campaignExternalId: string,
@@ -88,7 +105,7 @@ export async function updateCampaignCost(
       unknown
     >;
     const clicks: Click[] = [];
-    for (let after: { at: string; id: number } | null = null; ; ) {
+    for (let after: ClickCursor | null = null; ; ) {
       let query = trx
         .selectFrom('tracker_clicks')
         .select([
@@ -103,14 +120,8 @@ export async function updateCampaignCost(
         ])
         .where(scopeCondition(scope, 'workspace_id'))
         .where('campaign_external_id', '=', campaignExternalId)
-        // One lower bound, the page's own: given two, SQLite bounds its index scan by the range's start and
-        // every page would read the range again up to where it begins.
-        .where('created_at', '>=', after?.at ?? from)
+        .where((eb) => clicksAfter(eb, from, after))
         .where('created_at', '<', to);
-      if (after) {
-        const { at, id } = after;
-        query = query.where((eb) => eb.or([eb('created_at', '>', at), eb('id', '>', id)]));
-      }
       for (const key of COST_FILTER_KEYS) {
         const value = input.filter[key];
         if (value !== undefined) query = query.where(key, '=', value);
