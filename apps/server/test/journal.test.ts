@@ -53,13 +53,12 @@ afterEach(async () => {
   for (const dir of temporaryDirs.splice(0)) await rm(dir, { recursive: true, force: true });
 });
 
-/** A segment of `chunks` writes of `perChunk` clicks each; answers its file. */
-function writeSegment(dir: string, chunks: number, perChunk: number): string {
+/** A segment of writes of the given numbers of clicks (`chunks` writes of `perChunk`); answers its file. */
+function writeSegment(dir: string, chunks: number | readonly number[], perChunk = 0): string {
   const journal = new Journal({ dir, fsyncIntervalMs: 0, log: collectingLog() });
-  for (let chunk = 0; chunk < chunks; chunk += 1) {
-    const lines = Array.from({ length: perChunk }, (_, index) =>
-      eventLine('tracker_clicks', click(`c${chunk}-${index}`)),
-    );
+  const sizes = typeof chunks === 'number' ? Array.from({ length: chunks }, () => perChunk) : chunks;
+  for (const [chunk, size] of sizes.entries()) {
+    const lines = Array.from({ length: size }, (_, index) => eventLine('tracker_clicks', click(`c${chunk}-${index}`)));
     journal.write(
       eventPayload(
         lines.map(() => 'tracker_clicks'),
@@ -116,6 +115,22 @@ describe('journal segments', () => {
     expect(batches.map((batch) => [batch.table, batch.rows.length])).toEqual([['tracker_clicks', 12]]);
     expect(batches[0]!.rows[5]).toContain('Mozilla/5.0 ✓ 日本 J12 abc:\n');
     expect(log.lines).toEqual([]);
+  });
+
+  it('reads back chunks of every size, one past the buffer the journal keeps between them too', async () => {
+    // 12,000 clicks are over 2 MB once encoded: that chunk is written from a buffer of its own, and the
+    // ones after it from the kept buffer again, grown once for 300.
+    const sizes = [2, 12_000, 1, 300, 3];
+    const payloads = [...readSegment(writeSegment(await temporaryDir(), sizes), collectingLog())];
+    expect(payloads.map((payload) => payloadBatches(payload)[0]!.rows.length)).toEqual(sizes);
+    for (const [chunk, size] of sizes.entries()) {
+      const rows = payloadBatches(payloads[chunk]!)[0]!.rows;
+      expect(rows.at(-1)).toEqual(
+        payloadBatches(
+          eventPayload(['tracker_clicks'], [eventLine('tracker_clicks', click(`c${chunk}-${size - 1}`))]),
+        )[0]!.rows[0],
+      );
+    }
   });
 
   it('reads a segment cut off mid-record up to its last whole record, and reports the rest', async () => {
