@@ -12,10 +12,10 @@ import { parseInput } from '../http/parse.js';
 import { nextDay, startOfLocalDay } from '../report-plan/time.js';
 import { recordCostChanges } from '../store/click-cost-changes.js';
 import type { Store } from '../store/database.js';
-import { applyRollupDeltas, costOnly, type RollupDelta, rollupDeltas } from '../store/report-rollups.js';
+import { applyRollupDeltas } from '../store/report-rollups.js';
 import type { Database } from '../store/schema.js';
-import { CHUNK, type Click, clicksOf, PAGE, writeCosts } from './import-clicks.js';
-import { isBot, MICROS, mergeDeltas, NO_CLICKS_MESSAGE, spread, turn } from './service.js';
+import { CHUNK, type Click, clicksOf, writeCosts } from './import-clicks.js';
+import { costDeltas, isBot, MICROS, NO_CLICKS_MESSAGE, spread, turn } from './service.js';
 
 /** The column (from 1) of each field a line's error may name. */
 const COLUMN_OF: Record<string, number> = {
@@ -234,14 +234,7 @@ export async function importCosts(
       moves.map((click) => ({ click_id: click.click_id, delta: click.cost })),
       turn,
     );
-    const deltas: RollupDelta[] = [];
-    for (let start = 0; start < moves.length; start += PAGE) {
-      await turn();
-      for (const delta of rollupDeltas(moves.slice(start, start + PAGE), [])) {
-        deltas.push(costOnly(delta));
-      }
-    }
-    await applyRollupDeltas(trx, mergeDeltas(deltas), turn);
+    await applyRollupDeltas(trx, await costDeltas(moves), turn);
   });
   return answers.map((answer) => answer!);
 }
