@@ -10,6 +10,7 @@ import { ApiError, NotFoundError, ValidationError } from '../errors.js';
 import type { CsvLine } from '../http/csv-lines.js';
 import { parseInput } from '../http/parse.js';
 import { nextDay, startOfLocalDay } from '../report-plan/time.js';
+import { bulkTransaction } from '../store/bulk-transaction.js';
 import { recordCostChanges } from '../store/click-cost-changes.js';
 import type { Store } from '../store/database.js';
 import { applyRollupDeltas } from '../store/report-rollups.js';
@@ -129,6 +130,8 @@ export async function importCosts(
   workspaceId: number,
   lines: readonly CsvLine[],
   timezone: string,
+  /** Makes the change durable off the event loop (the engine's); see bulkTransaction. */
+  durable?: () => Promise<void>,
 ): Promise<CostImportLine[]> {
   const answers: (CostImportLine | undefined)[] = new Array(lines.length);
   const checked: { index: number; reference: string; input: TCostUpdate }[] = [];
@@ -181,60 +184,67 @@ export async function importCosts(
     byCampaign.set(campaign, updates);
   }
 
-  await store.db.transaction().execute(async (trx) => {
-    // Each click's cost as stored and as the lines leave it.
-    const stored = new Map<number, Click>();
-    const costs = new Map<number, number>();
-    for (const [campaign, updates] of byCampaign) {
-      const clicks = await clicksOf(store, trx, workspaceId, campaign, mergedRanges(updates));
-      for (const click of clicks) stored.set(click.id, click);
-      const candidatesOf = clicksByValue(clicks);
-      for (const update of updates.sort((a, b) => a.index - b.index)) {
-        const matched: Click[] = [];
-        const filter = Object.entries(update.input.filter);
-        const candidates = candidatesOf(filter[0]);
-        for (let at = firstAtOrAfter(candidates, update.from); at < candidates.length; at += 1) {
-          const click = candidates[at]!;
-          if (click.created_at >= update.to) break;
-          if (filter.every(([key, value]) => click[key] === value)) matched.push(click);
+  await bulkTransaction(
+    store,
+    async (trx) => {
+      // Each click's cost as stored and as the lines leave it.
+      const stored = new Map<number, Click>();
+      const costs = new Map<number, number>();
+      for (const [campaign, updates] of byCampaign) {
+        const clicks = await clicksOf(store, trx, workspaceId, campaign, mergedRanges(updates));
+        for (const click of clicks) stored.set(click.id, click);
+        const candidatesOf = clicksByValue(clicks);
+        for (const update of updates.sort((a, b) => a.index - b.index)) {
+          const matched: Click[] = [];
+          const filter = Object.entries(update.input.filter);
+          const candidates = candidatesOf(filter[0]);
+          for (let at = firstAtOrAfter(candidates, update.from); at < candidates.length; at += 1) {
+            const click = candidates[at]!;
+            if (click.created_at >= update.to) break;
+            if (filter.every(([key, value]) => click[key] === value)) matched.push(click);
+          }
+          const line = lines[update.index]!;
+          // The amount is spread over human clicks; bots' clicks cost nothing of it.
+          const humans = matched.filter((click) => !isBot(click));
+          if (humans.length === 0) {
+            answers[update.index] = refusal(
+              line,
+              new ValidationError({ start: [NO_CLICKS_MESSAGE] }, NO_CLICKS_MESSAGE),
+            );
+            continue;
+          }
+          // The amount's remainder goes to the last click in id order, as a single update gives it.
+          humans.sort((a, b) => a.id - b.id);
+          const shares = spread(update.input.amount, humans.length);
+          humans.forEach((click, at) => {
+            costs.set(click.id, shares[at]! / MICROS);
+          });
+          for (const click of matched) if (isBot(click)) costs.set(click.id, 0);
+          answers[update.index] = {
+            line: line.line,
+            text: line.text,
+            status: 200,
+            clicks: humans.length,
+            message: null,
+            column: null,
+          };
         }
-        const line = lines[update.index]!;
-        // The amount is spread over human clicks; bots' clicks cost nothing of it.
-        const humans = matched.filter((click) => !isBot(click));
-        if (humans.length === 0) {
-          answers[update.index] = refusal(line, new ValidationError({ start: [NO_CLICKS_MESSAGE] }, NO_CLICKS_MESSAGE));
-          continue;
-        }
-        // The amount's remainder goes to the last click in id order, as a single update gives it.
-        humans.sort((a, b) => a.id - b.id);
-        const shares = spread(update.input.amount, humans.length);
-        humans.forEach((click, at) => {
-          costs.set(click.id, shares[at]! / MICROS);
-        });
-        for (const click of matched) if (isBot(click)) costs.set(click.id, 0);
-        answers[update.index] = {
-          line: line.line,
-          text: line.text,
-          status: 200,
-          clicks: humans.length,
-          message: null,
-          column: null,
-        };
       }
-    }
-    const changed: Click[] = [];
-    for (const [id, cost] of costs) {
-      const click = stored.get(id)!;
-      if (cost !== Number(click.cost)) changed.push({ ...click, cost });
-    }
-    await writeCosts(store, trx, workspaceId, changed);
-    const moves = changed.map((click) => ({ ...click, cost: click.cost - Number(stored.get(click.id)!.cost) }));
-    await recordCostChanges(
-      trx,
-      moves.map((click) => ({ click_id: click.click_id, delta: click.cost })),
-      turn,
-    );
-    await applyRollupDeltas(trx, await costDeltas(moves), turn);
-  });
+      const changed: Click[] = [];
+      for (const [id, cost] of costs) {
+        const click = stored.get(id)!;
+        if (cost !== Number(click.cost)) changed.push({ ...click, cost });
+      }
+      await writeCosts(store, trx, workspaceId, changed);
+      const moves = changed.map((click) => ({ ...click, cost: click.cost - Number(stored.get(click.id)!.cost) }));
+      await recordCostChanges(
+        trx,
+        moves.map((click) => ({ click_id: click.click_id, delta: click.cost })),
+        turn,
+      );
+      await applyRollupDeltas(trx, await costDeltas(moves), turn);
+    },
+    durable,
+  );
   return answers.map((answer) => answer!);
 }

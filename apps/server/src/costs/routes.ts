@@ -40,7 +40,13 @@ export function costRoutes(app: FastifyInstance, store: Store, engine: TrafficEn
     // Clicks already answered are stored first, so that they are counted.
     await engine.flush();
     return {
-      clicks: await updateCampaignCost(store, campaign.external_id, input, { workspaceId: workspaceOf(actor) }),
+      clicks: await updateCampaignCost(
+        store,
+        campaign.external_id,
+        input,
+        { workspaceId: workspaceOf(actor) },
+        engine.durable,
+      ),
     };
   });
 
@@ -64,7 +70,7 @@ export function costRoutes(app: FastifyInstance, store: Store, engine: TrafficEn
       }
       // Clicks already answered are stored first, so that they are counted.
       await engine.flush();
-      const results = await importCosts(store, workspaceId, lines, timezone || 'UTC');
+      const results = await importCosts(store, workspaceId, lines, timezone || 'UTC', engine.durable);
       const answer: CostImportResponse = {
         lines: results,
         updated: results.filter((result) => result.status === 200).length,

@@ -8,6 +8,7 @@ import { COST_FILTER_KEYS, type TCostUpdate } from '@switchyard/domain';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { nextDay, startOfLocalDay } from '../report-plan/time.js';
+import { bulkTransaction } from '../store/bulk-transaction.js';
 import { originalCost, recordCostChanges } from '../store/click-cost-changes.js';
 import type { Store } from '../store/database.js';
 import {
@@ -93,91 +94,97 @@ export async function updateCampaignCost(
   input: TCostUpdate,
   /** Whose clicks; the campaign's workspace, or the instance's for the engine's own work. */
   scope: Scope,
+  /** Makes the change durable off the event loop (the engine's); see bulkTransaction. */
+  durable?: () => Promise<void>,
 ): Promise<number> {
   const from = startOfLocalDay(input.start, input.timezone).toISOString();
   const to = startOfLocalDay(nextDay(input.end), input.timezone).toISOString();
-  return store.db.transaction().execute(async (trx) => {
-    // The clicks in the order of the campaign's index (created_at, then id), a page at a time, each page
-    // after the last click read: a page is the next PAGE entries of that index. In id order each page
-    // sorted every click left in the range, and SQLite's synchronous driver held the clicks up for seconds.
-    type Click = { id: number; click_id: string; created_at: string; cost: number; is_unique: number } & Record<
-      string,
-      unknown
-    >;
-    const clicks: Click[] = [];
-    for (let after: ClickCursor | null = null; ; ) {
-      let query = trx
-        .selectFrom('tracker_clicks')
-        .select([
-          'id',
-          'click_id',
-          'created_at',
-          'cost',
-          'is_unique',
-          'is_bot',
-          'workspace_id',
-          ...Object.values(DIMENSION_COLUMNS),
-        ])
-        .where(scopeCondition(scope, 'workspace_id'))
-        .where('campaign_external_id', '=', campaignExternalId)
-        .where((eb) => clicksAfter(eb, from, after))
-        .where('created_at', '<', to);
-      for (const key of COST_FILTER_KEYS) {
-        const value = input.filter[key];
-        if (value !== undefined) query = query.where(key, '=', value);
+  return bulkTransaction(
+    store,
+    async (trx) => {
+      // The clicks in the order of the campaign's index (created_at, then id), a page at a time, each page
+      // after the last click read: a page is the next PAGE entries of that index. In id order each page
+      // sorted every click left in the range, and SQLite's synchronous driver held the clicks up for seconds.
+      type Click = { id: number; click_id: string; created_at: string; cost: number; is_unique: number } & Record<
+        string,
+        unknown
+      >;
+      const clicks: Click[] = [];
+      for (let after: ClickCursor | null = null; ; ) {
+        let query = trx
+          .selectFrom('tracker_clicks')
+          .select([
+            'id',
+            'click_id',
+            'created_at',
+            'cost',
+            'is_unique',
+            'is_bot',
+            'workspace_id',
+            ...Object.values(DIMENSION_COLUMNS),
+          ])
+          .where(scopeCondition(scope, 'workspace_id'))
+          .where('campaign_external_id', '=', campaignExternalId)
+          .where((eb) => clicksAfter(eb, from, after))
+          .where('created_at', '<', to);
+        for (const key of COST_FILTER_KEYS) {
+          const value = input.filter[key];
+          if (value !== undefined) query = query.where(key, '=', value);
+        }
+        query = query.orderBy('created_at').orderBy('id').limit(PAGE);
+        // SQLite's transaction holds the write lock from its start (BEGIN IMMEDIATE); PostgreSQL locks the rows.
+        const page = (await (store.dialect === 'postgres' ? query.forUpdate() : query).execute()) as Click[];
+        for (const click of page) clicks.push(click);
+        if (page.length < PAGE) break;
+        const last = page[page.length - 1]!;
+        after = { at: last.created_at, id: Number(last.id) };
+        await turn();
       }
-      query = query.orderBy('created_at').orderBy('id').limit(PAGE);
-      // SQLite's transaction holds the write lock from its start (BEGIN IMMEDIATE); PostgreSQL locks the rows.
-      const page = (await (store.dialect === 'postgres' ? query.forUpdate() : query).execute()) as Click[];
-      for (const click of page) clicks.push(click);
-      if (page.length < PAGE) break;
-      const last = page[page.length - 1]!;
-      after = { at: last.created_at, id: Number(last.id) };
-      await turn();
-    }
-    const humans = clicks.filter((click) => !isBot(click)).length;
-    if (humans === 0) throw new ValidationError({ start: [NO_CLICKS_MESSAGE] }, NO_CLICKS_MESSAGE);
+      const humans = clicks.filter((click) => !isBot(click)).length;
+      if (humans === 0) throw new ValidationError({ start: [NO_CLICKS_MESSAGE] }, NO_CLICKS_MESSAGE);
 
-    const shares = spread(input.amount, humans);
-    // Ids grouped by their new cost (all but the last human click share one; bots' clicks 0).
-    const byCost = new Map<number, number[]>();
-    const changed: Click[] = [];
-    for (let index = 0, human = 0; index < clicks.length; index += 1) {
-      if (index > 0 && index % PAGE === 0) await turn();
-      const click = clicks[index]!;
-      if (isBot(click) && Number(click.cost) === 0) continue;
-      const cost = isBot(click) ? 0 : shares[human++]! / MICROS;
-      let ids = byCost.get(cost);
-      if (!ids) {
-        ids = [];
-        byCost.set(cost, ids);
+      const shares = spread(input.amount, humans);
+      // Ids grouped by their new cost (all but the last human click share one; bots' clicks 0).
+      const byCost = new Map<number, number[]>();
+      const changed: Click[] = [];
+      for (let index = 0, human = 0; index < clicks.length; index += 1) {
+        if (index > 0 && index % PAGE === 0) await turn();
+        const click = clicks[index]!;
+        if (isBot(click) && Number(click.cost) === 0) continue;
+        const cost = isBot(click) ? 0 : shares[human++]! / MICROS;
+        let ids = byCost.get(cost);
+        if (!ids) {
+          ids = [];
+          byCost.set(cost, ids);
+        }
+        ids.push(click.id);
+        changed.push({ ...click, cost: cost - Number(click.cost) });
       }
-      ids.push(click.id);
-      changed.push({ ...click, cost: cost - Number(click.cost) });
-    }
-    let written = 0;
-    for (const [cost, ids] of byCost) {
-      for (let start = 0; start < ids.length; start += ID_CHUNK) {
-        await trx
-          .updateTable('tracker_clicks')
-          .set({ cost, ...originalCost(store.dialect) })
-          .where('id', 'in', ids.slice(start, start + ID_CHUNK))
-          .execute();
-        written += ID_CHUNK;
-        if (written % PAGE < ID_CHUNK) await turn();
+      let written = 0;
+      for (const [cost, ids] of byCost) {
+        for (let start = 0; start < ids.length; start += ID_CHUNK) {
+          await trx
+            .updateTable('tracker_clicks')
+            .set({ cost, ...originalCost(store.dialect) })
+            .where('id', 'in', ids.slice(start, start + ID_CHUNK))
+            .execute();
+          written += ID_CHUNK;
+          if (written % PAGE < ID_CHUNK) await turn();
+        }
       }
-    }
 
-    // Each click's change, for the columnar store.
-    await recordCostChanges(
-      trx,
-      changed.map((click) => ({ click_id: click.click_id, delta: click.cost })),
-      turn,
-    );
+      // Each click's change, for the columnar store.
+      await recordCostChanges(
+        trx,
+        changed.map((click) => ({ click_id: click.click_id, delta: click.cost })),
+        turn,
+      );
 
-    await applyRollupDeltas(trx, await costDeltas(changed), turn);
-    return humans;
-  });
+      await applyRollupDeltas(trx, await costDeltas(changed), turn);
+      return humans;
+    },
+    durable,
+  );
 }
 
 /**

@@ -346,6 +346,9 @@ export class TrafficEngine {
     return this.parts.events.flush();
   }
 
+  /** Makes every commit so far, by any connection, survive a power loss (on SQLite, off the event loop). */
+  durable = (): Promise<void> => this.parts.events.durable();
+
   async close(): Promise<void> {
     if (this.pruneTimer) clearInterval(this.pruneTimer);
     await this.compiling;
