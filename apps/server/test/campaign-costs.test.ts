@@ -2,8 +2,9 @@ import { type CostImportResponse, type ReportResponse, ZReportQuery } from '@swi
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { spread, updateCampaignCost } from '../src/costs/service.js';
+import { costDeltas, spread, updateCampaignCost } from '../src/costs/service.js';
 import { ReportsService } from '../src/reports/service.js';
+import { rollupDeltas } from '../src/store/report-rollups.js';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { DESKTOP, GB_IP } from './fixtures/traffic.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, expectError, forEachDatabase, login } from './harness.js';
@@ -11,6 +12,60 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, expectError, forEachDatabase, logi
 // A campaign's cost set after the fact over a range of days, for the whole campaign or one
 // parameter value, by the API and by a CSV import; reports then show exactly the amount, read from the
 // rollups and from the events alike. On SQLite and PostgreSQL.
+
+describe("a cost change's cube deltas", () => {
+  it('sum every click of a row, carry the cost alone, and come in the order the event writer locks rows', async () => {
+    const click = (id: number, workspace: number, at: string, country: string, cost: number) => ({
+      id,
+      click_id: `c${id}`,
+      created_at: at,
+      cost,
+      is_unique: 1,
+      is_bot: 0,
+      workspace_id: workspace,
+      campaign_external_id: 'camp',
+      offer_external_id: 'offer',
+      country,
+    });
+    // More clicks than one page of deltas (pages of 250), in two workspaces whose ids order differently
+    // as numbers and as text, in no order of their own.
+    const moves = Array.from({ length: 1_000 }, (_, index) =>
+      click(
+        index,
+        index % 3 === 0 ? 10 : 2,
+        `2026-11-0${1 + (index % 3)}T${String(index % 24).padStart(2, '0')}:15:00.000Z`,
+        ['US', 'DE', 'FR'][index % 3]!,
+        0.25,
+      ),
+    );
+    const deltas = await costDeltas(moves);
+    const key = (delta: (typeof deltas)[number]) => [delta.workspace_id, delta.cube, delta.bucket, delta.k1, delta.k2];
+    // Each row once, with the cost of all its clicks and no click counted.
+    expect(new Set(deltas.map((delta) => key(delta).join('|'))).size).toBe(deltas.length);
+    const expected = new Map<string, number>();
+    for (const delta of rollupDeltas(moves, [])) {
+      const name = key(delta).join('|');
+      expected.set(name, (expected.get(name) ?? 0) + delta.cost);
+    }
+    expect(deltas.length).toBe(expected.size);
+    for (const delta of deltas) {
+      expect(delta.cost).toBeCloseTo(expected.get(key(delta).join('|'))!, 9);
+      expect([delta.clicks, delta.unique_clicks, delta.leads, delta.bot_clicks, delta.lp_clicks]).toEqual([
+        0, 0, 0, 0, 0,
+      ]);
+    }
+    // Ordered by workspace as a number, then cube, bucket and keys as text: rollupDeltas' own order.
+    const ordered = [...deltas].sort((a, b) => {
+      if (a.workspace_id !== b.workspace_id) return a.workspace_id - b.workspace_id;
+      for (const name of ['cube', 'bucket', 'k1', 'k2'] as const)
+        if (a[name] !== b[name]) return a[name] < b[name] ? -1 : 1;
+      return 0;
+    });
+    expect(deltas.map(key)).toEqual(ordered.map(key));
+    expect(deltas[0]!.workspace_id).toBe(2);
+    expect(deltas.at(-1)!.workspace_id).toBe(10);
+  });
+});
 
 describe('spreading an amount over clicks', () => {
   it('gives each click an equal share in millionths, the remainder on the last, summing exactly', () => {
