@@ -1,8 +1,8 @@
 // A transaction that changes many rows (a cost update over a million clicks) on the connection the event
-// loop uses. On SQLite its commit would write the whole change to the disk and then copy it into the
-// database file (the write-ahead log's checkpoint), both synchronous: a second and more during which no
-// click is answered. So, while it runs, this connection commits without waiting for the disk and leaves
-// the checkpoint to others; once it has committed, `durable` syncs the log off the event loop (the event
+// loop uses. On SQLite its commit would then copy the whole change from the write-ahead log into the
+// database file (the automatic checkpoint), synchronously: a second and more during which no click is
+// answered. So, while it runs, this connection leaves the checkpoint to others and commits without
+// waiting for the disk; once it has committed, `durable` syncs the log off the event loop (the event
 // writer's thread, which also checkpoints at its commits) before the caller answers.
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Store } from './database.js';
