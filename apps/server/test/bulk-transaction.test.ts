@@ -1,10 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bulkTransaction } from '../src/store/bulk-transaction.js';
 import { migrateToLatest, openStore, type Store } from '../src/store/database.js';
+import type { Database } from '../src/store/schema.js';
 
 // A transaction over many rows on the event loop's SQLite connection: while it runs, that connection
 // neither waits for the disk at its commit nor checkpoints the log (the settings are its own, restored
@@ -32,6 +33,9 @@ const settingsOf = (store: Store) => ({
   synchronous: Number(store.sqlite!.pragma('synchronous', { simple: true })),
   checkpointAt: Number(store.sqlite!.pragma('wal_autocheckpoint', { simple: true })),
 });
+/** A settings row written in the transaction, to see whether it was kept. */
+const insertSetting = (trx: Transaction<Database>, key: string) =>
+  trx.insertInto('settings').values({ key, value: '1', updated_at: new Date().toISOString() }).execute();
 const countOf = async (store: Store, key: string) =>
   (await store.db.selectFrom('settings').select('key').where('key', '=', key).execute()).length;
 
@@ -44,10 +48,7 @@ describe('bulk transactions on SQLite', () => {
     const inside = await bulkTransaction(
       store,
       async (trx) => {
-        await trx
-          .insertInto('settings')
-          .values({ key: 'bulk.test', value: '1', updated_at: new Date().toISOString() })
-          .execute();
+        await insertSetting(trx, 'bulk.test');
         steps.push('work');
         return settingsOf(store);
       },
@@ -69,10 +70,7 @@ describe('bulk transactions on SQLite', () => {
       bulkTransaction(
         store,
         async (trx) => {
-          await trx
-            .insertInto('settings')
-            .values({ key: 'bulk.failed', value: '1', updated_at: new Date().toISOString() })
-            .execute();
+          await insertSetting(trx, 'bulk.failed');
           await sql`select no_such_function()`.execute(trx);
         },
         async () => {
@@ -92,10 +90,7 @@ describe('bulk transactions on SQLite', () => {
       release = resolve;
     });
     const bulk = bulkTransaction(store, async (trx) => {
-      await trx
-        .insertInto('settings')
-        .values({ key: 'bulk.held', value: '1', updated_at: new Date().toISOString() })
-        .execute();
+      await insertSetting(trx, 'bulk.held');
       await held;
     });
     // Asked while the bulk transaction waits: it must not run inside it, nor with its settings.
