@@ -6,7 +6,8 @@ import type { Store } from '../store/database.js';
 import { DIMENSION_COLUMNS } from '../store/report-rollups.js';
 import type { Database } from '../store/schema.js';
 import { scopeCondition } from '../store/scope.js';
-import { type ClickCursor, clicksAfter, turn } from './service.js';
+import { type ClickCursor, clicksAfter } from './service.js';
+import { turn } from './turns.js';
 
 /** Values per statement: well under SQLite's (32,766) and PostgreSQL's (65,535) limits on bound values. */
 export const CHUNK = 5000;

@@ -16,7 +16,8 @@ import type { Store } from '../store/database.js';
 import { applyRollupDeltas } from '../store/report-rollups.js';
 import type { Database } from '../store/schema.js';
 import { CHUNK, type Click, clicksOf, writeCosts } from './import-clicks.js';
-import { costDeltas, isBot, MICROS, NO_CLICKS_MESSAGE, spread, turn } from './service.js';
+import { costDeltas, isBot, MICROS, NO_CLICKS_MESSAGE, spread } from './service.js';
+import { turn } from './turns.js';
 
 /** The column (from 1) of each field a line's error may name. */
 const COLUMN_OF: Record<string, number> = {
@@ -237,11 +238,7 @@ export async function importCosts(
       }
       await writeCosts(store, trx, workspaceId, changed);
       const moves = changed.map((click) => ({ ...click, cost: click.cost - Number(stored.get(click.id)!.cost) }));
-      await recordCostChanges(
-        trx,
-        moves.map((click) => ({ click_id: click.click_id, delta: click.cost })),
-        turn,
-      );
+      await recordCostChanges(trx, moves, turn);
       await applyRollupDeltas(trx, await costDeltas(moves), turn);
     },
     durable,

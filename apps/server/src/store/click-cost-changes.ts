@@ -14,23 +14,32 @@ export interface ClickCostChangeTable {
   lp: Generated<number>;
 }
 
-/** Rows per insert: two values each, well under SQLite's and PostgreSQL's limits on bound values. */
-const CHUNK = 5000;
+/**
+ * Rows per insert: two values each, well under SQLite's and PostgreSQL's limits on bound values; and few
+ * enough that one insert holds the event loop for milliseconds, not tens of them.
+ */
+const CHUNK = 1000;
 
-/** Records cost changes of clicks (`click_id` → change), in the caller's transaction. */
+/**
+ * Records cost changes of clicks, in the caller's transaction: each move's `cost` is what that click's cost
+ * moved by (none is kept for 0). Rows are made a chunk at a time: a million made in one go held the event
+ * loop up.
+ */
 export async function recordCostChanges(
   trx: Transaction<Database> | Kysely<Database>,
-  changes: readonly { click_id: string; delta: number }[],
+  moves: readonly { click_id: string; cost: number }[],
   /** Awaited between inserts (a cost update over a million clicks lets the event loop run). */
   between?: () => Promise<void>,
 ): Promise<void> {
-  const moved = changes.filter((change) => change.delta !== 0);
-  for (let start = 0; start < moved.length; start += CHUNK) {
-    if (between && start > 0) await between();
-    await trx
-      .insertInto('tracker_click_cost_changes')
-      .values(moved.slice(start, start + CHUNK))
-      .execute();
+  let rows: { click_id: string; delta: number }[] = [];
+  for (let index = 0; index <= moves.length; index += 1) {
+    const move = moves[index];
+    if (move && move.cost !== 0) rows.push({ click_id: move.click_id, delta: move.cost });
+    if (rows.length === CHUNK || (index === moves.length && rows.length > 0)) {
+      await trx.insertInto('tracker_click_cost_changes').values(rows).execute();
+      rows = [];
+      if (between && index < moves.length) await between();
+    }
   }
 }
 

@@ -88,7 +88,7 @@ export async function moveClickCost(
     .set({ cost: sql`cost + ${delta}`, ...originalCost(dialect) })
     .where('click_id', '=', click.click_id)
     .execute();
-  await recordCostChanges(trx, [{ click_id: click.click_id, delta }]);
+  await recordCostChanges(trx, [{ click_id: click.click_id, cost: delta }]);
   const deltas = rollupDeltas<object, object>([{ ...click, cost: delta, is_unique: 0 }], []).map(costOnly);
   await applyRollupDeltas(trx, deltas);
 }
