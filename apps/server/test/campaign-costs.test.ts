@@ -196,6 +196,16 @@ forEachDatabase('campaign costs', (db) => {
     const uneven = await updateCost({ start: '2026-11-10', end: '2026-11-12', amount: 100 / 3 });
     expect(uneven.json()).toEqual({ clicks: 6 });
     expect(await costOf('2026-11-10', '2026-11-12')).toBe(33.333333);
+    // Equal shares in millionths, the remainder on the last click of the campaign's index order.
+    const costs = await app.store.db
+      .selectFrom('tracker_clicks')
+      .select('cost')
+      .where('campaign_external_id', '=', String(campaign.external_id))
+      .where('created_at', '<', '2026-11-13')
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    expect(costs.map((row) => Number(row.cost))).toEqual([5.555555, 5.555555, 5.555555, 5.555555, 5.555555, 5.555558]);
   });
 
   it('sets the cost of one parameter value: only its clicks change', async () => {
