@@ -3,62 +3,20 @@
 // Ten campaigns, each line one (day, campaign, var1 value) with its clicks, written straight to the table;
 // the import goes through the API as an operator's would. Prints one line per database: lines, clicks,
 // seconds to answer.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
-import { buildApp } from '../apps/server/src/app.js';
-import { loadConfig } from '../apps/server/src/config.js';
+import { inProcessApp } from './in-process-app.js';
 
 const LINES = Number(process.argv[2] ?? 3000);
 const KINDS = process.argv[3] && process.argv[3] !== 'both' ? [process.argv[3]] : ['sqlite', 'postgres'];
 const CLICKS_PER_LINE = Number(process.argv[4] ?? 1);
-const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const EMAIL = 'bench@switchyard.local';
-const PASSWORD = 'bench-password-1';
 const CAMPAIGNS = 10;
 const VALUES = 100;
 
-async function admin(query: string): Promise<void> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL });
-  await client.connect();
-  try {
-    await client.query(query);
-  } finally {
-    await client.end();
-  }
-}
-
 async function run(kind: string): Promise<void> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'switchyard-cost-import-'));
-  const name = `switchyard_cost_import_${process.pid}`;
-  const env: NodeJS.ProcessEnv = {
-    SWITCHYARD_DATA_DIR: dataDir,
-    SWITCHYARD_ADMIN_EMAIL: EMAIL,
-    SWITCHYARD_ADMIN_PASSWORD: PASSWORD,
-    SWITCHYARD_WEB_DIST: path.join(tmpdir(), 'switchyard-no-dashboard'),
-    SWITCHYARD_CACHE_DIR: path.join(tmpdir(), 'switchyard-test-cache'),
-  };
-  if (kind === 'postgres') {
-    await admin(`CREATE DATABASE "${name}"`);
-    const url = new URL(POSTGRES_URL);
-    url.pathname = `/${name}`;
-    env.DATABASE_URL = url.toString();
-  }
-  const app = await buildApp({ config: loadConfig(env), print: () => undefined, logger: false });
+  const { app, headers, workspaceId, create, close } = await inProcessApp(
+    kind === 'postgres' ? 'postgres' : 'sqlite',
+    'cost-import',
+  );
   try {
-    const login = await app.inject({
-      method: 'POST',
-      url: '/api/login',
-      payload: { email: EMAIL, password: PASSWORD },
-    });
-    const headers = { authorization: `Bearer ${login.json<{ token: string }>().token}` };
-    const create = async (apiPath: string, payload: object) => {
-      const response = await app.inject({ method: 'POST', url: `/api/${apiPath}`, headers, payload });
-      if (response.statusCode !== 201) throw new Error(`${apiPath}: ${response.body}`);
-      return response.json<{ external_id: string }>();
-    };
-    const workspace = await app.store.db.selectFrom('workspaces').select('id').orderBy('id').executeTakeFirstOrThrow();
     const source = await create('traffic-sources', { name: 'Source' });
     const flow = await create('tracker/flows', { name: 'Flow' });
     const campaigns: string[] = [];
@@ -83,7 +41,7 @@ async function run(kind: string): Promise<void> {
           click_id: `c${line}-${copy}`,
           created_at: `${day}T12:00:00.000Z`,
           campaign_external_id: campaign,
-          workspace_id: workspace.id,
+          workspace_id: workspaceId,
           visitor_id: `v${line}`,
           reason: 'matched',
           cost: 0.1,
@@ -113,9 +71,7 @@ async function run(kind: string): Promise<void> {
         `${response.statusCode} in ${seconds.toFixed(2)} s (updated ${answer.updated}, refused ${answer.refused}${answer.message ? `, ${answer.message}` : ''})`,
     );
   } finally {
-    await app.close();
-    await rm(dataDir, { recursive: true, force: true });
-    if (kind === 'postgres') await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await close();
   }
 }
 

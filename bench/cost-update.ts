@@ -6,64 +6,21 @@
 // straight to the table; then its cost is set through the API, in process, while a timer that should
 // fire every millisecond notes how late it fires. Prints the update's time and the longest waits.
 // Node's flags (`--trace-gc`) go before the script: `npx tsx --trace-gc bench/cost-update.ts`.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
-import { buildApp } from '../apps/server/src/app.js';
-import { loadConfig } from '../apps/server/src/config.js';
+import { inProcessApp } from './in-process-app.js';
 
 const CLICKS = Number(process.argv[2] ?? 1_000_000);
 const POSTGRES = process.argv[3] === 'postgres';
-const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DAYS = 13;
-const EMAIL = 'bench@switchyard.local';
-const PASSWORD = 'bench-password-1';
 const COUNTRIES = ['US', 'DE', 'FR', 'GB', 'BR', 'IN', 'RU', 'ES', 'IT', 'CA'];
 const DEVICES = ['desktop', 'mobile', 'tablet'];
 const BROWSERS = ['Chrome', 'Safari', 'Firefox', 'Edge'];
 
-async function admin(query: string): Promise<void> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL });
-  await client.connect();
-  try {
-    await client.query(query);
-  } finally {
-    await client.end();
-  }
-}
-
-const dataDir = await mkdtemp(path.join(tmpdir(), 'switchyard-cost-update-'));
-const database = `switchyard_cost_update_${process.pid}`;
-let databaseUrl: string | undefined;
-if (POSTGRES) {
-  await admin(`CREATE DATABASE "${database}"`);
-  const url = new URL(POSTGRES_URL);
-  url.pathname = `/${database}`;
-  databaseUrl = url.toString();
-}
-const app = await buildApp({
-  config: loadConfig({
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    SWITCHYARD_DATA_DIR: dataDir,
-    SWITCHYARD_ADMIN_EMAIL: EMAIL,
-    SWITCHYARD_ADMIN_PASSWORD: PASSWORD,
-    SWITCHYARD_WEB_DIST: path.join(tmpdir(), 'switchyard-no-dashboard'),
-    SWITCHYARD_CACHE_DIR: path.join(tmpdir(), 'switchyard-test-cache'),
-  }),
-  print: () => undefined,
-  logger: false,
-});
+const { app, headers, workspaceId, create, close } = await inProcessApp(
+  POSTGRES ? 'postgres' : 'sqlite',
+  'cost-update',
+);
 try {
-  const login = await app.inject({ method: 'POST', url: '/api/login', payload: { email: EMAIL, password: PASSWORD } });
-  const headers = { authorization: `Bearer ${login.json<{ token: string }>().token}` };
-  const create = async (apiPath: string, payload: object) => {
-    const response = await app.inject({ method: 'POST', url: `/api/${apiPath}`, headers, payload });
-    if (response.statusCode !== 201) throw new Error(`${apiPath}: ${response.body}`);
-    return response.json<{ external_id: string }>();
-  };
-  const workspace = await app.store.db.selectFrom('workspaces').select('id').orderBy('id').executeTakeFirstOrThrow();
   const source = await create('traffic-sources', { name: 'Source' });
   const flow = await create('tracker/flows', { name: 'Flow' });
   const campaign = await create('tracker/campaigns', {
@@ -94,7 +51,7 @@ try {
         country: COUNTRIES[(index * 7) % COUNTRIES.length],
         device: DEVICES[index % DEVICES.length],
         browser: BROWSERS[(index * 3) % BROWSERS.length],
-        workspace_id: workspace.id,
+        workspace_id: workspaceId,
         visitor_id: `v${index}`,
         reason: 'matched',
         cost: 0.01,
@@ -147,7 +104,5 @@ try {
       ` ms; the heap at most ${Math.round(heap / 1048576)} MB`,
   );
 } finally {
-  await app.close();
-  await rm(dataDir, { recursive: true, force: true });
-  if (POSTGRES) await admin(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+  await close();
 }
