@@ -1,8 +1,8 @@
 import { type CostImportResponse, type ReportResponse, ZReportQuery } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { costDeltas, spread, updateCampaignCost } from '../src/costs/service.js';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { costDeltas, MICROS, spread, updateCampaignCost } from '../src/costs/service.js';
 import { ReportsService } from '../src/reports/service.js';
 import { rollupDeltas } from '../src/store/report-rollups.js';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
@@ -12,6 +12,20 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, expectError, forEachDatabase, logi
 // A campaign's cost set after the fact over a range of days, for the whole campaign or one
 // parameter value, by the API and by a CSV import; reports then show exactly the amount, read from the
 // rollups and from the events alike. On SQLite and PostgreSQL.
+
+// The cost update's turns of the event loop, each running `between.hook` first when a test sets one: a
+// way to act, from outside the update's transaction, between two of its steps.
+const between = vi.hoisted(() => ({ hook: undefined as (() => Promise<void>) | undefined }));
+vi.mock('../src/costs/turns.js', async (importOriginal) => {
+  const turns = await importOriginal<typeof import('../src/costs/turns.js')>();
+  return {
+    ...turns,
+    turn: async () => {
+      await between.hook?.();
+      await turns.turn();
+    },
+  };
+});
 
 describe("a cost change's cube deltas", () => {
   it('sum every click of a row, carry the cost alone, and come in the order the event writer locks rows', async () => {
@@ -373,4 +387,66 @@ forEachDatabase('campaign costs', (db) => {
       .executeTakeFirstOrThrow();
     expect(Math.round(Number(rows.cost) * 1e6) / 1e6).toBe(500);
   });
+
+  // PostgreSQL only: on SQLite, BEGIN IMMEDIATE holds the write lock throughout, so no other writer can insert.
+  it.runIf(db.kind === 'postgres')(
+    'leaves a click written between its two readings with its own cost, and spreads the amount over the others',
+    async () => {
+      // 1,002 clicks: the second reading's first page (1,000) ends before the phantom's place, at 11:00.
+      const day = '2026-10-07';
+      await sql`insert into tracker_clicks (click_id, created_at, campaign_external_id, workspace_id, visitor_id, reason, cost, is_unique)
+        select ${'counted-'} || i, ${`${day}T10:00:00.000Z`}, ${String(campaign.external_id)}, ${workspaceId}, ${'v'}, ${'matched'}, 0, 0
+        from generate_series(1, 1001) as i`.execute(app.store.db);
+      await sql`insert into tracker_clicks (click_id, created_at, campaign_external_id, workspace_id, visitor_id, reason, cost, is_unique)
+        values (${'counted-last'}, ${`${day}T12:00:00.000Z`}, ${String(campaign.external_id)}, ${workspaceId}, ${'v'}, ${'matched'}, 0, 0)`.execute(
+        app.store.db,
+      );
+
+      let phantomWritten = false;
+      between.hook = async () => {
+        if (phantomWritten) return;
+        // The first reading is over once the update holds the range's last click (FOR UPDATE), which another
+        // connection's SKIP LOCKED then passes by.
+        const free = await app.store.db
+          .selectFrom('tracker_clicks')
+          .select('id')
+          .where('click_id', '=', 'counted-last')
+          .forUpdate()
+          .skipLocked()
+          .execute();
+        if (free.length > 0) return;
+        phantomWritten = true;
+        // A real click, stored by the event writer on its own connection: a new row waits on no row lock.
+        at(`${day}T11:00:00.000Z`);
+        await click('zone-9');
+        await app.engine.flush();
+      };
+      const input = { start: day, end: day, timezone: 'UTC', amount: 100, filter: {} };
+      try {
+        // The humans the first reading counted, the phantom not among them.
+        expect(await updateCampaignCost(app.store, String(campaign.external_id), input, { workspaceId })).toBe(1_002);
+      } finally {
+        between.hook = undefined;
+      }
+      expect(phantomWritten).toBe(true);
+
+      const rows = await app.store.db
+        .selectFrom('tracker_clicks')
+        .select(['click_id', 'created_at', 'cost'])
+        .where('campaign_external_id', '=', String(campaign.external_id))
+        .where('created_at', 'like', `${day}%`)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      expect(rows).toHaveLength(1_003);
+      // The phantom, read by the second reading's second page, kept its CPC cost.
+      const phantom = rows[1_001]!;
+      expect(phantom.click_id).not.toMatch(/^counted-/);
+      expect([phantom.created_at, Number(phantom.cost)]).toEqual([`${day}T11:00:00.000Z`, 0.25]);
+      // 100 over 1,002 clicks: 0.0998 each, the remainder on the last, exactly 100 in millionths.
+      const shares = rows.filter((row) => row !== phantom).map((row) => Math.round(Number(row.cost) * MICROS));
+      expect(shares).toEqual([...new Array<number>(1_001).fill(99_800), 100_200]);
+      expect(shares.reduce((sum, share) => sum + share, 0)).toBe(100 * MICROS);
+    },
+  );
 });
