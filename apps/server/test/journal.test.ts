@@ -192,6 +192,38 @@ describe('journal segments', () => {
 });
 
 describe('the event writer with a journal', () => {
+  it('deletes the segments whose clicks are stored while it runs, and keeps the one being written', async () => {
+    const dataDir = await temporaryDir();
+    const journalDir = path.join(dataDir, 'journal');
+    const store = openStore({ databaseUrl: undefined, dataDir });
+    try {
+      await migrateToLatest(store);
+      const log = collectingLog();
+      // Segments of 1 KB: a commit of 20 clicks (about 3 KB) fills one, so each commit starts the next.
+      const journal = new Journal({ dir: journalDir, fsyncIntervalMs: 1000, segmentBytes: 1024, log });
+      const writer = new EventWriter(store.db, { sqlite: store.sqlite!, journal, flushIntervalMs: 10, log });
+      const segments = () => readdirSync(journalDir).filter((name) => name.endsWith('.journal'));
+      for (let turn = 0; turn < 5; turn += 1) {
+        for (let index = 0; index < 20; index += 1) writer.addClick(click(`s${turn}-${index}`));
+        writer.commit();
+      }
+      // The fifth commit filled the segment it opened; the segment stays open until a write finds it full.
+      expect(segments()).toHaveLength(5);
+      await writer.flush();
+      // The writer looks for stored segments every second and deletes them without blocking the clicks.
+      for (let waited = 0; segments().length > 1 && waited < 5000; waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(segments()).toHaveLength(1);
+      expect(log.lines).toEqual([]);
+      await writer.close();
+      expect(segments()).toEqual([]);
+      expect((await store.db.selectFrom('tracker_clicks').select('click_id').execute()).length).toBe(100);
+    } finally {
+      await store.db.destroy();
+    }
+  });
+
   it('keeps in the journal what a stopped writer thread lost, for the next start to store', async () => {
     const dataDir = await temporaryDir();
     const journalDir = path.join(dataDir, 'journal');

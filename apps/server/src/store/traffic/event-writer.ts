@@ -181,7 +181,7 @@ export class EventWriter {
       const segments = this.journal.closeAll(this.handed);
       if (this.pending === 0) {
         await this.sink.durable();
-        this.journal.delete(segments);
+        await this.journal.delete(segments);
       }
     }
   }
@@ -211,7 +211,7 @@ export class EventWriter {
       const files = journal.deletable(stored);
       if (files.length === 0) return;
       await this.sink.durable();
-      journal.delete(files);
+      await journal.delete(files);
     } catch (error) {
       this.log?.warn({ err: error }, 'event journal segments not deleted; will retry');
     } finally {

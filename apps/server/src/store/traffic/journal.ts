@@ -11,6 +11,7 @@
 // follows is reported in the log, never a failed start.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 
@@ -152,14 +153,24 @@ export class Journal {
     }
   }
 
-  /** Deletes segments whose events the database holds durably. */
-  delete(files: readonly string[]): void {
+  /**
+   * Deletes segments whose events the database holds durably, off the event loop: unlinking a full
+   * segment can take the kernel over ten milliseconds (freeing its blocks), and every click waiting in
+   * that turn would wait as long. A segment a crash leaves undeleted is replayed at the next start, and
+   * its events, already stored, are stored once.
+   */
+  async delete(files: readonly string[]): Promise<void> {
     for (const file of files) {
       const index = this.closed.findIndex((segment) => segment.file === file);
       if (index >= 0) this.closed.splice(index, 1);
-      fs.rmSync(file, { force: true });
-      OWN_SEGMENTS.delete(file);
     }
+    await Promise.all(
+      files.map(async (file) => {
+        await rm(file, { force: true });
+        // Ours until it is gone: another journal of this process replays only segments that are not.
+        OWN_SEGMENTS.delete(file);
+      }),
+    );
   }
 
   /** Every segment that may go, the active one too: at a graceful close, once everything is stored. */
