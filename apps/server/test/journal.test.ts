@@ -192,13 +192,26 @@ describe('journal segments', () => {
 });
 
 describe('the event writer with a journal', () => {
-  it('deletes the segments whose clicks are stored while it runs, and keeps the one being written', async () => {
+  /** A migrated SQLite store in a new data directory, its journal's folder and a log, closed after `run`. */
+  async function onSqlite(
+    run: (
+      store: ReturnType<typeof openStore>,
+      journalDir: string,
+      log: ReturnType<typeof collectingLog>,
+    ) => Promise<void>,
+  ): Promise<void> {
     const dataDir = await temporaryDir();
-    const journalDir = path.join(dataDir, 'journal');
     const store = openStore({ databaseUrl: undefined, dataDir });
     try {
       await migrateToLatest(store);
-      const log = collectingLog();
+      await run(store, path.join(dataDir, 'journal'), collectingLog());
+    } finally {
+      await store.db.destroy();
+    }
+  }
+
+  it('deletes the segments whose clicks are stored while it runs, and keeps the one being written', () =>
+    onSqlite(async (store, journalDir, log) => {
       // Segments of 1 KB: a commit of 20 clicks (about 3 KB) fills one, so each commit starts the next.
       const journal = new Journal({ dir: journalDir, fsyncIntervalMs: 1000, segmentBytes: 1024, log });
       const writer = new EventWriter(store.db, { sqlite: store.sqlite!, journal, flushIntervalMs: 10, log });
@@ -219,18 +232,10 @@ describe('the event writer with a journal', () => {
       await writer.close();
       expect(segments()).toEqual([]);
       expect((await store.db.selectFrom('tracker_clicks').select('click_id').execute()).length).toBe(100);
-    } finally {
-      await store.db.destroy();
-    }
-  });
+    }));
 
-  it('keeps in the journal what a stopped writer thread lost, for the next start to store', async () => {
-    const dataDir = await temporaryDir();
-    const journalDir = path.join(dataDir, 'journal');
-    const store = openStore({ databaseUrl: undefined, dataDir });
-    try {
-      await migrateToLatest(store);
-      const log = collectingLog();
+  it('keeps in the journal what a stopped writer thread lost, for the next start to store', () =>
+    onSqlite(async (store, journalDir, log) => {
       const journal = new Journal({ dir: journalDir, fsyncIntervalMs: 1000, log });
       const writer = new EventWriter(store.db, {
         sqlite: store.sqlite!,
@@ -257,10 +262,7 @@ describe('the event writer with a journal', () => {
       const replayed = await new EngineStore(store.db, store.sqlite).replayJournal(journalDir, log);
       expect(replayed.stored).toBe(400);
       expect(await stored()).toBe(750);
-    } finally {
-      await store.db.destroy();
-    }
-  });
+    }));
 });
 
 describe('the journal at start', () => {
