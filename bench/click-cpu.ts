@@ -9,10 +9,13 @@
 // CPU_SECONDS (8), CPU_PROFILE_DIR (start the server's node with --cpu-prof writing there), CPU_SPREAD
 // (flat: the bench's 14 agents and 20 addresses; zipf: 5,000 agents by Zipf and 1M addresses, spread.ts),
 // CPU_CAPPED (every offer with a daily cap never reached: each click takes a unit from the primary process),
-// CPU_NODE_FLAGS (more flags for the server's node, e.g. `--trace-gc`, with BENCH_CHILD_LOG to keep its output).
+// CPU_NODE_FLAGS (more flags for the server's node, e.g. `--trace-gc`, with BENCH_CHILD_LOG to keep its output),
+// CPU_HEAP_DIR (what each click allocates, by function, sampled over the measured seconds: heap-sample.mjs;
+// the sampler costs the event loop CPU of its own, so its run's CPU figures are not compared with others).
 // Under the primary (SWITCHYARD_WORKERS, 1 here unless set), every process counts: `primary main`, and
 // each worker's threads by its process id.
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -40,6 +43,13 @@ const SECONDS = Number(process.env.CPU_SECONDS ?? 8);
 const PROFILE_DIR = process.env.CPU_PROFILE_DIR;
 const SPREAD = process.env.CPU_SPREAD ?? 'flat';
 const CAPPED = process.env.CPU_CAPPED === '1';
+const HEAP_DIR = process.env.CPU_HEAP_DIR ? path.resolve(process.env.CPU_HEAP_DIR) : undefined;
+const HEAP_SAMPLER = path.join(import.meta.dirname, 'heap-sample.mjs');
+if (HEAP_DIR) {
+  mkdirSync(HEAP_DIR, { recursive: true });
+  // The server's processes inherit it (switchyardEnv): the sampler's folder.
+  process.env.HEAP_SAMPLE_DIR = HEAP_DIR;
+}
 const CONNECTIONS = 50;
 /** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
@@ -47,6 +57,7 @@ const TICKS_PER_SECOND = 100;
 /** Node's flags for the server: the CPU profiler when asked. */
 const nodeFlags = [
   ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []),
+  ...(HEAP_DIR ? ['--import', HEAP_SAMPLER] : []),
   ...(process.env.CPU_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean),
 ];
 
@@ -109,6 +120,22 @@ async function send(url: string, requests: ClickRequest[], rate: number, seconds
   return { answered: result['3xx'], seconds: result.duration };
 }
 
+/** Starts or stops the heap sampler in each of the server's processes that loaded it; their ids. */
+function toggleHeapSampling(root: number): number[] {
+  const ready = processTree(root).filter((pid) => existsSync(path.join(HEAP_DIR!, `ready-${pid}`)));
+  for (const pid of ready) process.kill(pid, 'SIGUSR2');
+  return ready;
+}
+
+/** Stops the samplers, waits for their profiles, and prints what a click allocates. */
+async function heapProfiles(pids: number[], clicks: number): Promise<void> {
+  for (const pid of pids) process.kill(pid, 'SIGUSR2');
+  const written = () => pids.every((pid) => existsSync(path.join(HEAP_DIR!, `heap-${pid}.json`)));
+  for (let waited = 0; !written() && waited < 30_000; waited += 200)
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  console.log(execFileSync(process.execPath, [HEAP_SAMPLER, HEAP_DIR!, String(clicks)], { encoding: 'utf8' }));
+}
+
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'switchyard-cpu-'));
   let server: Child;
@@ -142,9 +169,11 @@ async function main(): Promise<void> {
     await send(url, requests, RATE, 3); // warm-up
     const before = threadTicks(pid);
     const ownBefore = process.cpuUsage();
+    const sampled = HEAP_DIR ? toggleHeapSampling(pid) : [];
     const { answered, seconds } = await send(url, requests, RATE, SECONDS);
     const after = threadTicks(pid);
     const own = process.cpuUsage(ownBefore);
+    if (HEAP_DIR) await heapProfiles(sampled, answered);
     const perClick = (ticks: number) => ((ticks / TICKS_PER_SECOND) * 1e6) / answered;
     const rows: [string, number][] = [];
     for (const [thread, ticks] of after) {
