@@ -33,7 +33,7 @@ const CRASH_WINDOW_MS = 60_000;
 const DEFAULT_WORKERS_MAX = 8;
 
 /**
- * V8's young generation in each worker. A click allocates about 28 KB, nearly all dead by its answer, and
+ * V8's young generation in each worker. A click allocates about 24 KB, nearly all dead by its answer, and
  * at the default size (16 MB) the young generation was collected ten times a second at 6,000 clicks/s,
  * the longest pauses 12–15 ms; at 64 MB four times less often, the longest 5–9 ms, for about 100 MB more
  * a worker (bench/README.md). An operator's own setting, on the command line or in NODE_OPTIONS, is kept.
