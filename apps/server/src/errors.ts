@@ -75,3 +75,23 @@ export class ServiceUnavailableError extends ApiError {
     super(message);
   }
 }
+
+/** An ApiError as a worker thread sends it: a structured clone keeps the fields, not the class. */
+export interface ApiErrorData {
+  statusCode: number;
+  message: string;
+  errors: Record<string, string[]> | undefined;
+}
+
+export function apiErrorData(error: ApiError): ApiErrorData {
+  return { statusCode: error.statusCode, message: error.message, errors: error.errors };
+}
+
+/** An ApiError thrown on a worker thread, answered as the thread's error would have been. */
+export class ThreadApiError extends ApiError {
+  readonly statusCode: number;
+  constructor(data: ApiErrorData) {
+    super(data.message, data.errors);
+    this.statusCode = data.statusCode;
+  }
+}

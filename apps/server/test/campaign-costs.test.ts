@@ -1,4 +1,5 @@
 import { type CostImportResponse, type ReportResponse, ZReportQuery } from '@switchyard/domain';
+import SQLite from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -387,6 +388,71 @@ forEachDatabase('campaign costs', (db) => {
       .executeTakeFirstOrThrow();
     expect(Math.round(Number(rows.cost) * 1e6) / 1e6).toBe(500);
   });
+
+  // SQLite only: PostgreSQL's driver waits without holding the event loop, so the update runs where asked.
+  it.runIf(db.kind === 'sqlite')(
+    'runs on a connection of its own, and a write through the API meanwhile waits for it and is kept',
+    async () => {
+      const day = '2026-10-06';
+      await sql`insert into tracker_clicks (click_id, created_at, campaign_external_id, workspace_id, visitor_id, reason, cost, is_unique)
+        with recursive n(i) as (select 1 union all select i + 1 from n where i < 20000)
+        select ${'thread-'} || i, ${`${day}T10:00:00.000Z`}, ${String(campaign.external_id)}, ${workspaceId}, ${'v'}, ${'matched'}, 0, 0 from n`.execute(
+        app.store.db,
+      );
+      // Every statement the event loop's connection runs (better-sqlite3 prepares each one it runs).
+      const sqlite = app.store.sqlite!;
+      const original = sqlite.prepare.bind(sqlite);
+      const prepared: string[] = [];
+      const prepare = vi.spyOn(sqlite, 'prepare').mockImplementation(((text: string) => {
+        prepared.push(text);
+        return original(text);
+      }) as typeof sqlite.prepare);
+      // A third connection, to see when the update holds the write lock.
+      const probe = new SQLite(sqlite.name, { timeout: 0 });
+      const locked = () => {
+        try {
+          probe.exec('begin immediate; rollback');
+          return false;
+        } catch {
+          return true;
+        }
+      };
+      let update: Awaited<ReturnType<typeof updateCost>> | undefined;
+      let created: StoredRecord;
+      try {
+        const updating = updateCost({ start: day, end: day, timezone: 'UTC', amount: 200 }).then((answer) => {
+          update = answer;
+        });
+        while (!update && !locked()) await new Promise((resolve) => setTimeout(resolve, 2));
+        // Asked while the update holds the write lock on its own connection.
+        expect(update).toBeUndefined();
+        created = await createRecord(app, token, 'tracker-offers', { url: 'https://offer.example/during' });
+        await updating;
+      } finally {
+        prepare.mockRestore();
+        probe.close();
+      }
+      if (!update) throw new Error('no answer');
+      expect(update.statusCode, update.body).toBe(200);
+      expect(update.json()).toEqual({ clicks: 20_000 });
+      // The update's statements ran elsewhere: none of them touched tracker_clicks on this connection.
+      expect(prepared.filter((text) => /update\s+"tracker_clicks"/i.test(text))).toEqual([]);
+      expect(prepared.some((text) => /insert into "config_records"/i.test(text))).toBe(true);
+      const rows = await app.store.db
+        .selectFrom('tracker_clicks')
+        .select((eb) => eb.fn.sum<number>('cost').as('cost'))
+        .where('click_id', 'like', 'thread-%')
+        .executeTakeFirstOrThrow();
+      expect(Math.round(Number(rows.cost) * 1e6) / 1e6).toBe(200);
+      const offer = await app.store.db
+        .selectFrom('config_records')
+        .select('external_id')
+        .where('kind', '=', 'tracker-offers')
+        .where('external_id', '=', String(created.external_id))
+        .executeTakeFirst();
+      expect(offer).toEqual({ external_id: created.external_id });
+    },
+  );
 
   // PostgreSQL only: on SQLite, BEGIN IMMEDIATE holds the write lock throughout, so no other writer can insert.
   it.runIf(db.kind === 'postgres')(

@@ -12,8 +12,8 @@ import { authorize } from '../http/guard.js';
 import { parseInput } from '../http/parse.js';
 import type { Store } from '../store/database.js';
 import type { TrafficEngine } from '../traffic/engine.js';
-import { importCosts } from './import.js';
-import { campaignOf, updateCampaignCost } from './service.js';
+import { importCampaignCosts, setCampaignCost } from './cost-thread.js';
+import { campaignOf } from './service.js';
 
 /** Room for 100,000 lines of about 60 characters. */
 const IMPORT_TEXT_LIMIT = 8_000_000;
@@ -40,7 +40,7 @@ export function costRoutes(app: FastifyInstance, store: Store, engine: TrafficEn
     // Clicks already answered are stored first, so that they are counted.
     await engine.flush();
     return {
-      clicks: await updateCampaignCost(
+      clicks: await setCampaignCost(
         store,
         campaign.external_id,
         input,
@@ -70,7 +70,7 @@ export function costRoutes(app: FastifyInstance, store: Store, engine: TrafficEn
       }
       // Clicks already answered are stored first, so that they are counted.
       await engine.flush();
-      const results = await importCosts(store, workspaceId, lines, timezone || 'UTC', engine.durable);
+      const results = await importCampaignCosts(store, workspaceId, lines, timezone || 'UTC', engine.durable);
       const answer: CostImportResponse = {
         lines: results,
         updated: results.filter((result) => result.status === 200).length,

@@ -86,14 +86,19 @@ export function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Stor
     return { dialect, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }) };
   }
   mkdirSync(config.dataDir, { recursive: true });
-  const database = new SQLite(path.join(config.dataDir, SQLITE_FILE_NAME), { timeout: SQLITE_BUSY_TIMEOUT_MS });
+  return openSqliteStore(path.join(config.dataDir, SQLITE_FILE_NAME));
+}
+
+/** The store on the SQLite file `file`: the server's own, or a second connection to it on a thread of its own. */
+export function openSqliteStore(file: string): Store {
+  const database = new SQLite(file, { timeout: SQLITE_BUSY_TIMEOUT_MS });
   // Set before anything is written; a database that has pages already keeps its size (SQLite ignores it).
   database.pragma(`page_size = ${SQLITE_PAGE_SIZE}`);
   database.pragma('journal_mode = WAL');
   database.pragma('foreign_keys = ON');
   database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   return {
-    dialect,
+    dialect: 'sqlite',
     sqlite: database,
     db: new Kysely<Database>({ dialect: new SwitchyardSqliteDialect({ database }) }),
   };
