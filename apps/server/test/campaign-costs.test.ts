@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { costDeltas, MICROS, spread, updateCampaignCost } from '../src/costs/service.js';
 import { ReportsService } from '../src/reports/service.js';
+import { SQLITE_BUSY_TIMEOUT_MS } from '../src/store/database.js';
 import { rollupDeltas } from '../src/store/report-rollups.js';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { DESKTOP, GB_IP } from './fixtures/traffic.js';
@@ -452,6 +453,32 @@ forEachDatabase('campaign costs', (db) => {
         .executeTakeFirst();
       expect(offer).toEqual({ external_id: created.external_id });
     },
+  );
+
+  it.runIf(db.kind === 'sqlite')(
+    "waits out another process's write longer than the event loop's busy timeout, and then sets the cost",
+    async () => {
+      const day = '2026-10-08';
+      await sql`insert into tracker_clicks (click_id, created_at, campaign_external_id, workspace_id, visitor_id, reason, cost, is_unique)
+        with recursive n(i) as (select 1 union all select i + 1 from n where i < 10)
+        select ${'waits-'} || i, ${`${day}T10:00:00.000Z`}, ${String(campaign.external_id)}, ${workspaceId}, ${'v'}, ${'matched'}, 0, 0 from n`.execute(
+        app.store.db,
+      );
+      // Another process's long write: the write lock held past SQLITE_BUSY_TIMEOUT_MS.
+      const other = new SQLite(app.store.sqlite!.name);
+      other.exec('begin immediate');
+      const release = setTimeout(() => other.exec('commit'), SQLITE_BUSY_TIMEOUT_MS + 3_000);
+      try {
+        const response = await updateCost({ start: day, end: day, timezone: 'UTC', amount: 5 });
+        expect(response.statusCode, response.body).toBe(200);
+        expect(response.json()).toEqual({ clicks: 10 });
+      } finally {
+        clearTimeout(release);
+        if (other.inTransaction) other.exec('commit');
+        other.close();
+      }
+    },
+    30_000,
   );
 
   // PostgreSQL only: on SQLite, BEGIN IMMEDIATE holds the write lock throughout, so no other writer can insert.

@@ -29,6 +29,9 @@ export type FromCostWorker =
   | { type: 'refused'; error: ApiErrorData }
   | { type: 'failed'; message: string };
 
+/** How long this connection waits for another's write lock. */
+const THREAD_BUSY_TIMEOUT_MS = 120_000;
+
 const port = parentPort;
 if (!port) throw new Error('cost-worker.ts runs as a worker thread');
 const settings = workerData as CostWorkerSettings;
@@ -43,6 +46,9 @@ try {
 
 const store = openSqliteStore(settings.file);
 const sqlite = store.sqlite!;
+// Waiting here holds no click up, so the update waits out another process's long write (its own cost
+// update, say) rather than failing after the event loop's five seconds.
+sqlite.pragma(`busy_timeout = ${THREAD_BUSY_TIMEOUT_MS}`);
 // The commit made durable here, and the change copied into the database file here too: left to the
 // automatic checkpoint, the next commit on the event loop's connection would copy it there.
 const durable = async () => {
