@@ -1,4 +1,4 @@
-// The thread of one cost update or cost import on SQLite (started by cost-thread.ts, through
+// The thread of cost updates and cost imports on SQLite (started by cost-thread.ts, through
 // worker-boot.mjs), with its own connection to the database file. better-sqlite3 answers synchronously:
 // on the event loop, every page of clicks that SQLite had to read from the disk held the clicks up
 // (up to 630 ms at 10M clicks, bench/README.md). Here the same work waits for the disk on its own.
@@ -21,8 +21,10 @@ export interface CostWorkerSettings {
   file: string;
   /** Added to the thread's nice value (lower priority than the event loop's). */
   niceness: number;
-  job: CostJob;
 }
+
+/** A job, one at a time (the next is sent once this one is answered); or the end of the thread. */
+export type ToCostWorker = { type: 'job'; job: CostJob } | { type: 'close' };
 
 export type FromCostWorker =
   | { type: 'done'; result: unknown }
@@ -56,17 +58,20 @@ const durable = async () => {
   sqlite.pragma('wal_checkpoint(PASSIVE)');
 };
 
-try {
-  const { job } = settings;
-  const result =
-    job.type === 'update'
-      ? await updateCampaignCost(store, job.campaign, job.input, job.scope, durable)
-      : await importCosts(store, job.workspaceId, job.lines, job.timezone, durable);
-  send({ type: 'done', result });
-} catch (error) {
-  if (error instanceof ApiError) send({ type: 'refused', error: apiErrorData(error) });
-  else send({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
-} finally {
-  await store.db.destroy();
-  port.close();
+async function run(job: CostJob): Promise<void> {
+  try {
+    const result =
+      job.type === 'update'
+        ? await updateCampaignCost(store, job.campaign, job.input, job.scope, durable)
+        : await importCosts(store, job.workspaceId, job.lines, job.timezone, durable);
+    send({ type: 'done', result });
+  } catch (error) {
+    if (error instanceof ApiError) send({ type: 'refused', error: apiErrorData(error) });
+    else send({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
+  }
 }
+
+port.on('message', (message: ToCostWorker) => {
+  if (message.type === 'job') void run(message.job);
+  else void store.db.destroy().finally(() => port.close());
+});

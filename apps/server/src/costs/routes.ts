@@ -12,7 +12,7 @@ import { authorize } from '../http/guard.js';
 import { parseInput } from '../http/parse.js';
 import type { Store } from '../store/database.js';
 import type { TrafficEngine } from '../traffic/engine.js';
-import { importCampaignCosts, setCampaignCost } from './cost-thread.js';
+import { CostWork } from './cost-thread.js';
 import { campaignOf } from './service.js';
 
 /** Room for 100,000 lines of about 60 characters. */
@@ -33,6 +33,9 @@ function importBody(body: unknown): unknown {
 const isHeader = (cells: string[]) => cells[0]?.toLowerCase() === 'date';
 
 export function costRoutes(app: FastifyInstance, store: Store, engine: TrafficEngine): void {
+  const costs = new CostWork(store);
+  app.addHook('onClose', async () => costs.close());
+
   app.post<{ Params: { id: string } }>('/tracker/campaigns/:id/costs', async (request) => {
     const actor = authorize(request, 'tracker', 'campaign', 'update');
     const campaign = await campaignOf(store.db, workspaceOf(actor), request.params.id);
@@ -40,8 +43,7 @@ export function costRoutes(app: FastifyInstance, store: Store, engine: TrafficEn
     // Clicks already answered are stored first, so that they are counted.
     await engine.flush();
     return {
-      clicks: await setCampaignCost(
-        store,
+      clicks: await costs.setCampaignCost(
         campaign.external_id,
         input,
         { workspaceId: workspaceOf(actor) },
@@ -70,7 +72,7 @@ export function costRoutes(app: FastifyInstance, store: Store, engine: TrafficEn
       }
       // Clicks already answered are stored first, so that they are counted.
       await engine.flush();
-      const results = await importCampaignCosts(store, workspaceId, lines, timezone || 'UTC', engine.durable);
+      const results = await costs.importCosts(workspaceId, lines, timezone || 'UTC', engine.durable);
       const answer: CostImportResponse = {
         lines: results,
         updated: results.filter((result) => result.status === 200).length,
