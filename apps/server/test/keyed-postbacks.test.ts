@@ -1,6 +1,7 @@
 import type { ReportFigures } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { PRUNE_STEP } from '../src/store/traffic/engine-store.js';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { postbackKey } from './fixtures/postbacks.js';
 import { DE_IP } from './fixtures/traffic.js';
@@ -534,6 +535,36 @@ forEachDatabase('keyed postbacks', (db) => {
       expect(empty.statusCode).toBe(400);
       expect(Object.keys(empty.json<{ errors: Record<string, string[]> }>().errors)).toEqual(['text']);
     });
+  });
+
+  it('prunes a backlog of the postback log a step at a time, and keeps what is recent', async () => {
+    const old = new Date(Date.now() - 40 * 24 * 60 * 60 * 1000).toISOString();
+    const recent = new Date(Date.now() - 1 * 24 * 60 * 60 * 1000).toISOString();
+    const row = (at: string, clickId: string) => ({
+      created_at: at,
+      outcome: 'unknown_click',
+      click_id: clickId,
+      txid: null,
+      conversion_id: null,
+      ip: null,
+      raw: '{}',
+    });
+    // Two and a half steps of old rows.
+    const backlog = PRUNE_STEP * 2 + PRUNE_STEP / 2;
+    for (let start = 0; start < backlog; start += 500) {
+      const rows = Array.from({ length: Math.min(500, backlog - start) }, (_, index) =>
+        row(old, `backlog-${start + index}`),
+      );
+      await app.store.db.insertInto('postback_log').values(rows).execute();
+    }
+    await app.store.db.insertInto('postback_log').values(row(recent, 'backlog-recent')).execute();
+    expect(await app.engine.prunePostbackLog()).toBeGreaterThanOrEqual(backlog);
+    const left = await app.store.db
+      .selectFrom('postback_log')
+      .select('click_id')
+      .where('click_id', 'like', 'backlog-%')
+      .execute();
+    expect(left.map((one) => one.click_id)).toEqual(['backlog-recent']);
   });
 
   it('prunes the postback log past the days it keeps', async () => {

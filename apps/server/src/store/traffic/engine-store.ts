@@ -19,6 +19,9 @@ import { type JournalLog, leftSegments, readSegment } from './journal.js';
 import { type EventFeed, storeEventRows } from './kysely-sink.js';
 import { payloadBatches, rowObjects, SqliteEventStore } from './sqlite-events.js';
 
+/** Postback log rows deleted between two turns of the event loop. */
+export const PRUNE_STEP = 1_000;
+
 export type StoredClick = Selectable<TrackerClickTable>;
 export type StoredLead = Selectable<TrackerLeadTable>;
 export type Origin = { kind: 'click'; row: StoredClick } | { kind: 'lead'; row: StoredLead };
@@ -211,10 +214,25 @@ export class EngineStore {
     return new Map(rows.map((row) => [row.code, Number(row.rate)]));
   }
 
-  /** Deletes postback log rows older than `before` (ISO-8601); answers how many. */
+  /**
+   * Deletes postback log rows older than `before` (ISO-8601); answers how many. A step of rows at a time,
+   * with a turn of the event loop between: on SQLite one DELETE of a backlog (the first prune after days
+   * stopped, or a shorter retention) would hold every click up until it ends.
+   */
   async prunePostbackLog(before: string): Promise<number> {
-    const result = await this.db.deleteFrom('postback_log').where('created_at', '<', before).executeTakeFirst();
-    return Number(result.numDeletedRows);
+    let deleted = 0;
+    for (;;) {
+      const result = await this.db
+        .deleteFrom('postback_log')
+        .where('id', 'in', (eb) =>
+          eb.selectFrom('postback_log').select('id').where('created_at', '<', before).limit(PRUNE_STEP),
+        )
+        .executeTakeFirst();
+      const rows = Number(result.numDeletedRows);
+      deleted += rows;
+      if (rows < PRUNE_STEP) return deleted;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   /**
