@@ -390,16 +390,21 @@ forEachDatabase('campaign costs', (db) => {
     expect(Math.round(Number(rows.cost) * 1e6) / 1e6).toBe(500);
   });
 
+  /** `count` clicks of the campaign at 10:00 on `day`, written straight to the table, named `prefix` and a number. */
+  async function insertClicks(prefix: string, day: string, count: number) {
+    await sql`insert into tracker_clicks (click_id, created_at, campaign_external_id, workspace_id, visitor_id, reason, cost, is_unique)
+      with recursive n(i) as (select 1 union all select i + 1 from n where i < ${count})
+      select ${prefix} || i, ${`${day}T10:00:00.000Z`}, ${String(campaign.external_id)}, ${workspaceId}, ${'v'}, ${'matched'}, 0, 0 from n`.execute(
+      app.store.db,
+    );
+  }
+
   // SQLite only: PostgreSQL's driver waits without holding the event loop, so the update runs where asked.
   it.runIf(db.kind === 'sqlite')(
     'runs on a connection of its own, and a write through the API meanwhile waits for it and is kept',
     async () => {
       const day = '2026-10-06';
-      await sql`insert into tracker_clicks (click_id, created_at, campaign_external_id, workspace_id, visitor_id, reason, cost, is_unique)
-        with recursive n(i) as (select 1 union all select i + 1 from n where i < 20000)
-        select ${'thread-'} || i, ${`${day}T10:00:00.000Z`}, ${String(campaign.external_id)}, ${workspaceId}, ${'v'}, ${'matched'}, 0, 0 from n`.execute(
-        app.store.db,
-      );
+      await insertClicks('thread-', day, 20_000);
       // Every statement the event loop's connection runs (better-sqlite3 prepares each one it runs).
       const sqlite = app.store.sqlite!;
       const original = sqlite.prepare.bind(sqlite);
@@ -459,11 +464,7 @@ forEachDatabase('campaign costs', (db) => {
     "waits out another process's write longer than the event loop's busy timeout, and then sets the cost",
     async () => {
       const day = '2026-10-08';
-      await sql`insert into tracker_clicks (click_id, created_at, campaign_external_id, workspace_id, visitor_id, reason, cost, is_unique)
-        with recursive n(i) as (select 1 union all select i + 1 from n where i < 10)
-        select ${'waits-'} || i, ${`${day}T10:00:00.000Z`}, ${String(campaign.external_id)}, ${workspaceId}, ${'v'}, ${'matched'}, 0, 0 from n`.execute(
-        app.store.db,
-      );
+      await insertClicks('waits-', day, 10);
       // Another process's long write: the write lock held past SQLITE_BUSY_TIMEOUT_MS.
       const other = new SQLite(app.store.sqlite!.name);
       other.exec('begin immediate');

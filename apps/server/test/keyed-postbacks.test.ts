@@ -537,27 +537,29 @@ forEachDatabase('keyed postbacks', (db) => {
     });
   });
 
+  /** A postback log row of an unknown click, at `at`. */
+  const logRow = (at: string, clickId: string) => ({
+    created_at: at,
+    outcome: 'unknown_click',
+    click_id: clickId,
+    txid: null,
+    conversion_id: null,
+    ip: null,
+    raw: '{}',
+  });
+
   it('prunes a backlog of the postback log a step at a time, and keeps what is recent', async () => {
     const old = new Date(Date.now() - 40 * 24 * 60 * 60 * 1000).toISOString();
     const recent = new Date(Date.now() - 1 * 24 * 60 * 60 * 1000).toISOString();
-    const row = (at: string, clickId: string) => ({
-      created_at: at,
-      outcome: 'unknown_click',
-      click_id: clickId,
-      txid: null,
-      conversion_id: null,
-      ip: null,
-      raw: '{}',
-    });
     // Two and a half steps of old rows.
     const backlog = PRUNE_STEP * 2 + PRUNE_STEP / 2;
     for (let start = 0; start < backlog; start += 500) {
       const rows = Array.from({ length: Math.min(500, backlog - start) }, (_, index) =>
-        row(old, `backlog-${start + index}`),
+        logRow(old, `backlog-${start + index}`),
       );
       await app.store.db.insertInto('postback_log').values(rows).execute();
     }
-    await app.store.db.insertInto('postback_log').values(row(recent, 'backlog-recent')).execute();
+    await app.store.db.insertInto('postback_log').values(logRow(recent, 'backlog-recent')).execute();
     expect(await app.engine.prunePostbackLog()).toBeGreaterThanOrEqual(backlog);
     const left = await app.store.db
       .selectFrom('postback_log')
@@ -574,18 +576,7 @@ forEachDatabase('keyed postbacks', (db) => {
       [old, 'pruned-old'],
       [recent, 'pruned-recent'],
     ] as const) {
-      await app.store.db
-        .insertInto('postback_log')
-        .values({
-          created_at: at,
-          outcome: 'unknown_click',
-          click_id: clickId,
-          txid: null,
-          conversion_id: null,
-          ip: null,
-          raw: '{}',
-        })
-        .execute();
+      await app.store.db.insertInto('postback_log').values(logRow(at, clickId)).execute();
     }
     expect(await app.engine.prunePostbackLog()).toBeGreaterThanOrEqual(1);
     expect((await logOf('pruned-old')).length).toBe(0);
