@@ -63,7 +63,8 @@ async function generate(): Promise<void> {
       offer as code_offer_external_id,
       case when offer % 4 = 0 then null else 1 + offer % 6 end as code_lander_external_id,
       1 as code_traffic_source_external_id, case when country = 59 then null else 1 + country end as code_country,
-      1 as code_device, 1 as code_platform, 1 as code_browser
+      1 as code_device, 1 as code_platform, 1 as code_browser,
+      case when offer % 4 = 0 then 0 else 1 end as lander_events
     from drawn`);
   // The dictionaries of those numbers (duckdb-codes.ts).
   const codes: [string, string, string][] = [

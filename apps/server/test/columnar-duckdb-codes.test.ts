@@ -142,4 +142,38 @@ describe('the embedded store names groups from its dictionaries', () => {
     expect(await store.lastSourceId('clicks')).toBe(0);
     await store.close();
   });
+
+  it('adds lander clicks to a store of layout 4 in place, keeping its rows', async () => {
+    const file = path.join(dir, 'before-lander-events.duckdb');
+    let store = await DuckDBStore.open(file);
+    await store.append('clicks', [
+      click({ lander_external_id: 'lander-a', offer_external_id: 'offer-a' }),
+      click({ lander_external_id: null, offer_external_id: 'offer-a' }),
+      click({ lander_external_id: 'lander-b', offer_external_id: 'offer-b', is_bot: 1 }),
+    ]);
+    await store.close();
+    // The store as layout 4 wrote it: no lander_events.
+    const instance = await DuckDBInstance.create(file);
+    const connection = await instance.connect();
+    await connection.run('alter table clicks drop column lander_events');
+    await connection.run('alter table leads drop column lander_events');
+    await connection.run("update progress set value = 4 where name = 'format'");
+    connection.closeSync();
+    instance.closeSync();
+
+    store = await DuckDBStore.open(file);
+    expect(store.relaid).toBe(false);
+    // Appended after the upgrade, in the column order a new store has.
+    await store.append('clicks', [click({ lander_external_id: 'lander-a', offer_external_id: 'offer-b' })]);
+    const rows = await store.aggregate({ ...plan(['offer_external_id']), includeBots: false });
+    expect(
+      rows.map((row) => `${row.g_offer_external_id}: ${row.clicks} clicks, ${row.lander_clicks} by a lander`).sort(),
+    ).toEqual(['offer-a: 2 clicks, 1 by a lander', 'offer-b: 1 clicks, 1 by a lander']);
+    await store.close();
+
+    store = await DuckDBStore.open(file);
+    expect(store.relaid).toBe(false);
+    expect(await store.lastSourceId('clicks')).toBe(id);
+    await store.close();
+  });
 });

@@ -50,23 +50,21 @@ export function splitPair(pair: string, op: '//' | '%'): string {
 }
 
 /**
- * Clicks' figures: bots' clicks out of clicks and unique clicks unless the plan includes them. Whether a
- * click had a lander is read from the lander's number when the store keeps one (null exactly when the
- * text is): a whole number per row rather than a text. `events`, `unique_events`, `lp_events` and
- * `is_bot` are 0 or 1 (follower.ts), so bots are taken out by a product rather than a case per row, and
- * two counts are summed as one number (PAIR): each sum over millions of rows costs as much as the
- * grouping's own, and the pairs are split on the grouped rows only (`figures`).
+ * Clicks' figures: bots' clicks out of clicks and unique clicks unless the plan includes them.
+ * `events`, `unique_events`, `lp_events`, `lander_events` and `is_bot` are 0 or 1 (follower.ts), so bots
+ * are taken out by a product rather than a case per row, and two counts are summed as one number
+ * (PAIR): each sum over millions of rows costs as much as the grouping's own, and the pairs are split on
+ * the grouped rows only (`figures`).
  */
-function clickFigures(plan: AggregatePlan, codes: CodeBook | undefined): { sums: string[]; figures: string[] } {
+function clickFigures(plan: AggregatePlan): { sums: string[]; figures: string[] } {
   const humans = (counts: string) => (plan.includeBots ? counts : `(1 - is_bot) * (${counts})`);
-  const lander = codes?.coded('lander_external_id') ? codeColumn('lander_external_id') : '"lander_external_id"';
   return {
     sums: [
       `sum(${humans(`events * ${PAIR} + unique_events`)}) as clicks_pair`,
       'sum(cost) as cost',
       'sum(events * is_bot) as bot_clicks',
       // An lp click may be an adjustment row (events 0), so lp_events is summed, not events.
-      `sum(${humans(`lp_events * ${PAIR} + case when ${lander} is not null then events else 0 end`)}) as landers_pair`,
+      `sum(${humans(`lp_events * ${PAIR} + lander_events`)}) as landers_pair`,
     ],
     figures: [
       `${splitPair('clicks_pair', '//')} as clicks`,
@@ -342,7 +340,7 @@ function groupedOne(plan: AggregatePlan, bind: Bind, day: number | null, codes: 
   }
 
   const { sums, figures } =
-    plan.source === 'clicks' ? clickFigures(plan, codes) : { sums: FIGURES[plan.source], figures: null };
+    plan.source === 'clicks' ? clickFigures(plan) : { sums: FIGURES[plan.source], figures: null };
   const names = (figures ?? sums).map((figure) => figure.split(' as ').at(-1)!);
   const where = plan.where.map(condition);
   const table = plan.source;

@@ -93,6 +93,7 @@ const AT = {
 } as const;
 /** Where each coded column (duckdb-codes.ts) is among a row's values, whose numbers close the row. */
 const CODED_AT = CODED_COLUMNS.map((name) => AT.text + COLUMNAR_TEXT_COLUMNS.indexOf(name));
+const LANDER_AT = AT.text + COLUMNAR_TEXT_COLUMNS.indexOf('lander_external_id');
 
 type RawRow = unknown[];
 /** A change row's own columns (id, delta, lp) before its click's. */
@@ -377,6 +378,7 @@ export class ColumnarFollower {
     for (let index = 0; index < CODED_COLUMNS.length; index += 1) {
       this.store.codes.append(appender, CODED_COLUMNS[index]!, at(CODED_AT[index]!));
     }
+    appender.appendTinyInt(!adjustment && at(LANDER_AT) !== null ? 1 : 0);
     appender.endRow();
   }
 
