@@ -40,7 +40,7 @@ const postgres: Service = {
   fix: 'Start PostgreSQL or set TEST_DATABASE_URL.',
 };
 announce(postgres);
-const describePostgres = describeNeeding(postgres, 'PostgreSQL');
+export const describePostgres = describeNeeding(postgres, 'PostgreSQL');
 
 function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);

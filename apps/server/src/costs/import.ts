@@ -15,6 +15,7 @@ import { recordCostChanges } from '../store/click-cost-changes.js';
 import type { Store } from '../store/database.js';
 import { applyRollupDeltas } from '../store/report-rollups.js';
 import type { Database } from '../store/schema.js';
+import { freshStatistics } from '../store/statistics.js';
 import { CHUNK, type Click, clicksOf, writeCosts } from './import-clicks.js';
 import { costDeltas, isBot, MICROS, NO_CLICKS_MESSAGE, spread } from './service.js';
 import { turn } from './turns.js';
@@ -185,6 +186,7 @@ export async function importCosts(
     byCampaign.set(campaign, updates);
   }
 
+  await freshStatistics(store, 'tracker_clicks');
   await bulkTransaction(
     store,
     async (trx) => {

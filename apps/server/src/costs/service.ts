@@ -20,6 +20,7 @@ import {
 } from '../store/report-rollups.js';
 import type { Database } from '../store/schema.js';
 import { type Scope, scopeCondition } from '../store/scope.js';
+import { freshStatistics } from '../store/statistics.js';
 import { STEP, sortInTurns, turn } from './turns.js';
 
 /** Costs are stored to the millionth: each click gets amount / N so rounded, the remainder on the last. */
@@ -113,6 +114,7 @@ export async function updateCampaignCost(
 ): Promise<number> {
   const from = startOfLocalDay(input.start, input.timezone).toISOString();
   const to = startOfLocalDay(nextDay(input.end), input.timezone).toISOString();
+  await freshStatistics(store, 'tracker_clicks');
   return bulkTransaction(
     store,
     async (trx) => {
