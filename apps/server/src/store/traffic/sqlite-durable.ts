@@ -3,6 +3,7 @@
 // it, SQLite's own among them, and the next outside connection that closes (an operator's sqlite3 shell,
 // a backup script) then deletes the write-ahead log the server is still writing into.
 import type SQLite from 'better-sqlite3';
+import { SQLITE_BUSY_TIMEOUT_MS } from '../database.js';
 
 /** The settings row that each durable commit rewrites: when the stored events were last made durable. */
 export const EVENTS_DURABLE_KEY = 'events.durable_at';
@@ -17,11 +18,16 @@ const MARK = `INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)
  */
 export function commitDurably(db: SQLite.Database): void {
   const before = db.pragma('synchronous', { simple: true }) as number;
+  // The event loop's connection waits for the write lock on a timer, not in SQLite (database.ts). This
+  // commit is made there only without a thread to make it (at a close), and waits as any connection does.
+  const waits = db.pragma('busy_timeout', { simple: true }) as number;
   db.pragma('synchronous = FULL');
+  if (waits < SQLITE_BUSY_TIMEOUT_MS) db.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   try {
     const at = new Date().toISOString();
     db.prepare(MARK).run(EVENTS_DURABLE_KEY, JSON.stringify(at), at);
   } finally {
     db.pragma(`synchronous = ${before}`);
+    if (waits < SQLITE_BUSY_TIMEOUT_MS) db.pragma(`busy_timeout = ${waits}`);
   }
 }
