@@ -2,7 +2,7 @@
 // about a tenth of the table changed, a minute or so later. A table filled just now (an import, a
 // restore) is planned as if it were nearly empty: a cost update then read each page of a campaign's clicks
 // through the workspace's index and sorted every click left in its range, minutes at a million clicks
-// where half a minute is usual (bench/README.md, "Cost updates"). Work that reads a large table page by
+// where half a minute is usual (bench/README.md, fourteenth session). Work that reads a large table page by
 // page asks for its statistics first.
 import { sql } from 'kysely';
 import type { Store } from './database.js';
