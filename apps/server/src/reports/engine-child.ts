@@ -65,7 +65,7 @@ async function openEngine(): Promise<Engine> {
     const columnar = database.columnarFile
       ? await import('./sources/duckdb.js')
           .then(({ openEmbeddedColumnar }) =>
-            openEmbeddedColumnar(database.file, database.columnarFile!, database.busyTimeoutMs, settings!.threads, log),
+            openEmbeddedColumnar(database.file, database.columnarFile!, settings!.threads, log),
           )
           .catch((error: unknown) => {
             log(`columnar store not opened, reports read the event tables: ${String(error)}`);

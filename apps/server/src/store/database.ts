@@ -152,8 +152,9 @@ export function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Stor
 }
 
 /**
- * The store on the SQLite file `file`: the server's own (`eventLoop`: it waits for another connection's
- * write lock on a timer, never in SQLite's busy handler), or a second connection on a thread of its own.
+ * The store on the SQLite file `file`. A connection used from an event loop (`eventLoop`: the server's
+ * own, the report engine's pruner) waits for another connection's write lock on a timer, never in
+ * SQLite's busy handler; a connection on a thread of its own waits in SQLite.
  */
 export function openSqliteStore(file: string, options: { eventLoop?: boolean } = {}): Store {
   const database = new SQLite(file, { timeout: SQLITE_BUSY_TIMEOUT_MS });

@@ -1,13 +1,11 @@
 // DuckDB, the embedded columnar store, as the report engine keeps it on SQLite: opened, rebuilt from the
 // event tables when missing, caught up before each report, and the change logs it passed pruned. Its
 // reader becomes the engine's `duckdb` report source (wiring.ts).
-import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
 import { DuckDBStore } from '../../columnar/duckdb.js';
 import { ColumnarFollower } from '../../columnar/follower.js';
 import type { ColumnarReader } from '../../report-plan/columnar-reader.js';
 import { ChangeLogPruner } from '../../store/change-logs.js';
-import type { Database } from '../../store/schema.js';
+import { openSqliteStore } from '../../store/database.js';
 
 /** How long a store locked by another process (an engine still ending) is waited for. */
 const LOCK_WAIT_MS = 30_000;
@@ -36,7 +34,6 @@ async function openLocked(file: string, threads: number, log: (message: string) 
 export async function openEmbeddedColumnar(
   file: string,
   columnarFile: string,
-  busyTimeoutMs: number,
   threads: number,
   log: (message: string) => void,
 ): Promise<{ reader: ColumnarReader; close: () => Promise<void> }> {
@@ -44,13 +41,11 @@ export async function openEmbeddedColumnar(
   if (store.relaid) log('columnar store: written in an older layout, emptied to be copied again');
   const follower = await ColumnarFollower.start(file, store, { info: log });
   // The change logs the follower has passed are pruned on a connection of their own (the reports' only
-  // reads), after the rebuild and then now and then after a catch-up.
-  const writer = new SQLite(file, { timeout: busyTimeoutMs, fileMustExist: true });
-  const pruner = new ChangeLogPruner(
-    new Kysely<Database>({ dialect: new SqliteDialect({ database: writer }) }),
-    () => (follower.ready ? follower.followed : null),
-    { info: log },
-  );
+  // reads), after the rebuild and then now and then after a catch-up. Its deletes wait for the event
+  // writer's lock on a timer, as the server's own connection does: in SQLite's busy handler they slept the
+  // engine's event loop, and every report and catch-up with it, for up to five seconds.
+  const writer = openSqliteStore(file, { eventLoop: true });
+  const pruner = new ChangeLogPruner(writer.db, () => (follower.ready ? follower.followed : null), { info: log });
   void follower
     .rebuild()
     .then(() => pruner.prune())
@@ -73,7 +68,7 @@ export async function openEmbeddedColumnar(
     close: async () => {
       await follower.stop();
       await pruner.idle();
-      writer.close();
+      await writer.db.destroy();
       await store.close();
     },
   };
