@@ -8,17 +8,17 @@
 // snapshot holds, so a change is added as an adjustment row only to clicks copied by an earlier pass
 // (for the others, the row records it at zero, so the store knows it was seen).
 //
-// Conversions: a store that has none yet copies every conversion as it is now, and the log's last id in
-// the same snapshot; from then on it follows the log (store/conversion-changes.ts). So neither log is
-// needed past what the store holds, and both are pruned up to `followed` (store/change-logs.ts).
+// Conversions (follower-conversions.ts): a store that has none yet copies every conversion as it is now,
+// and the log's last id in the same snapshot; from then on it follows the log. So neither log is needed
+// past what the store holds, and both are pruned up to `followed` (store/change-logs.ts).
 
 import { type DuckDBAppender, DuckDBTimestampValue } from '@duckdb/node-api';
 import SQLite from 'better-sqlite3';
-import { FROM_ORIGIN } from '../report-plan/plan.js';
 import type { ChangeLogHorizons } from '../store/change-logs.js';
 import type { DuckDBStore } from './duckdb.js';
 import { CODED_COLUMNS } from './duckdb-codes.js';
-import { COLUMNAR_TEXT_COLUMNS, CONVERSION_TEXT_COLUMNS, type ColumnarTable } from './schema.js';
+import { ConversionFollowing } from './follower-conversions.js';
+import { COLUMNAR_TEXT_COLUMNS, type ColumnarTable } from './schema.js';
 
 /** Rows read per statement: large enough to append quickly, small enough not to hold up a report long. */
 const BATCH = 50_000;
@@ -53,32 +53,6 @@ function selected(table: ColumnarTable, alias: string): string {
     ${alias}.asn, ${alias}.is_bot, coalesce(${alias}.workspace_id, 0), ${lp}, ${text.join(', ')}`;
 }
 
-/** A conversion as the store keeps it (duckdb.ts): its own columns, FROM_ORIGIN's from its click or lead. */
-function conversionSelected(): string {
-  const text = CONVERSION_TEXT_COLUMNS.map((name) =>
-    FROM_ORIGIN.has(name) ? `coalesce(c."${name}", l."${name}")` : `e."${name}"`,
-  );
-  return `e.conversion_id, e.created_at, e.event_at, e.is_conversion, e.state, e.payout,
-    coalesce(c.asn, l.asn), coalesce(c.is_bot, l.is_bot), coalesce(e.workspace_id, 0), ${text.join(', ')}`;
-}
-
-const CONVERSION_AT = {
-  id: 0,
-  createdAt: 1,
-  eventAt: 2,
-  isConversion: 3,
-  state: 4,
-  payout: 5,
-  asn: 6,
-  isBot: 7,
-  workspace: 8,
-  text: 9,
-};
-/** Conversion changes (store/conversion-changes.ts) one pass copies at most. */
-const CONVERSION_CHANGES_PASS = 50_000;
-/** The progress that says the store copied every conversion once (then follows their log). */
-const CONVERSIONS_COPIED = 'conversions_copied';
-
 const AT = {
   eventId: 0,
   id: 1,
@@ -102,13 +76,7 @@ const CHANGE_COLUMNS = 3;
 export class ColumnarFollower {
   private readonly last: Record<ColumnarTable, number> = { clicks: 0, leads: 0 };
   private lastChange = 0;
-  private lastConversionChange = 0;
-  private readonly lastConversionChangeId: SQLite.Statement<[], { id: number | null }>;
-  private readonly changedConversions: SQLite.Statement<[number, number], RawRow>;
-  private readonly conversionRows: SQLite.Statement<[number, number], RawRow>;
-  /** Every conversion after an id, with its id last (a store's first copy). */
-  private readonly allConversions: SQLite.Statement<[number, number], RawRow>;
-  private conversionsCopied = false;
+  private readonly conversions: ConversionFollowing;
   private readonly sqlite: SQLite.Database;
   private readonly events: Record<ColumnarTable, SQLite.Statement<[number, number], RawRow>>;
   private readonly countAfter: Record<ColumnarTable, SQLite.Statement<[number], { count: number }>>;
@@ -150,39 +118,20 @@ export class ColumnarFollower {
          where x.id > ? and x.id <= ? order by x.id`,
       )
       .raw(true);
-    this.lastConversionChangeId = this.sqlite.prepare('select max(id) as id from conversion_changes');
-    const changed = 'select conversion_id from conversion_changes where id > ? and id <= ?';
-    this.changedConversions = this.sqlite.prepare<[number, number], RawRow>(changed).raw(true);
-    this.conversionRows = this.sqlite
-      .prepare<[number, number], RawRow>(
-        `select ${conversionSelected()} from conversions as e
-         left join tracker_clicks as c on c.click_id = e.click_id
-         left join tracker_leads as l on l.lead_id = e.lead_id
-         where e.conversion_id in (${changed})`,
-      )
-      .raw(true);
-    this.allConversions = this.sqlite
-      .prepare<[number, number], RawRow>(
-        `select ${conversionSelected()}, e.id from conversions as e
-         left join tracker_clicks as c on c.click_id = e.click_id
-         left join tracker_leads as l on l.lead_id = e.lead_id
-         where e.id > ? order by e.id limit ?`,
-      )
-      .raw(true);
+    this.conversions = new ConversionFollowing(this.sqlite, BATCH);
   }
 
   static async start(file: string, store: DuckDBStore, log: FollowerLog): Promise<ColumnarFollower> {
     const follower = new ColumnarFollower(file, store, log);
     for (const table of ['clicks', 'leads'] as const) follower.last[table] = await store.lastSourceId(table);
     follower.lastChange = await store.lastCostChange();
-    follower.lastConversionChange = await store.progress('conversion_changes');
-    follower.conversionsCopied = (await store.progress(CONVERSIONS_COPIED)) === 1;
+    await follower.conversions.resume(store);
     return follower;
   }
 
   /** The last change of each log the store holds, committed: the logs may be pruned up to it. */
   get followed(): ChangeLogHorizons {
-    return { costChanges: this.lastChange, conversionChanges: this.lastConversionChange };
+    return { costChanges: this.lastChange, conversionChanges: this.conversions.lastChange };
   }
 
   /** Whether reports may read the store: it has caught up once since it started. */
@@ -231,13 +180,13 @@ export class ColumnarFollower {
    * then reads four maxima instead of opening a snapshot and a DuckDB transaction.
    */
   private unchanged(): boolean {
-    if (!this.caughtUp || !this.conversionsCopied) return false;
+    if (!this.caughtUp) return false;
     const newest = this.newest.get();
     return (
       (newest?.clicks ?? 0) <= this.last.clicks &&
       (newest?.leads ?? 0) <= this.last.leads &&
       (this.lastChangeId.get()?.id ?? 0) <= this.lastChange &&
-      (this.lastConversionChangeId.get()?.id ?? 0) <= this.lastConversionChange
+      this.conversions.unchanged()
     );
   }
 
@@ -264,10 +213,10 @@ export class ColumnarFollower {
     const last = { ...this.last };
     let rows = 0;
     let more = false;
-    let conversionsUntil = this.lastConversionChange;
+    let conversionsUntil = this.conversions.lastChange;
     try {
       const lastChange = this.lastChangeId.get()?.id ?? 0;
-      const lastConversionChange = this.lastConversionChangeId.get()?.id ?? 0;
+      const lastConversionChange = this.conversions.newestChange();
       await this.store.transaction(async () => {
         for (const table of ['clicks', 'leads'] as const) {
           for (;;) {
@@ -299,26 +248,12 @@ export class ColumnarFollower {
             }
           });
         }
-        if (!this.conversionsCopied) {
-          rows += await this.copyConversions();
-          conversionsUntil = lastConversionChange;
-          await this.store.setProgress('conversion_changes', conversionsUntil);
-          await this.store.setProgress(CONVERSIONS_COPIED, 1);
-        } else if (lastConversionChange > conversionsUntil) {
-          const from = conversionsUntil;
-          conversionsUntil = Math.min(lastConversionChange, from + CONVERSION_CHANGES_PASS);
-          const ids = [...new Set(this.changedConversions.all(from, conversionsUntil).map((row) => String(row[0])))];
-          const conversions = this.conversionRows.all(from, conversionsUntil);
-          await this.store.replaceConversions(ids, (appender) => {
-            for (const conversion of conversions) this.appendConversion(appender, conversion);
-          });
-          await this.store.setProgress('conversion_changes', conversionsUntil);
-          rows += conversions.length;
-          if (conversionsUntil < lastConversionChange) more = true;
-        }
+        const conversions = await this.conversions.copy(this.store, lastConversionChange);
+        rows += conversions.rows;
+        more ||= conversions.more;
+        conversionsUntil = conversions.until;
       });
-      this.lastConversionChange = conversionsUntil;
-      this.conversionsCopied = true;
+      this.conversions.committed(conversionsUntil);
       this.last.clicks = last.clicks;
       this.last.leads = last.leads;
       this.lastChange = Math.max(this.lastChange, lastChange);
@@ -326,24 +261,6 @@ export class ColumnarFollower {
       this.sqlite.exec('commit');
     }
     return { rows, more };
-  }
-
-  /** Every conversion as it is now, in place of any the store held (the pass's snapshot and transaction). */
-  private async copyConversions(): Promise<number> {
-    await this.store.clearConversions();
-    const idAt = CONVERSION_AT.text + CONVERSION_TEXT_COLUMNS.length;
-    let after = 0;
-    let copied = 0;
-    for (;;) {
-      const batch = this.allConversions.all(after, BATCH);
-      if (batch.length === 0) return copied;
-      await this.store.appendWith('conversions', (appender) => {
-        for (const conversion of batch) this.appendConversion(appender, conversion);
-      });
-      after = Number(batch[batch.length - 1]![idAt]);
-      copied += batch.length;
-      if (batch.length < BATCH) return copied;
-    }
   }
 
   /**
@@ -379,33 +296,6 @@ export class ColumnarFollower {
       this.store.codes.append(appender, CODED_COLUMNS[index]!, at(CODED_AT[index]!));
     }
     appender.appendTinyInt(!adjustment && at(LANDER_AT) !== null ? 1 : 0);
-    appender.endRow();
-  }
-
-  /** A conversion in the store's column order (duckdb.ts, CONVERSIONS_DDL). */
-  private appendConversion(appender: DuckDBAppender, row: RawRow): void {
-    const at = (index: number) => row[index];
-    const time = (value: unknown) => new DuckDBTimestampValue(BigInt(Date.parse(String(value))) * 1000n);
-    appender.appendVarchar(String(at(CONVERSION_AT.id)));
-    appender.appendInteger(Number(at(CONVERSION_AT.workspace)));
-    appender.appendTimestamp(time(at(CONVERSION_AT.createdAt)));
-    const eventAt = at(CONVERSION_AT.eventAt);
-    if (eventAt === null || !Number.isFinite(Date.parse(String(eventAt)))) appender.appendNull();
-    else appender.appendTimestamp(time(eventAt));
-    appender.appendTinyInt(Number(at(CONVERSION_AT.isConversion)) === 1 ? 1 : 0);
-    appender.appendVarchar(String(at(CONVERSION_AT.state)));
-    appender.appendDouble(Number(at(CONVERSION_AT.payout) ?? 0));
-    for (const index of [CONVERSION_AT.asn, CONVERSION_AT.isBot]) {
-      const value = at(index);
-      if (value === null) appender.appendNull();
-      else if (index === CONVERSION_AT.asn) appender.appendBigInt(BigInt(value as number));
-      else appender.appendTinyInt(Number(value) === 1 ? 1 : 0);
-    }
-    for (let index = 0; index < CONVERSION_TEXT_COLUMNS.length; index += 1) {
-      const value = at(CONVERSION_AT.text + index);
-      if (value === null) appender.appendNull();
-      else appender.appendVarchar(String(value));
-    }
     appender.endRow();
   }
 }
