@@ -1,7 +1,7 @@
 // The primary process (`npm start`): it holds the listening socket (node:cluster) and runs the
 // click-serving workers (worker.ts), each the whole server. It owns what they must share without Redis:
-// the daily caps and the login limits (shared-counts.ts), the bus for config changes and live events,
-// and, on SQLite, which worker runs the report reader (reports.ts).
+// the daily caps, unique clicks and login limits (held-counts.ts), the bus for config changes and live
+// events, and, on SQLite, which worker runs the report reader (report-relay.ts).
 //
 // SIGHUP (`npm run reload`) starts a new set of workers on the code now on disk, waits until each has
 // started and listens, and only then drains the old ones: the socket never closes, so no connection is
@@ -12,19 +12,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { InMemoryLoginLimiter } from '../auth/login-limiter.js';
 import { type Config, databaseDialect } from '../config.js';
-import { InProcessCapCounters } from '../traffic/rules/caps.js';
-import { InMemoryUniqueClicks } from '../traffic/visitor/uniques.js';
+import { HeldCounts } from './held-counts.js';
 import { type Batch, isBatch, isToPrimary, type PrimaryCall, type ToPrimary, type ToWorker } from './messages.js';
+import { ReportRelay } from './report-relay.js';
 import { Settlements } from './settle.js';
 
 /** The primary's process id is written here, in the data directory (`npm run reload` reads it). */
 export const PID_FILE_NAME = 'switchyard.pid';
 /** A leaving worker that has not exited by then is killed (its journal keeps what it answered). */
 const DRAIN_TIMEOUT_MS = 60_000;
-/** A report that waits this long for a worker to run it fails. */
-const REPORT_WAIT_MS = 60_000;
 const RESTART_MIN_MS = 100;
 const RESTART_MAX_MS = 30_000;
 const CRASH_WINDOW_MS = 60_000;
@@ -67,15 +64,6 @@ interface Running {
   first: boolean;
 }
 
-interface ReportCall {
-  from: Worker;
-  id: number;
-  call: Extract<PrimaryCall, { op: 'report' }>;
-  timer: NodeJS.Timeout;
-  /** The worker running it, once passed on. */
-  to?: Worker;
-}
-
 export async function runPrimary(config: Config, count: number): Promise<void> {
   // Each worker accepts on the shared socket itself. Round-robin hands each connection from the primary
   // to a worker, and a connection handed to a worker that was leaving or killed at that moment stayed in
@@ -114,16 +102,8 @@ export async function runPrimary(config: Config, count: number): Promise<void> {
 
 class Primary {
   private readonly running = new Map<number, Running>();
-  private readonly caps = new InProcessCapCounters();
-  /** Whether a click is unique, when several workers serve one campaign's clicks. */
-  private readonly uniques = new InMemoryUniqueClicks();
-  private readonly limiters = new Map<string, InMemoryLoginLimiter>();
-  /** On SQLite, the one worker running the report reader, and reports waiting for one. */
-  private readonly sharedReports: boolean;
-  private reportHolder: Worker | null = null;
-  private readonly reportQueue: ReportCall[] = [];
-  private readonly reportsOut = new Map<number, ReportCall>();
-  private nextReportId = 0;
+  private readonly counts = new HeldCounts();
+  private readonly reports: ReportRelay;
   private reloading: Promise<void> | null = null;
   private reloadAgain = false;
   private stopping = false;
@@ -135,7 +115,11 @@ class Primary {
     private readonly count: number,
     private readonly log: pino.Logger,
   ) {
-    this.sharedReports = databaseDialect(config) === 'sqlite';
+    this.reports = new ReportRelay(
+      databaseDialect(config) === 'sqlite',
+      (worker, message) => this.send(worker, message),
+      () => this.readyWorkers(),
+    );
     cluster.on('message', (worker, message: unknown) => {
       if (isBatch(message)) {
         for (const one of (message as Batch<ToPrimary>).messages) this.onMessage(worker, one);
@@ -185,10 +169,7 @@ class Primary {
     this.stopping = true;
     this.log.info({ reason }, 'shutting down: draining every worker');
     // No worker will be named to run them now: a leaving worker's job waiting on one must not wait on.
-    for (const waiting of this.reportQueue.splice(0)) {
-      clearTimeout(waiting.timer);
-      this.answer(waiting.from, waiting.id, { error: 'the server is stopping' });
-    }
+    this.reports.stop();
     await Promise.all([...this.running.values()].map((entry) => this.drain(entry, false)));
   }
 
@@ -254,13 +235,7 @@ class Primary {
     const entry = this.running.get(worker.id);
     this.running.delete(worker.id);
     this.settlements.gone(worker);
-    if (this.reportHolder === worker) this.reportHolder = null;
-    for (const [id, out] of this.reportsOut) {
-      if (out.to !== worker) continue;
-      this.reportsOut.delete(id);
-      this.answer(out.from, out.id, { error: 'the worker running the report stopped' });
-    }
-    this.holdReports();
+    this.reports.gone(worker);
     if (!entry || entry.leaving || this.stopping) return;
     // Died unasked. A first worker that never got ready is its start's (or reload's) to report.
     const now = Date.now();
@@ -285,7 +260,7 @@ class Primary {
         const entry = this.running.get(worker.id);
         if (entry) entry.ready = true;
         this.log.info({ worker: worker.process.pid }, 'worker ready');
-        this.holdReports();
+        this.reports.hold();
         return;
       }
       case 'bus':
@@ -294,20 +269,14 @@ class Primary {
         }
         return;
       case 'reports-released':
-        if (this.reportHolder === worker) this.reportHolder = null;
-        this.holdReports();
+        this.reports.released(worker);
         return;
-      case 'report-answer': {
-        const out = this.reportsOut.get(message.id);
-        if (!out) return;
-        this.reportsOut.delete(message.id);
-        this.answer(
-          out.from,
-          out.id,
+      case 'report-answer':
+        this.reports.answered(
+          message.id,
           message.error !== undefined ? { error: message.error } : { value: message.response },
         );
         return;
-      }
       case 'call':
         this.call(worker, message.id, message.call);
         return;
@@ -319,18 +288,7 @@ class Primary {
 
   private call(worker: Worker, id: number, call: PrimaryCall): void {
     if (call.op === 'report') {
-      if (this.stopping && !this.reportHolder) {
-        this.answer(worker, id, { error: 'the server is stopping' });
-        return;
-      }
-      const timer = setTimeout(() => {
-        const index = this.reportQueue.findIndex((waiting) => waiting.timer === timer);
-        if (index >= 0) this.reportQueue.splice(index, 1);
-        this.answer(worker, id, { error: 'no worker could run the report in time' });
-      }, REPORT_WAIT_MS);
-      timer.unref();
-      this.reportQueue.push({ from: worker, id, call, timer });
-      this.passReports();
+      this.reports.ask(worker, id, call);
       return;
     }
     if (call.op === 'settle') {
@@ -343,12 +301,7 @@ class Primary {
     }
     let result: Promise<unknown>;
     try {
-      result =
-        call.op === 'caps'
-          ? this.capCall(call)
-          : call.op === 'uniques'
-            ? this.uniqueCall(call)
-            : this.limiterCall(call);
+      result = this.counts.answer(call);
     } catch (error) {
       result = Promise.reject(error);
     }
@@ -357,81 +310,6 @@ class Primary {
       (value) => this.answer(worker, id, { value: value === Number.POSITIVE_INFINITY ? null : value }),
       (error: unknown) => this.answer(worker, id, { error: error instanceof Error ? error.message : String(error) }),
     );
-  }
-
-  private uniqueCall(call: Extract<PrimaryCall, { op: 'uniques' }>): Promise<unknown> {
-    const [keys, now, windowMs] = call.args as [number[], number, number];
-    switch (call.method) {
-      case 'note':
-        return Promise.resolve(this.uniques.note(keys, now, windowMs));
-      case 'wouldBe':
-        return Promise.resolve(this.uniques.wouldBe(keys, now, windowMs));
-      case 'warm':
-        return this.uniques.warm(call.args[0] as { keys: number[]; at: number }[]);
-      case 'needsWarming':
-        return this.uniques.needsWarming();
-      default:
-        return this.uniques.warmed();
-    }
-  }
-
-  private capCall(call: Extract<PrimaryCall, { op: 'caps' }>): Promise<unknown> {
-    const [key, day, amount] = call.args as [string, string, number];
-    switch (call.method) {
-      case 'tryTake':
-        return this.caps.tryTake(key, day, amount);
-      case 'release':
-        return this.caps.release(key, day);
-      case 'add':
-        return this.caps.add(key, day, amount);
-      case 'warm':
-        return this.caps.warm(key, day, amount);
-      case 'count':
-        return this.caps.count(key, day);
-      case 'remaining':
-        return this.caps.remaining(key, day, amount);
-    }
-  }
-
-  private limiterCall(call: Extract<PrimaryCall, { op: 'limiter' }>): Promise<unknown> {
-    let limiter = this.limiters.get(call.name);
-    if (!limiter) {
-      limiter = new InMemoryLoginLimiter(call.options);
-      this.limiters.set(call.name, limiter);
-    }
-    const [first] = call.args as [never];
-    switch (call.method) {
-      case 'retryAfterMs':
-        return limiter.retryAfterMs(first);
-      case 'recordFailure':
-        return limiter.recordFailure(first);
-      case 'reserve':
-        return limiter.reserve(first);
-      case 'release':
-        return limiter.release(first);
-    }
-  }
-
-  /** Names a worker to run the report reader when none does (SQLite). */
-  private holdReports(): void {
-    if (!this.sharedReports || this.reportHolder || this.stopping) return;
-    const holder = this.readyWorkers()[0];
-    if (!holder) return;
-    this.reportHolder = holder;
-    this.send(holder, { sy: 'hold-reports' });
-    this.passReports();
-  }
-
-  private passReports(): void {
-    // On PostgreSQL every worker runs its own reports and never asks; on SQLite they wait for a holder.
-    const holder = this.reportHolder;
-    if (!holder) return;
-    for (const waiting of this.reportQueue.splice(0)) {
-      clearTimeout(waiting.timer);
-      const id = ++this.nextReportId;
-      this.reportsOut.set(id, { ...waiting, to: holder });
-      this.send(holder, { sy: 'run-report', id, query: waiting.call.query, scope: waiting.call.scope });
-    }
   }
 
   private readyWorkers(): Worker[] {
