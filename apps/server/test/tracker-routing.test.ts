@@ -1,8 +1,9 @@
 import type { ConditionNode } from '@switchyard/domain';
 import { describe, expect, it } from 'vitest';
 import { type CapCounters, dayIn, InProcessCapCounters } from '../src/traffic/rules/caps.js';
-import { type ConfigRow, compileRouting, type RoutingSnapshot } from '../src/traffic/rules/compile.js';
+import { type ConfigRow, compileRouting } from '../src/traffic/rules/compile.js';
 import { decide, type RoutingSubject } from '../src/traffic/rules/routing.js';
+import type { RoutingSnapshot } from '../src/traffic/rules/snapshot.js';
 import { pickWeighted, seededRandom } from '../src/traffic/rules/weighted.js';
 
 // Routing decisions: each condition type, weights over many draws, caps at the

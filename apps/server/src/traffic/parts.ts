@@ -7,7 +7,7 @@ import type { EventWriter } from '../store/traffic/event-writer.js';
 import type { OutboundPostbacks } from './outbound.js';
 import type { RefusalLog } from './postback.js';
 import type { CapCounters } from './rules/caps.js';
-import type { RoutingSnapshot } from './rules/compile.js';
+import type { RoutingSnapshot } from './rules/snapshot.js';
 import type { Random } from './rules/weighted.js';
 import type { BotPolicy } from './visitor/context.js';
 import type { ClickRates, LeadUniques } from './visitor/rates.js';

@@ -20,9 +20,10 @@ import { type EngineParts, storedEvent } from './parts.js';
 import { checkedAmount, offerPayoutIn, postbackFields, unconvertibleReason } from './postback-amounts.js';
 import { PRE_MOVE_DAYS, preMoveHint, preMoveTarget, takePreMovePostback } from './pre-move.js';
 import { dayIn, pathPostbacksCapKey } from './rules/caps.js';
-import { campaignKind, type RoutingSnapshot } from './rules/compile.js';
+import { campaignKind } from './rules/compile.js';
 import { type PostbackParams, resolvePostbackEvent, rulePayout } from './rules/postback-rules.js';
 import { conditionContext, PATH_CAP_TIMEZONE, type RoutingSubject } from './rules/routing.js';
+import type { RoutingSnapshot } from './rules/snapshot.js';
 import { emailRate } from './visitor/email.js';
 import { newEventId } from './visitor/visitor.js';
 

@@ -14,9 +14,9 @@ import type { PostbackWorkspace } from '../store/traffic/engine-store.js';
 import type { EngineParts } from './parts.js';
 import { answer, type PostbackAnswer, type PostbackRequest } from './postback.js';
 import { checkedAmount, postbackFields } from './postback-amounts.js';
-import type { CompiledCampaign, RoutingSnapshot } from './rules/compile.js';
 import { type PostbackParams, resolvePostbackEvent, rulePayout } from './rules/postback-rules.js';
 import { conditionContext } from './rules/routing.js';
+import type { CompiledCampaign, RoutingSnapshot } from './rules/snapshot.js';
 import { eventIdTime, newEventId } from './visitor/visitor.js';
 
 /** What the log says of every postback taken for a click from before the move. */

@@ -4,8 +4,8 @@
 // its share to the path's other rows; a capped or unavailable offer passes its share to its backup.
 import type { SimulationAnswer } from '@switchyard/domain';
 import { type CapCounters, dayIn, offerCapKey, pathPostbacksCapKey, pathRegsCapKey } from './rules/caps.js';
-import type { CompiledCampaign, CompiledOffer, CompiledPathGroup } from './rules/compile.js';
 import { countryAllowed, PATH_CAP_TIMEZONE } from './rules/routing.js';
+import type { CompiledCampaign, CompiledOffer, CompiledPathGroup } from './rules/snapshot.js';
 
 type CapLine = SimulationAnswer['caps'][number];
 type PathChances = SimulationAnswer['probabilities']['paths'][number];

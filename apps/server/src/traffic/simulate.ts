@@ -7,7 +7,6 @@ import { macroValues } from './event-macros.js';
 import { readLead } from './lead.js';
 import type { EngineParts } from './parts.js';
 import { ReadOnlyCapCounters } from './rules/caps.js';
-import type { CompiledCampaign, Side } from './rules/compile.js';
 import {
   conditionContext,
   countryAllowed,
@@ -16,6 +15,7 @@ import {
   type RoutingSubject,
   visitorCountry,
 } from './rules/routing.js';
+import type { CompiledCampaign, Side } from './rules/snapshot.js';
 import { CapReader, groupChances } from './simulate-chances.js';
 import type { VisitorReading } from './visitor/context.js';
 import type { UserAgentTraits } from './visitor/user-agent.js';

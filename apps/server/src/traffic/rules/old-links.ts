@@ -2,7 +2,7 @@
 // Map lookup, never a query. A link counts only while its campaign routes clicks (an active tracker
 // campaign) in the workspace the link belongs to, so another workspace's domain never reaches it.
 import type { OldTracker, StoredOldLink } from '../../store/old-link-rows.js';
-import type { CompiledCampaign } from './compile.js';
+import type { CompiledCampaign } from './snapshot.js';
 
 export interface CompiledOldLinks {
   /** The campaign an old link (Keitaro's alias, Binom's key) of `workspaceId` names, if it routes. */

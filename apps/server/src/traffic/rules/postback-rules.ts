@@ -13,7 +13,7 @@ import {
   stateOfStatus,
   stripNul,
 } from '@switchyard/domain';
-import type { CampaignPostbackEvent, CompiledCampaign, CompiledPostbackEvent, RoutingSnapshot } from './compile.js';
+import type { CampaignPostbackEvent, CompiledCampaign, CompiledPostbackEvent, RoutingSnapshot } from './snapshot.js';
 
 /**
  * A macro the network left as it was (`{currency}`, `[payout]`, `%status%`, `${txid}`): it sent no value,

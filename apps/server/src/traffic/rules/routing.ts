@@ -11,7 +11,7 @@ import type {
   CompiledPath,
   CompiledPathGroup,
   RoutingSnapshot,
-} from './compile.js';
+} from './snapshot.js';
 import { pickWeighted, type Random } from './weighted.js';
 
 /** What conditions see of a click or lead (the ConditionContext without segments, which routing adds). */
