@@ -36,6 +36,7 @@ const LAYERS = {
     'domains',
     'imports',
     'cluster',
+    'api-routes',
     'app',
     'worker',
     'main',

@@ -3,39 +3,17 @@ import type { Server as HttpsServer } from 'node:https';
 import { getResource, OPTIMIZE_INTERVAL_MS } from '@switchyard/domain';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
-import { monitorRoutes } from './alerts/monitor-routes.js';
 import { Monitors } from './alerts/monitors.js';
 import { Notifier } from './alerts/notifier.js';
-import { alertRoutes } from './alerts/routes.js';
-import { accountRoutes } from './api/accounts/routes.js';
-import { authRoutes } from './api/auth/routes.js';
 import { AuthService } from './api/auth/service.js';
-import { backupRoutes } from './api/backups/routes.js';
-import { botProtectionRoutes } from './api/bot-protection/routes.js';
-import { trackerCampaignUrls } from './api/config-records/campaign-urls.js';
-import { clickTokenRoutes } from './api/config-records/click-token.js';
-import { networkPostbackUrls } from './api/config-records/postback-urls.js';
-import { configRecordRoutes } from './api/config-records/routes.js';
 import type { ConfigChangeListener } from './api/config-records/service.js';
 import { ConfigRecordsService } from './api/config-records/service.js';
-import { simulateRoutes } from './api/config-records/simulate.js';
-import { conversionRoutes } from './api/conversions/routes.js';
-import { currencyRateRoutes } from './api/currency-rates/routes.js';
-import { collectApiRoutes, openApiRoutes } from './api/openapi.js';
-import { referenceDataRoutes } from './api/reference-data/routes.js';
-import { roleRoutes } from './api/roles/routes.js';
-import { RolesService } from './api/roles/service.js';
-import { apiTokenRoutes } from './api/tokens/routes.js';
 import { ApiTokensService } from './api/tokens/service.js';
-import { userRoutes } from './api/users/routes.js';
-import { UsersService } from './api/users/service.js';
-import { workspaceRoutes } from './api/workspaces/routes.js';
-import { WorkspacesService } from './api/workspaces/service.js';
+import { apiRoutes } from './api-routes.js';
 import { InMemoryLoginLimiter, type LoginLimiter } from './auth/login-limiter.js';
 import { RedisLoginLimiter } from './auth/redis-login-limiter.js';
 import { type SeedResult, seedEmptyDatabase } from './auth/seed.js';
 import { Sessions } from './auth/sessions.js';
-import { actingWorkspace } from './auth/workspace.js';
 import { primaryBus } from './cluster/bus.js';
 import type { PrimaryChannel } from './cluster/channel.js';
 import { parseWorkers } from './cluster/primary.js';
@@ -48,40 +26,22 @@ import {
 } from './cluster/shared-counts.js';
 import { startClickHouse } from './columnar/clickhouse-node.js';
 import { type Config, journalDir } from './config.js';
-import { costRoutes } from './costs/routes.js';
-import { challengeRoute, domainRoutes } from './domains/routes.js';
+import { challengeRoute } from './domains/routes.js';
 import { type DomainParts, setupDomains } from './domains/setup.js';
 import { listenHttps } from './domains/tls.js';
-import { ForbiddenError, UnauthorizedError } from './errors.js';
-import { eventReplayRoutes } from './events/replay.js';
-import { eventTableRoutes } from './events/routes.js';
-import { historyRoutes } from './history/routes.js';
-import { HistoryService } from './history/service.js';
 import { dashboard } from './http/dashboard.js';
 import { errorHandler } from './http/error-handler.js';
-import { requestToken } from './http/guard.js';
 import { lenientJsonBody } from './http/json-body.js';
-import { answerJsonLd } from './http/json-ld.js';
 import { refuseNulInPathParams } from './http/path-params.js';
 import { securityHeaders } from './http/security-headers.js';
 import type { TrustProxy } from './http/trusted-proxies.js';
-import { importRoutes } from './imports/routes.js';
 import { everyUnderLease, LOCKS, RULES_INTERVAL_MS } from './jobs/lease.js';
-import { landerFileRoutes } from './landers/routes.js';
 import { landerServeRoutes } from './landers/serve.js';
 import { shareLiveEvents } from './live/redis-live.js';
-import { liveRoutes } from './live/routes.js';
 import { createMailer } from './mail/mailer.js';
-import { optimizationRoutes } from './optimization/routes.js';
 import { WeightTuner } from './optimization/tuner.js';
-import { postbackLogRoutes } from './postback-log/routes.js';
-import { customMetricRoutes } from './reports/custom-metrics.js';
-import { reportNoticeRoutes } from './reports/notices.js';
-import { reportViewRoutes } from './reports/report-views.js';
-import { reportRoutes } from './reports/routes.js';
 import { type ReportRunner, reportRunner } from './reports/runner.js';
 import { RuleEngine } from './rules/engine.js';
-import { ruleRoutes } from './rules/routes.js';
 import { redisBus } from './store/bus.js';
 import { pruneUnread } from './store/change-logs.js';
 import { migrateToLatest, openStore, type Store } from './store/database.js';
@@ -422,89 +382,27 @@ async function createServer(
       (error) => app.log.warn({ err: error }, 'rules not run'),
     ),
   );
-  const services = {
-    users: new UsersService(store.db, sessions),
-    workspaces: new WorkspacesService(store.db),
-    roles: new RolesService(store.db),
-  };
-
   // Hosted landers' files, in the rows on PostgreSQL, under the data directory on SQLite.
   const landerFiles = new LanderFileStore(store.db, store.sqlite ? options.config.dataDir : null);
 
-  // Every /api route, as registered, for /api/openapi.json.
-  const apiRoutes = collectApiRoutes(app);
-  await app.register(
-    async (api) => {
-      // Every /api route needs a live session unless it is marked public.
-      api.addHook('onRequest', async (request) => {
-        if (request.routeOptions.config.public) return;
-        const token = requestToken(request);
-        const actor = token ? await auth.authenticate(token, request.ip) : null;
-        if (!actor) throw new UnauthorizedError();
-        if (actor.token && request.routeOptions.config.sessionOnly) {
-          throw new ForbiddenError(undefined, "An API token cannot change its user's account.");
-        }
-        request.actor = { ...actor, ip: request.ip, workspaceId: await actingWorkspace(store.db, actor, request) };
-      });
-      answerJsonLd(api);
-      networkPostbackUrls(api, store.db, options.config.publicUrl);
-      trackerCampaignUrls(api, store.db, options.config.publicUrl);
-      authRoutes(api, auth);
-      openApiRoutes(api, apiRoutes, '1', { checkAnswers: options.checkAnswers ?? false });
-      apiTokenRoutes(api, apiTokens);
-      accountRoutes(api, {
-        ...(primary && !redis ? { limits: primaryAccountLimits(primary) } : {}),
-        db: store.db,
-        sessions,
-        mailer,
-        publicUrl: options.config.publicUrl,
-        log: app.log,
-        logLinks: options.config.logLinks,
-      });
-      userRoutes(api, services.users);
-      workspaceRoutes(api, services.workspaces);
-      domainRoutes(api, domains.service, domains.issuer);
-      roleRoutes(api, services.roles);
-      const targets = { allowPrivateTargets: options.config.allowPrivateTargets };
-      const configServices = configRecordRoutes(
-        api,
-        store.db,
-        onConfigChange,
-        options.config.publicUrl,
-        targets,
-        (query, scope) => reports.run(query, scope),
-      );
-      historyRoutes(api, new HistoryService(store.db, configServices, targets));
-      referenceDataRoutes(api);
-      botProtectionRoutes(api, store.db, onConfigChange);
-      backupRoutes(api, options.config);
-      reportRoutes(api, reports, store.db);
-      reportNoticeRoutes(api, engine);
-      customMetricRoutes(api, store.db);
-      reportViewRoutes(api, store.db);
-      postbackLogRoutes(api, store.db);
-      eventTableRoutes(api, store.db);
-      eventReplayRoutes(api, store.db, engine);
-      conversionRoutes(api, store.db, engine);
-      currencyRateRoutes(api, store.db);
-      costRoutes(api, store, engine);
-      simulateRoutes(api, engine);
-      optimizationRoutes(api, store.db, tuner);
-      alertRoutes(api, store.db, notifier);
-      monitorRoutes(api, store.db);
-      clickTokenRoutes(api, store.db, onConfigChange);
-      landerFileRoutes(api, {
-        db: store.db,
-        files: landerFiles,
-        limits: options.config.landers,
-        onChange: onConfigChange,
-      });
-      ruleRoutes(api, store.db, rules);
-      importRoutes(api, store.db, configServices, domains.service, targets);
-      liveRoutes(api, engine.live);
-    },
-    { prefix: '/api' },
-  );
+  await apiRoutes(app, {
+    config: options.config,
+    checkAnswers: options.checkAnswers ?? false,
+    store,
+    auth,
+    apiTokens,
+    sessions,
+    mailer,
+    ...(primary && !redis ? { accountLimits: primaryAccountLimits(primary) } : {}),
+    domains,
+    onConfigChange,
+    reports,
+    engine,
+    tuner,
+    notifier,
+    rules,
+    landerFiles,
+  });
 
   // Public: visitors and partners' servers call these, outside /api and its session check.
   trafficRoutes(app, engine);
