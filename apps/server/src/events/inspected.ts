@@ -2,7 +2,7 @@
 // replay so that one link opens it — the names of the records it was routed to, and its conversions.
 import type { ClickReplay, LoggedRecord, ReplayedClick, ReplayedLead } from '@switchyard/domain';
 import type { Kysely } from 'kysely';
-import { type RecordRef, recordNames } from '../postback-log/service.js';
+import { type RecordRef, recordNames } from '../postback-log/record-names.js';
 import type { Database } from '../store/schema.js';
 import type { Scope } from '../store/scope.js';
 import { conversionsOf } from './click-conversions.js';

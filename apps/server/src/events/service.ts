@@ -20,7 +20,7 @@ import type {
 } from '@switchyard/domain';
 import { BOT_REASONS, CONVERSION_STATES } from '@switchyard/domain';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import { type RecordRef, recordNames } from '../postback-log/service.js';
+import { type RecordRef, recordNames } from '../postback-log/record-names.js';
 import type { Database } from '../store/schema.js';
 import type { Scope } from '../store/scope.js';
 import { conversionsOf } from './click-conversions.js';
