@@ -23,9 +23,8 @@ import { now } from '../store/database.js';
 import { saveOldLinks } from '../store/old-link-rows.js';
 import type { Database } from '../store/schema.js';
 import { type Scope, scopeCondition } from '../store/scope.js';
+import { adoptMapping, liveDomainMappings, liveMappings, type Mapping } from './mappings.js';
 import type { ImportPlan, PlannedDomain, PlannedRecord } from './plan.js';
-
-type Mapping = { kind: string; external_id: string; form_hash: string };
 
 /** A record that cannot be written, and why (its form's first problems, or the error met). */
 class RecordRefused extends Error {}
@@ -50,7 +49,7 @@ export class ImportService {
     const workspaceId = workspaceOf(actor);
     const scope = { workspaceId };
     const startedAt = now();
-    const { live: mappings, stale } = await this.liveMappings(scope, source);
+    const { live: mappings, stale } = await liveMappings(this.db, scope, source);
     const ids = new Map([...mappings].map(([key, mapping]) => [key, mapping.external_id]));
     const resolve = (oldKind: string, oldId: string) => ids.get(`${oldKind}:${oldId}`) ?? null;
     const records: ImportedRecord[] = [];
@@ -130,7 +129,7 @@ export class ImportService {
         records.push(await unit((trx) => write(record, trx, null)));
       } catch (error) {
         // Written by another run meanwhile: what names it here names that one's record.
-        if (error instanceof RecordRefused && !dryRun) await this.adopt(scope, source, record, ids);
+        if (error instanceof RecordRefused && !dryRun) await adoptMapping(this.db, scope, source, record, ids);
         leftOut.push({
           kind: record.oldKind,
           old_id: record.oldId,
@@ -144,7 +143,7 @@ export class ImportService {
     }
     if (!dryRun) {
       // A shared record another run wrote meanwhile (this run's was refused) is still named by its id.
-      const { live } = await this.liveMappings(scope, source);
+      const { live } = await liveMappings(this.db, scope, source);
       for (const [key, mapping] of live) if (!ids.has(key)) ids.set(key, mapping.external_id);
     }
     let oldLinksChanged = false;
@@ -187,7 +186,7 @@ export class ImportService {
     leftOut.unshift(...plan.leftOut);
     // Domains through their own service (DNS looked up, names unique across workspaces), after the
     // campaigns they open on.
-    const domainMappings = await this.liveDomainMappings(scope, source);
+    const domainMappings = await liveDomainMappings(this.db, scope, source);
     for (const domain of plan.domains) {
       try {
         records.push(await this.writeDomain(domain, domainMappings, resolve, source, actor, dryRun));
@@ -315,83 +314,6 @@ export class ImportService {
       action,
       campaign: null,
     };
-  }
-
-  /** The id another run's mapping gives `record`, taken as this run's. */
-  private async adopt(
-    scope: { workspaceId: number },
-    source: ImportSource,
-    record: PlannedRecord,
-    ids: Map<string, string>,
-  ) {
-    const row = await this.db
-      .selectFrom('import_mappings')
-      .select('external_id')
-      .where('source', '=', source)
-      .where('old_kind', '=', record.oldKind)
-      .where('old_id', '=', record.oldId)
-      .where(scopeCondition(scope, 'workspace_id'))
-      .executeTakeFirst();
-    if (row) ids.set(`${record.oldKind}:${record.oldId}`, row.external_id);
-  }
-
-  /** Domain mappings whose domain still exists. */
-  private async liveDomainMappings(
-    scope: { workspaceId: number },
-    source: ImportSource,
-  ): Promise<Map<string, Mapping>> {
-    const rows = await this.db
-      .selectFrom('import_mappings')
-      .select(['old_kind', 'old_id', 'kind', 'external_id', 'form_hash'])
-      .where('source', '=', source)
-      .where('old_kind', '=', 'domain')
-      .where(scopeCondition(scope, 'workspace_id'))
-      .execute();
-    const ids = rows.map((row) => Number(row.external_id)).filter((id) => Number.isSafeInteger(id));
-    const found = ids.length
-      ? await this.db
-          .selectFrom('domains')
-          .select('id')
-          .where('id', 'in', ids)
-          .where(scopeCondition(scope, 'workspace_id'))
-          .execute()
-      : [];
-    const live = new Set(found.map((row) => String(row.id)));
-    return new Map(
-      rows.filter((row) => live.has(row.external_id)).map((row) => [`domain:${row.old_id}`, row] as const),
-    );
-  }
-
-  /** The mappings whose record still exists (one gone is imported anew). */
-  private async liveMappings(
-    scope: { workspaceId: number },
-    source: ImportSource,
-  ): Promise<{ live: Map<string, Mapping>; stale: Map<string, string> }> {
-    const rows = await this.db
-      .selectFrom('import_mappings')
-      .select(['old_kind', 'old_id', 'kind', 'external_id', 'form_hash'])
-      .where('source', '=', source)
-      .where(scopeCondition(scope, 'workspace_id'))
-      .execute();
-    const existing = new Set<string>();
-    const ids = rows.map((row) => row.external_id);
-    for (let start = 0; start < ids.length; start += 500) {
-      const found = await this.db
-        .selectFrom('config_records')
-        .select(['kind', 'external_id'])
-        .where('external_id', 'in', ids.slice(start, start + 500))
-        .where(scopeCondition(scope, 'workspace_id'))
-        .execute();
-      for (const row of found) existing.add(`${row.kind}:${row.external_id}`);
-    }
-    const live = new Map<string, Mapping>();
-    const stale = new Map<string, string>();
-    for (const row of rows) {
-      const key = `${row.old_kind}:${row.old_id}`;
-      if (existing.has(`${row.kind}:${row.external_id}`)) live.set(key, row);
-      else stale.set(key, row.external_id);
-    }
-    return { live, stale };
   }
 
   private async open(workspaceId: number, source: ImportSource, actor: Actor, total: number, at: string) {
