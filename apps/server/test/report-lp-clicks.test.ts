@@ -6,7 +6,7 @@ import { DuckDBStore } from '../src/columnar/duckdb.js';
 import { ColumnarFollower } from '../src/columnar/follower.js';
 import type { ColumnarReader } from '../src/report-plan/columnar-reader.js';
 import { ReportsService } from '../src/reports/service.js';
-import { backfillRollups } from '../src/store/report-rollups.js';
+import { backfillRollups } from '../src/store/report-rollups-repair.js';
 import { reachable, runUrl } from './clickhouse-support.js';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { DESKTOP, GB_IP, GOOGLEBOT, HOME_IP, IPHONE } from './fixtures/traffic.js';

@@ -3,14 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { ReportsService } from '../src/reports/service.js';
 import { migrateToLatest, openStore, type Store } from '../src/store/database.js';
-import {
-  backfillRollups,
-  bucketOf,
-  CUBES,
-  cubeFor,
-  rollupBotsBackfill,
-  rollupDeltas,
-} from '../src/store/report-rollups.js';
+import { bucketOf, CUBES, cubeFor, rollupDeltas } from '../src/store/report-rollups.js';
+import { backfillRollups, rollupBotsBackfill } from '../src/store/report-rollups-repair.js';
 import type { NewTrackerClick, NewTrackerLead } from '../src/store/tracker-events.js';
 import { EventWriter } from '../src/store/traffic/event-writer.js';
 import { forEachDatabase } from './harness.js';
