@@ -36,6 +36,7 @@ const LAYERS = {
     'domains',
     'imports',
     'cluster',
+    'rounds',
     'api-routes',
     'app',
     'worker',

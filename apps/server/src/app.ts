@@ -1,13 +1,10 @@
 import http from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
-import { getResource, OPTIMIZE_INTERVAL_MS } from '@switchyard/domain';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
-import { Monitors } from './alerts/monitors.js';
 import { Notifier } from './alerts/notifier.js';
 import { AuthService } from './api/auth/service.js';
 import type { ConfigChangeListener } from './api/config-records/service.js';
-import { ConfigRecordsService } from './api/config-records/service.js';
 import { ApiTokensService } from './api/tokens/service.js';
 import { apiRoutes } from './api-routes.js';
 import { InMemoryLoginLimiter, type LoginLimiter } from './auth/login-limiter.js';
@@ -35,13 +32,12 @@ import { lenientJsonBody } from './http/json-body.js';
 import { refuseNulInPathParams } from './http/path-params.js';
 import { securityHeaders } from './http/security-headers.js';
 import type { TrustProxy } from './http/trusted-proxies.js';
-import { everyUnderLease, LOCKS, RULES_INTERVAL_MS } from './jobs/lease.js';
 import { landerServeRoutes } from './landers/serve.js';
 import { shareLiveEvents } from './live/redis-live.js';
 import { createMailer } from './mail/mailer.js';
-import { WeightTuner } from './optimization/tuner.js';
 import { type ReportRunner, reportRunner } from './reports/runner.js';
-import { RuleEngine } from './rules/engine.js';
+import { startRounds } from './rounds.js';
+import type { RuleEngine } from './rules/engine.js';
 import { redisBus } from './store/bus.js';
 import { pruneUnread } from './store/change-logs.js';
 import { migrateToLatest, openStore, type Store } from './store/database.js';
@@ -332,56 +328,17 @@ async function createServer(
   });
   app.decorate('notifier', notifier);
   app.addHook('onClose', async () => notifier.close());
-  // Weights that tune themselves: recomputed every few minutes on one node, read by routing at each compile.
-  const tuner = new WeightTuner(store.db, reports, onConfigChange);
-  app.addHook(
-    'onClose',
-    everyUnderLease(
-      store.db,
-      !store.sqlite,
-      LOCKS.tuner,
-      singleton(() => tuner.runOnce()),
-      OPTIMIZE_INTERVAL_MS,
-      (error) => app.log.warn({ err: error }, 'live weights not recomputed; the previous ones stay in force'),
-    ),
-  );
-  // The built-in monitors: every minute (by default), the offer and lander URLs every 15th time.
-  const monitors = new Monitors(store.db, engine, notifier, reports, {
-    allowPrivateTargets: options.config.allowPrivateTargets,
-  });
-  let monitorRounds = 0;
-  app.addHook(
-    'onClose',
-    everyUnderLease(
-      store.db,
-      !store.sqlite,
-      LOCKS.monitors,
-      singleton(() => monitors.runOnce({ urls: monitorRounds++ % 15 === 0 })),
-      options.config.monitorIntervalMs,
-      (error) => app.log.warn({ err: error }, 'monitors not run'),
-    ),
-  );
-  // Rules: every minute, on one node, each rule whose schedule slot has come; its changes go through the
-  // flows' and campaigns' own service, as a person's would.
-  const ruleServices = {
-    flows: new ConfigRecordsService(store.db, getResource('tracker-flows'), onConfigChange),
-    campaigns: new ConfigRecordsService(store.db, getResource('tracker-campaigns'), onConfigChange),
-  };
-  const rules = new RuleEngine(store.db, reports, notifier, ruleServices, {
-    allowPrivateTargets: options.config.allowPrivateTargets,
+  // Live weights, monitors and rules on their timers (rounds.ts), stopped before the notifier and reports.
+  const { tuner, rules } = startRounds(app, {
+    store,
+    config: options.config,
+    reports,
+    notifier,
+    engine,
+    onConfigChange,
+    singleton,
   });
   app.decorate('rules', rules);
-  app.addHook(
-    'onClose',
-    everyUnderLease(
-      store.db,
-      !store.sqlite,
-      LOCKS.rules,
-      () => rules.runOnce(),
-      RULES_INTERVAL_MS,
-      (error) => app.log.warn({ err: error }, 'rules not run'),
-    ),
-  );
   // Hosted landers' files, in the rows on PostgreSQL, under the data directory on SQLite.
   const landerFiles = new LanderFileStore(store.db, store.sqlite ? options.config.dataDir : null);
 
