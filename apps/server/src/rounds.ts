@@ -1,6 +1,6 @@
 // The instance's rounds on a timer, each on one node at a time (a lease): weights that tune themselves,
-// the built-in monitors and the operators' rules. Each round's timer is stopped by the hook it returns,
-// added where the caller stands in the close order (onClose hooks run last-added first).
+// the built-in monitors and the operators' rules. Each timer stops in an onClose hook added here, so the
+// rounds stop where the caller stands in the close order (onClose hooks run last-added first).
 import { getResource, OPTIMIZE_INTERVAL_MS } from '@switchyard/domain';
 import type { FastifyInstance } from 'fastify';
 import { Monitors } from './alerts/monitors.js';
