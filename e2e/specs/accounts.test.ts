@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { eventually } from '../../apps/server/test/eventually.js';
 import { apiLogin, apiRequest, createUser } from '../support/api.js';
 import { admin, logIn, useBrowser } from '../support/browser.js';
 
@@ -17,17 +18,15 @@ beforeAll(async () => {
 /** The last link the server logged for `email` and `kind` (e.g. passwordReset). */
 async function loggedLink(kind: string, email: string): Promise<string> {
   const pattern = new RegExp(`a link was made for ${email.replace(/[.+]/g, '\\$&')} \\(${kind}\\): (\\S+?)"`);
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const matches = readFileSync(inject('serverLog'), 'utf8')
-      .split('\n')
-      .map((line) => pattern.exec(line)?.[1])
-      .filter((link): link is string => Boolean(link));
-    const last = matches.at(-1);
-    if (last) return last;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`no ${kind} link for ${email} in the server log`);
+  return eventually(
+    () =>
+      readFileSync(inject('serverLog'), 'utf8')
+        .split('\n')
+        .map((line) => pattern.exec(line)?.[1])
+        .filter((link): link is string => Boolean(link))
+        .at(-1),
+    () => `no ${kind} link for ${email} in the server log`,
+  );
 }
 
 describe('accounts', () => {

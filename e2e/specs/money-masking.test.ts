@@ -1,6 +1,7 @@
 import type { ReportResponse } from '@switchyard/domain';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../../apps/server/test/eventually.js';
 import { apiLogin, apiRequest, postbackPath } from '../support/api.js';
 import { admin, baseURL, logIn, useBrowser } from '../support/browser.js';
 
@@ -77,14 +78,15 @@ beforeAll(async () => {
   );
   expect(postback.status).toBe(200);
   // Clicks are written in batches off the request path: wait until the report has them.
-  // (expect.poll is for tests only, hence the loop.)
-  const until = Date.now() + 15_000;
-  let figures = await campaignFigures(campaign.external_id);
-  while (!(figures.clicks === 2 && figures.conversions === 1 && figures.revenue === 7.25) && Date.now() < until) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    figures = await campaignFigures(campaign.external_id);
-  }
-  expect(figures).toMatchObject({ clicks: 2, conversions: 1, revenue: 7.25 });
+  let figures: Awaited<ReturnType<typeof campaignFigures>> | undefined;
+  await eventually(
+    async () => {
+      figures = await campaignFigures(campaign.external_id);
+      return figures.clicks === 2 && figures.conversions === 1 && figures.revenue === 7.25;
+    },
+    () => `the report shows ${JSON.stringify(figures)}, not 2 clicks and 1 conversion of 7.25`,
+    { withinMs: 15_000, everyMs: 250 },
+  );
 });
 
 /** Opens the reports screen searched down to this run's campaign, once its row shows. */

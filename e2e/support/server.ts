@@ -3,6 +3,7 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventually } from '../../apps/server/test/eventually.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 
@@ -33,18 +34,16 @@ function freePort(): Promise<number> {
 }
 
 async function waitForServer(baseURL: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
-    try {
-      const response = await fetch(`${baseURL}/api/me`);
-      if (response.status === 401) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`the server did not answer at ${baseURL} within 60 s`);
+  await eventually(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
+      // Not listening yet: a refused connection.
+      const response = await fetch(`${baseURL}/api/me`).catch(() => undefined);
+      return response?.status === 401;
+    },
+    () => `the server did not answer at ${baseURL}`,
+    { withinMs: 60_000, everyMs: 250 },
+  );
 }
 
 /**

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { post, STRONG_PASSWORD, setRegistration, sha256, uniqueEmail } from './accounts-support.js';
+import { eventually } from './eventually.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -63,13 +64,12 @@ forEachDatabase('account links in the server log', (db) => {
     const adminToken = await login(app, ADMIN_EMAIL, ADMIN_PASSWORD);
     const log = () => lines.join('');
     const entryAbout = async (text: string) => {
-      const deadline = Date.now() + 10_000;
-      while (Date.now() < deadline) {
-        const line = lines.find((entry) => entry.includes(text) && entry.includes('link was made'));
-        if (line) return JSON.parse(line) as { msg: string; link?: string };
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-      throw new Error(`nothing logged about ${text} within 10 s:\n${log()}`);
+      const line = await eventually(
+        () => lines.find((entry) => entry.includes(text) && entry.includes('link was made')),
+        () => `nothing logged about ${text}:\n${log()}`,
+        { everyMs: 25 },
+      );
+      return JSON.parse(line) as { msg: string; link?: string };
     };
     return { app, adminToken, log, entryAbout };
   }

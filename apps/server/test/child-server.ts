@@ -6,6 +6,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { eventually } from './eventually.js';
 
 const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Connections kept open to the server at most (a load test's concurrency). */
@@ -126,17 +127,18 @@ export async function startServer(env: NodeJS.ProcessEnv, port: number, options:
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}): ${output.join('\n')}`);
-    try {
-      await request(port, 'GET', '/api/me');
-      return { child, output };
-    } catch {
-      if (Date.now() > deadline) throw new Error(`the server did not answer on ${port}: ${output.join('\n')}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  await eventually(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}): ${output.join('\n')}`);
+      return request(port, 'GET', '/api/me').then(
+        () => true,
+        () => false,
+      );
+    },
+    () => `the server did not answer on ${port}: ${output.join('\n')}`,
+    { withinMs: 60_000 },
+  );
+  return { child, output };
 }
 
 /** A stop (SIGTERM) drains every worker; each is killed by the primary after 60 s at most. */

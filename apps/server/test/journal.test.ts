@@ -224,10 +224,7 @@ describe('the event writer with a journal', () => {
       expect(segments()).toHaveLength(5);
       await writer.flush();
       // The writer looks for stored segments every second and deletes them without blocking the clicks.
-      for (let waited = 0; segments().length > 1 && waited < 5000; waited += 50) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      expect(segments()).toHaveLength(1);
+      await expect.poll(segments, { timeout: 5000, interval: 50 }).toHaveLength(1);
       expect(log.lines).toEqual([]);
       await writer.close();
       expect(segments()).toEqual([]);

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import { eventually } from './eventually.js';
 
 // A real SMTP server on 127.0.0.1 for the tests: it accepts every message and keeps it, parsed just
 // enough to read the subject, the plain and HTML bodies and the links in them.
@@ -121,13 +122,17 @@ export class MailCatcher {
 
   /** Waits for the next message to `to` matching `subject` (sending happens off the request path). */
   async next(to: string, subject: RegExp, timeoutMs = 10_000): Promise<CaughtMail> {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      const index = this.messages.findIndex((mail) => mail.to.includes(to.toLowerCase()) && subject.test(mail.subject));
-      if (index !== -1) return this.messages.splice(index, 1)[0] as CaughtMail;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`no email to ${to} matching ${subject} within ${timeoutMs} ms`);
+    const index = await eventually(
+      () => {
+        const found = this.messages.findIndex(
+          (mail) => mail.to.includes(to.toLowerCase()) && subject.test(mail.subject),
+        );
+        return found !== -1 && found;
+      },
+      () => `no email to ${to} matching ${subject}`,
+      { withinMs: timeoutMs, everyMs: 50 },
+    );
+    return this.messages.splice(index, 1)[0] as CaughtMail;
   }
 
   /** Messages to `to` so far, without waiting. */

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { journalDir, loadConfig } from '../src/config.js';
 import { freePort, killed, type Server, startServer, workerPids } from './child-server.js';
+import { eventually } from './eventually.js';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { SseStream } from './fixtures/sse.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, forEachDatabase, login } from './harness.js';
@@ -242,11 +243,9 @@ function sleep(ms: number): Promise<void> {
 }
 
 async function until(check: () => boolean, what: string, server?: Server): Promise<void> {
-  const deadline = Date.now() + 240_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${server?.output.join('\n') ?? ''}`);
-    await sleep(100);
-  }
+  await eventually(check, () => `timed out waiting for ${what}: ${server?.output.join('\n') ?? ''}`, {
+    withinMs: 240_000,
+  });
 }
 
 /** Workers the primary has said are ready, so far. */

@@ -8,6 +8,7 @@ import type { ColumnarReader } from '../src/report-plan/columnar-reader.js';
 import { ReportsService } from '../src/reports/service.js';
 import { backfillRollups } from '../src/store/report-rollups-repair.js';
 import { reachable, runUrl } from './clickhouse-support.js';
+import { eventually } from './eventually.js';
 import { createRecord, type StoredRecord } from './fixtures/config-records.js';
 import { DESKTOP, GB_IP, GOOGLEBOT, HOME_IP, IPHONE } from './fixtures/traffic.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, forEachDatabase, login } from './harness.js';
@@ -84,14 +85,19 @@ forEachDatabase('lp clicks and lp CTR', (db) => {
    * holds them when this test's own store reads it: until the next pruning, a minute later at the soonest.
    */
   async function appColumnarReady(): Promise<void> {
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const response = await app.inject({ method: 'GET', url: '/api/reports?group_by=subaff', headers: bearer(token) });
-      expect(response.statusCode, response.body).toBe(200);
-      if (response.json<ReportResponse>().meta?.source === 'duckdb') return;
-      if (Date.now() > deadline) throw new Error('the report engine did not open its columnar store within 60 s');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await eventually(
+      async () => {
+        const response = await app.inject({
+          method: 'GET',
+          url: '/api/reports?group_by=subaff',
+          headers: bearer(token),
+        });
+        expect(response.statusCode, response.body).toBe(200);
+        return response.json<ReportResponse>().meta?.source === 'duckdb';
+      },
+      () => 'the report engine did not open its columnar store',
+      { withinMs: 60_000 },
+    );
   }
 
   beforeAll(async () => {

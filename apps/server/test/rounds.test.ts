@@ -28,12 +28,6 @@ forEachDatabase('timed rounds', (db) => {
       (await app.inject({ url: '/api/notifications', headers: bearer(token) }))
         .json<NotificationList>()
         .list.map((notification) => notification.title);
-    const deadline = Date.now() + 15_000;
-    let seen = await titles();
-    while (!seen.includes('Cap reached: Capped on a timer') && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      seen = await titles();
-    }
-    expect(seen).toContain('Cap reached: Capped on a timer');
+    await expect.poll(titles, { timeout: 15_000, interval: 250 }).toContain('Cap reached: Capped on a timer');
   }, 30_000);
 });

@@ -39,11 +39,6 @@ function storedOf(file: string, ids: readonly string[]): number {
   }
 }
 
-async function eventually(check: () => boolean, withinMs: number): Promise<void> {
-  const deadline = Date.now() + withinMs;
-  while (!check() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
-}
-
 /** The server's open descriptors of the database's files that were deleted under it (Linux). */
 function deletedUnder(pid: number, file: string): string[] {
   const fds = `/proc/${pid}/fd`;
@@ -138,10 +133,13 @@ describe.runIf(process.platform === 'linux' && (process.env.CI === 'true' || exi
       const journal = path.join(dataDir, 'journal');
       const first = readdirSync(journal).filter((name) => name.endsWith('.journal'))[0];
       expect(first).toBeDefined();
-      await eventually(() => !existsSync(path.join(journal, String(first))), SEGMENT_GONE_WITHIN_MS);
-      expect(existsSync(path.join(journal, String(first))), 'the first journal segment was never cleaned up').toBe(
-        false,
-      );
+      await expect
+        .poll(() => existsSync(path.join(journal, String(first))), {
+          timeout: SEGMENT_GONE_WITHIN_MS,
+          interval: 250,
+          message: 'the first journal segment was never cleaned up',
+        })
+        .toBe(false);
 
       for (let round = 0; round < 3; round += 1) {
         // An operator's shell: read-write, a query, closed.
@@ -153,8 +151,7 @@ describe.runIf(process.platform === 'linux' && (process.env.CI === 'true' || exi
         expect(deletedUnder(pid, dbFile)).toEqual([]);
       }
 
-      await eventually(() => storedOf(dbFile, answered) === answered.length, 10_000);
-      expect(storedOf(dbFile, answered)).toBe(answered.length);
+      await expect.poll(() => storedOf(dbFile, answered), { timeout: 10_000, interval: 250 }).toBe(answered.length);
       expect(answered).toHaveLength(600);
       await killed(server, 'SIGTERM');
     }, 150_000);

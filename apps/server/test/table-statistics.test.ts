@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, openStore, type Store } from '../src/store/database.js';
 import { freshStatistics } from '../src/store/statistics.js';
+import { eventually } from './eventually.js';
 import { DatabaseUnderTest, describePostgres } from './harness.js';
 
 // A table filled just now has no statistics on PostgreSQL until autovacuum's turn, and its paged reads
@@ -38,12 +39,15 @@ async function statisticsOf(store: Store): Promise<TableStatistics> {
 
 /** A backend reports what it wrote to the statistics at most once a second: waits until `live` rows show. */
 async function counted(store: Store, live: number): Promise<TableStatistics> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const statistics = await statisticsOf(store);
-    if (statistics.live >= live || Date.now() > deadline) return statistics;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  let seen: TableStatistics | undefined;
+  return eventually(
+    async () => {
+      seen = await statisticsOf(store);
+      return seen.live >= live && seen;
+    },
+    () => `the statistics show ${seen?.live} live rows, not ${live}`,
+    { withinMs: 15_000, everyMs: 200 },
+  );
 }
 
 describePostgres('table statistics [postgres]', () => {

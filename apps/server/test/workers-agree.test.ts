@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { freePort, killed, request, type Server, startServer } from './child-server.js';
+import { eventually } from './eventually.js';
 import { createRecord } from './fixtures/config-records.js';
 import { postbackPath } from './fixtures/postbacks.js';
 import { DESKTOP } from './fixtures/traffic.js';
@@ -75,11 +76,11 @@ forEachDatabase('two workers answer as one server', (db) => {
     const port = Number(env.PORT);
     // Both workers serve before the rounds begin.
     const ready = () => server?.output.filter((line) => line.includes('"msg":"worker ready"')).length ?? 0;
-    const deadline = Date.now() + 60_000;
-    while (ready() < 2) {
-      if (Date.now() > deadline) throw new Error(`two workers did not start: ${server?.output.join('\n')}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await eventually(
+      () => ready() >= 2,
+      () => `two workers did not start: ${server?.output.join('\n')}`,
+      { withinMs: 60_000 },
+    );
     const signedIn = await send(port, 'POST', '/api/login', {}, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
     const bearer = { authorization: `Bearer ${JSON.parse(signedIn.body).token as string}` };
     const clicks: number[] = [];
