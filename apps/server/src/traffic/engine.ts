@@ -1,10 +1,10 @@
 // The traffic engine: routing compiled in memory and swapped whole on a config change,
 // caps counted in memory (or Redis), events kept in the journal before they are answered and written
-// to the database in batches. This file is its life: start, resync, recompile and close; what a click,
-// a lead and a postback do is in click.ts, lead.ts and postback.ts.
+// to the database in batches. This file is its life: start, resync, recompile and close. Its parts are
+// built in engine-setup.ts and its routing read in routing-load.ts; what a click, a lead and a postback
+// do is in click.ts (and click-hops.ts), lead.ts and postback.ts.
 
 import { rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   type ReplayedClick,
@@ -16,91 +16,34 @@ import {
 } from '@switchyard/domain';
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import { DEFAULT_POSTBACK_LOG_DAYS } from '../config.js';
-import { ConversionRepository } from '../conversions/repository.js';
-import { LiveHub } from '../live/hub.js';
-import { defaultBotProtection, readBotProtection } from '../store/bot-protection.js';
-import { readLiveWeights } from '../store/live-weights.js';
-import { readOldLinks } from '../store/old-link-rows.js';
+import type { LiveHub } from '../live/hub.js';
 import type { Database } from '../store/schema.js';
-import { EngineStore } from '../store/traffic/engine-store.js';
-import { EventWriter, type EventWriterOptions } from '../store/traffic/event-writer.js';
-import { Journal } from '../store/traffic/journal.js';
-import {
-  type ClickAnswer,
-  type ClickHop,
-  type ClickRequest,
-  hopForClick,
-  landerClick,
-  type OfferHop,
-  offerForClick,
-  routeClick,
-} from './click.js';
+import { type ClickAnswer, type ClickRequest, routeClick } from './click.js';
+import { type ClickHop, hopForClick, landerClick, type OfferHop, offerForClick } from './click-hops.js';
+import { type EngineOptions, engineSetup } from './engine-setup.js';
 import type { TLeadInput } from './http/lead-input.js';
-import { REMOTE_DEFAULTS, type RemoteOptions } from './http/remote-target.js';
+import type { RemoteOptions } from './http/remote-target.js';
 import { type LeadAnswer, routeLead } from './lead.js';
-import { type OutboundOptions, OutboundPostbacks } from './outbound.js';
+import type { OutboundPostbacks } from './outbound.js';
 import type { EngineLog, EngineParts } from './parts.js';
-import { type PostbackAnswer, type PostbackRequest, RefusalLog, takePostback } from './postback.js';
+import { type PostbackAnswer, type PostbackRequest, takePostback } from './postback.js';
 import { replayClick, replayLead } from './replay.js';
-import { type CapCounters, dayIn, InProcessCapCounters, offerCapKey } from './rules/caps.js';
-import { compileRouting, LIVE_WEIGHTS_KIND, ROUTING_KINDS } from './rules/compile.js';
+import { loadRouting } from './routing-load.js';
+import { dayIn, offerCapKey } from './rules/caps.js';
+import { LIVE_WEIGHTS_KIND, ROUTING_KINDS } from './rules/compile.js';
 import type { CompiledCampaign, RoutingSnapshot, Side } from './rules/snapshot.js';
-import type { Random } from './rules/weighted.js';
 import { simulate } from './simulate.js';
 import { loadNetworks } from './visitor/networks.js';
 import { loadPlaces } from './visitor/places.js';
-import { ClickRates, LeadUniques } from './visitor/rates.js';
-import { InMemoryUniqueClicks, type UniqueClicks } from './visitor/uniques.js';
-import { UserAgentCache } from './visitor/user-agent.js';
+import { InMemoryUniqueClicks } from './visitor/uniques.js';
 import { warmUpCaps, warmUpUniques } from './warm-up.js';
 
-export type { ClickAnswer, ClickRequest, EngineLog, LeadAnswer, PostbackAnswer, PostbackRequest };
-
-export interface JournalSettings {
-  /** The directory of the journal's segments (one node's own). */
-  dir: string;
-  /** How often kept events are flushed to the disk; 0 waits for the disk before every answer. */
-  fsyncIntervalMs: number;
-}
-
-export interface EngineOptions {
-  random?: Random;
-  caps?: CapCounters;
-  /** Click uniqueness; in this process unless replaced (Redis shares it between nodes). */
-  uniques?: UniqueClicks;
-  now?: () => Date;
-  events?: Omit<EventWriterOptions, 'log' | 'journal'>;
-  /** The event journal; without it an answered event lives only in memory until it is written. */
-  journal?: JournalSettings;
-  /** The outbound postback worker (its clock defaults to `now`). */
-  outbound?: OutboundOptions;
-  /** Days the postback log keeps (SWITCHYARD_POSTBACK_LOG_DAYS); pruned at start and hourly. */
-  postbackLogDays?: number;
-  /**
-   * Where the network (ASN) lookup built from its package's data is kept between starts; without it, a
-   * directory shared by every server on this machine under the system's temporary directory.
-   */
-  cacheDir?: string;
-  /** The `remote` redirect mode's fetch; private targets and the resolver follow `outbound`'s. */
-  remote?: Partial<Pick<RemoteOptions, 'timeoutMs' | 'maxChars' | 'isPublic'>>;
-  /**
-   * Has the other processes serving clicks store the events they hold (a primary's other workers): a
-   * postback for a click one of them answered a moment ago finds it.
-   */
-  storeElsewhere?: () => Promise<void>;
-}
+export type { ClickAnswer, ClickRequest, EngineLog, EngineOptions, LeadAnswer, PostbackAnswer, PostbackRequest };
 
 /** Config changes that are not config records but change routing: the datacenter list. */
 const BOT_PROTECTION_KIND = 'bot-protection';
 
-function datacenterSet(settings: { datacenter_asns: readonly { asn: number }[] }): Set<number> {
-  return new Set(settings.datacenter_asns.map((entry) => entry.asn));
-}
-
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
-
-const EMPTY_SNAPSHOT: RoutingSnapshot = compileRouting([]);
 
 export class TrafficEngine {
   private readonly parts: EngineParts;
@@ -115,42 +58,13 @@ export class TrafficEngine {
   readonly remote: RemoteOptions;
 
   constructor(db: Kysely<Database>, log: EngineLog, options: EngineOptions = {}, sqlite?: SQLite.Database) {
-    const now = options.now ?? (() => new Date());
-    const journal = options.journal
-      ? new Journal({ dir: options.journal.dir, fsyncIntervalMs: options.journal.fsyncIntervalMs, log })
-      : undefined;
-    this.journalDir = options.journal?.dir;
-    this.cacheDir = options.cacheDir ?? path.join(tmpdir(), 'switchyard-cache');
+    const setup = engineSetup(db, log, options, sqlite);
+    this.parts = setup.parts;
+    this.journalDir = setup.journalDir;
+    this.cacheDir = setup.cacheDir;
+    this.postbackLogDays = setup.postbackLogDays;
+    this.remote = setup.remote;
     this.db = db;
-    this.postbackLogDays = options.postbackLogDays ?? DEFAULT_POSTBACK_LOG_DAYS;
-    this.remote = {
-      allowPrivateTargets: options.outbound?.allowPrivateTargets ?? false,
-      timeoutMs: options.remote?.timeoutMs ?? REMOTE_DEFAULTS.timeoutMs,
-      maxChars: options.remote?.maxChars ?? REMOTE_DEFAULTS.maxChars,
-      ...(options.outbound?.resolveHost ? { resolve: options.outbound.resolveHost } : {}),
-      ...(options.remote?.isPublic ? { isPublic: options.remote.isPublic } : {}),
-    };
-    const live = new LiveHub();
-    this.parts = {
-      snapshot: EMPTY_SNAPSHOT,
-      random: options.random ?? Math.random,
-      caps: options.caps ?? new InProcessCapCounters(),
-      now,
-      userAgents: new UserAgentCache(),
-      events: new EventWriter(db, { ...options.events, ...(sqlite ? { sqlite } : {}), log, journal }),
-      store: new EngineStore(db, sqlite, options.events?.feed),
-      conversions: new ConversionRepository(db, sqlite ? 'sqlite' : 'postgres'),
-      outbound: new OutboundPostbacks(db, log, { now, ...options.outbound }, live),
-      live,
-      registrations: new Map(),
-      bots: { datacenterAsns: datacenterSet(defaultBotProtection()) },
-      clickRates: new ClickRates(),
-      leadUniques: new LeadUniques(),
-      uniques: options.uniques ?? new InMemoryUniqueClicks(),
-      refusals: new RefusalLog(),
-      log,
-      ...(options.storeElsewhere ? { storeElsewhere: options.storeElsewhere } : {}),
-    };
   }
 
   /** Live events of this node (and, with Redis, of the others). */
@@ -382,25 +296,9 @@ export class TrafficEngine {
       try {
         while (this.stale) {
           this.stale = false;
-          const [rows, bots, defaultWorkspace, tokens, liveWeights, hostedLanders, oldLinks] = await Promise.all([
-            this.parts.store.routingRows([...ROUTING_KINDS]),
-            readBotProtection(this.db),
-            this.parts.store.defaultWorkspaceId(),
-            this.parts.store.clickTokens(),
-            readLiveWeights(this.db, { instance: true }),
-            this.parts.store.hostedLanders(),
-            // The engine's own work: every workspace's old links.
-            readOldLinks(this.db, { instance: true }),
-          ]);
-          this.parts.snapshot = compileRouting(rows, defaultWorkspace, {
-            clickTokens: new Map(
-              tokens.map((row) => [row.campaign_external_id, { hash: row.token_hash, workspaceId: row.workspace_id }]),
-            ),
-            liveWeights,
-            hostedLanders,
-            oldLinks,
-          });
-          this.parts.bots = { datacenterAsns: datacenterSet(bots) };
+          const { snapshot, bots } = await loadRouting(this.parts.store, this.db);
+          this.parts.snapshot = snapshot;
+          this.parts.bots = bots;
           if (this.parts.uniques instanceof InMemoryUniqueClicks) {
             let longest = 0;
             for (const campaign of this.parts.snapshot.tracker.campaigns.values())
