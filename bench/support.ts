@@ -240,7 +240,7 @@ export function switchyardEnv(dataDir: string, port: number): NodeJS.ProcessEnv 
     SWITCHYARD_ADMIN_PASSWORD: ADMIN_PASSWORD,
     // Clicks carry X-Forwarded-For (countries), as they would behind a load balancer.
     SWITCHYARD_TRUST_PROXY: 'true',
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     // Part (a) measures one click-serving worker unless SWITCHYARD_WORKERS says otherwise.
     SWITCHYARD_WORKERS: process.env.SWITCHYARD_WORKERS ?? '1',
   };
