@@ -12,9 +12,8 @@ rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
 
 const only = process.argv.slice(2);
-// The API suite ran 23–38 minutes one file at a time on the 2-core machines seen so far (both databases,
-// the reload and durability tests with their child servers), 16 with two files at a time
-// (apps/server/vitest.config.ts); the limit catches a hang, not a slow machine.
+// A limit that catches a hang, not a slow machine: the API suite's times on the 2-core machines seen so
+// far are in bench/README.md (nineteenth session).
 const SUITE_TIMEOUT_MS = 50 * 60_000;
 const summary = [];
 
